@@ -1,0 +1,96 @@
+package ecs
+
+import (
+	"reflect"
+	"strings"
+)
+
+// ResourceKind tells what kind of thing an [Access] borrows.
+type ResourceKind uint8
+
+// The kinds of resources a system can borrow.
+const (
+	ComponentStorage ResourceKind = iota // the storage of one component type
+	UniqueStorage                        // one unique
+	EntitiesStorage                      // the entities storage
+	AllStorages                          // everything: a barrier
+)
+
+// Access is one thing a system borrows, and how.
+type Access struct {
+	Kind      ResourceKind
+	Type      string // the component or unique type, e.g. "main.Pos"; empty for entities and all storages
+	Exclusive bool
+	View      string // the view that asks for it, e.g. "ViewMut[main.Pos]"
+
+	key typeKey
+}
+
+// Resource names what is borrowed: "main.Pos", "unique main.Player",
+// "entities" or "all storages".
+func (a Access) Resource() string {
+	switch a.Kind {
+	case UniqueStorage:
+		return "unique " + a.Type
+	case EntitiesStorage:
+		return "entities"
+	case AllStorages:
+		return allName
+	}
+	return a.Type
+}
+
+// String formats the access as "View[main.Pos]" style text.
+func (a Access) String() string { return a.View }
+
+// ConflictsWith reports whether a and b cannot be held at the same time:
+// either is an exclusive borrow of everything, or both borrow the same
+// resource and at least one exclusively.
+func (a Access) ConflictsWith(b Access) bool {
+	if (a.Kind == AllStorages && a.Exclusive) || (b.Kind == AllStorages && b.Exclusive) {
+		return true
+	}
+	return a.Kind == b.Kind && a.key == b.key && (a.Exclusive || b.Exclusive)
+}
+
+// accessSet collects the accesses of a system.
+type accessSet struct {
+	list []Access
+}
+
+func (s *accessSet) add(a Access) { s.list = append(s.list, a) }
+
+func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
+
+func componentAccess[T any](kind string, excl bool) Access {
+	t := typeOf[T]()
+	name := typeName(t)
+	return Access{Kind: ComponentStorage, Type: name, Exclusive: excl, View: kind + "[" + name + "]", key: keyOf(t)}
+}
+
+func uniqueAccess[T any](kind string, excl bool) Access {
+	t := typeOf[T]()
+	name := typeName(t)
+	return Access{Kind: UniqueStorage, Type: name, Exclusive: excl, View: kind + "[" + name + "]", key: keyOf(t)}
+}
+
+// conflict returns the first pair of accesses, one from a and one from b,
+// that conflict.
+func conflict(a, b []Access) (Access, Access, bool) {
+	for _, x := range a {
+		for _, y := range b {
+			if x.ConflictsWith(y) {
+				return x, y, true
+			}
+		}
+	}
+	return Access{}, Access{}, false
+}
+
+func formatAccesses(list []Access) string {
+	parts := make([]string, len(list))
+	for i, a := range list {
+		parts[i] = a.View
+	}
+	return strings.Join(parts, ", ")
+}

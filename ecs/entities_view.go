@@ -1,0 +1,186 @@
+package ecs
+
+import "iter"
+
+// AliveChecker tells whether an entity is alive: [EntitiesView],
+// [EntitiesViewMut] and [AllStoragesViewMut] are.
+type AliveChecker interface {
+	IsAlive(id EntityID) bool
+}
+
+// EntitiesView is shared access to the entities storage: check that ids are
+// alive (for instance before adding a component with
+// [ViewMut.AddComponent]) and list the live entities.
+type EntitiesView struct{ c *entitiesCore }
+
+// EntitiesViewMut is exclusive access to the entities storage: everything
+// [EntitiesView] does, plus creating entities.
+type EntitiesViewMut struct{ c *entitiesCore }
+
+type entitiesCore struct {
+	w    *World // nil unless borrowed
+	b    borrower
+	held bool
+}
+
+func (c *entitiesCore) ents() *entities {
+	if c == nil || c.w == nil {
+		panic("ecs: entities view used after release (or never borrowed): use views only inside the system, or before calling the release function of World.Borrow")
+	}
+	return &c.w.ents
+}
+
+func (c *entitiesCore) borrow(ctx *borrowCtx, kind accessKind, view string) error {
+	if c.b.by != ctx.by || c.b.kind != kind {
+		c.b = borrower{kind: kind, view: view, by: ctx.by}
+	}
+	held, err := ctx.lockAll(&c.b)
+	if err != nil {
+		return err
+	}
+	if err := ctx.w.entLock.acquire(&c.b, kind.exclusive(), "entities"); err != nil {
+		ctx.unlockAll(held)
+		return err
+	}
+	c.w, c.held = ctx.w, held
+	return nil
+}
+
+func (c *entitiesCore) release() {
+	if c == nil || c.w == nil {
+		return
+	}
+	c.w.entLock.release(c.b.kind.exclusive())
+	if c.held {
+		c.w.allLock.release(false)
+	}
+	c.w = nil
+}
+
+func entitiesAccess(excl bool, view string) Access {
+	return Access{Kind: EntitiesStorage, Exclusive: excl, View: view}
+}
+
+func (v *EntitiesView) access(a *accessSet) { a.add(entitiesAccess(false, "EntitiesView")) }
+func (v *EntitiesViewMut) access(a *accessSet) {
+	a.add(entitiesAccess(true, "EntitiesViewMut"))
+}
+
+func (v *EntitiesView) borrowView(ctx *borrowCtx) error {
+	if v.c == nil {
+		v.c = &entitiesCore{}
+	}
+	return v.c.borrow(ctx, accEntitiesView, "EntitiesView")
+}
+
+func (v *EntitiesViewMut) borrowView(ctx *borrowCtx) error {
+	if v.c == nil {
+		v.c = &entitiesCore{}
+	}
+	return v.c.borrow(ctx, accEntitiesViewMut, "EntitiesViewMut")
+}
+
+func (v *EntitiesView) releaseView()    { v.c.release() }
+func (v *EntitiesViewMut) releaseView() { v.c.release() }
+
+// IsAlive reports whether id is a live entity.
+func (v EntitiesView) IsAlive(id EntityID) bool { return v.c.ents().isAlive(id) }
+
+// Len returns the number of live entities.
+func (v EntitiesView) Len() int { return v.c.ents().live }
+
+// All iterates over the live entities in index order.
+func (v EntitiesView) All() iter.Seq[EntityID] { return v.c.ents().each }
+
+// IsAlive reports whether id is a live entity.
+func (v EntitiesViewMut) IsAlive(id EntityID) bool { return v.c.ents().isAlive(id) }
+
+// Len returns the number of live entities.
+func (v EntitiesViewMut) Len() int { return v.c.ents().live }
+
+// All iterates over the live entities in index order. Do not create
+// entities while iterating.
+func (v EntitiesViewMut) All() iter.Seq[EntityID] { return v.c.ents().each }
+
+// AddEntity creates an entity with no component. Give it components with
+// [ViewMut.AddComponentUnchecked] (or [ViewMut.AddEntity] to do both).
+func (v EntitiesViewMut) AddEntity() EntityID { return v.c.ents().create() }
+
+// BulkAddEntity creates n entities with no component and appends their ids
+// to dst, which it returns.
+func (v EntitiesViewMut) BulkAddEntity(dst []EntityID, n int) []EntityID {
+	return v.c.ents().createMany(dst, n)
+}
+
+// DeleteUnchecked deletes id from the entities storage only, leaving its
+// components where they are, and reports whether it was alive. It is the
+// fast path of the guide's "Deleting entities" tip: delete the entity's
+// components from the storages you know it uses first (with
+// [ViewMut.Delete]), then call this. Components left behind belong to no
+// live entity; iterations still see them.
+func (v EntitiesViewMut) DeleteUnchecked(id EntityID) bool { return v.c.ents().delete(id) }
+
+// AllStoragesViewMut is exclusive access to everything in the world: the
+// only way, inside a system, to delete entities from every storage at once.
+// Pass it wherever a [Storages] is asked for ([DeleteAny], [DeleteEntity],
+// [AddEntity1], [Get]...): those calls then use the access the system
+// already holds. A system with an AllStoragesViewMut runs alone.
+type AllStoragesViewMut struct{ c *allCore }
+
+type allCore struct {
+	w *World // nil unless borrowed
+	b borrower
+}
+
+func (v AllStoragesViewMut) world() (*World, bool) {
+	if v.c == nil || v.c.w == nil {
+		panic("ecs: AllStoragesViewMut used after release (or never borrowed): use views only inside the system, or before calling the release function of World.Borrow")
+	}
+	return v.c.w, true
+}
+
+func (v *AllStoragesViewMut) access(a *accessSet) {
+	a.add(Access{Kind: AllStorages, Exclusive: true, View: "AllStoragesViewMut"})
+}
+
+func (v *AllStoragesViewMut) borrowView(ctx *borrowCtx) error {
+	if v.c == nil {
+		v.c = &allCore{}
+	}
+	if v.c.b.by != ctx.by {
+		v.c.b = borrower{kind: accAllStoragesViewMut, view: "AllStoragesViewMut", by: ctx.by}
+	}
+	if err := ctx.w.allLock.acquire(&v.c.b, true, allName); err != nil {
+		return err
+	}
+	v.c.w = ctx.w
+	return nil
+}
+
+func (v *AllStoragesViewMut) releaseView() {
+	if v.c == nil || v.c.w == nil {
+		return
+	}
+	v.c.w.allLock.release(true)
+	v.c.w = nil
+}
+
+// AddEntity creates an entity with no component.
+func (v AllStoragesViewMut) AddEntity() EntityID {
+	w, _ := v.world()
+	return w.ents.create()
+}
+
+// IsAlive reports whether id is a live entity.
+func (v AllStoragesViewMut) IsAlive(id EntityID) bool {
+	w, _ := v.world()
+	return w.ents.isAlive(id)
+}
+
+// DeleteEntity deletes id and all its components, or returns an
+// [EntityError] if id is not alive.
+func (v AllStoragesViewMut) DeleteEntity(id EntityID) error { return DeleteEntity(v, id) }
+
+// Strip deletes all of id's components, or returns an [EntityError] if id
+// is not alive.
+func (v AllStoragesViewMut) Strip(id EntityID) error { return Strip(v, id) }

@@ -1,0 +1,151 @@
+package ecs
+
+import (
+	"fmt"
+	"math"
+)
+
+// EntityID identifies an entity. It packs a 32-bit index (the slot the entity
+// occupies) and a 32-bit generation (how many times that slot was reused).
+//
+// Deleting an entity bumps the generation of its slot, so an EntityID kept
+// after its entity was deleted is stale: it never resolves to the entity that
+// later reuses the slot. Every operation given a stale or never-issued id
+// reports [ErrDeadEntity] (or false, for the calls documented to report
+// absence), and never touches another entity's data.
+//
+// The zero EntityID is a valid id (index 0, generation 0); use [NullID] for
+// "no entity".
+type EntityID uint64
+
+// NullID is an id no entity ever has: index and generation are both all ones.
+// It is the Go form of Shipyard's dead id, useful as a "no entity" marker in
+// components that refer to other entities.
+const NullID EntityID = math.MaxUint64
+
+const (
+	maxIndex      = math.MaxUint32 - 1 // index math.MaxUint32 is reserved for NullID
+	maxGeneration = math.MaxUint32 - 1 // a slot whose generation reaches this is retired
+)
+
+func newEntityID(index, generation uint32) EntityID {
+	return EntityID(uint64(generation)<<32 | uint64(index))
+}
+
+// Index returns the slot the entity occupies. Two live entities never share an
+// index; a deleted entity's index is reused by a later one.
+func (id EntityID) Index() uint32 { return uint32(id) }
+
+// Generation returns how many times the entity's slot had been reused when the
+// entity was created.
+func (id EntityID) Generation() uint32 { return uint32(id >> 32) }
+
+// IsNull reports whether id is [NullID].
+func (id EntityID) IsNull() bool { return id == NullID }
+
+// String formats the id as index.generation, or "null".
+func (id EntityID) String() string {
+	if id == NullID {
+		return "EntityID(null)"
+	}
+	return fmt.Sprintf("EntityID(%d.%d)", id.Index(), id.Generation())
+}
+
+// entities is the entities storage: which ids are alive, and which indices
+// can be reused.
+//
+// Invariants:
+//   - gens[i] is the generation of the entity that occupies (or last occupied)
+//     slot i; alive[i] tells whether it is alive now.
+//   - free holds exactly the indices i with !alive[i] whose generation is below
+//     maxGeneration, each once; retired slots are never reused.
+//   - live counts the alive slots.
+type entities struct {
+	gens  []uint32
+	alive []bool
+	free  []uint32
+	live  int
+}
+
+// isAlive reports whether id is a live entity.
+func (e *entities) isAlive(id EntityID) bool {
+	i := id.Index()
+	return int(i) < len(e.gens) && e.alive[i] && e.gens[i] == id.Generation()
+}
+
+// create returns a new live entity, reusing a free index when there is one.
+func (e *entities) create() EntityID {
+	if n := len(e.free); n > 0 {
+		i := e.free[n-1]
+		e.free = e.free[:n-1]
+		e.alive[i] = true
+		e.live++
+		return newEntityID(i, e.gens[i])
+	}
+	i := len(e.gens)
+	if i > maxIndex {
+		panic("ecs: more than 4294967294 entity slots in use; delete entities to free slots")
+	}
+	e.gens = append(e.gens, 0)
+	e.alive = append(e.alive, true)
+	e.live++
+	return newEntityID(uint32(i), 0)
+}
+
+// createMany appends n new entities to dst and returns it.
+func (e *entities) createMany(dst []EntityID, n int) []EntityID {
+	dst = grow(dst, n)
+	for ; n > 0 && len(e.free) > 0; n-- {
+		dst = append(dst, e.create())
+	}
+	if n == 0 {
+		return dst
+	}
+	start := len(e.gens)
+	if start+n-1 > maxIndex {
+		panic("ecs: more than 4294967294 entity slots in use; delete entities to free slots")
+	}
+	e.gens = append(e.gens, make([]uint32, n)...)
+	e.alive = grow(e.alive, n)
+	for i := 0; i < n; i++ {
+		e.alive = append(e.alive, true)
+		dst = append(dst, newEntityID(uint32(start+i), 0))
+	}
+	e.live += n
+	return dst
+}
+
+// delete kills id and reports whether it was alive. The slot's generation is
+// bumped; a slot that reaches maxGeneration is retired instead of reused.
+func (e *entities) delete(id EntityID) bool {
+	if !e.isAlive(id) {
+		return false
+	}
+	i := id.Index()
+	e.alive[i] = false
+	e.live--
+	if e.gens[i] < maxGeneration {
+		e.gens[i]++
+		e.free = append(e.free, i)
+	}
+	return true
+}
+
+// each calls fn with every live entity, in index order.
+func (e *entities) each(fn func(EntityID) bool) {
+	for i, a := range e.alive {
+		if a && !fn(newEntityID(uint32(i), e.gens[i])) {
+			return
+		}
+	}
+}
+
+// grow makes room for n more elements without changing len(s).
+func grow[S ~[]E, E any](s S, n int) S {
+	if cap(s)-len(s) < n {
+		ns := make(S, len(s), len(s)+max(n, len(s)))
+		copy(ns, s)
+		return ns
+	}
+	return s
+}

@@ -1,0 +1,116 @@
+package ecs
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors. Every error Slipway returns wraps one of these, so callers
+// can test for the kind of failure with [errors.Is] and read the details with
+// [errors.As] on the typed errors below.
+var (
+	// ErrDeadEntity: the EntityID was deleted, or never issued by this world.
+	ErrDeadEntity = errors.New("entity is not alive")
+	// ErrMissingComponent: the entity is alive but has no component of the type.
+	ErrMissingComponent = errors.New("entity has no such component")
+	// ErrMissingUnique: no unique of the type was added to the world.
+	ErrMissingUnique = errors.New("no such unique")
+	// ErrBorrowConflict: a storage is already borrowed in a way that forbids
+	// the requested access. See [BorrowError].
+	ErrBorrowConflict = errors.New("conflicting borrow")
+	// ErrInvalidSystem: a value given as a system is not a function whose
+	// parameters are views. See [SystemError].
+	ErrInvalidSystem = errors.New("invalid system")
+	// ErrInvalidView: a value given to [World.Borrow] is not a pointer to a view.
+	ErrInvalidView = errors.New("invalid view")
+	// ErrLengthMismatch: the slices given to a bulk operation differ in length.
+	ErrLengthMismatch = errors.New("slices differ in length")
+	// ErrReleased: a view was used after its borrow was released.
+	ErrReleased = errors.New("view used after release")
+)
+
+// EntityError reports an operation on an entity that is not alive.
+type EntityError struct {
+	Op string   // the operation, e.g. "ecs.AddComponent1"
+	ID EntityID // the id given
+}
+
+func (e *EntityError) Error() string {
+	return fmt.Sprintf("ecs: %s: %v is not alive (deleted, or never created by this world)", e.Op, e.ID)
+}
+
+// Unwrap returns [ErrDeadEntity].
+func (e *EntityError) Unwrap() error { return ErrDeadEntity }
+
+// ComponentError reports that an entity lacks a component.
+type ComponentError struct {
+	Op   string   // the operation, e.g. "ecs.Get"
+	ID   EntityID // the entity
+	Type string   // the component type, e.g. "main.Pos"
+}
+
+func (e *ComponentError) Error() string {
+	return fmt.Sprintf("ecs: %s: %v has no %s component", e.Op, e.ID, e.Type)
+}
+
+// Unwrap returns [ErrMissingComponent].
+func (e *ComponentError) Unwrap() error { return ErrMissingComponent }
+
+// UniqueError reports a missing unique.
+type UniqueError struct {
+	Op   string // the operation, e.g. "UniqueView"
+	Type string // the unique's type
+}
+
+func (e *UniqueError) Error() string {
+	return fmt.Sprintf("ecs: %s: there is no unique %s (add it first with ecs.AddUnique)", e.Op, e.Type)
+}
+
+// Unwrap returns [ErrMissingUnique].
+func (e *UniqueError) Unwrap() error { return ErrMissingUnique }
+
+// BorrowError reports a borrow that conflicts with one already held: the Go
+// form of the "already borrowed" error of a RefCell, with both sides named.
+type BorrowError struct {
+	Resource   string // what was borrowed: "main.Pos", "unique main.Player", "entities", "all storages"
+	Access     string // the access asked for: "ViewMut[main.Pos]"
+	By         string // who asked: a system name, or the World function
+	HeldAccess string // the access already held
+	HeldBy     string // who holds it
+}
+
+func (e *BorrowError) Error() string {
+	return fmt.Sprintf("ecs: cannot borrow %s as %s for %s: already borrowed as %s by %s",
+		e.Resource, e.Access, e.By, e.HeldAccess, e.HeldBy)
+}
+
+// Unwrap returns [ErrBorrowConflict].
+func (e *BorrowError) Unwrap() error { return ErrBorrowConflict }
+
+// SystemError reports a function that cannot be a system, or a value that
+// cannot be borrowed as a view.
+type SystemError struct {
+	System string // the function's name, when known
+	Param  int    // the 1-based parameter position, 0 when the problem is not one parameter
+	Type   string // the parameter's type
+	Reason string
+	kind   error // ErrInvalidSystem or ErrInvalidView
+}
+
+func (e *SystemError) Error() string {
+	if e.Param > 0 {
+		return fmt.Sprintf("ecs: system %s: parameter %d (%s) %s", e.System, e.Param, e.Type, e.Reason)
+	}
+	if e.System != "" {
+		return fmt.Sprintf("ecs: system %s: %s", e.System, e.Reason)
+	}
+	return "ecs: " + e.Reason
+}
+
+// Unwrap returns [ErrInvalidSystem] or [ErrInvalidView].
+func (e *SystemError) Unwrap() error {
+	if e.kind == nil {
+		return ErrInvalidSystem
+	}
+	return e.kind
+}

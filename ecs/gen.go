@@ -1,0 +1,62 @@
+package ecs
+
+import "fmt"
+
+//go:generate go run ../internal/gen -dir .
+
+// excluded reports whether any filter contains id.
+func excluded(filters []Filter, id EntityID) bool {
+	for _, f := range filters {
+		if f.Contains(id) {
+			return true
+		}
+	}
+	return false
+}
+
+func lengthMismatch(op string, arg, got, want int) error {
+	return &lengthError{op: op, arg: arg, got: got, want: want}
+}
+
+type lengthError struct {
+	op             string
+	arg, got, want int
+}
+
+func (e *lengthError) Error() string {
+	return fmt.Sprintf("ecs: %s: slice %d has %d elements, slice 1 has %d", e.op, e.arg, e.got, e.want)
+}
+
+func (e *lengthError) Unwrap() error { return ErrLengthMismatch }
+
+// beginReads borrows all storages and each of sts shared, for a World-level
+// read of several component types.
+func beginReads(s Storages, sts []storage) (*World, bool, error) {
+	w, held := s.world()
+	if held {
+		return w, false, nil
+	}
+	if err := w.allLock.acquire(worldRead, false, allName); err != nil {
+		return nil, false, err
+	}
+	for i, st := range sts {
+		if err := st.borrow().acquire(worldRead, false, st.typeName()); err != nil {
+			for j := i - 1; j >= 0; j-- {
+				sts[j].borrow().release(false)
+			}
+			w.allLock.release(false)
+			return nil, false, err
+		}
+	}
+	return w, true, nil
+}
+
+func endReads(w *World, locked bool, sts []storage) {
+	if !locked {
+		return
+	}
+	for i := len(sts) - 1; i >= 0; i-- {
+		sts[i].borrow().release(false)
+	}
+	w.allLock.release(false)
+}

@@ -1,0 +1,51 @@
+package ecs
+
+import "reflect"
+
+// storage is the type-free face of a component storage: what world-wide
+// operations (delete an entity everywhere, strip, report) need without
+// knowing the component type.
+type storage interface {
+	typeName() string
+	borrow() *borrowState
+	length() int
+	ids() []EntityID
+	has(EntityID) bool
+	deleteID(EntityID) bool
+	clear()
+}
+
+// storageFor returns the storage of component type T, creating it on first
+// use. It never blocks on a borrow: creating a storage does not touch any
+// existing one.
+func storageFor[T any](w *World) *sparseSet[T] {
+	return w.comps.getOrAdd(keyFor[T](), newStorage[T]).(*sparseSet[T])
+}
+
+func newStorage[T any]() storage { return newSparseSet[T]() }
+
+// uniqueSlot is the type-free face of a unique's storage.
+type uniqueSlot interface {
+	typeName() string
+	borrow() *borrowState
+}
+
+// unique stores one unique value. present is false until the unique is added
+// and after it is removed.
+type unique[T any] struct {
+	v       T
+	present bool
+	name    string
+	lock    borrowState
+}
+
+func (u *unique[T]) typeName() string    { return "unique " + u.name }
+func (u *unique[T]) borrow() *borrowState { return &u.lock }
+
+func uniqueFor[T any](w *World) *unique[T] {
+	return w.uniques.getOrAdd(keyFor[T](), newUnique[T]).(*unique[T])
+}
+
+func newUnique[T any]() uniqueSlot {
+	return &unique[T]{name: typeName(reflect.TypeFor[T]())}
+}

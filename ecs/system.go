@@ -1,0 +1,453 @@
+package ecs
+
+import (
+	"fmt"
+	"reflect"
+	"runtime"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// borrowCtx is what a view needs to borrow itself.
+type borrowCtx struct {
+	w     *World
+	by    string // the system name, or the World function
+	inAll bool   // borrowing inside an AllStoragesViewMut: all storages already held
+}
+
+// lockAll takes the shared borrow of all storages that every view holds.
+func (ctx *borrowCtx) lockAll(b *borrower) (bool, error) {
+	if ctx.inAll {
+		return false, nil
+	}
+	if err := ctx.w.allLock.acquire(b, false, allName); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+func (ctx *borrowCtx) unlockAll(held bool) {
+	if held {
+		ctx.w.allLock.release(false)
+	}
+}
+
+// viewParam is implemented by pointers to Slipway's view types.
+type viewParam interface {
+	access(*accessSet)
+	borrowView(*borrowCtx) error
+	releaseView()
+}
+
+// BorrowHook is implemented (with a pointer receiver) by custom views that
+// prepare something once their view fields are borrowed: the Go form of a
+// Shipyard "wild view". If OnBorrow returns an error, the view's fields are
+// released and the system does not run; the error is returned from
+// [World.Run] (or the workload) wrapped with the system's name.
+type BorrowHook interface {
+	OnBorrow() error
+}
+
+// ReleaseHook is implemented (with a pointer receiver) by custom views that
+// finish something before their view fields are released: the Go form of
+// Drop. It runs after the system returns, even if the system panicked.
+type ReleaseHook interface {
+	OnRelease()
+}
+
+var (
+	viewParamType   = reflect.TypeFor[viewParam]()
+	borrowHookType  = reflect.TypeFor[BorrowHook]()
+	releaseHookType = reflect.TypeFor[ReleaseHook]()
+	errorType       = reflect.TypeFor[error]()
+)
+
+// viewShape is the analysis of one view type: a Slipway view, or a custom
+// view (a struct whose fields include views, with optional hooks).
+type viewShape struct {
+	t        reflect.Type
+	builtin  bool
+	fields   []fieldShape
+	onBorrow bool
+	onRelase bool
+	access   []Access
+}
+
+type fieldShape struct {
+	offset uintptr
+	shape  *viewShape
+}
+
+var viewShapes sync.Map // reflect.Type -> *viewShape or error (reason string)
+
+// analyseView returns the shape of t, or a reason why t is not a view.
+func analyseView(t reflect.Type) (*viewShape, string) {
+	if v, ok := viewShapes.Load(t); ok {
+		if s, ok := v.(*viewShape); ok {
+			return s, ""
+		}
+		return nil, v.(string)
+	}
+	s, reason := buildShape(t, 0)
+	if s != nil {
+		viewShapes.Store(t, s)
+	} else {
+		viewShapes.Store(t, reason)
+	}
+	return s, reason
+}
+
+func buildShape(t reflect.Type, depth int) (*viewShape, string) {
+	if t == nil {
+		return nil, "is nil"
+	}
+	if reflect.PointerTo(t).Implements(viewParamType) {
+		var a accessSet
+		reflect.New(t).Interface().(viewParam).access(&a)
+		return &viewShape{t: t, builtin: true, access: a.list}, ""
+	}
+	if t.Kind() == reflect.Pointer {
+		return nil, "is a pointer; take views by value (View[T], not *View[T])"
+	}
+	if t.Kind() != reflect.Struct {
+		return nil, "is not a view (View, ViewMut, UniqueView, UniqueViewMut, EntitiesView, EntitiesViewMut, AllStoragesViewMut, or a struct of views)"
+	}
+	if depth > 16 {
+		return nil, "nests custom views more than 16 deep"
+	}
+	s := &viewShape{t: t,
+		onBorrow: reflect.PointerTo(t).Implements(borrowHookType),
+		onRelase: reflect.PointerTo(t).Implements(releaseHookType),
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !isViewCandidate(f.Type) {
+			continue
+		}
+		fs, reason := buildShape(f.Type, depth+1)
+		if fs == nil {
+			return nil, fmt.Sprintf("has field %s (%s) that %s", f.Name, typeName(f.Type), reason)
+		}
+		s.fields = append(s.fields, fieldShape{offset: f.Offset, shape: fs})
+		s.access = append(s.access, fs.access...)
+	}
+	if len(s.fields) == 0 && !s.onBorrow {
+		return nil, "is a struct with no view field and no OnBorrow method, so it is not a view"
+	}
+	return s, ""
+}
+
+// isViewCandidate reports whether a struct field should be borrowed: it is a
+// Slipway view, or a struct that (recursively) contains one or has hooks.
+func isViewCandidate(t reflect.Type) bool {
+	if reflect.PointerTo(t).Implements(viewParamType) {
+		return true
+	}
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	if reflect.PointerTo(t).Implements(borrowHookType) {
+		return true
+	}
+	for i := range t.NumField() {
+		if isViewCandidate(t.Field(i).Type) {
+			return true
+		}
+	}
+	return false
+}
+
+// instance returns a viewParam that borrows into the value at p, which has
+// type s.t.
+func (s *viewShape) instance(p unsafe.Pointer) viewParam {
+	// Why this is safe: p points to a live value of type s.t (allocated by
+	// reflect.New or given by the caller as a typed pointer), and each field
+	// offset was read from s.t by reflect, so every pointer built here points
+	// to a field of that value with the field's own type.
+	v := reflect.NewAt(s.t, p)
+	if s.builtin {
+		return v.Interface().(viewParam)
+	}
+	c := &customView{shape: s}
+	for _, f := range s.fields {
+		c.fields = append(c.fields, f.shape.instance(unsafe.Add(p, f.offset)))
+	}
+	if s.onBorrow {
+		c.onBorrow = v.Interface().(BorrowHook)
+	}
+	if s.onRelase {
+		c.onRelease = v.Interface().(ReleaseHook)
+	}
+	return c
+}
+
+// customView borrows the view fields of a custom view, then runs its hooks.
+type customView struct {
+	shape     *viewShape
+	fields    []viewParam
+	onBorrow  BorrowHook
+	onRelease ReleaseHook
+	borrowed  int // fields borrowed so far
+}
+
+func (c *customView) access(a *accessSet) { a.list = append(a.list, c.shape.access...) }
+
+func (c *customView) borrowView(ctx *borrowCtx) error {
+	for _, f := range c.fields {
+		if err := f.borrowView(ctx); err != nil {
+			c.releaseFields()
+			return err
+		}
+		c.borrowed++
+	}
+	if c.onBorrow != nil {
+		if err := c.onBorrow.OnBorrow(); err != nil {
+			c.releaseFields()
+			return fmt.Errorf("ecs: custom view %s: OnBorrow: %w", typeName(c.shape.t), err)
+		}
+	}
+	return nil
+}
+
+func (c *customView) releaseView() {
+	if c.onRelease != nil && c.borrowed == len(c.fields) {
+		defer c.releaseFields()
+		c.onRelease.OnRelease()
+		return
+	}
+	c.releaseFields()
+}
+
+func (c *customView) releaseFields() {
+	for i := c.borrowed - 1; i >= 0; i-- {
+		c.fields[i].releaseView()
+	}
+	c.borrowed = 0
+}
+
+// sysShape is the analysis of a function type as a system. It depends only
+// on the type, so functions of the same type share it (and its frames).
+type sysShape struct {
+	t          reflect.Type
+	params     []*viewShape
+	access     []Access
+	returnsErr bool
+	frames     sync.Pool // *frame
+}
+
+// frame is the argument storage for one call of a system: the parameter
+// values, and the viewParams that borrow into them.
+type frame struct {
+	args   []reflect.Value
+	params []viewParam
+	n      int // params borrowed so far
+}
+
+var sysShapes sync.Map // reflect.Type -> *sysShape or *SystemError
+
+// analyseSystem checks that fn is a function whose parameters are views and
+// whose result is nothing or an error.
+func analyseSystem(fn any, name string) (*sysShape, error) {
+	if fn == nil {
+		return nil, &SystemError{Reason: "the system is nil; pass a function whose parameters are views"}
+	}
+	t := reflect.TypeOf(fn)
+	if t.Kind() != reflect.Func {
+		return nil, &SystemError{Reason: fmt.Sprintf("a system must be a function whose parameters are views, not a %s", typeName(t))}
+	}
+	if reflect.ValueOf(fn).IsNil() {
+		return nil, &SystemError{System: name, Reason: "the system is a nil function"}
+	}
+	if v, ok := sysShapes.Load(t); ok {
+		if s, ok := v.(*sysShape); ok {
+			return s, nil
+		}
+		e := *v.(*SystemError)
+		e.System = name
+		return nil, &e
+	}
+	s, err := buildSystem(t)
+	if err != nil {
+		sysShapes.Store(t, err)
+		e := *err
+		e.System = name
+		return nil, &e
+	}
+	v, _ := sysShapes.LoadOrStore(t, s)
+	return v.(*sysShape), nil
+}
+
+func buildSystem(t reflect.Type) (*sysShape, *SystemError) {
+	if t.IsVariadic() {
+		return nil, &SystemError{Reason: "is variadic; a system's parameters are views"}
+	}
+	s := &sysShape{t: t}
+	switch {
+	case t.NumOut() == 0:
+	case t.NumOut() == 1 && t.Out(0) == errorType:
+		s.returnsErr = true
+	default:
+		outs := make([]string, t.NumOut())
+		for i := range outs {
+			outs[i] = typeName(t.Out(i))
+		}
+		return nil, &SystemError{Reason: fmt.Sprintf("returns (%s); a system returns nothing or an error", strings.Join(outs, ", "))}
+	}
+	for i := range t.NumIn() {
+		p := t.In(i)
+		vs, reason := analyseView(p)
+		if vs == nil {
+			return nil, &SystemError{Param: i + 1, Type: typeName(p), Reason: reason}
+		}
+		s.params = append(s.params, vs)
+		s.access = append(s.access, vs.access...)
+	}
+	s.frames.New = func() any { return s.newFrame() }
+	return s, nil
+}
+
+func (s *sysShape) newFrame() *frame {
+	f := &frame{}
+	for _, p := range s.params {
+		v := reflect.New(p.t)
+		f.args = append(f.args, v.Elem())
+		f.params = append(f.params, p.instance(v.UnsafePointer()))
+	}
+	return f
+}
+
+// borrow borrows every parameter, releasing them all if one fails.
+func (f *frame) borrow(ctx *borrowCtx) error {
+	for _, p := range f.params {
+		if err := p.borrowView(ctx); err != nil {
+			f.release()
+			return err
+		}
+		f.n++
+	}
+	return nil
+}
+
+// release releases the borrowed parameters in reverse order.
+func (f *frame) release() {
+	for i := f.n - 1; i >= 0; i-- {
+		f.params[i].releaseView()
+	}
+	f.n = 0
+}
+
+// call borrows, calls fn and releases, even if fn panics.
+func (s *sysShape) call(fn reflect.Value, f *frame, ctx *borrowCtx) (err error) {
+	if err := f.borrow(ctx); err != nil {
+		return err
+	}
+	defer f.release()
+	if !s.returnsErr {
+		fn.Call(f.args)
+		return nil
+	}
+	out := fn.Call(f.args)
+	if e := out[0]; !e.IsNil() {
+		return e.Interface().(error)
+	}
+	return nil
+}
+
+var funcNames sync.Map // uintptr -> string
+
+// funcName returns the name of the function fn: its package name and
+// function name, "main.collision", or "main.main.func1" for a closure.
+func funcName(fn any) string {
+	v := reflect.ValueOf(fn)
+	if v.Kind() != reflect.Func || v.IsNil() {
+		return fmt.Sprintf("%T", fn)
+	}
+	pc := v.Pointer()
+	if n, ok := funcNames.Load(pc); ok {
+		return n.(string)
+	}
+	name := "unknown"
+	if f := runtime.FuncForPC(pc); f != nil {
+		name = f.Name()
+		if i := strings.LastIndexByte(name, '/'); i >= 0 {
+			name = name[i+1:]
+		}
+		name = strings.TrimSuffix(name, "-fm")
+	}
+	funcNames.Store(pc, name)
+	return name
+}
+
+// SystemFailure wraps an error returned by a system (or a failure to borrow
+// its views) with the system's name. errors.Is and errors.As reach the
+// system's own error through it.
+type SystemFailure struct {
+	System string
+	Err    error
+}
+
+func (e *SystemFailure) Error() string { return "system " + e.System + ": " + e.Err.Error() }
+
+// Unwrap returns the system's error.
+func (e *SystemFailure) Unwrap() error { return e.Err }
+
+// Run runs system now, on the calling goroutine: borrows the views its
+// parameters ask for, calls it, and releases them (also if it panics).
+//
+// system is any function whose parameters are views — [View], [ViewMut],
+// [UniqueView], [UniqueViewMut], [EntitiesView], [EntitiesViewMut],
+// [AllStoragesViewMut], or custom views (structs of views, see [BorrowHook])
+// — and which returns nothing or an error. The parameter list is analysed
+// once per function type and cached.
+//
+// Run returns a [*SystemError] if system is not such a function, a
+// [*SystemFailure] wrapping a [*BorrowError] if a view cannot be borrowed
+// (the system is not called then), and a *SystemFailure wrapping the
+// system's own error if it returns one.
+func (w *World) Run(system any) error {
+	name := funcName(system)
+	s, err := analyseSystem(system, name)
+	if err != nil {
+		return err
+	}
+	f := s.frames.Get().(*frame)
+	defer s.frames.Put(f)
+	ctx := borrowCtx{w: w, by: name}
+	if err := s.call(reflect.ValueOf(system), f, &ctx); err != nil {
+		return &SystemFailure{System: name, Err: err}
+	}
+	return nil
+}
+
+// Borrow borrows views directly, outside any system: each argument is a
+// pointer to a view variable (or to a custom view) that Borrow fills in. It
+// returns a function that releases them all; call it when done (it may be
+// called more than once). Borrowing is all or nothing: on error nothing
+// stays borrowed, and the error is a [*BorrowError], [*UniqueError] or
+// [*SystemError].
+//
+//	var pos ecs.ViewMut[Pos]
+//	var vel ecs.View[Vel]
+//	release, err := w.Borrow(&pos, &vel)
+//	if err != nil { ... }
+//	defer release()
+func (w *World) Borrow(views ...any) (release func(), err error) {
+	f := &frame{}
+	for i, v := range views {
+		rv := reflect.ValueOf(v)
+		if v == nil || rv.Kind() != reflect.Pointer || rv.IsNil() {
+			return nil, &SystemError{System: "World.Borrow", Param: i + 1, Type: fmt.Sprintf("%T", v), Reason: "is not a non-nil pointer to a view", kind: ErrInvalidView}
+		}
+		s, reason := analyseView(rv.Type().Elem())
+		if s == nil {
+			return nil, &SystemError{System: "World.Borrow", Param: i + 1, Type: fmt.Sprintf("%T", v), Reason: "points to a type that " + reason, kind: ErrInvalidView}
+		}
+		f.params = append(f.params, s.instance(rv.UnsafePointer()))
+	}
+	ctx := borrowCtx{w: w, by: "World.Borrow"}
+	if err := f.borrow(&ctx); err != nil {
+		return nil, err
+	}
+	return f.release, nil
+}

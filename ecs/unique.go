@@ -1,0 +1,137 @@
+package ecs
+
+// AddUnique stores v as the world's unique of type T, replacing the one
+// there was. Uniques (Shipyard's "unique components", often called
+// resources) hold data there is exactly one of: the player, a clock, a
+// random source. Systems reach them with [UniqueView] and [UniqueViewMut].
+//
+// It fails only when the unique is borrowed elsewhere.
+func AddUnique[T any](s Storages, v T) error {
+	w, _ := s.world()
+	u := uniqueFor[T](w)
+	b := &borrower{kind: accUniqueViewMut, view: "UniqueViewMut[" + u.name + "]", by: "ecs.AddUnique"}
+	if err := u.lock.acquire(b, true, u.typeName()); err != nil {
+		return err
+	}
+	u.v, u.present = v, true
+	u.lock.release(true)
+	return nil
+}
+
+// GetUnique returns a copy of the world's unique of type T, or a
+// [UniqueError] if there is none.
+func GetUnique[T any](s Storages) (T, error) {
+	w, _ := s.world()
+	u := uniqueFor[T](w)
+	var zero T
+	if err := u.lock.acquire(worldRead, false, u.typeName()); err != nil {
+		return zero, err
+	}
+	defer u.lock.release(false)
+	if !u.present {
+		return zero, &UniqueError{Op: "GetUnique", Type: u.name}
+	}
+	return u.v, nil
+}
+
+// RemoveUnique takes the world's unique of type T out and returns it, or
+// returns a [UniqueError] if there is none.
+func RemoveUnique[T any](s Storages) (T, error) {
+	w, _ := s.world()
+	u := uniqueFor[T](w)
+	var zero T
+	b := &borrower{kind: accUniqueViewMut, view: "UniqueViewMut[" + u.name + "]", by: "ecs.RemoveUnique"}
+	if err := u.lock.acquire(b, true, u.typeName()); err != nil {
+		return zero, err
+	}
+	defer u.lock.release(true)
+	if !u.present {
+		return zero, &UniqueError{Op: "RemoveUnique", Type: u.name}
+	}
+	v := u.v
+	u.v, u.present = zero, false
+	return v, nil
+}
+
+// UniqueView is shared access to the unique of type T. Declare it as a
+// system parameter; the system fails with a [UniqueError] if the world has
+// no such unique.
+type UniqueView[T any] struct{ c *uniqueCore[T] }
+
+// UniqueViewMut is exclusive access to the unique of type T.
+type UniqueViewMut[T any] struct{ c *uniqueCore[T] }
+
+type uniqueCore[T any] struct {
+	u    *unique[T] // nil when not borrowed
+	w    *World
+	b    borrower
+	held bool // all storages borrowed shared for this view
+}
+
+// Get returns a copy of the unique. Panics if the view was released.
+func (v UniqueView[T]) Get() T { return *v.c.ptr() }
+
+// Get returns a pointer to the unique, to read or change it. Do not keep the
+// pointer after the view is released. Panics if the view was released.
+func (v UniqueViewMut[T]) Get() *T { return v.c.ptr() }
+
+func (c *uniqueCore[T]) ptr() *T {
+	if c == nil || c.u == nil {
+		panic("ecs: unique view of " + typeName(typeOf[T]()) + " used after release (or never borrowed): use views only inside the system, or before calling the release function of World.Borrow")
+	}
+	return &c.u.v
+}
+
+func (v *UniqueView[T]) access(a *accessSet) { a.add(uniqueAccess[T]("UniqueView", false)) }
+func (v *UniqueViewMut[T]) access(a *accessSet) { a.add(uniqueAccess[T]("UniqueViewMut", true)) }
+
+func (v *UniqueView[T]) borrowView(ctx *borrowCtx) error {
+	if v.c == nil {
+		v.c = &uniqueCore[T]{}
+	}
+	return v.c.borrow(ctx, accUniqueView, "UniqueView")
+}
+
+func (v *UniqueViewMut[T]) borrowView(ctx *borrowCtx) error {
+	if v.c == nil {
+		v.c = &uniqueCore[T]{}
+	}
+	return v.c.borrow(ctx, accUniqueViewMut, "UniqueViewMut")
+}
+
+func (v *UniqueView[T]) releaseView()    { v.c.release() }
+func (v *UniqueViewMut[T]) releaseView() { v.c.release() }
+
+func (c *uniqueCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string) error {
+	u := uniqueFor[T](ctx.w)
+	if c.w != ctx.w || c.b.by != ctx.by {
+		c.w = ctx.w
+		c.b = borrower{kind: kind, view: kindName + "[" + u.name + "]", by: ctx.by}
+	}
+	held, err := ctx.lockAll(&c.b)
+	if err != nil {
+		return err
+	}
+	if err := u.lock.acquire(&c.b, c.b.kind.exclusive(), u.typeName()); err != nil {
+		ctx.unlockAll(held)
+		return err
+	}
+	if !u.present {
+		u.lock.release(c.b.kind.exclusive())
+		ctx.unlockAll(held)
+		return &UniqueError{Op: c.b.view + " in " + ctx.by, Type: u.name}
+	}
+	c.u, c.held = u, held
+	return nil
+}
+
+func (c *uniqueCore[T]) release() {
+	if c == nil || c.u == nil {
+		return
+	}
+	c.u.lock.release(c.b.kind.exclusive())
+	if c.held {
+		c.w.allLock.release(false)
+	}
+	c.u = nil
+}

@@ -1,0 +1,253 @@
+package ecs
+
+import (
+	"iter"
+	"strconv"
+)
+
+// View is shared access to the components of type T: read them, iterate
+// them, join them with other views. Declare it as a system parameter, or
+// borrow it with [World.Borrow].
+//
+// A View is a small handle, valid until the system returns (or the release
+// function of World.Borrow is called); using it later panics. Pointers it
+// hands out are for reading: Go cannot forbid writing through them, but a
+// write through a View is a data race the borrow checks cannot see, and it is
+// never recorded as a modification. Use a [ViewMut] to change components.
+type View[T any] struct{ c *viewCore[T] }
+
+// ViewMut is exclusive access to the components of type T: everything a
+// [View] does, plus adding, removing and changing components.
+type ViewMut[T any] struct{ c *viewCore[T] }
+
+// viewCore is the state behind a View or ViewMut. It is allocated once per
+// system parameter (or per borrowed variable) and reused by every borrow.
+type viewCore[T any] struct {
+	s    *sparseSet[T] // nil unless borrowed
+	w    *World
+	b    borrower
+	held bool // all storages borrowed shared for this view
+}
+
+// Filter is anything that can tell whether an entity belongs to a set:
+// every [View] and [ViewMut] is one. Joins use filters to exclude entities
+// ([Iter1.Not]).
+type Filter interface {
+	Contains(id EntityID) bool
+}
+
+// Part is implemented by [View] and [ViewMut]: the views a join can combine.
+// Its method is unexported; other types cannot be parts of a join.
+type Part[T any] interface {
+	core() *viewCore[T]
+}
+
+func (v View[T]) core() *viewCore[T]    { return v.c }
+func (v ViewMut[T]) core() *viewCore[T] { return v.c }
+
+func (c *viewCore[T]) store() *sparseSet[T] {
+	if c == nil || c.s == nil {
+		panic("ecs: view of " + typeName(typeOf[T]()) + " used after release (or never borrowed): use views only inside the system, or before calling the release function of World.Borrow")
+	}
+	return c.s
+}
+
+func (c *viewCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string) error {
+	s := storageFor[T](ctx.w)
+	if c.w != ctx.w || c.b.by != ctx.by || c.b.kind != kind {
+		c.w = ctx.w
+		c.b = borrower{kind: kind, view: kindName + "[" + s.name + "]", by: ctx.by}
+	}
+	held, err := ctx.lockAll(&c.b)
+	if err != nil {
+		return err
+	}
+	if err := s.lock.acquire(&c.b, kind.exclusive(), s.name); err != nil {
+		ctx.unlockAll(held)
+		return err
+	}
+	c.s, c.held = s, held
+	return nil
+}
+
+func (c *viewCore[T]) release() {
+	if c == nil || c.s == nil {
+		return
+	}
+	c.s.lock.release(c.b.kind.exclusive())
+	if c.held {
+		c.w.allLock.release(false)
+	}
+	c.s = nil
+}
+
+func (v *View[T]) access(a *accessSet)    { a.add(componentAccess[T]("View", false)) }
+func (v *ViewMut[T]) access(a *accessSet) { a.add(componentAccess[T]("ViewMut", true)) }
+
+func (v *View[T]) borrowView(ctx *borrowCtx) error {
+	if v.c == nil {
+		v.c = &viewCore[T]{}
+	}
+	return v.c.borrow(ctx, accView, "View")
+}
+
+func (v *ViewMut[T]) borrowView(ctx *borrowCtx) error {
+	if v.c == nil {
+		v.c = &viewCore[T]{}
+	}
+	return v.c.borrow(ctx, accViewMut, "ViewMut")
+}
+
+func (v *View[T]) releaseView()    { v.c.release() }
+func (v *ViewMut[T]) releaseView() { v.c.release() }
+
+// Len returns the number of components in the storage.
+func (v View[T]) Len() int { return len(v.c.store().dense) }
+
+// IsEmpty reports whether the storage has no component.
+func (v View[T]) IsEmpty() bool { return len(v.c.store().dense) == 0 }
+
+// Contains reports whether id has a component of type T. A stale id
+// reports false.
+func (v View[T]) Contains(id EntityID) bool { return v.c.store().has(id) }
+
+// Get returns a pointer to id's component, and false if id has none (or
+// is not alive). The pointer is valid until the storage changes (a component
+// of type T is added or removed) and is for reading only.
+func (v View[T]) Get(id EntityID) (*T, bool) {
+	p := v.c.store().get(id)
+	return p, p != nil
+}
+
+// MustGet returns a pointer to id's component: the index form, for when the
+// entity is known to have one. Panics if it has none, naming the type and id.
+func (v View[T]) MustGet(id EntityID) *T { return mustGet(v.c.store(), id) }
+
+// All iterates over every component, in storage order (unspecified, and
+// changed by removals).
+func (v View[T]) All() iter.Seq[*T] { return all(v.c.store()) }
+
+// WithID iterates over every component with the id of its entity.
+func (v View[T]) WithID() iter.Seq2[EntityID, *T] { return withID(v.c.store()) }
+
+// Slice returns the components as a slice, in the same order as [View.IDs]:
+// the fastest way to iterate, with no call per entity. It aliases the
+// storage: do not keep it after the view is released, and do not write to
+// it through a View.
+func (v View[T]) Slice() []T { return v.c.store().data }
+
+// IDs returns the entities owning the components, in the order of
+// [View.Slice]. It aliases the storage: do not change it.
+func (v View[T]) IDs() []EntityID { return v.c.store().dense }
+
+// Len returns the number of components in the storage.
+func (v ViewMut[T]) Len() int { return len(v.c.store().dense) }
+
+// IsEmpty reports whether the storage has no component.
+func (v ViewMut[T]) IsEmpty() bool { return len(v.c.store().dense) == 0 }
+
+// Contains reports whether id has a component of type T.
+func (v ViewMut[T]) Contains(id EntityID) bool { return v.c.store().has(id) }
+
+// Get returns a pointer to id's component, to read or change, and false if
+// id has none (or is not alive). The pointer is valid until a component of
+// type T is added or removed.
+func (v ViewMut[T]) Get(id EntityID) (*T, bool) {
+	p := v.c.store().get(id)
+	return p, p != nil
+}
+
+// MustGet returns a pointer to id's component: the index form, for when the
+// entity is known to have one. Panics if it has none, naming the type and id.
+func (v ViewMut[T]) MustGet(id EntityID) *T { return mustGet(v.c.store(), id) }
+
+// All iterates over every component, in storage order. Do not add or remove
+// components of type T while iterating.
+func (v ViewMut[T]) All() iter.Seq[*T] { return all(v.c.store()) }
+
+// WithID iterates over every component with the id of its entity.
+func (v ViewMut[T]) WithID() iter.Seq2[EntityID, *T] { return withID(v.c.store()) }
+
+// Slice returns the components as a slice, in the order of [ViewMut.IDs]:
+// the fastest way to iterate. It aliases the storage; it is invalid after
+// a component of type T is added or removed, or the view released.
+func (v ViewMut[T]) Slice() []T { return v.c.store().data }
+
+// IDs returns the entities owning the components, in the order of
+// [ViewMut.Slice]. Do not change it.
+func (v ViewMut[T]) IDs() []EntityID { return v.c.store().dense }
+
+// AddComponent gives the live entity id the component c, replacing the one
+// it had. entities is only read, to check that id is alive: pass an
+// [EntitiesView] or [EntitiesViewMut]. It returns an [EntityError] if id is
+// not alive, and changes nothing then.
+func (v ViewMut[T]) AddComponent(entities AliveChecker, id EntityID, c T) error {
+	s := v.c.store()
+	if !entities.IsAlive(id) {
+		return &EntityError{Op: "ViewMut[" + s.name + "].AddComponent", ID: id}
+	}
+	s.insert(id, c)
+	return nil
+}
+
+// AddComponentUnchecked gives id the component c without checking that id is
+// alive. It still refuses an id older than the entity that owns the same
+// slot in this storage, returning an [EntityError]; adding to an id that was
+// deleted, with no newer entity in this storage, is the caller's mistake and
+// leaves a component no live entity owns.
+func (v ViewMut[T]) AddComponentUnchecked(id EntityID, c T) error {
+	s := v.c.store()
+	if s.insert(id, c) == refused {
+		return &EntityError{Op: "ViewMut[" + s.name + "].AddComponentUnchecked", ID: id}
+	}
+	return nil
+}
+
+// AddEntity creates an entity whose only component is c: a shortcut for
+// [EntitiesViewMut.AddEntity] followed by [ViewMut.AddComponentUnchecked].
+func (v ViewMut[T]) AddEntity(entities EntitiesViewMut, c T) EntityID {
+	s := v.c.store()
+	id := entities.c.ents().create()
+	s.insert(id, c)
+	return id
+}
+
+// Remove takes id's component out of the storage and returns it; ok is false
+// when id has none (nothing changes then).
+func (v ViewMut[T]) Remove(id EntityID) (c T, ok bool) { return v.c.store().remove(id) }
+
+// Delete deletes id's component and reports whether there was one.
+func (v ViewMut[T]) Delete(id EntityID) bool { return v.c.store().deleteID(id) }
+
+// Clear deletes every component of type T. The entities stay alive.
+func (v ViewMut[T]) Clear() { v.c.store().clear() }
+
+func mustGet[T any](s *sparseSet[T], id EntityID) *T {
+	p := s.get(id)
+	if p == nil {
+		panic("ecs: " + id.String() + " has no " + s.name + " component; use Get to handle absence (" + strconv.Itoa(len(s.dense)) + " entities have one)")
+	}
+	return p
+}
+
+func all[T any](s *sparseSet[T]) iter.Seq[*T] {
+	return func(yield func(*T) bool) {
+		data := s.data
+		for i := range data {
+			if !yield(&data[i]) {
+				return
+			}
+		}
+	}
+}
+
+func withID[T any](s *sparseSet[T]) iter.Seq2[EntityID, *T] {
+	return func(yield func(EntityID, *T) bool) {
+		data, ids := s.data, s.dense
+		for i := range data {
+			if !yield(ids[i], &data[i]) {
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,236 @@
+package ecs
+
+import "sync/atomic"
+
+// World holds every entity, component and unique, and runs systems and
+// workloads. Create one with [NewWorld]; the zero World is not usable.
+//
+// A World is safe for use from several goroutines in the sense that misuse is
+// reported, never a data race: every access borrows what it touches, and a
+// borrow that conflicts with one held elsewhere returns a [BorrowError]
+// instead of waiting. World-level changes (adding or deleting entities and
+// components through the functions of this package that take [Storages])
+// borrow all storages exclusively, like Shipyard's `&mut World`; reads such
+// as [Get] borrow shared. Inside a system, use views instead.
+type World struct {
+	comps   typeTable[storage]
+	uniques typeTable[uniqueSlot]
+
+	ents    entities
+	entLock borrowState
+	allLock borrowState
+
+	tick atomic.Uint64
+}
+
+// NewWorld returns an empty world.
+func NewWorld() *World {
+	return &World{}
+}
+
+// Storages is what world-level operations act on: a *[World], or an
+// [AllStoragesViewMut] inside a system. Through a World, each call borrows
+// what it needs for the duration of the call; through an AllStoragesViewMut,
+// the system already holds everything exclusively.
+type Storages interface {
+	world() (w *World, held bool)
+}
+
+func (w *World) world() (*World, bool) { return w, false }
+
+var (
+	worldWrite = &borrower{kind: accWorldWrite, view: "World-level change", by: "the World API"}
+	worldRead  = &borrower{kind: accWorldRead, view: "World-level read", by: "the World API"}
+)
+
+const allName = "all storages"
+
+// beginWrite borrows everything exclusively for a World-level change.
+func beginWrite(s Storages) (*World, bool, error) {
+	w, held := s.world()
+	if held {
+		return w, false, nil
+	}
+	if err := w.allLock.acquire(worldWrite, true, allName); err != nil {
+		return nil, false, err
+	}
+	return w, true, nil
+}
+
+func endWrite(w *World, locked bool) {
+	if locked {
+		w.allLock.release(true)
+	}
+}
+
+// beginRead borrows all storages and st shared for a World-level read.
+func beginRead(s Storages, st *borrowState, name string) (*World, bool, error) {
+	w, held := s.world()
+	if held {
+		return w, false, nil
+	}
+	if err := w.allLock.acquire(worldRead, false, allName); err != nil {
+		return nil, false, err
+	}
+	if err := st.acquire(worldRead, false, name); err != nil {
+		w.allLock.release(false)
+		return nil, false, err
+	}
+	return w, true, nil
+}
+
+func endRead(w *World, locked bool, st *borrowState) {
+	if locked {
+		st.release(false)
+		w.allLock.release(false)
+	}
+}
+
+// AddEntity creates an entity with no component and returns its id.
+// It fails only if all storages are borrowed elsewhere.
+func (w *World) AddEntity() (EntityID, error) {
+	w, locked, err := beginWrite(w)
+	if err != nil {
+		return NullID, err
+	}
+	defer endWrite(w, locked)
+	return w.ents.create(), nil
+}
+
+// IsAlive reports whether id is a live entity of this world. It reads the
+// entities storage without borrowing it, and must not race with a system
+// that adds or deletes entities.
+func (w *World) IsAlive(id EntityID) bool { return w.ents.isAlive(id) }
+
+// EntityCount returns the number of live entities.
+func (w *World) EntityCount() int { return w.ents.live }
+
+// DeleteEntity deletes id and all its components.
+// It returns an [EntityError] if id is not alive, and changes nothing then.
+func (w *World) DeleteEntity(id EntityID) error { return DeleteEntity(w, id) }
+
+// Strip deletes all of id's components; the entity stays alive.
+// It returns an [EntityError] if id is not alive.
+func (w *World) Strip(id EntityID) error { return Strip(w, id) }
+
+// DeleteEntity deletes id and all its components. It returns an
+// [EntityError] if id is not alive, and changes nothing then.
+func DeleteEntity(s Storages, id EntityID) error {
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return err
+	}
+	defer endWrite(w, locked)
+	if !w.ents.isAlive(id) {
+		return &EntityError{Op: "DeleteEntity", ID: id}
+	}
+	w.stripAll(id)
+	w.ents.delete(id)
+	return nil
+}
+
+// Strip deletes all of id's components; the entity stays alive. It returns
+// an [EntityError] if id is not alive.
+func Strip(s Storages, id EntityID) error {
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return err
+	}
+	defer endWrite(w, locked)
+	if !w.ents.isAlive(id) {
+		return &EntityError{Op: "Strip", ID: id}
+	}
+	w.stripAll(id)
+	return nil
+}
+
+func (w *World) stripAll(id EntityID) {
+	for _, s := range w.comps.all() {
+		s.deleteID(id)
+	}
+}
+
+// DeleteAny deletes every entity that has a component of type T (with all
+// their components) and returns how many it deleted. It is the guide's
+// `delete_any`, used to clean up entities flagged with a tag component.
+func DeleteAny[T any](s Storages) (int, error) {
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return 0, err
+	}
+	defer endWrite(w, locked)
+	st := storageFor[T](w)
+	n := 0
+	for len(st.dense) > 0 {
+		id := st.dense[len(st.dense)-1]
+		w.stripAll(id)
+		w.ents.delete(id)
+		n++
+	}
+	return n, nil
+}
+
+// Remove takes id's component of type T out of the world and returns it.
+// ok is false (and nothing changes) when id has no T. err is an
+// [EntityError] when id is not alive.
+func Remove[T any](s Storages, id EntityID) (v T, ok bool, err error) {
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return v, false, err
+	}
+	defer endWrite(w, locked)
+	if !w.ents.isAlive(id) {
+		return v, false, &EntityError{Op: "Remove", ID: id}
+	}
+	v, ok = storageFor[T](w).remove(id)
+	return v, ok, nil
+}
+
+// DeleteComponent deletes id's component of type T and reports whether there
+// was one. err is an [EntityError] when id is not alive.
+func DeleteComponent[T any](s Storages, id EntityID) (bool, error) {
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return false, err
+	}
+	defer endWrite(w, locked)
+	if !w.ents.isAlive(id) {
+		return false, &EntityError{Op: "DeleteComponent", ID: id}
+	}
+	return storageFor[T](w).deleteID(id), nil
+}
+
+// Get returns a copy of id's component of type T. It returns an
+// [EntityError] when id is not alive and a [ComponentError] when it has no
+// T. To change a component in place, use a [ViewMut] (in a system, or from
+// [World.Borrow]), or add it again with [AddComponent1].
+func Get[T any](s Storages, id EntityID) (T, error) {
+	w0, _ := s.world()
+	st := storageFor[T](w0)
+	var zero T
+	w, locked, err := beginRead(s, &st.lock, st.name)
+	if err != nil {
+		return zero, err
+	}
+	defer endRead(w, locked, &st.lock)
+	if !w.ents.isAlive(id) {
+		return zero, &EntityError{Op: "Get", ID: id}
+	}
+	p := st.get(id)
+	if p == nil {
+		return zero, &ComponentError{Op: "Get", ID: id, Type: st.name}
+	}
+	return *p, nil
+}
+
+// Contains reports whether id is alive and has a component of type T.
+func Contains[T any](s Storages, id EntityID) (bool, error) {
+	w, _ := s.world()
+	st := storageFor[T](w)
+	w, locked, err := beginRead(s, &st.lock, st.name)
+	if err != nil {
+		return false, err
+	}
+	defer endRead(w, locked, &st.lock)
+	return w.ents.isAlive(id) && st.has(id), nil
+}

@@ -1,0 +1,3 @@
+module github.com/slipway-ecs/slipway
+
+go 1.24

@@ -1,0 +1,91 @@
+// Command gen writes the arity variants of Slipway's generic API (joins of
+// 1 to 8 views, World-level operations on 1 to 8 component types) from the
+// templates in this directory. Run it with go generate in ecs/.
+package main
+
+import (
+	"bytes"
+	"embed"
+	"flag"
+	"fmt"
+	"go/format"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/template"
+)
+
+//go:embed *.tmpl
+var templates embed.FS
+
+// MaxArity is the largest number of views in a join, and of component types
+// in a World-level call.
+const MaxArity = 8
+
+// Arity describes one variant: N types T1..TN.
+type Arity struct{ N int }
+
+// Ks returns 1..N.
+func (a Arity) Ks() []int {
+	ks := make([]int, a.N)
+	for i := range ks {
+		ks[i] = i + 1
+	}
+	return ks
+}
+
+// List joins f(k) for k in 1..N with sep.
+func (a Arity) List(sep, format string) string {
+	parts := make([]string, a.N)
+	for i := range parts {
+		parts[i] = strings.ReplaceAll(format, "#", fmt.Sprint(i+1))
+	}
+	return strings.Join(parts, sep)
+}
+
+// TypeParams is "T1, T2 any".
+func (a Arity) TypeParams() string { return a.List(", ", "T#") + " any" }
+
+// TypeArgs is "T1, T2".
+func (a Arity) TypeArgs() string { return a.List(", ", "T#") }
+
+// Letter returns the row field name of the k-th view: A, B, C...
+func Letter(k int) string { return string(rune('A' + k - 1)) }
+
+// Generate renders the template named name for arities 1..MaxArity into
+// a gofmt-ed Go file.
+func Generate(name string) ([]byte, error) {
+	t, err := template.New(name).Funcs(template.FuncMap{"letter": Letter}).ParseFS(templates, name)
+	if err != nil {
+		return nil, err
+	}
+	var arities []Arity
+	for n := 1; n <= MaxArity; n++ {
+		arities = append(arities, Arity{N: n})
+	}
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, arities); err != nil {
+		return nil, err
+	}
+	out, err := format.Source(buf.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v\n%s", name, err, buf.Bytes())
+	}
+	return out, nil
+}
+
+func main() {
+	dir := flag.String("dir", ".", "directory to write the generated files to")
+	flag.Parse()
+	for _, name := range []string{"join_gen.go.tmpl", "world_gen.go.tmpl"} {
+		out, err := Generate(name)
+		if err != nil {
+			log.Fatal(err)
+		}
+		path := filepath.Join(*dir, strings.TrimSuffix(name, ".tmpl"))
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+}
