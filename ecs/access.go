@@ -75,8 +75,19 @@ func uniqueAccess[T any](kind string, excl bool) Access {
 }
 
 // conflict returns the first pair of accesses, one from a and one from b,
-// that conflict.
+// that conflict. A list holding an exclusive borrow of all storages is a
+// barrier: it conflicts with every other list, even an empty one.
 func conflict(a, b []Access) (Access, Access, bool) {
+	for _, x := range a {
+		if x.Kind == AllStorages && x.Exclusive {
+			return x, firstOr(b, x), true
+		}
+	}
+	for _, y := range b {
+		if y.Kind == AllStorages && y.Exclusive {
+			return firstOr(a, y), y, true
+		}
+	}
 	for _, x := range a {
 		for _, y := range b {
 			if x.ConflictsWith(y) {
@@ -93,4 +104,11 @@ func formatAccesses(list []Access) string {
 		parts[i] = a.View
 	}
 	return strings.Join(parts, ", ")
+}
+
+func firstOr(list []Access, def Access) Access {
+	if len(list) > 0 {
+		return list[0]
+	}
+	return def
 }

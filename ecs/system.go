@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"runtime"
@@ -14,6 +15,8 @@ type borrowCtx struct {
 	w     *World
 	by    string // the system name, or the World function
 	inAll bool   // borrowing inside an AllStoragesViewMut: all storages already held
+	last  uint64 // tracking: the system's previous run (0: never)
+	now   uint64 // tracking: the current run's timestamp
 }
 
 // lockAll takes the shared borrow of all storages that every view holds.
@@ -229,11 +232,12 @@ func (c *customView) releaseFields() {
 // sysShape is the analysis of a function type as a system. It depends only
 // on the type, so functions of the same type share it (and its frames).
 type sysShape struct {
-	t          reflect.Type
-	params     []*viewShape
-	access     []Access
-	returnsErr bool
-	frames     sync.Pool // *frame
+	t           reflect.Type
+	params      []*viewShape
+	access      []Access
+	returnsErr  bool
+	returnsBool bool      // a condition, not a system
+	frames      sync.Pool // *frame
 }
 
 // frame is the argument storage for one call of a system: the parameter
@@ -259,6 +263,15 @@ func analyseSystem(fn any, name string) (*sysShape, error) {
 	if reflect.ValueOf(fn).IsNil() {
 		return nil, &SystemError{System: name, Reason: "the system is a nil function"}
 	}
+	s, err := shapeOf(t, name)
+	if err == nil && s.returnsBool {
+		err = &SystemError{System: name, Reason: "returns bool; a system returns nothing or an error (a func returning bool is a run condition: use it with RunIf)"}
+	}
+	return s, err
+}
+
+// shapeOf analyses the function type t, caching the result.
+func shapeOf(t reflect.Type, name string) (*sysShape, error) {
 	if v, ok := sysShapes.Load(t); ok {
 		if s, ok := v.(*sysShape); ok {
 			return s, nil
@@ -278,6 +291,26 @@ func analyseSystem(fn any, name string) (*sysShape, error) {
 	return v.(*sysShape), nil
 }
 
+// analyseCond checks that cond is a run condition: a function whose
+// parameters are views and whose only result is a bool.
+func analyseCond(cond any, name string) (*sysShape, error) {
+	if cond == nil {
+		return nil, &SystemError{System: name, Reason: "the run condition is nil"}
+	}
+	t := reflect.TypeOf(cond)
+	if t.Kind() != reflect.Func || reflect.ValueOf(cond).IsNil() {
+		return nil, &SystemError{System: name, Reason: fmt.Sprintf("a run condition must be a non-nil function returning bool, not %s", typeName(t))}
+	}
+	if t.NumOut() != 1 || t.Out(0).Kind() != reflect.Bool {
+		return nil, &SystemError{System: name, Reason: fmt.Sprintf("the run condition %s must return bool", typeName(t))}
+	}
+	s, err := shapeOf(t, name)
+	if err == nil && !s.returnsBool {
+		err = &SystemError{System: name, Reason: fmt.Sprintf("the run condition %s must return bool", typeName(t))}
+	}
+	return s, err
+}
+
 func buildSystem(t reflect.Type) (*sysShape, *SystemError) {
 	if t.IsVariadic() {
 		return nil, &SystemError{Reason: "is variadic; a system's parameters are views"}
@@ -287,6 +320,8 @@ func buildSystem(t reflect.Type) (*sysShape, *SystemError) {
 	case t.NumOut() == 0:
 	case t.NumOut() == 1 && t.Out(0) == errorType:
 		s.returnsErr = true
+	case t.NumOut() == 1 && t.Out(0).Kind() == reflect.Bool:
+		s.returnsBool = true
 	default:
 		outs := make([]string, t.NumOut())
 		for i := range outs {
@@ -343,16 +378,25 @@ func (s *sysShape) call(fn reflect.Value, f *frame, ctx *borrowCtx) (err error) 
 		return err
 	}
 	defer f.release()
-	if !s.returnsErr {
+	if !s.returnsErr && !s.returnsBool {
 		fn.Call(f.args)
 		return nil
 	}
 	out := fn.Call(f.args)
+	if s.returnsBool {
+		if !out[0].Bool() {
+			return errCondFalse
+		}
+		return nil
+	}
 	if e := out[0]; !e.IsNil() {
 		return e.Interface().(error)
 	}
 	return nil
 }
+
+// errCondFalse is how call reports a run condition that returned false.
+var errCondFalse = errors.New("condition false")
 
 var funcNames sync.Map // uintptr -> string
 

@@ -1,6 +1,9 @@
 package ecs
 
-import "sync/atomic"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // World holds every entity, component and unique, and runs systems and
 // workloads. Create one with [NewWorld]; the zero World is not usable.
@@ -19,6 +22,11 @@ type World struct {
 	ents    entities
 	entLock borrowState
 	allLock borrowState
+
+	workMu    sync.Mutex
+	workloads map[string]*plan
+	defaultWL string
+	tracing   atomic.Bool
 
 	tick atomic.Uint64
 }

@@ -1,0 +1,469 @@
+package ecs
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// plan is a workload built for running: its systems in declared order, the
+// batches they run in, and the per-run state.
+//
+// Invariants:
+//   - systems[i].idx == i, in the order the workload declares them (nested
+//     workloads flattened in place).
+//   - for every edge u->v (an explicit before/after constraint, or a
+//     conflict between u and v), systems[u].batch < systems[v].batch.
+//   - any two systems whose accesses conflict are joined by an edge, in
+//     declared order unless explicit constraints order them the other way.
+//   - seq lists every system in an order that respects every edge, taking
+//     the lowest declared index whenever there is a choice.
+type plan struct {
+	name    string
+	systems []*planSystem
+	batches [][]int
+	seq     []int
+	wconds  []*planCond
+
+	running sync.Mutex // held while the workload runs
+	wg      sync.WaitGroup
+	world   *World // the world of the current run
+}
+
+type planSystem struct {
+	idx      int
+	name     string
+	path     string // the workloads containing it: "main_loop/filter_vel"
+	fn       reflect.Value
+	shape    *sysShape
+	frame    *frame
+	access   []Access // its views', and its conditions'
+	labels   []string
+	before   []string
+	after    []string
+	onCaller bool
+	conds    []*planCond
+	wconds   []int // indices in plan.wconds, outermost first
+	batch    int
+	preds    []edge
+	reason   string // why it is not in an earlier batch
+	p        *plan
+
+	lastRun uint64 // tracking timestamp of its last run (0: never)
+	stats   SystemStats
+
+	// per run
+	err      error
+	panicked *SystemPanic
+	tctx     context.Context // the trace context, nil when not tracing
+}
+
+// edge orders from before to the system holding it.
+type edge struct {
+	from   int
+	reason string
+}
+
+// planCond is a run condition.
+type planCond struct {
+	owner string // the system or workload it belongs to
+	skip  bool
+	plain func() bool
+	fn    reflect.Value
+	shape *sysShape
+	frame *frame
+
+	done  bool // evaluated in this run (workload conditions)
+	value bool
+	err   error
+}
+
+type flatCtx struct {
+	path   string
+	labels []string
+	before []string
+	after  []string
+	wconds []int
+}
+
+type planBuilder struct {
+	p *plan
+}
+
+func buildPlan(name string, items []any) (*plan, error) {
+	b := &planBuilder{p: &plan{name: name}}
+	if len(items) == 0 {
+		return nil, &WorkloadBuildError{Workload: name, Reason: "the workload has no system"}
+	}
+	if err := b.flatten(items, flatCtx{path: name, labels: []string{name}}); err != nil {
+		return nil, err
+	}
+	if err := b.order(); err != nil {
+		return nil, err
+	}
+	return b.p, nil
+}
+
+func (b *planBuilder) flatten(items []any, ctx flatCtx) error {
+	for i, it := range items {
+		switch x := it.(type) {
+		case *SystemSpec:
+			if x == nil {
+				return &WorkloadBuildError{Workload: ctx.path, Reason: fmt.Sprintf("item %d is a nil *SystemSpec", i+1)}
+			}
+			if err := b.addSystem(x, ctx); err != nil {
+				return err
+			}
+		case *WorkloadSpec:
+			if x == nil {
+				return &WorkloadBuildError{Workload: ctx.path, Reason: fmt.Sprintf("item %d is a nil *WorkloadSpec", i+1)}
+			}
+			if x.name == "" {
+				return &WorkloadBuildError{Workload: ctx.path, Reason: fmt.Sprintf("item %d is a nested workload with no name", i+1)}
+			}
+			if len(x.items) == 0 {
+				return &WorkloadBuildError{Workload: ctx.path + "/" + x.name, Reason: "the workload has no system"}
+			}
+			inner := flatCtx{
+				path:   ctx.path + "/" + x.name,
+				labels: concat(ctx.labels, []string{x.name}, x.labels),
+				before: concat(ctx.before, x.before),
+				after:  concat(ctx.after, x.after),
+				wconds: slices.Clone(ctx.wconds),
+			}
+			for _, c := range x.conds {
+				pc, err := newCond(c, x.name)
+				if err != nil {
+					return &WorkloadBuildError{Workload: inner.path, Reason: "bad run condition", Err: err}
+				}
+				inner.wconds = append(inner.wconds, len(b.p.wconds))
+				b.p.wconds = append(b.p.wconds, pc)
+			}
+			if err := b.flatten(x.items, inner); err != nil {
+				return err
+			}
+		case nil:
+			return &WorkloadBuildError{Workload: ctx.path, Reason: fmt.Sprintf("item %d is nil", i+1)}
+		default:
+			if reflect.TypeOf(it).Kind() != reflect.Func {
+				return &WorkloadBuildError{Workload: ctx.path, Reason: fmt.Sprintf("item %d is a %T; a workload holds system functions, *ecs.SystemSpec and *ecs.WorkloadSpec", i+1, it)}
+			}
+			if err := b.addSystem(System(it), ctx); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func concat(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+func (b *planBuilder) addSystem(spec *SystemSpec, ctx flatCtx) error {
+	if spec.err != nil {
+		return &WorkloadBuildError{Workload: ctx.path, System: spec.name, Err: spec.err}
+	}
+	shape, err := analyseSystem(spec.fn, spec.name)
+	if err != nil {
+		return &WorkloadBuildError{Workload: ctx.path, System: spec.name, Err: err}
+	}
+	s := &planSystem{
+		idx:      len(b.p.systems),
+		name:     spec.name,
+		path:     ctx.path,
+		fn:       reflect.ValueOf(spec.fn),
+		shape:    shape,
+		frame:    shape.newFrame(),
+		access:   slices.Clone(shape.access),
+		labels:   concat([]string{spec.name}, spec.labels, ctx.labels),
+		before:   concat(spec.before, ctx.before),
+		after:    concat(spec.after, ctx.after),
+		onCaller: spec.onCaller,
+		wconds:   ctx.wconds,
+		p:        b.p,
+	}
+	for _, c := range spec.conds {
+		pc, err := newCond(c, spec.name)
+		if err != nil {
+			return &WorkloadBuildError{Workload: ctx.path, System: spec.name, Reason: "bad run condition", Err: err}
+		}
+		s.conds = append(s.conds, pc)
+		if pc.shape != nil {
+			s.access = append(s.access, pc.shape.access...)
+		}
+	}
+	for _, wc := range ctx.wconds {
+		if c := b.p.wconds[wc]; c.shape != nil {
+			s.access = append(s.access, c.shape.access...)
+		}
+	}
+	b.p.systems = append(b.p.systems, s)
+	return nil
+}
+
+func newCond(c condSpec, owner string) (*planCond, error) {
+	if f, ok := c.fn.(func() bool); ok {
+		if f == nil {
+			return nil, &SystemError{System: owner, Reason: "the run condition is nil"}
+		}
+		return &planCond{owner: owner, skip: c.skip, plain: f}, nil
+	}
+	shape, err := analyseCond(c.fn, owner)
+	if err != nil {
+		return nil, err
+	}
+	return &planCond{owner: owner, skip: c.skip, fn: reflect.ValueOf(c.fn), shape: shape, frame: shape.newFrame()}, nil
+}
+
+// order adds the explicit and conflict edges, rejects cycles, and assigns
+// batches.
+func (b *planBuilder) order() error {
+	p := b.p
+	n := len(p.systems)
+	byLabel := map[string][]int{}
+	for _, s := range p.systems {
+		for _, l := range dedup(s.labels) {
+			byLabel[l] = append(byLabel[l], s.idx)
+		}
+	}
+	// Explicit edges.
+	succ := make([][]edge, n) // succ[u] = edges u->v, with edge.from = v
+	addExplicit := func(u, v int, reason string) {
+		succ[u] = append(succ[u], edge{from: v, reason: reason})
+		p.systems[v].preds = append(p.systems[v].preds, edge{from: u, reason: reason})
+	}
+	for _, s := range p.systems {
+		for _, l := range s.before {
+			targets, ok := byLabel[l]
+			if !ok {
+				return &WorkloadBuildError{Workload: p.name, System: s.name, Reason: fmt.Sprintf("Before(%q): no system has the label %q", l, l)}
+			}
+			for _, t := range targets {
+				addExplicit(s.idx, t, "ordered: "+s.name+" runs before "+strconvQuote(l))
+			}
+		}
+		for _, l := range s.after {
+			targets, ok := byLabel[l]
+			if !ok {
+				return &WorkloadBuildError{Workload: p.name, System: s.name, Reason: fmt.Sprintf("After(%q): no system has the label %q", l, l)}
+			}
+			for _, t := range targets {
+				addExplicit(t, s.idx, "ordered: "+s.name+" runs after "+strconvQuote(l))
+			}
+		}
+	}
+	if cyc := findCycle(p.systems, succ); cyc != "" {
+		return &WorkloadBuildError{Workload: p.name, Err: fmt.Errorf("%w: %s", ErrCyclicOrdering, cyc)}
+	}
+	// Reachability over explicit edges, as bit sets.
+	words := (n + 63) / 64
+	reach := make([][]uint64, n)
+	for i := range reach {
+		reach[i] = make([]uint64, words)
+	}
+	topo := topoOrder(n, func(v int) []edge { return p.systems[v].preds })
+	for i := len(topo) - 1; i >= 0; i-- {
+		u := topo[i]
+		for _, e := range succ[u] {
+			v := e.from
+			reach[u][v/64] |= 1 << (v % 64)
+			for w := range reach[u] {
+				reach[u][w] |= reach[v][w]
+			}
+		}
+	}
+	has := func(u, v int) bool { return reach[u][v/64]&(1<<(v%64)) != 0 }
+	// Conflict edges, in declared order unless already ordered the other way.
+	for j := 0; j < n; j++ {
+		for i := 0; i < j; i++ {
+			a, c, ok := conflict(p.systems[i].access, p.systems[j].access)
+			if !ok {
+				continue
+			}
+			u, v := i, j
+			if has(j, i) {
+				continue // explicitly ordered j before i: that order holds
+			}
+			reason := "conflict: " + describeConflict(a, c)
+			p.systems[v].preds = append(p.systems[v].preds, edge{from: u, reason: reason})
+			// everything reaching u (and u) now reaches v and what v reaches
+			for x := 0; x < n; x++ {
+				if x == u || has(x, u) {
+					reach[x][v/64] |= 1 << (v % 64)
+					for w := range reach[x] {
+						reach[x][w] |= reach[v][w]
+					}
+				}
+			}
+		}
+	}
+	// Batches: longest path from the sources.
+	p.seq = topoOrder(n, func(v int) []edge { return p.systems[v].preds })
+	for _, v := range p.seq {
+		s := p.systems[v]
+		s.batch = 0
+		for _, e := range s.preds {
+			if bt := p.systems[e.from].batch + 1; bt > s.batch || (bt == s.batch && s.reason == "") {
+				s.batch, s.reason = bt, e.reason
+			}
+		}
+		for len(p.batches) <= s.batch {
+			p.batches = append(p.batches, nil)
+		}
+	}
+	for _, s := range p.systems {
+		p.batches[s.batch] = append(p.batches[s.batch], s.idx)
+	}
+	return nil
+}
+
+func describeConflict(mine, theirs Access) string {
+	// mine belongs to the earlier system, theirs to the later one.
+	res := mine.Resource()
+	if mine.Kind == AllStorages || theirs.Kind == AllStorages {
+		res = allName
+	}
+	return fmt.Sprintf("%s vs %s on %s", theirs.View, mine.View, res)
+}
+
+func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }
+
+func dedup(s []string) []string {
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// topoOrder returns a topological order of 0..n-1 under the predecessor
+// lists given by preds, taking the smallest index whenever several are
+// ready. The graph must be acyclic.
+func topoOrder(n int, preds func(int) []edge) []int {
+	indeg := make([]int, n)
+	succ := make([][]int, n)
+	for v := 0; v < n; v++ {
+		for _, e := range preds(v) {
+			indeg[v]++
+			succ[e.from] = append(succ[e.from], v)
+		}
+	}
+	var ready []int // kept sorted descending, so the smallest is last
+	push := func(v int) {
+		i, _ := slices.BinarySearchFunc(ready, v, func(a, b int) int { return b - a })
+		ready = slices.Insert(ready, i, v)
+	}
+	for v := 0; v < n; v++ {
+		if indeg[v] == 0 {
+			push(v)
+		}
+	}
+	order := make([]int, 0, n)
+	for len(ready) > 0 {
+		v := ready[len(ready)-1]
+		ready = ready[:len(ready)-1]
+		order = append(order, v)
+		for _, w := range succ[v] {
+			if indeg[w]--; indeg[w] == 0 {
+				push(w)
+			}
+		}
+	}
+	return order
+}
+
+// findCycle returns a printed cycle of explicit edges, or "".
+func findCycle(systems []*planSystem, succ [][]edge) string {
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := make([]int, len(systems))
+	type step struct {
+		v     int
+		label string // the label of the edge that led here
+	}
+	var stack []step
+	var found string
+	var visit func(v int) bool
+	visit = func(v int) bool {
+		color[v] = grey
+		for _, e := range succ[v] {
+			label := edgeLabel(e.reason)
+			if color[e.from] == grey {
+				// the cycle is the stack from e.from to v, then back to e.from
+				start := 0
+				for i, st := range stack {
+					if st.v == e.from {
+						start = i
+					}
+				}
+				var parts []string
+				for i := start; i < len(stack); i++ {
+					if i > start {
+						parts = append(parts, stack[i].label)
+					}
+					parts = append(parts, systems[stack[i].v].name)
+				}
+				parts = append(parts, label, systems[e.from].name)
+				found = strings.Join(parts, " -> ")
+				return true
+			}
+			if color[e.from] == white {
+				stack = append(stack, step{v: e.from, label: label})
+				if visit(e.from) {
+					return true
+				}
+				stack = stack[:len(stack)-1]
+			}
+		}
+		color[v] = black
+		return false
+	}
+	for v := range systems {
+		if color[v] == white {
+			stack = append(stack[:0], step{v: v})
+			if visit(v) {
+				return found
+			}
+		}
+	}
+	return ""
+}
+
+// edgeLabel extracts the quoted label from an explicit edge's reason.
+func edgeLabel(reason string) string {
+	if i := strings.IndexByte(reason, '"'); i >= 0 {
+		var s string
+		if _, err := fmt.Sscanf(reason[i:], "%q", &s); err == nil {
+			return s
+		}
+	}
+	return reason
+}
+
+// SystemStats are the timing statistics of one system in one workload,
+// collected while tracing is on (see [World.SetTracing]).
+type SystemStats struct {
+	Workload string        // the workload path: "main_loop/filter_vel"
+	System   string        // the system's name
+	Runs     int           // how many times it ran (skipped runs not counted)
+	Last     time.Duration // the duration of its last run
+	Total    time.Duration // the sum of all its runs
+}
+
+// Mean returns the mean duration of a run, or 0 if it never ran.
+func (s SystemStats) Mean() time.Duration {
+	if s.Runs == 0 {
+		return 0
+	}
+	return s.Total / time.Duration(s.Runs)
+}

@@ -1,0 +1,357 @@
+package ecs
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// Workload errors.
+var (
+	// ErrUnknownWorkload: no workload has the name given.
+	ErrUnknownWorkload = errors.New("unknown workload")
+	// ErrInvalidWorkload: a workload cannot be built (duplicate name, empty,
+	// bad item, unknown label, nil condition...). See [WorkloadBuildError].
+	ErrInvalidWorkload = errors.New("invalid workload")
+	// ErrCyclicOrdering: before/after constraints form a cycle. The error's
+	// text prints the cycle.
+	ErrCyclicOrdering = errors.New("cyclic ordering")
+	// ErrWorkloadRunning: the workload is already running (a workload cannot
+	// run twice at once, for instance from inside one of its own systems).
+	ErrWorkloadRunning = errors.New("workload already running")
+)
+
+// SystemSpec is a system with scheduling options, made by [System]. A plain
+// function in a workload is the same as System(fn) with no option.
+type SystemSpec struct {
+	fn       any
+	name     string
+	labels   []string
+	before   []string
+	after    []string
+	conds    []condSpec
+	onCaller bool
+	err      error
+}
+
+type condSpec struct {
+	fn   any
+	skip bool // SkipIf: run when the condition is false
+}
+
+// System wraps fn, a system function, so that scheduling options can be
+// given to it:
+//
+//	w.AddWorkload("frame", update, ecs.System(render).OnCaller().After("update"))
+func System(fn any) *SystemSpec {
+	return &SystemSpec{fn: fn, name: funcName(fn)}
+}
+
+// Label tags the system with labels that ordering constraints ([SystemSpec.Before],
+// [SystemSpec.After]) can refer to. Every system is also labelled with its own
+// name, and with the names and labels of the workloads that contain it.
+func (s *SystemSpec) Label(labels ...string) *SystemSpec {
+	s.labels = append(s.labels, labels...)
+	return s
+}
+
+// Before makes the system run before every system labelled label (in an
+// earlier batch).
+func (s *SystemSpec) Before(label string) *SystemSpec {
+	s.before = append(s.before, label)
+	return s
+}
+
+// After makes the system run after every system labelled label.
+func (s *SystemSpec) After(label string) *SystemSpec {
+	s.after = append(s.after, label)
+	return s
+}
+
+// RunIf makes the system run only when cond returns true. cond is a
+// func() bool, or a function whose parameters are views and whose result is
+// a bool; it is evaluated on the calling goroutine before the batch that
+// holds the system starts, and its views count as the system's accesses for
+// scheduling. Several conditions must all hold.
+func (s *SystemSpec) RunIf(cond any) *SystemSpec {
+	s.conds = append(s.conds, condSpec{fn: cond})
+	return s
+}
+
+// SkipIf makes the system run only when cond returns false. See
+// [SystemSpec.RunIf].
+func (s *SystemSpec) SkipIf(cond any) *SystemSpec {
+	s.conds = append(s.conds, condSpec{fn: cond, skip: true})
+	return s
+}
+
+// OnCaller makes the system always run on the goroutine that called
+// [World.RunWorkload], never on a worker: the Go form of Shipyard's
+// non-Send systems, for APIs bound to one goroutine, such as drawing inside
+// Ebitengine's Draw. Other systems of its batch still run in parallel.
+func (s *SystemSpec) OnCaller() *SystemSpec {
+	s.onCaller = true
+	return s
+}
+
+// Named gives the system a name for errors and reports, instead of its
+// function name (useful for closures).
+func (s *SystemSpec) Named(name string) *SystemSpec {
+	s.name = name
+	return s
+}
+
+// WorkloadSpec is a nested workload: a named group of systems and workloads
+// with shared options, made by [Workload].
+type WorkloadSpec struct {
+	name   string
+	items  []any
+	labels []string
+	before []string
+	after  []string
+	conds  []condSpec
+}
+
+// Workload groups items (system functions, [*SystemSpec] and nested
+// [*WorkloadSpec]) under a name, to nest in another workload:
+//
+//	w.AddWorkload("main_loop", increment, ecs.Workload("filter_vel", flagDeletedVel, clearDeletedVel))
+func Workload(name string, items ...any) *WorkloadSpec {
+	return &WorkloadSpec{name: name, items: items}
+}
+
+// Label tags every system of the workload with labels.
+func (s *WorkloadSpec) Label(labels ...string) *WorkloadSpec {
+	s.labels = append(s.labels, labels...)
+	return s
+}
+
+// Before makes every system of the workload run before the systems
+// labelled label.
+func (s *WorkloadSpec) Before(label string) *WorkloadSpec {
+	s.before = append(s.before, label)
+	return s
+}
+
+// After makes every system of the workload run after the systems labelled
+// label.
+func (s *WorkloadSpec) After(label string) *WorkloadSpec {
+	s.after = append(s.after, label)
+	return s
+}
+
+// RunIf makes the workload's systems run only when cond holds. The
+// condition is evaluated once per run, when the schedule reaches the
+// workload's first system. See [SystemSpec.RunIf] for what cond may be.
+func (s *WorkloadSpec) RunIf(cond any) *WorkloadSpec {
+	s.conds = append(s.conds, condSpec{fn: cond})
+	return s
+}
+
+// SkipIf makes the workload's systems run only when cond is false.
+func (s *WorkloadSpec) SkipIf(cond any) *WorkloadSpec {
+	s.conds = append(s.conds, condSpec{fn: cond, skip: true})
+	return s
+}
+
+// WorkloadBuildError reports why a workload cannot be built.
+type WorkloadBuildError struct {
+	Workload string
+	System   string // the system at fault, if one is
+	Reason   string
+	Err      error // the underlying error (a *SystemError, ErrCyclicOrdering...), if any
+}
+
+func (e *WorkloadBuildError) Error() string {
+	s := "ecs: workload " + e.Workload
+	if e.System != "" {
+		s += ": system " + e.System
+	}
+	if e.Reason != "" {
+		s += ": " + e.Reason
+	}
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+// Unwrap returns [ErrInvalidWorkload] and the underlying error.
+func (e *WorkloadBuildError) Unwrap() []error {
+	if e.Err != nil {
+		return []error{ErrInvalidWorkload, e.Err}
+	}
+	return []error{ErrInvalidWorkload}
+}
+
+// WorkloadError wraps the error of a system that failed during a workload
+// run (the error it returned, or the failure to borrow its views or to
+// evaluate its condition). errors.Is and errors.As reach the system's own
+// error through it.
+type WorkloadError struct {
+	Workload string
+	System   string
+	Err      error
+}
+
+func (e *WorkloadError) Error() string {
+	return fmt.Sprintf("ecs: workload %s: system %s: %v", e.Workload, e.System, e.Err)
+}
+
+// Unwrap returns the system's error.
+func (e *WorkloadError) Unwrap() error { return e.Err }
+
+// SystemPanic is the value re-panicked on the caller's goroutine when a
+// system panics during a workload run: it carries the system's name, the
+// original panic value and the stack where it happened. All borrows are
+// released by then, and the world and the workload stay usable.
+type SystemPanic struct {
+	Workload string
+	System   string
+	Value    any
+	Stack    []byte
+}
+
+func (p *SystemPanic) Error() string {
+	return fmt.Sprintf("ecs: workload %s: system %s panicked: %v\n\n%s", p.Workload, p.System, p.Value, p.Stack)
+}
+
+// Unwrap returns the panic value if it is an error.
+func (p *SystemPanic) Unwrap() error {
+	if err, ok := p.Value.(error); ok {
+		return err
+	}
+	return nil
+}
+
+// AddWorkload builds the workload name from items (system functions,
+// [*SystemSpec] and nested [*WorkloadSpec]) and stores it in the world,
+// ready to be run with [World.RunWorkload] again and again. The first
+// workload added becomes the default one.
+//
+// Building checks every system (an error names the system and the bad
+// parameter), orders the systems (keeping the declared order between any
+// two that conflict, and every before/after constraint) and groups them
+// into batches that run in parallel. It returns a [*WorkloadBuildError] if
+// name is empty or taken, items is empty, an item is not a system, a
+// constraint names a label no system has, a condition is nil or not a
+// condition, or the ordering has a cycle; the world is unchanged then.
+func (w *World) AddWorkload(name string, items ...any) error {
+	return w.putWorkload(name, items, false)
+}
+
+// ReplaceWorkload is [World.AddWorkload] for a name that may already exist:
+// the new workload replaces the old one (which must not be running).
+func (w *World) ReplaceWorkload(name string, items ...any) error {
+	return w.putWorkload(name, items, true)
+}
+
+func (w *World) putWorkload(name string, items []any, replace bool) error {
+	if name == "" {
+		return &WorkloadBuildError{Workload: `""`, Reason: "a workload needs a name"}
+	}
+	w.workMu.Lock()
+	old, exists := w.workloads[name]
+	w.workMu.Unlock()
+	if exists && !replace {
+		return &WorkloadBuildError{Workload: name, Reason: "a workload with this name already exists (use ReplaceWorkload to replace it)"}
+	}
+	p, err := buildPlan(name, items)
+	if err != nil {
+		return err
+	}
+	w.workMu.Lock()
+	defer w.workMu.Unlock()
+	if exists {
+		if !old.running.TryLock() {
+			return &WorkloadBuildError{Workload: name, Reason: "cannot replace it while it runs", Err: ErrWorkloadRunning}
+		}
+		defer old.running.Unlock()
+	}
+	if w.workloads == nil {
+		w.workloads = make(map[string]*plan)
+	}
+	w.workloads[name] = p
+	if w.defaultWL == "" {
+		w.defaultWL = name
+	}
+	return nil
+}
+
+// RemoveWorkload deletes the workload name. If it was the default, there is
+// no default workload afterwards.
+func (w *World) RemoveWorkload(name string) error {
+	w.workMu.Lock()
+	defer w.workMu.Unlock()
+	p, ok := w.workloads[name]
+	if !ok {
+		return unknownWorkload(name)
+	}
+	if !p.running.TryLock() {
+		return fmt.Errorf("ecs: cannot remove workload %s while it runs: %w", name, ErrWorkloadRunning)
+	}
+	defer p.running.Unlock()
+	delete(w.workloads, name)
+	if w.defaultWL == name {
+		w.defaultWL = ""
+	}
+	return nil
+}
+
+// Workloads returns the names of the world's workloads, sorted.
+func (w *World) Workloads() []string {
+	w.workMu.Lock()
+	defer w.workMu.Unlock()
+	names := make([]string, 0, len(w.workloads))
+	for n := range w.workloads {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// SetDefaultWorkload makes name the workload [World.RunDefaultWorkload] runs.
+func (w *World) SetDefaultWorkload(name string) error {
+	w.workMu.Lock()
+	defer w.workMu.Unlock()
+	if _, ok := w.workloads[name]; !ok {
+		return unknownWorkload(name)
+	}
+	w.defaultWL = name
+	return nil
+}
+
+// RunDefaultWorkload runs the default workload: the first one added, or the
+// one set with [World.SetDefaultWorkload].
+func (w *World) RunDefaultWorkload() error {
+	w.workMu.Lock()
+	name := w.defaultWL
+	w.workMu.Unlock()
+	if name == "" {
+		return fmt.Errorf("ecs: there is no default workload (add one with AddWorkload): %w", ErrUnknownWorkload)
+	}
+	return w.RunWorkload(name)
+}
+
+// RunWorkload runs the workload name once: its batches one after the other,
+// the systems of a batch in parallel on a pool of GOMAXPROCS goroutines
+// (with GOMAXPROCS=1, all in order on the calling goroutine).
+//
+// A system that returns an error stops the workload once its batch ends; the
+// error comes back as a [*WorkloadError] naming the workload and the system,
+// through which errors.Is and errors.As reach the system's own error. A
+// system that panics has its panic re-raised here as a [*SystemPanic]. In
+// both cases every borrow is released and the world stays usable.
+func (w *World) RunWorkload(name string) error {
+	w.workMu.Lock()
+	p, ok := w.workloads[name]
+	w.workMu.Unlock()
+	if !ok {
+		return unknownWorkload(name)
+	}
+	return p.run(w)
+}
+
+func unknownWorkload(name string) error {
+	return fmt.Errorf("ecs: no workload named %q: %w", name, ErrUnknownWorkload)
+}

@@ -1,0 +1,559 @@
+package ecs_test
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/slipway-ecs/slipway/ecs"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite golden files")
+
+type wPos struct{ X, Y float64 }
+type wVel struct{ X, Y float64 }
+type wClock struct{ Ticks int }
+type wLog struct{ Lines []string }
+
+// The systems of the conflict matrix: one per kind of access.
+func sViewPos(ecs.View[wPos])                             {}
+func sViewPos2(ecs.View[wPos])                            {}
+func sViewMutPos(ecs.ViewMut[wPos])                       {}
+func sViewMutPos2(ecs.ViewMut[wPos])                      {}
+func sViewVel(ecs.View[wVel])                             {}
+func sViewMutVel(ecs.ViewMut[wVel])                       {}
+func sUnique(ecs.UniqueView[wClock])                      {}
+func sUniqueMut(ecs.UniqueViewMut[wClock])                {}
+func sEntities(ecs.EntitiesView)                          {}
+func sEntitiesMut(ecs.EntitiesViewMut)                    {}
+func sAll(ecs.AllStoragesViewMut)                         {}
+func sNothing()                                           {}
+func sPosAndClock(ecs.View[wPos], ecs.UniqueView[wClock]) {}
+
+func TestConflictMatrix(t *testing.T) {
+	type sys struct {
+		name string
+		fn   any
+	}
+	// parallel reports whether the two systems land in the same batch.
+	cases := []struct {
+		a, b     any
+		parallel bool
+	}{
+		{sViewPos, sViewPos2, true},
+		{sViewPos, sViewMutPos, false},
+		{sViewMutPos, sViewPos, false},
+		{sViewMutPos, sViewMutPos2, false},
+		{sViewPos, sViewMutVel, true},
+		{sViewMutPos, sViewMutVel, true},
+		{sUnique, sUnique, true},
+		{sUnique, sUniqueMut, false},
+		{sUniqueMut, sUniqueMut, false},
+		{sUniqueMut, sViewMutPos, true},
+		{sEntities, sEntities, true},
+		{sEntities, sEntitiesMut, false},
+		{sEntitiesMut, sViewMutPos, true},
+		{sAll, sNothing, false},
+		{sNothing, sAll, false},
+		{sAll, sViewPos, false},
+		{sViewPos, sAll, false},
+		{sAll, sEntities, false},
+		{sAll, sUnique, false},
+		{sNothing, sNothing, true},
+		{sPosAndClock, sUniqueMut, false},
+		{sPosAndClock, sViewMutVel, true},
+	}
+	for _, c := range cases {
+		name := fmt.Sprintf("%s|%s", funcName(c.a), funcName(c.b))
+		t.Run(name, func(t *testing.T) {
+			w := ecs.NewWorld()
+			noErr(t, w.AddWorkload("w", c.a, c.b))
+			p, err := w.WorkloadPlan("w")
+			noErr(t, err)
+			got := len(p.Batches) == 1
+			if got != c.parallel {
+				t.Fatalf("parallel = %v, want %v; plan:\n%s", got, c.parallel, p)
+			}
+			if !c.parallel && (p.Systems[0].Batch != 0 || p.Systems[1].Batch != 1) {
+				t.Fatalf("declared order not kept:\n%s", p)
+			}
+			if !c.parallel && !strings.HasPrefix(p.Systems[1].Reason, "conflict: ") {
+				t.Fatalf("reason %q does not name the conflict", p.Systems[1].Reason)
+			}
+		})
+	}
+}
+
+func funcName(fn any) string {
+	s := fmt.Sprintf("%p", fn)
+	for _, n := range []struct {
+		f    any
+		name string
+	}{{sViewPos, "View"}, {sViewPos2, "View"}, {sViewMutPos, "ViewMut"}, {sViewMutPos2, "ViewMut"}, {sViewVel, "ViewVel"}, {sViewMutVel, "ViewMutVel"}, {sUnique, "Unique"}, {sUniqueMut, "UniqueMut"}, {sEntities, "Entities"}, {sEntitiesMut, "EntitiesMut"}, {sAll, "All"}, {sNothing, "Nothing"}, {sPosAndClock, "PosAndClock"}} {
+		if fmt.Sprintf("%p", n.f) == s {
+			return n.name
+		}
+	}
+	return s
+}
+
+// TestDeclaredOrderKept runs chains of conflicting systems mixed with
+// independent ones and checks each conflicting pair ran in declared order.
+func TestDeclaredOrderKept(t *testing.T) {
+	for _, procs := range []int{1, 2, 4} {
+		t.Run(fmt.Sprint("procs=", procs), func(t *testing.T) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			w := ecs.NewWorld()
+			noErr(t, ecs.AddUnique(w, wLog{}))
+			var mu sync.Mutex
+			var order []string
+			rec := func(s string) { mu.Lock(); order = append(order, s); mu.Unlock() }
+			items := []any{
+				ecs.System(func(ecs.ViewMut[wPos]) { rec("a") }).Named("a"),
+				ecs.System(func(ecs.View[wVel]) { rec("b") }).Named("b"),
+				ecs.System(func(ecs.View[wPos]) { rec("c") }).Named("c"),
+				ecs.System(func(ecs.ViewMut[wVel]) { rec("d") }).Named("d"),
+				ecs.System(func(ecs.ViewMut[wPos], ecs.ViewMut[wVel]) { rec("e") }).Named("e"),
+				ecs.System(func(ecs.UniqueView[wLog]) { rec("f") }).Named("f"),
+			}
+			noErr(t, w.AddWorkload("w", items...))
+			for range 50 {
+				order = order[:0]
+				noErr(t, w.RunWorkload("w"))
+				pos := map[string]int{}
+				for i, s := range order {
+					pos[s] = i
+				}
+				for _, pair := range [][2]string{{"a", "c"}, {"b", "d"}, {"c", "e"}, {"d", "e"}, {"a", "e"}} {
+					if pos[pair[0]] > pos[pair[1]] {
+						t.Fatalf("%s ran before %s: %v", pair[1], pair[0], order)
+					}
+				}
+				if len(order) != 6 {
+					t.Fatalf("ran %v", order)
+				}
+				if procs == 1 && strings.Join(order, "") != "abcdef" {
+					t.Fatalf("GOMAXPROCS=1 must run in declared order, ran %v", order)
+				}
+			}
+		})
+	}
+}
+
+// TestParallelOverlap proves two non-conflicting systems run at the same
+// time: each waits for the other at a rendezvous, which only succeeds if
+// both are running together.
+func TestParallelOverlap(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("needs GOMAXPROCS >= 2")
+	}
+	w := ecs.NewWorld()
+	var arrived sync.WaitGroup
+	arrived.Add(2)
+	done := make(chan struct{})
+	var met atomic.Int32
+	meet := func() error {
+		arrived.Done()
+		go func() { arrived.Wait(); close(done) }()
+		select {
+		case <-done:
+			met.Add(1)
+			return nil
+		case <-time.After(10 * time.Second):
+			return errors.New("the other system never arrived: systems did not overlap")
+		}
+	}
+	var once sync.Once
+	meetOnce := func() error {
+		arrived.Done()
+		once.Do(func() { go func() { arrived.Wait(); close(done) }() })
+		select {
+		case <-done:
+			met.Add(1)
+			return nil
+		case <-time.After(10 * time.Second):
+			return errors.New("the other system never arrived: systems did not overlap")
+		}
+	}
+	_ = meet
+	noErr(t, w.AddWorkload("w",
+		ecs.System(func(ecs.ViewMut[wPos]) error { return meetOnce() }).Named("left"),
+		ecs.System(func(ecs.ViewMut[wVel]) error { return meetOnce() }).Named("right"),
+	))
+	noErr(t, w.RunWorkload("w"))
+	if met.Load() != 2 {
+		t.Fatalf("met %d", met.Load())
+	}
+}
+
+type gameOver int
+
+const (
+	defeat gameOver = iota
+	victory
+)
+
+func (g gameOver) Error() string { return [...]string{"Defeat", "Victory"}[g] }
+
+func TestErrorStopsWorkloadAndUnwraps(t *testing.T) {
+	w := ecs.NewWorld()
+	ran := map[string]bool{}
+	var mu sync.Mutex
+	mark := func(s string) { mu.Lock(); ran[s] = true; mu.Unlock() }
+	noErr(t, w.AddWorkload("main_loop",
+		ecs.System(func(ecs.ViewMut[wPos]) { mark("first") }).Named("first"),
+		ecs.System(func(ecs.View[wPos]) error { mark("check"); return victory }).Named("check_game_over"),
+		ecs.System(func(ecs.ViewMut[wPos]) { mark("after") }).Named("after"),
+	))
+	err := w.RunWorkload("main_loop")
+	var g gameOver
+	if !errors.As(err, &g) || g != victory {
+		t.Fatalf("errors.As did not reach the system's error: %v", err)
+	}
+	if !errors.Is(err, victory) {
+		t.Fatalf("errors.Is failed: %v", err)
+	}
+	var we *ecs.WorkloadError
+	if !errors.As(err, &we) || we.System != "check_game_over" || we.Workload != "main_loop" {
+		t.Fatalf("WorkloadError = %+v", we)
+	}
+	if !ran["first"] || !ran["check"] || ran["after"] {
+		t.Fatalf("ran %v; the system after the failing batch must not run", ran)
+	}
+	// Nothing stays borrowed: the world is usable.
+	_, err = ecs.AddEntity1(w, wPos{})
+	noErr(t, err)
+}
+
+func TestBorrowErrorInWorkloadNamesSystem(t *testing.T) {
+	w := ecs.NewWorld()
+	noErr(t, w.AddWorkload("w", ecs.System(func(ecs.UniqueView[wClock]) {}).Named("needs_clock")))
+	err := w.RunWorkload("w")
+	if !errors.Is(err, ecs.ErrMissingUnique) || !strings.Contains(err.Error(), "needs_clock") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestPanicCarriedToCaller(t *testing.T) {
+	for _, procs := range []int{1, 2} {
+		t.Run(fmt.Sprint("procs=", procs), func(t *testing.T) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			w := ecs.NewWorld()
+			noErr(t, w.AddWorkload("w",
+				ecs.System(func(ecs.ViewMut[wVel]) {}).Named("fine"),
+				ecs.System(func(v ecs.ViewMut[wPos]) { panic("boom") }).Named("exploder"),
+			))
+			for range 3 { // the world and the workload stay usable
+				func() {
+					defer func() {
+						r := recover()
+						sp, ok := r.(*ecs.SystemPanic)
+						if !ok {
+							t.Fatalf("recovered %T %v", r, r)
+						}
+						if sp.System != "exploder" || sp.Value != "boom" || !strings.Contains(string(sp.Stack), "workload_test.go") {
+							t.Fatalf("panic = %s / %v", sp.System, sp.Value)
+						}
+					}()
+					_ = w.RunWorkload("w")
+				}()
+				_, err := ecs.AddEntity2(w, wPos{}, wVel{})
+				noErr(t, err)
+			}
+		})
+	}
+}
+
+func updateClock(c ecs.UniqueViewMut[wClock]) { c.Get().Ticks++ }
+func readClock(c ecs.UniqueView[wClock])      {}
+
+func TestCycleErrors(t *testing.T) {
+	cases := []struct {
+		name  string
+		items []any
+		want  string
+	}{
+		{"self", []any{ecs.System(updateClock).Label("ClockUpdated").After("ClockUpdated")},
+			"cyclic ordering: ecs_test.updateClock -> ClockUpdated -> ecs_test.updateClock"},
+		{"two", []any{
+			ecs.System(updateClock).Label("U").Before("R"),
+			ecs.System(readClock).Label("R").Before("U"),
+		}, "cyclic ordering: ecs_test.updateClock -> R -> ecs_test.readClock -> U -> ecs_test.updateClock"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := ecs.NewWorld()
+			err := w.AddWorkload("w", c.items...)
+			if !errors.Is(err, ecs.ErrCyclicOrdering) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err = %v\nwant it to contain %q", err, c.want)
+			}
+			if len(w.Workloads()) != 0 {
+				t.Fatal("a failed build must not add the workload")
+			}
+		})
+	}
+}
+
+func TestExplicitOrderOverridesDeclaredOrder(t *testing.T) {
+	for _, procs := range []int{1, 2} {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		w := ecs.NewWorld()
+		var order []string
+		noErr(t, ecs.AddUnique(w, wClock{}))
+		noErr(t, w.AddWorkload("w",
+			ecs.System(func(ecs.UniqueView[wClock]) { order = append(order, "read") }).Named("read").After("update"),
+			ecs.System(func(ecs.UniqueViewMut[wClock]) { order = append(order, "update") }).Named("update"),
+		))
+		noErr(t, w.RunWorkload("w"))
+		if strings.Join(order, ",") != "update,read" {
+			t.Fatalf("procs=%d: order %v", procs, order)
+		}
+	}
+}
+
+func TestBadWorkloads(t *testing.T) {
+	w := ecs.NewWorld()
+	noErr(t, w.AddWorkload("taken", sNothing))
+	cases := []struct {
+		name  string
+		wl    string
+		items []any
+		want  string
+	}{
+		{"empty", "e", nil, "has no system"},
+		{"no name", "", []any{sNothing}, "needs a name"},
+		{"duplicate", "taken", []any{sNothing}, "already exists"},
+		{"not a view", "x", []any{func(int) {}}, "parameter 1 (int) is not a view"},
+		{"not a function", "x", []any{42}, "item 1 is a int"},
+		{"nil item", "x", []any{nil}, "item 1 is nil"},
+		{"unknown label", "x", []any{ecs.System(sNothing).After("nowhere")}, `After("nowhere"): no system has the label "nowhere"`},
+		{"nil condition", "x", []any{ecs.System(sNothing).RunIf(nil)}, "run condition is nil"},
+		{"nil plain condition", "x", []any{ecs.System(sNothing).RunIf((func() bool)(nil))}, "run condition is nil"},
+		{"bad condition", "x", []any{ecs.System(sNothing).RunIf(func() int { return 1 })}, "must return bool"},
+		{"empty nested", "x", []any{ecs.Workload("inner")}, "x/inner: the workload has no system"},
+		{"bool system", "x", []any{func() bool { return true }}, "returns bool"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := w.AddWorkload(c.wl, c.items...)
+			if !errors.Is(err, ecs.ErrInvalidWorkload) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err = %v, want it to contain %q", err, c.want)
+			}
+			if got := strings.Join(w.Workloads(), ","); got != "taken" {
+				t.Fatalf("workloads changed: %s", got)
+			}
+		})
+	}
+	if err := w.RunWorkload("nope"); !errors.Is(err, ecs.ErrUnknownWorkload) || !strings.Contains(err.Error(), `"nope"`) {
+		t.Fatalf("unknown workload: %v", err)
+	}
+	if err := w.SetDefaultWorkload("nope"); !errors.Is(err, ecs.ErrUnknownWorkload) {
+		t.Fatalf("SetDefaultWorkload: %v", err)
+	}
+}
+
+func TestManageWorkloads(t *testing.T) {
+	w := ecs.NewWorld()
+	if err := w.RunDefaultWorkload(); !errors.Is(err, ecs.ErrUnknownWorkload) {
+		t.Fatalf("no default: %v", err)
+	}
+	n := 0
+	noErr(t, w.AddWorkload("one", func() { n += 1 }))
+	noErr(t, w.AddWorkload("ten", func() { n += 10 }))
+	noErr(t, w.RunDefaultWorkload()) // the first added
+	noErr(t, w.SetDefaultWorkload("ten"))
+	noErr(t, w.RunDefaultWorkload())
+	noErr(t, w.ReplaceWorkload("ten", func() { n += 100 }))
+	noErr(t, w.RunWorkload("ten"))
+	if n != 111 {
+		t.Fatalf("n = %d", n)
+	}
+	if got := strings.Join(w.Workloads(), ","); got != "one,ten" {
+		t.Fatalf("Workloads = %s", got)
+	}
+	noErr(t, w.RemoveWorkload("ten"))
+	if err := w.RunDefaultWorkload(); !errors.Is(err, ecs.ErrUnknownWorkload) {
+		t.Fatalf("default removed: %v", err)
+	}
+	if err := w.RemoveWorkload("ten"); !errors.Is(err, ecs.ErrUnknownWorkload) {
+		t.Fatalf("remove twice: %v", err)
+	}
+}
+
+func TestRunConditions(t *testing.T) {
+	w := ecs.NewWorld()
+	noErr(t, ecs.AddUnique(w, wClock{}))
+	var ran []string
+	paused := false
+	even := func(c ecs.UniqueView[wClock]) bool { return c.Get().Ticks%2 == 0 }
+	noErr(t, w.AddWorkload("w",
+		ecs.System(updateClock),
+		ecs.System(func() { ran = append(ran, "odd") }).Named("odd").SkipIf(even),
+		ecs.Workload("physics",
+			ecs.System(func(ecs.ViewMut[wPos]) { ran = append(ran, "physics") }).Named("physics"),
+		).SkipIf(func() bool { return paused }),
+	))
+	for range 4 {
+		noErr(t, w.RunWorkload("w"))
+	}
+	paused = true
+	noErr(t, w.RunWorkload("w"))
+	want := "physics,odd,physics,physics,odd,physics,odd"
+	if got := strings.Join(ran, ","); got != want {
+		t.Fatalf("ran %s, want %s", got, want)
+	}
+}
+
+func TestOnCallerRunsOnCallingGoroutine(t *testing.T) {
+	w := ecs.NewWorld()
+	caller := goid()
+	var where []uint64
+	var mu sync.Mutex
+	rec := func() { mu.Lock(); where = append(where, goid()); mu.Unlock() }
+	items := []any{}
+	for i := range 6 {
+		items = append(items, ecs.System(func() { rec() }).Named(fmt.Sprint("draw", i)).OnCaller())
+	}
+	noErr(t, w.AddWorkload("w", items...))
+	for range 20 {
+		noErr(t, w.RunWorkload("w"))
+	}
+	for _, g := range where {
+		if g != caller {
+			t.Fatalf("an OnCaller system ran on goroutine %d, caller is %d", g, caller)
+		}
+	}
+}
+
+func goid() uint64 {
+	var buf [64]byte
+	n := runtime.Stack(buf[:], false)
+	var id uint64
+	fmt.Sscanf(strings.TrimPrefix(string(buf[:n]), "goroutine "), "%d", &id)
+	return id
+}
+
+func TestTrackingTimestampsPerSystem(t *testing.T) {
+	w := ecs.NewWorld()
+	noErr(t, w.AddWorkload("w", sNothing, sViewPos))
+	noErr(t, w.RunWorkload("w"))
+	noErr(t, w.RunWorkload("w"))
+	// Not observable yet without tracking views; the run must simply work
+	// repeatedly and keep its plan.
+	p, err := w.WorkloadPlan("w")
+	noErr(t, err)
+	if len(p.Systems) != 2 {
+		t.Fatal(p)
+	}
+}
+
+func TestTracingStats(t *testing.T) {
+	w := ecs.NewWorld()
+	noErr(t, w.AddWorkload("w", ecs.System(func() { time.Sleep(time.Millisecond) }).Named("sleepy"), sViewPos))
+	noErr(t, w.RunWorkload("w"))
+	if st := w.SystemStats(); st[0].Runs != 0 {
+		t.Fatalf("stats collected with tracing off: %+v", st)
+	}
+	w.SetTracing(true)
+	for range 3 {
+		noErr(t, w.RunWorkload("w"))
+	}
+	st := w.SystemStats()
+	if st[0].System != "sleepy" || st[0].Runs != 3 || st[0].Mean() < time.Millisecond || st[0].Last < time.Millisecond {
+		t.Fatalf("stats %+v", st[0])
+	}
+}
+
+// The guide's workload chapters.
+
+type dead struct{}
+
+func increment(vm ecs.ViewMut[wVel]) {
+	for v := range vm.All() {
+		v.X++
+	}
+}
+
+func flagDeletedVel(v ecs.View[wVel], deads ecs.ViewMut[dead]) {
+	for id, vel := range v.WithID() {
+		if vel.X > 100 {
+			_ = deads.AddComponentUnchecked(id, dead{})
+		}
+	}
+}
+
+func clearDeletedVel(all ecs.AllStoragesViewMut) error {
+	_, err := ecs.DeleteAny[dead](all)
+	return err
+}
+
+func TestGuideWorkloadNesting(t *testing.T) {
+	w := ecs.NewWorld()
+	slow, _ := ecs.AddEntity1(w, wVel{X: 0})
+	fast, _ := ecs.AddEntity1(w, wVel{X: 100})
+	noErr(t, w.AddWorkload("main_loop", increment, ecs.Workload("filter_vel", flagDeletedVel, clearDeletedVel)))
+	noErr(t, w.RunWorkload("main_loop"))
+	if !w.IsAlive(slow) || w.IsAlive(fast) {
+		t.Fatalf("slow alive %v, fast alive %v", w.IsAlive(slow), w.IsAlive(fast))
+	}
+	checkGolden(t, "guide_nesting", w, "main_loop")
+}
+
+// The square-eater main loop's shape, as a golden plan.
+type sePlayer struct{ Size float64 }
+type seFriend struct{ Size float64 }
+type sePellet struct{}
+type seToDelete struct{}
+
+func movePlayer(ecs.UniqueViewMut[sePlayer])                                  {}
+func moveFriends(ecs.UniqueView[sePlayer], ecs.ViewMut[seFriend])             {}
+func grow(ecs.ViewMut[seFriend])                                              {}
+func counters(ecs.UniqueViewMut[sePlayer])                                    {}
+func spawn(ecs.EntitiesViewMut, ecs.ViewMut[seFriend], ecs.ViewMut[sePellet]) {}
+func collision(ecs.EntitiesView, ecs.UniqueViewMut[sePlayer], ecs.View[seFriend], ecs.View[sePellet], ecs.ViewMut[seToDelete]) {
+}
+func cleanUp(ecs.AllStoragesViewMut)                                          {}
+func checkGameOver(ecs.UniqueView[sePlayer], ecs.View[seFriend]) error        { return nil }
+func render(ecs.UniqueView[sePlayer], ecs.View[seFriend], ecs.View[sePellet]) {}
+
+func TestGoldenSquareEaterPlan(t *testing.T) {
+	w := ecs.NewWorld()
+	noErr(t, w.AddWorkload("main_loop", movePlayer, moveFriends, grow, counters, spawn, collision, cleanUp, checkGameOver, ecs.System(render).OnCaller()))
+	checkGolden(t, "square_eater", w, "main_loop")
+}
+
+func checkGolden(t *testing.T, name string, w *ecs.World, wl string) {
+	t.Helper()
+	p, err := w.WorkloadPlan(wl)
+	noErr(t, err)
+	js, err := p.JSON()
+	noErr(t, err)
+	for ext, got := range map[string]string{".txt": p.String(), ".json": string(js) + "\n", ".dot": p.DOT(), ".mmd": p.Mermaid()} {
+		path := filepath.Join("testdata", "plans", name+ext)
+		if *updateGolden {
+			noErr(t, os.MkdirAll(filepath.Dir(path), 0o755))
+			noErr(t, os.WriteFile(path, []byte(got), 0o644))
+			continue
+		}
+		want, err := os.ReadFile(path)
+		noErr(t, err)
+		if string(want) != got {
+			t.Errorf("%s differs from the golden file (run go test -run %s -update to accept):\n--- got\n%s\n--- want\n%s", path, t.Name(), got, want)
+		}
+	}
+}
+
+func noErr(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
