@@ -13,28 +13,48 @@ import (
 
 // The worker pool runs workload systems. It is shared by all worlds: a
 // fixed set of goroutines, started on first use and grown to GOMAXPROCS,
-// that wait on one channel of tasks. Running a system sends a pointer on
-// the channel; no goroutine is started per system or per run.
+// that wait on one channel. To run a batch, the caller wakes at most one
+// worker per other system (and no more than there are workers) by sending
+// the plan on the channel; the caller and the woken workers then claim the
+// batch's systems one by one with an atomic counter. No goroutine is
+// started per system or per run, and no channel operation is made per
+// system.
 var workers struct {
 	mu    sync.Mutex
 	n     int
-	tasks chan *planSystem
+	tasks chan *plan
 }
 
-func ensureWorkers() {
+func ensureWorkers() int {
 	want := runtime.GOMAXPROCS(0)
 	workers.mu.Lock()
 	defer workers.mu.Unlock()
 	if workers.tasks == nil {
-		workers.tasks = make(chan *planSystem, 1024)
+		workers.tasks = make(chan *plan, 1024)
 	}
 	for ; workers.n < want; workers.n++ {
 		go func() {
-			for s := range workers.tasks {
-				s.exec()
-				s.p.wg.Done()
+			for p := range workers.tasks {
+				p.help()
 			}
 		}()
+	}
+	return workers.n
+}
+
+// help claims and runs systems of p's current batch until none is left.
+func (p *plan) help() {
+	p.claimAll()
+	p.wg.Done()
+}
+
+func (p *plan) claimAll() {
+	for {
+		i := int(p.next.Add(1)) - 1
+		if i >= len(p.cur) {
+			return
+		}
+		p.cur[i].exec()
 	}
 }
 
@@ -84,9 +104,9 @@ func (p *plan) run(w *World) error {
 	if runtime.GOMAXPROCS(0) == 1 {
 		return p.runSequential(tctx)
 	}
-	ensureWorkers()
+	nworkers := ensureWorkers()
 	for _, batch := range p.batches {
-		if err := p.runBatch(batch, tctx); err != nil {
+		if err := p.runBatch(batch, tctx, nworkers); err != nil {
 			return err
 		}
 	}
@@ -113,50 +133,45 @@ func (p *plan) runSequential(tctx context.Context) error {
 	return nil
 }
 
-func (p *plan) runBatch(batch []int, tctx context.Context) error {
+func (p *plan) runBatch(batch []int, tctx context.Context, nworkers int) error {
 	// Conditions first, on the caller, while nothing runs.
-	var local *planSystem // a system the caller will run itself
+	p.cur = p.cur[:0]
 	for _, i := range batch {
 		s := p.systems[i]
 		ok, err := p.shouldRun(s)
 		if err != nil {
 			return &WorkloadError{Workload: s.path, System: s.name, Err: err}
 		}
-		s.err, s.panicked = nil, nil
+		s.err, s.panicked, s.tctx = nil, nil, tctx
 		if !ok {
 			s.err = errSkipped
-			continue
+		} else if !s.onCaller {
+			p.cur = append(p.cur, s)
 		}
-		s.tctx = tctx
-		if s.onCaller {
-			continue
-		}
-		if local == nil {
-			local = s
-			continue
-		}
-		p.wg.Add(1)
-		workers.tasks <- s
 	}
-	// The caller runs its share: goroutine-bound systems, one more, then
-	// helps with whatever is still queued.
+	p.next.Store(0)
+	helpers := max(0, min(len(p.cur)-1, nworkers))
+	p.wg.Add(helpers)
+	for range helpers {
+		workers.tasks <- p
+	}
+	// The caller runs the systems bound to it, claims its share of the
+	// others, then takes back the wake-ups no worker picked up yet (running
+	// other plans' if it finds those: that also keeps a system that runs a
+	// workload itself from waiting on busy workers forever).
 	for _, i := range batch {
 		if s := p.systems[i]; s.onCaller && s.err != errSkipped {
 			s.exec()
 		}
 	}
-	if local != nil {
-		local.exec()
-	}
-	for {
+	p.claimAll()
+	for done := false; !done; {
 		select {
-		case s := <-workers.tasks:
-			s.exec()
-			s.p.wg.Done()
-			continue
+		case q := <-workers.tasks:
+			q.help()
 		default:
+			done = true
 		}
-		break
 	}
 	p.wg.Wait()
 	// Panics first, then errors, in declared order.
@@ -207,8 +222,8 @@ func (c *planCond) eval(w *World) (bool, error) {
 	if c.plain != nil {
 		v = c.plain()
 	} else {
-		ctx := borrowCtx{w: w, by: c.owner + " (run condition)"}
-		switch err := c.shape.call(c.fn, c.frame, &ctx); err {
+		c.frame.ctx = borrowCtx{w: w, by: c.name}
+		switch err := c.shape.call(c.fn, c.frame); err {
 		case nil:
 			v = true
 		case errCondFalse:
@@ -236,20 +251,20 @@ func (s *planSystem) exec() {
 	}()
 	w := s.p.world
 	now := w.tick.Add(1)
-	ctx := borrowCtx{w: w, by: s.name, last: s.lastRun, now: now}
+	s.frame.ctx = borrowCtx{w: w, by: s.name, last: s.lastRun, now: now}
 	if s.tctx == nil {
-		s.err = s.shape.call(s.fn, s.frame, &ctx)
+		s.err = s.shape.call(s.fn, s.frame)
 	} else {
-		s.execTraced(&ctx)
+		s.execTraced()
 	}
 	s.lastRun = now
 }
 
-func (s *planSystem) execTraced(ctx *borrowCtx) {
+func (s *planSystem) execTraced() {
 	pprof.Do(s.tctx, pprof.Labels("workload", s.path, "system", s.name), func(c context.Context) {
 		start := time.Now()
 		trace.WithRegion(c, s.name, func() {
-			s.err = s.shape.call(s.fn, s.frame, ctx)
+			s.err = s.shape.call(s.fn, s.frame)
 		})
 		d := time.Since(start)
 		s.stats.Workload, s.stats.System = s.path, s.name

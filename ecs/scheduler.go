@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -30,8 +31,13 @@ type plan struct {
 	wconds  []*planCond
 
 	running sync.Mutex // held while the workload runs
-	wg      sync.WaitGroup
-	world   *World // the world of the current run
+	world   *World     // the world of the current run
+
+	// The batch being run: the systems workers may claim, the next one to
+	// claim, and the woken workers still working on it.
+	cur  []*planSystem
+	next atomic.Int32
+	wg   sync.WaitGroup
 }
 
 type planSystem struct {
@@ -71,6 +77,7 @@ type edge struct {
 // planCond is a run condition.
 type planCond struct {
 	owner string // the system or workload it belongs to
+	name  string // how its borrows are named: "main.draw (run condition)"
 	skip  bool
 	plain func() bool
 	fn    reflect.Value
@@ -215,13 +222,13 @@ func newCond(c condSpec, owner string) (*planCond, error) {
 		if f == nil {
 			return nil, &SystemError{System: owner, Reason: "the run condition is nil"}
 		}
-		return &planCond{owner: owner, skip: c.skip, plain: f}, nil
+		return &planCond{owner: owner, name: owner + " (run condition)", skip: c.skip, plain: f}, nil
 	}
 	shape, err := analyseCond(c.fn, owner)
 	if err != nil {
 		return nil, err
 	}
-	return &planCond{owner: owner, skip: c.skip, fn: reflect.ValueOf(c.fn), shape: shape, frame: shape.newFrame()}, nil
+	return &planCond{owner: owner, name: owner + " (run condition)", skip: c.skip, fn: reflect.ValueOf(c.fn), shape: shape, frame: shape.newFrame()}, nil
 }
 
 // order adds the explicit and conflict edges, rejects cycles, and assigns

@@ -39,7 +39,7 @@ type unique[T any] struct {
 	lock    borrowState
 }
 
-func (u *unique[T]) typeName() string    { return "unique " + u.name }
+func (u *unique[T]) typeName() string     { return "unique " + u.name }
 func (u *unique[T]) borrow() *borrowState { return &u.lock }
 
 func uniqueFor[T any](w *World) *unique[T] {

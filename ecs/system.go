@@ -245,7 +245,8 @@ type sysShape struct {
 type frame struct {
 	args   []reflect.Value
 	params []viewParam
-	n      int // params borrowed so far
+	n      int       // params borrowed so far
+	ctx    borrowCtx // kept here so that borrowing does not allocate
 }
 
 var sysShapes sync.Map // reflect.Type -> *sysShape or *SystemError
@@ -372,9 +373,9 @@ func (f *frame) release() {
 	f.n = 0
 }
 
-// call borrows, calls fn and releases, even if fn panics.
-func (s *sysShape) call(fn reflect.Value, f *frame, ctx *borrowCtx) (err error) {
-	if err := f.borrow(ctx); err != nil {
+// call borrows (with f.ctx), calls fn and releases, even if fn panics.
+func (s *sysShape) call(fn reflect.Value, f *frame) (err error) {
+	if err := f.borrow(&f.ctx); err != nil {
 		return err
 	}
 	defer f.release()
@@ -457,8 +458,8 @@ func (w *World) Run(system any) error {
 	}
 	f := s.frames.Get().(*frame)
 	defer s.frames.Put(f)
-	ctx := borrowCtx{w: w, by: name}
-	if err := s.call(reflect.ValueOf(system), f, &ctx); err != nil {
+	f.ctx = borrowCtx{w: w, by: name}
+	if err := s.call(reflect.ValueOf(system), f); err != nil {
 		return &SystemFailure{System: name, Err: err}
 	}
 	return nil

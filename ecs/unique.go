@@ -82,7 +82,7 @@ func (c *uniqueCore[T]) ptr() *T {
 	return &c.u.v
 }
 
-func (v *UniqueView[T]) access(a *accessSet) { a.add(uniqueAccess[T]("UniqueView", false)) }
+func (v *UniqueView[T]) access(a *accessSet)    { a.add(uniqueAccess[T]("UniqueView", false)) }
 func (v *UniqueViewMut[T]) access(a *accessSet) { a.add(uniqueAccess[T]("UniqueViewMut", true)) }
 
 func (v *UniqueView[T]) borrowView(ctx *borrowCtx) error {

@@ -1,0 +1,106 @@
+package ecs_test
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/slipway-ecs/slipway/ecs"
+)
+
+type bC0 struct{ V float64 }
+type bC1 struct{ V float64 }
+type bC2 struct{ V float64 }
+type bC3 struct{ V float64 }
+type bC4 struct{ V float64 }
+
+// trivialSystems returns 20 systems that do nothing but borrow a view:
+// either all independent (one batch), or all writing the same storage (a
+// chain of 20 batches).
+func trivialSystems(chained bool) []any {
+	independent := []any{
+		func(ecs.View[bC0]) {}, func(ecs.View[bC1]) {}, func(ecs.View[bC2]) {}, func(ecs.View[bC3]) {}, func(ecs.View[bC4]) {},
+	}
+	var out []any
+	for i := range 20 {
+		if chained {
+			out = append(out, ecs.System(func(ecs.ViewMut[bC0]) {}).Named(fmt.Sprint("s", i)))
+		} else {
+			out = append(out, ecs.System(independent[i%5]).Named(fmt.Sprint("s", i)))
+		}
+	}
+	return out
+}
+
+// BenchmarkWorkloadDispatch measures the scheduler's cost per system: a
+// workload of 20 systems that do nothing.
+func BenchmarkWorkloadDispatch(b *testing.B) {
+	for _, c := range []struct {
+		chained bool
+		procs   int
+	}{{false, 1}, {false, 2}, {true, 1}, {true, 2}} {
+		chained := c.chained
+		name := "independent"
+		if chained {
+			name = "chained"
+		}
+		b.Run(fmt.Sprintf("%s/procs=%d", name, c.procs), func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(c.procs))
+			w := ecs.NewWorld()
+			noErr(b, w.AddWorkload("w", trivialSystems(chained)...))
+			noErr(b, w.RunWorkload("w"))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := w.RunWorkload("w"); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/20, "ns/system")
+		})
+	}
+}
+
+// spin is CPU-bound work that the compiler cannot remove.
+func spin(n int, seed float64) float64 {
+	x := seed
+	for i := 0; i < n; i++ {
+		x = x*1.0000001 + 0.5/(x+1)
+	}
+	return x
+}
+
+var spinSink [2]float64
+
+// BenchmarkWorkloadParallel runs two independent CPU-bound systems as one
+// workload, and the same two systems one after the other; it reports the
+// workload's speedup. Run it with -cpu 1,2: with GOMAXPROCS=1 the workload
+// must cost no more than calling the systems directly.
+func BenchmarkWorkloadParallel(b *testing.B) {
+	const work = 2_000_000
+	left := func(ecs.ViewMut[bC0]) { spinSink[0] = spin(work, 1) }
+	right := func(ecs.ViewMut[bC1]) { spinSink[1] = spin(work, 2) }
+
+	w := ecs.NewWorld()
+	noErr(b, w.AddWorkload("w", ecs.System(left).Named("left"), ecs.System(right).Named("right")))
+
+	for _, procs := range []int{1, 2} {
+		var seq float64
+		b.Run(fmt.Sprintf("procs=%d/direct", procs), func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			for b.Loop() {
+				noErr(b, w.Run(left))
+				noErr(b, w.Run(right))
+			}
+			seq = float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+		})
+		b.Run(fmt.Sprintf("procs=%d/workload", procs), func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			for b.Loop() {
+				noErr(b, w.RunWorkload("w"))
+			}
+			if seq > 0 {
+				b.ReportMetric(seq/(float64(b.Elapsed().Nanoseconds())/float64(b.N)), "speedup")
+			}
+		})
+	}
+}
