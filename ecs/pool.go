@@ -22,7 +22,13 @@ import (
 var workers struct {
 	mu    sync.Mutex
 	n     int
-	tasks chan *plan
+	tasks chan helper
+}
+
+// helper is a job workers can help with: a workload batch, or a parallel
+// iteration. help claims and runs parts of the job until none is left.
+type helper interface {
+	help()
 }
 
 func ensureWorkers() int {
@@ -30,7 +36,7 @@ func ensureWorkers() int {
 	workers.mu.Lock()
 	defer workers.mu.Unlock()
 	if workers.tasks == nil {
-		workers.tasks = make(chan *plan, 1024)
+		workers.tasks = make(chan helper, 1024)
 	}
 	for ; workers.n < want; workers.n++ {
 		go func() {

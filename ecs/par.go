@@ -1,0 +1,123 @@
+package ecs
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// ParallelMin is the default grain of parallel iteration: ParEach hands out
+// chunks of at least this many entities, and runs on the caller alone when
+// there are fewer than two chunks' worth, since splitting cheap work costs
+// more than it saves. For expensive work per entity, choose a smaller grain
+// with ParEachMin.
+const ParallelMin = 4096
+
+// parJob splits the range [0, n) into chunks that the caller and the woken
+// workers claim with an atomic counter.
+type parJob struct {
+	n, chunk int
+	next     atomic.Int64
+	body     func(start, end int)
+	wg       sync.WaitGroup
+	panicked atomic.Pointer[parPanic]
+}
+
+type parPanic struct{ value any }
+
+var parJobs = sync.Pool{New: func() any { return new(parJob) }}
+
+func (j *parJob) help() {
+	j.claimAll()
+	j.wg.Done()
+}
+
+func (j *parJob) claimAll() {
+	defer func() {
+		if r := recover(); r != nil {
+			j.panicked.CompareAndSwap(nil, &parPanic{value: r})
+			j.next.Store(int64(j.n)) // stop handing out chunks
+		}
+	}()
+	for {
+		start := int(j.next.Add(int64(j.chunk))) - j.chunk
+		if start >= j.n {
+			return
+		}
+		j.body(start, min(start+j.chunk, j.n))
+	}
+}
+
+// parallelFor calls body on chunks of [0, n) in parallel on the worker pool
+// and the calling goroutine, and returns when all are done. A panic in body
+// is re-raised on the caller once every chunk in flight has finished.
+func parallelFor(n, grain int, body func(start, end int)) {
+	grain = max(grain, 1)
+	procs := runtime.GOMAXPROCS(0)
+	if n < 2*grain || procs == 1 {
+		body(0, n)
+		return
+	}
+	nworkers := ensureWorkers()
+	chunk := max(grain, n/(procs*8))
+	chunks := (n + chunk - 1) / chunk
+	j := parJobs.Get().(*parJob)
+	j.n, j.chunk, j.body = n, chunk, body
+	j.next.Store(0)
+	j.panicked.Store(nil)
+	helpers := max(0, min(chunks-1, nworkers))
+	j.wg.Add(helpers)
+	for range helpers {
+		workers.tasks <- j
+	}
+	j.claimAll()
+	for done := false; !done; {
+		select {
+		case h := <-workers.tasks:
+			h.help()
+		default:
+			done = true
+		}
+	}
+	j.wg.Wait()
+	p := j.panicked.Load()
+	j.body = nil
+	parJobs.Put(j)
+	if p != nil {
+		panic(p.value)
+	}
+}
+
+// ParEach calls fn with every component, splitting the storage across the
+// worker pool (the guide's par_iter: inner parallelism). fn runs on several
+// goroutines at once, each with different components; it must not touch
+// shared state without synchronisation. Storages smaller than
+// 2×[ParallelMin] are iterated on the caller. Worth it only when fn does
+// real work per entity.
+func (v ViewMut[T]) ParEach(fn func(*T)) { v.ParEachMin(ParallelMin, fn) }
+
+// ParEachMin is [ViewMut.ParEach] with chunks of at least grain components
+// (and no parallelism below 2×grain): use a small grain when fn is
+// expensive.
+func (v ViewMut[T]) ParEachMin(grain int, fn func(*T)) {
+	data := v.c.store().data
+	parallelFor(len(data), grain, func(start, end int) {
+		for i := start; i < end; i++ {
+			fn(&data[i])
+		}
+	})
+}
+
+// ParEach calls fn with every component, in parallel: see [ViewMut.ParEach].
+// The pointers are for reading.
+func (v View[T]) ParEach(fn func(*T)) { v.ParEachMin(ParallelMin, fn) }
+
+// ParEachMin is [View.ParEach] with chunks of at least grain components.
+func (v View[T]) ParEachMin(grain int, fn func(*T)) {
+	data := v.c.store().data
+	parallelFor(len(data), grain, func(start, end int) {
+		for i := start; i < end; i++ {
+			fn(&data[i])
+		}
+	})
+}
