@@ -13,6 +13,8 @@ type storage interface {
 	has(EntityID) bool
 	deleteID(EntityID) bool
 	clear()
+	memory() StorageMemory
+	shrink()
 }
 
 // storageFor returns the storage of component type T, creating it on first

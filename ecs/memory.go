@@ -1,0 +1,140 @@
+package ecs
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unsafe"
+)
+
+// StorageMemory is the memory one storage uses.
+type StorageMemory struct {
+	Type       string // the component type, e.g. "main.Pos"
+	Components int    // how many components it holds
+	Pages      int    // sparse pages allocated (each maps 1024 entity indices)
+	// UsedBytes is what the components need: their data and ids in the dense
+	// arrays plus the sparse pages in use.
+	UsedBytes int
+	// AllocatedBytes is what is allocated: dense arrays at their capacity,
+	// every allocated page, and the page table.
+	AllocatedBytes int
+}
+
+// MemoryReport is the memory a world's storages use: see
+// [World.MemoryUsage].
+type MemoryReport struct {
+	Storages []StorageMemory // sorted by type name
+	// Entities is the entities storage: live and free slots.
+	Entities StorageMemory
+	// UsedBytes and AllocatedBytes add up the storages and the entities.
+	UsedBytes, AllocatedBytes int
+}
+
+// String prints the report as a table.
+func (r MemoryReport) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-32s %12s %6s %14s %14s\n", "storage", "components", "pages", "used bytes", "allocated")
+	for _, s := range append(slices.Clone(r.Storages), r.Entities) {
+		fmt.Fprintf(&b, "%-32s %12d %6d %14d %14d\n", s.Type, s.Components, s.Pages, s.UsedBytes, s.AllocatedBytes)
+	}
+	fmt.Fprintf(&b, "%-32s %12s %6s %14d %14d\n", "total", "", "", r.UsedBytes, r.AllocatedBytes)
+	return b.String()
+}
+
+// MemoryUsage reports, per storage, how much memory is used and how much is
+// allocated. It borrows all storages for the call, like a World-level change.
+func (w *World) MemoryUsage() (MemoryReport, error) {
+	w, locked, err := beginWrite(w)
+	if err != nil {
+		return MemoryReport{}, err
+	}
+	defer endWrite(w, locked)
+	var r MemoryReport
+	for _, s := range w.comps.all() {
+		m := s.memory()
+		r.Storages = append(r.Storages, m)
+		r.UsedBytes += m.UsedBytes
+		r.AllocatedBytes += m.AllocatedBytes
+	}
+	slices.SortFunc(r.Storages, func(a, b StorageMemory) int { return strings.Compare(a.Type, b.Type) })
+	e := &w.ents
+	r.Entities = StorageMemory{
+		Type:           "entities",
+		Components:     e.live,
+		UsedBytes:      len(e.gens)*5 + len(e.free)*4,
+		AllocatedBytes: cap(e.gens)*4 + cap(e.alive) + cap(e.free)*4,
+	}
+	r.UsedBytes += r.Entities.UsedBytes
+	r.AllocatedBytes += r.Entities.AllocatedBytes
+	return r, nil
+}
+
+// ShrinkToFit releases memory the world holds but does not use: spare
+// capacity of every storage's arrays, sparse pages that no longer map any
+// entity, and spare capacity of the entities storage. Storages then grow
+// again as needed. It borrows all storages for the call.
+func (w *World) ShrinkToFit() error {
+	w, locked, err := beginWrite(w)
+	if err != nil {
+		return err
+	}
+	defer endWrite(w, locked)
+	for _, s := range w.comps.all() {
+		s.shrink()
+	}
+	e := &w.ents
+	e.gens = fit(e.gens)
+	e.alive = fit(e.alive)
+	e.free = fit(e.free)
+	return nil
+}
+
+const pageBytes = int(unsafe.Sizeof(sparsePage{}))
+
+func (s *sparseSet[T]) memory() StorageMemory {
+	var zero T
+	elem := int(unsafe.Sizeof(zero)) + int(unsafe.Sizeof(EntityID(0)))
+	pages := 0
+	for _, p := range s.pages {
+		if p != nil {
+			pages++
+		}
+	}
+	return StorageMemory{
+		Type:           s.name,
+		Components:     len(s.dense),
+		Pages:          pages,
+		UsedBytes:      len(s.dense)*elem + pages*pageBytes,
+		AllocatedBytes: cap(s.dense)*int(unsafe.Sizeof(EntityID(0))) + cap(s.data)*int(unsafe.Sizeof(zero)) + pages*pageBytes + cap(s.pages)*int(unsafe.Sizeof(&sparsePage{})),
+	}
+}
+
+func (s *sparseSet[T]) shrink() {
+	used := make([]bool, len(s.pages))
+	for _, id := range s.dense {
+		used[id.Index()>>pageShift] = true
+	}
+	last := -1
+	for i := range s.pages {
+		if !used[i] {
+			s.pages[i] = nil
+		} else {
+			last = i
+		}
+	}
+	s.pages = fit(s.pages[:last+1])
+	s.dense = fit(s.dense)
+	s.data = fit(s.data)
+}
+
+// fit returns s in an array of exactly its length, so that the old array's
+// spare capacity can be garbage collected.
+func fit[S ~[]E, E any](s S) S {
+	if cap(s) == len(s) {
+		return s
+	}
+	if len(s) == 0 {
+		return nil
+	}
+	return append(S(make([]E, 0, len(s))), s...)
+}
