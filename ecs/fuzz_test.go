@@ -1,0 +1,1178 @@
+package ecs_test
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/slipway-ecs/slipway/ecs"
+)
+
+// FuzzWorldModel is a differential test: the fuzz input decodes into a
+// sequence of operations applied both to an ecs.World and to fzModel, the
+// simplest correct ECS there is (a map per component type and a set of live
+// ids, like the tiny-ECS tutorial's Vec<Option<T>> per type). After every
+// step the world's observable contents must equal the model's.
+//
+// Each operation goes through one of the several API paths that do the same
+// thing (World functions, views in a system, views from World.Borrow,
+// AllStoragesViewMut), chosen by the input, and is as likely to name a dead,
+// never-issued or null id as a live one.
+func FuzzWorldModel(f *testing.F) {
+	for _, seed := range fzSeeds() {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		runModel(t, data, false)
+	})
+}
+
+// fzSeeds is the seed corpus: hand-written programs that reach every
+// operation and path, including reuse of deleted slots and stale ids.
+func fzSeeds() [][]byte {
+	return [][]byte{
+		{},
+		// add entities with every mask, then look at them through every join
+		{fzOpAdd, 0, 0, 1, fzOpAdd, 1, 1, 2, fzOpAdd, 2, 2, 3, fzOpAdd, 3, 3, 4,
+			fzOpAdd, 4, 4, 5, fzOpAdd, 5, 5, 6, fzOpAdd, 6, 6, 7, fzOpAdd, 7, 7, 8,
+			fzOpJoin, 1, 0, 0, fzOpJoin, 3, 4, 1, fzOpJoin, 7, 0, 2, fzOpJoin, 2, 5, 3, fzOpJoin, 6, 1, 4, fzOpJoin, 5, 2, 5},
+		// delete then re-add: the slot is reused with a new generation, and the
+		// old id is used in every operation
+		{fzOpAdd, 3, 0, 9, fzOpAdd, 5, 1, 9, fzOpDelete, 0, 0, fzOpAdd, 7, 2, 4,
+			fzOpAddComp, 0, 1, 0, 5, fzOpAddComp, 0, 4, 1, 5, fzOpRemove, 0, 0, 0, fzOpRemove, 0, 1, 1,
+			fzOpDeleteComp, 0, 2, 0, fzOpStrip, 0, 0, fzOpDelete, 0, 1, fzOpJoin, 1, 0, 0},
+		// bulk adds, modification through joins, DeleteAny, Clear
+		{fzOpBulk, 5, 3, 0, fzOpBulk, 4, 6, 1, fzOpBulk, 3, 0, 2, fzOpBulk, 2, 7, 3,
+			fzOpModify, 0, 3, fzOpModify, 1, 5, fzOpModify, 2, 0, fzOpModify, 3, 0, fzOpJoin, 3, 4, 0,
+			fzOpDeleteAny, 1, 0, fzOpJoin, 7, 0, 0, fzOpAdd, 1, 0, 1, fzOpDeleteAny, 4, 1, fzOpClear, 2, fzOpJoin, 2, 5, 1},
+		// every path of every operation on a few entities
+		{fzOpAdd, 7, 0, 1, fzOpAdd, 7, 1, 2, fzOpAdd, 3, 2, 3, fzOpAdd, 6, 3, 4,
+			fzOpRemove, 1, 0, 1, fzOpRemove, 2, 1, 2, fzOpDeleteComp, 1, 2, 0, fzOpDeleteComp, 3, 0, 1,
+			fzOpStrip, 2, 0, fzOpStrip, 3, 1, fzOpStrip, 2, 2,
+			fzOpAddComp, 2, 7, 0, 8, fzOpAddComp, 2, 3, 1, 9, fzOpAddComp, 1, 5, 2, 10, fzOpAddComp, 0, 6, 3, 11,
+			fzOpDelete, 1, 1, fzOpDelete, 2, 2, fzOpDelete, 3, 3, fzOpAdd, 7, 4, 12, fzOpAdd, 7, 5, 13,
+			fzOpJoin, 7, 0, 6, fzOpJoin, 1, 6, 7},
+		// never-issued and null ids (selector bytes beyond the issued ids)
+		{fzOpAdd, 1, 0, 1, fzOpAddComp, 200, 1, 0, 1, fzOpAddComp, 255, 1, 1, 1, fzOpRemove, 201, 0, 0,
+			fzOpDeleteComp, 254, 1, 1, fzOpStrip, 202, 0, fzOpDelete, 255, 1, fzOpDelete, 203, 2, fzOpDelete, 253, 3},
+		// many adds and deletes so that slots are reused several times
+		slices.Repeat([]byte{fzOpAdd, 7, 0, 3, fzOpAdd, 1, 1, 4, fzOpDelete, 0, 3, fzOpBulk, 3, 2, 1, fzOpDeleteAny, 0, 0, fzOpJoin, 3, 4, 2}, 6),
+	}
+}
+
+// TestWorldModelSeeds runs the seed corpus with the model's own sanity
+// checks: each seed must reach the operations it was written for.
+func TestWorldModelSeeds(t *testing.T) {
+	var total fzStats
+	for i, seed := range fzSeeds() {
+		st := runModel(t, seed, false)
+		if len(seed) > 0 && st.ops == 0 {
+			t.Errorf("seed %d ran no operation", i)
+		}
+		total.add(st)
+	}
+	// The corpus must exercise dead ids, id reuse and every operation.
+	isTrue(t, total.deadRejected > 10, "seeds rejected only %d dead ids", total.deadRejected)
+	isTrue(t, total.reused > 0, "seeds never reused a slot")
+	for op := range fzOpCount {
+		isTrue(t, total.perOp[op] > 0, "seeds never ran operation %d", op)
+	}
+}
+
+// The component types of the model: two with values and a tag.
+type fzA struct{ V int32 }
+type fzB struct{ V uint8 }
+type fzC struct{}
+
+const (
+	mA = 1 << iota
+	mB
+	mC
+)
+
+// Operation codes: the first byte of each step, modulo fzOpCount.
+const (
+	fzOpAdd        = iota // mask, path, value
+	fzOpAddComp           // id, mask, path, value
+	fzOpRemove            // id, type, path
+	fzOpDeleteComp        // id, type, path
+	fzOpStrip             // id, path
+	fzOpDelete            // id, path
+	fzOpBulk              // n, mask, path
+	fzOpDeleteAny         // type, path
+	fzOpJoin              // selection mask, not mask, form
+	fzOpModify            // form, delta
+	fzOpClear             // type
+	fzOpCount
+)
+
+// fzRow is everything an entity has, for comparison.
+type fzRow struct {
+	HasA, HasB, HasC bool
+	A                int32
+	B                uint8
+}
+
+// fzModel is the oracle.
+type fzModel struct {
+	live   map[ecs.EntityID]bool
+	a      map[ecs.EntityID]int32
+	b      map[ecs.EntityID]uint8
+	c      map[ecs.EntityID]bool
+	issued []ecs.EntityID // every id ever returned, live or dead, in order
+}
+
+func (m *fzModel) row(id ecs.EntityID) fzRow {
+	a, hasA := m.a[id]
+	b, hasB := m.b[id]
+	return fzRow{HasA: hasA, HasB: hasB, HasC: m.c[id], A: a, B: b}
+}
+
+func (m *fzModel) set(id ecs.EntityID, mask byte, v int32) {
+	if mask&mA != 0 {
+		m.a[id] = v
+	}
+	if mask&mB != 0 {
+		m.b[id] = uint8(v)
+	}
+	if mask&mC != 0 {
+		m.c[id] = true
+	}
+}
+
+func (m *fzModel) strip(id ecs.EntityID) {
+	delete(m.a, id)
+	delete(m.b, id)
+	delete(m.c, id)
+}
+
+type fzStats struct {
+	ops, deadRejected, reused int
+	perOp                     [fzOpCount]int
+}
+
+func (s *fzStats) add(o fzStats) {
+	s.ops += o.ops
+	s.deadRejected += o.deadRejected
+	s.reused += o.reused
+	for i := range s.perOp {
+		s.perOp[i] += o.perOp[i]
+	}
+}
+
+// fzReader hands out the input's bytes, then zeros.
+type fzReader struct {
+	data []byte
+	i    int
+}
+
+func (r *fzReader) more() bool { return r.i < len(r.data) }
+
+func (r *fzReader) next() byte {
+	if r.i >= len(r.data) {
+		return 0
+	}
+	b := r.data[r.i]
+	r.i++
+	return b
+}
+
+// fzRun holds one run of the differential test.
+type fzRun struct {
+	t     *testing.T
+	w     *ecs.World
+	m     *fzModel
+	st    fzStats
+	step  int
+	trace []string
+}
+
+// runModel decodes data into operations and applies them to a world and to
+// the model, comparing after every step.
+func runModel(t *testing.T, data []byte, verbose bool) fzStats {
+	t.Helper()
+	r := &fzRun{t: t, w: ecs.NewWorld(), m: &fzModel{
+		live: map[ecs.EntityID]bool{}, a: map[ecs.EntityID]int32{}, b: map[ecs.EntityID]uint8{}, c: map[ecs.EntityID]bool{},
+	}}
+	in := &fzReader{data: data}
+	// Bound the work per input: the fuzzer should explore sequences, not
+	// spend its time on huge ones.
+	for r.step = 0; in.more() && r.step < 400; r.step++ {
+		op := int(in.next()) % fzOpCount
+		r.st.ops++
+		r.st.perOp[op]++
+		r.apply(op, in)
+		if verbose {
+			t.Log(r.trace[len(r.trace)-1])
+		}
+		r.compare()
+		if t.Failed() {
+			t.Fatalf("after step %d; steps so far:\n%s", r.step, joinLines(r.trace))
+		}
+	}
+	return r.st
+}
+
+func joinLines(s []string) string {
+	out := ""
+	for i, l := range s {
+		out += fmt.Sprintf("  %3d %s\n", i, l)
+	}
+	return out
+}
+
+func (r *fzRun) logf(format string, args ...any) {
+	r.trace = append(r.trace, fmt.Sprintf(format, args...))
+}
+
+// pickID turns a selector byte into an id: most often one of the ids issued
+// so far (live or dead), else a never-issued id (an index past every slot, or
+// a live slot with a future generation), or NullID.
+func (r *fzRun) pickID(sel byte) ecs.EntityID {
+	n := len(r.m.issued)
+	switch {
+	case sel == 255:
+		return ecs.NullID
+	case sel >= 250 && n > 0: // a generation not issued yet for a used slot
+		id := r.m.issued[int(sel)%n]
+		return fzForge(id.Index(), id.Generation()+7)
+	case sel >= 240:
+		return fzForge(uint32(n+int(sel)), 0) // past every slot
+	case n == 0:
+		return fzForge(uint32(sel), 0)
+	default:
+		return r.m.issued[int(sel)%n]
+	}
+}
+
+// fzForge builds an id from its parts, as a forger (or a bug) would: ids
+// are only ever issued by a world, so this is how tests get never-issued
+// ones.
+func fzForge(index, gen uint32) ecs.EntityID {
+	return ecs.EntityID(uint64(gen)<<32 | uint64(index))
+}
+
+// issue records a new id from the world, checking it is live-new: never
+// issued before (a deleted entity's id is never handed out again).
+func (r *fzRun) issue(id ecs.EntityID) {
+	if slices.Contains(r.m.issued, id) {
+		r.t.Errorf("id %v issued twice", id)
+	}
+	for _, old := range r.m.issued {
+		if old.Index() == id.Index() {
+			r.st.reused++
+			if old.Generation() >= id.Generation() {
+				r.t.Errorf("slot %d reused with generation %d after %d", id.Index(), id.Generation(), old.Generation())
+			}
+		}
+	}
+	r.m.issued = append(r.m.issued, id)
+	r.m.live[id] = true
+}
+
+// dead checks that err reports id as not alive.
+func (r *fzRun) dead(op string, id ecs.EntityID, err error) {
+	r.t.Helper()
+	var ee *ecs.EntityError
+	if !errors.Is(err, ecs.ErrDeadEntity) || !errors.As(err, &ee) || ee.ID != id {
+		r.t.Errorf("%s(%v) on a dead id: got error %v, want an *EntityError for it", op, id, err)
+		return
+	}
+	r.st.deadRejected++
+}
+
+func (r *fzRun) noErr(op string, err error) {
+	r.t.Helper()
+	if err != nil {
+		r.t.Errorf("%s: unexpected error %v", op, err)
+	}
+}
+
+// run runs a system, failing on any error.
+func (r *fzRun) run(op string, sys any) {
+	r.t.Helper()
+	r.noErr(op, r.w.Run(sys))
+}
+
+func (r *fzRun) apply(op int, in *fzReader) {
+	switch op {
+	case fzOpAdd:
+		mask, path, v := in.next()%8, in.next(), int32(int8(in.next()))
+		id := r.addEntity(mask, path, v)
+		r.logf("add mask=%03b path=%d v=%d -> %v", mask, path%4, v, id)
+		r.issue(id)
+		r.m.set(id, mask, v)
+	case fzOpAddComp:
+		id, mask, path, v := r.pickID(in.next()), in.next()%7+1, in.next(), int32(int8(in.next()))
+		r.logf("addComponent %v mask=%03b path=%d v=%d", id, mask, path%2, v)
+		err := r.addComponent(id, mask, path, v)
+		if !r.m.live[id] {
+			r.dead("AddComponent", id, err)
+			return
+		}
+		r.noErr("AddComponent", err)
+		r.m.set(id, mask, v)
+	case fzOpRemove, fzOpDeleteComp:
+		id, typ, path := r.pickID(in.next()), in.next()%3, in.next()%2
+		r.logf("%s %v type=%d path=%d", map[bool]string{true: "remove", false: "deleteComponent"}[op == fzOpRemove], id, typ, path)
+		r.removeOrDelete(op == fzOpRemove, id, typ, path)
+	case fzOpStrip:
+		id, path := r.pickID(in.next()), in.next()%3
+		r.logf("strip %v path=%d", id, path)
+		var err error
+		switch path {
+		case 0:
+			err = r.w.Strip(id)
+		case 1:
+			err = ecs.Strip(r.w, id)
+		default:
+			r.run("strip", func(all ecs.AllStoragesViewMut) { err = all.Strip(id) })
+		}
+		if !r.m.live[id] {
+			r.dead("Strip", id, err)
+			return
+		}
+		r.noErr("Strip", err)
+		r.m.strip(id)
+	case fzOpDelete:
+		id, path := r.pickID(in.next()), in.next()%4
+		r.logf("delete %v path=%d", id, path)
+		r.deleteEntity(id, path)
+	case fzOpBulk:
+		n, mask, path := int(in.next()%9), in.next()%8, in.next()%2
+		r.logf("bulk n=%d mask=%03b path=%d", n, mask, path)
+		r.bulk(n, mask, path)
+	case fzOpDeleteAny:
+		typ, path := in.next()%3, in.next()%2
+		r.logf("deleteAny type=%d path=%d", typ, path)
+		r.deleteAny(typ, path)
+	case fzOpJoin:
+		sel, not, form := in.next()%8, in.next()%8, in.next()
+		if sel == 0 {
+			sel = mA
+		}
+		not &^= sel
+		r.logf("join sel=%03b not=%03b form=%d", sel, not, form%8)
+		r.join(sel, not, form)
+	case fzOpModify:
+		form, delta := in.next()%4, int32(int8(in.next()))
+		r.logf("modify form=%d delta=%d", form, delta)
+		r.modify(form, delta)
+	case fzOpClear:
+		typ := in.next() % 3
+		r.logf("clear type=%d", typ)
+		r.run("clear", func(va ecs.ViewMut[fzA], vb ecs.ViewMut[fzB], vc ecs.ViewMut[fzC]) {
+			switch typ {
+			case 0:
+				va.Clear()
+			case 1:
+				vb.Clear()
+			default:
+				vc.Clear()
+			}
+		})
+		switch typ {
+		case 0:
+			clear(r.m.a)
+		case 1:
+			clear(r.m.b)
+		default:
+			clear(r.m.c)
+		}
+	}
+}
+
+// addEntity creates an entity with the components in mask, through one of
+// four paths: the World's AddEntityN (in two argument orders), a system with
+// EntitiesViewMut and ViewMut.AddEntity / AddComponentUnchecked, or an
+// AllStoragesViewMut.
+func (r *fzRun) addEntity(mask byte, path byte, v int32) ecs.EntityID {
+	a, b, c := fzA{v}, fzB{uint8(v)}, fzC{}
+	var id ecs.EntityID
+	var err error
+	switch path % 4 {
+	case 0, 1:
+		rev := path%4 == 1
+		switch mask {
+		case 0:
+			id, err = r.w.AddEntity()
+		case mA:
+			id, err = ecs.AddEntity1(r.w, a)
+		case mB:
+			id, err = ecs.AddEntity1(r.w, b)
+		case mC:
+			id, err = ecs.AddEntity1(r.w, c)
+		case mA | mB:
+			if rev {
+				id, err = ecs.AddEntity2(r.w, b, a)
+			} else {
+				id, err = ecs.AddEntity2(r.w, a, b)
+			}
+		case mA | mC:
+			if rev {
+				id, err = ecs.AddEntity2(r.w, c, a)
+			} else {
+				id, err = ecs.AddEntity2(r.w, a, c)
+			}
+		case mB | mC:
+			if rev {
+				id, err = ecs.AddEntity2(r.w, c, b)
+			} else {
+				id, err = ecs.AddEntity2(r.w, b, c)
+			}
+		default:
+			if rev {
+				id, err = ecs.AddEntity3(r.w, c, a, b)
+			} else {
+				id, err = ecs.AddEntity3(r.w, a, b, c)
+			}
+		}
+	case 2:
+		r.run("addEntity", func(ents ecs.EntitiesViewMut, va ecs.ViewMut[fzA], vb ecs.ViewMut[fzB], vc ecs.ViewMut[fzC]) {
+			// The first component through ViewMut.AddEntity, the others
+			// unchecked: the entity is known to be alive.
+			first := true
+			add := func(bit byte, withEntity func() ecs.EntityID, unchecked func() error) {
+				if mask&bit == 0 {
+					return
+				}
+				if first {
+					id, first = withEntity(), false
+					return
+				}
+				if e := unchecked(); e != nil {
+					err = e
+				}
+			}
+			add(mA, func() ecs.EntityID { return va.AddEntity(ents, a) }, func() error { return va.AddComponentUnchecked(id, a) })
+			add(mB, func() ecs.EntityID { return vb.AddEntity(ents, b) }, func() error { return vb.AddComponentUnchecked(id, b) })
+			add(mC, func() ecs.EntityID { return vc.AddEntity(ents, c) }, func() error { return vc.AddComponentUnchecked(id, c) })
+			if first {
+				id = ents.AddEntity()
+			}
+		})
+	default:
+		r.run("addEntity", func(all ecs.AllStoragesViewMut) {
+			id = all.AddEntity()
+			if mask&mA != 0 {
+				err = errors.Join(err, ecs.AddComponent1(all, id, a))
+			}
+			if mask&mB != 0 {
+				err = errors.Join(err, ecs.AddComponent1(all, id, b))
+			}
+			if mask&mC != 0 {
+				err = errors.Join(err, ecs.AddComponent1(all, id, c))
+			}
+		})
+	}
+	r.noErr("addEntity", err)
+	return id
+}
+
+// addComponent adds the components in mask to id through the World's
+// AddComponentN, or through ViewMut.AddComponent with an EntitiesView.
+func (r *fzRun) addComponent(id ecs.EntityID, mask, path byte, v int32) error {
+	a, b, c := fzA{v}, fzB{uint8(v)}, fzC{}
+	if path%2 == 0 {
+		switch mask {
+		case mA:
+			return ecs.AddComponent1(r.w, id, a)
+		case mB:
+			return ecs.AddComponent1(r.w, id, b)
+		case mC:
+			return ecs.AddComponent1(r.w, id, c)
+		case mA | mB:
+			return ecs.AddComponent2(r.w, id, b, a)
+		case mA | mC:
+			return ecs.AddComponent2(r.w, id, a, c)
+		case mB | mC:
+			return ecs.AddComponent2(r.w, id, c, b)
+		default:
+			return ecs.AddComponent3(r.w, id, b, c, a)
+		}
+	}
+	var err error
+	r.run("addComponent", func(ents ecs.EntitiesView, va ecs.ViewMut[fzA], vb ecs.ViewMut[fzB], vc ecs.ViewMut[fzC]) {
+		if mask&mA != 0 {
+			err = firstErr(err, va.AddComponent(ents, id, a))
+		}
+		if mask&mB != 0 {
+			err = firstErr(err, vb.AddComponent(ents, id, b))
+		}
+		if mask&mC != 0 {
+			err = firstErr(err, vc.AddComponent(ents, id, c))
+		}
+	})
+	return err
+}
+
+func firstErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// removeOrDelete removes (returning it) or deletes id's component of one
+// type, through the World's Remove/DeleteComponent or a ViewMut.
+func (r *fzRun) removeOrDelete(remove bool, id ecs.EntityID, typ, path byte) {
+	alive := r.m.live[id]
+	row := r.m.row(id)
+	var had bool
+	var gotA int32
+	var gotB uint8
+	var err error
+	if path == 0 {
+		switch typ {
+		case 0:
+			if remove {
+				var v fzA
+				v, had, err = ecs.Remove[fzA](r.w, id)
+				gotA = v.V
+			} else {
+				had, err = ecs.DeleteComponent[fzA](r.w, id)
+			}
+		case 1:
+			if remove {
+				var v fzB
+				v, had, err = ecs.Remove[fzB](r.w, id)
+				gotB = v.V
+			} else {
+				had, err = ecs.DeleteComponent[fzB](r.w, id)
+			}
+		default:
+			if remove {
+				_, had, err = ecs.Remove[fzC](r.w, id)
+			} else {
+				had, err = ecs.DeleteComponent[fzC](r.w, id)
+			}
+		}
+		if !alive {
+			r.dead("Remove/DeleteComponent", id, err)
+			if had {
+				r.t.Errorf("Remove/DeleteComponent of dead %v reported a component", id)
+			}
+			return
+		}
+		r.noErr("Remove/DeleteComponent", err)
+	} else {
+		// Views do not check liveness: a dead id simply has no component.
+		r.run("removeOrDelete", func(va ecs.ViewMut[fzA], vb ecs.ViewMut[fzB], vc ecs.ViewMut[fzC]) {
+			switch typ {
+			case 0:
+				if remove {
+					var v fzA
+					v, had = va.Remove(id)
+					gotA = v.V
+				} else {
+					had = va.Delete(id)
+				}
+			case 1:
+				if remove {
+					var v fzB
+					v, had = vb.Remove(id)
+					gotB = v.V
+				} else {
+					had = vb.Delete(id)
+				}
+			default:
+				if remove {
+					_, had = vc.Remove(id)
+				} else {
+					had = vc.Delete(id)
+				}
+			}
+		})
+	}
+	want := [3]bool{row.HasA, row.HasB, row.HasC}[typ]
+	if had != want {
+		r.t.Errorf("remove/delete type %d of %v: reported %v, model has %v", typ, id, had, want)
+	}
+	if remove && had {
+		switch typ {
+		case 0:
+			equal(r.t, "removed A", gotA, row.A)
+		case 1:
+			equal(r.t, "removed B", gotB, row.B)
+		}
+	}
+	switch typ {
+	case 0:
+		delete(r.m.a, id)
+	case 1:
+		delete(r.m.b, id)
+	default:
+		delete(r.m.c, id)
+	}
+}
+
+// deleteEntity deletes id through World.DeleteEntity, ecs.DeleteEntity with
+// an AllStoragesViewMut, or the guide's fast path (delete from the storages
+// it may use, then EntitiesViewMut.DeleteUnchecked).
+func (r *fzRun) deleteEntity(id ecs.EntityID, path byte) {
+	alive := r.m.live[id]
+	var err error
+	switch path {
+	case 0:
+		err = r.w.DeleteEntity(id)
+	case 1:
+		r.run("delete", func(all ecs.AllStoragesViewMut) { err = all.DeleteEntity(id) })
+	case 2:
+		r.run("delete", func(all ecs.AllStoragesViewMut) { err = ecs.DeleteEntity(all, id) })
+	default:
+		var had [3]bool
+		var wasAlive bool
+		r.run("delete", func(ents ecs.EntitiesViewMut, va ecs.ViewMut[fzA], vb ecs.ViewMut[fzB], vc ecs.ViewMut[fzC]) {
+			had = [3]bool{va.Delete(id), vb.Delete(id), vc.Delete(id)}
+			wasAlive = ents.DeleteUnchecked(id)
+		})
+		row := r.m.row(id)
+		deepEqual(r.t, "fast delete: components found", had, [3]bool{row.HasA, row.HasB, row.HasC})
+		equal(r.t, "fast delete: was alive", wasAlive, alive)
+		if !alive {
+			r.st.deadRejected++
+		}
+	}
+	if path < 3 {
+		if !alive {
+			r.dead("DeleteEntity", id, err)
+			return
+		}
+		r.noErr("DeleteEntity", err)
+	}
+	if alive {
+		delete(r.m.live, id)
+		r.m.strip(id)
+	}
+}
+
+// bulk creates n entities with the components in mask.
+func (r *fzRun) bulk(n int, mask, path byte) {
+	as, bs, cs := make([]fzA, n), make([]fzB, n), make([]fzC, n)
+	for i := range n {
+		as[i], bs[i] = fzA{int32(i*3 - 7)}, fzB{uint8(i * 5)}
+	}
+	var ids []ecs.EntityID
+	var err error
+	if path == 0 && mask != 0 {
+		switch mask {
+		case mA:
+			ids, err = ecs.BulkAddEntity1(r.w, as)
+		case mB:
+			ids, err = ecs.BulkAddEntity1(r.w, bs)
+		case mC:
+			ids, err = ecs.BulkAddEntity1(r.w, cs)
+		case mA | mB:
+			ids, err = ecs.BulkAddEntity2(r.w, as, bs)
+		case mA | mC:
+			ids, err = ecs.BulkAddEntity2(r.w, cs, as)
+		case mB | mC:
+			ids, err = ecs.BulkAddEntity2(r.w, bs, cs)
+		default:
+			ids, err = ecs.BulkAddEntity3(r.w, bs, as, cs)
+		}
+		r.noErr("bulk", err)
+	} else {
+		r.run("bulk", func(ents ecs.EntitiesViewMut, va ecs.ViewMut[fzA], vb ecs.ViewMut[fzB], vc ecs.ViewMut[fzC]) {
+			prefix := []ecs.EntityID{ecs.NullID} // BulkAddEntity appends to dst
+			all := ents.BulkAddEntity(prefix, n)
+			if all[0] != ecs.NullID {
+				r.t.Errorf("EntitiesViewMut.BulkAddEntity overwrote dst[0]: %v", all[0])
+			}
+			ids = all[1:]
+			if len(ids) != n {
+				r.t.Errorf("EntitiesViewMut.BulkAddEntity(n=%d) gave %d ids", n, len(ids))
+			}
+			for i, id := range ids {
+				if mask&mA != 0 {
+					err = firstErr(err, va.AddComponentUnchecked(id, as[i]))
+				}
+				if mask&mB != 0 {
+					err = firstErr(err, vb.AddComponentUnchecked(id, bs[i]))
+				}
+				if mask&mC != 0 {
+					err = firstErr(err, vc.AddComponentUnchecked(id, cs[i]))
+				}
+			}
+		})
+		r.noErr("bulk", err)
+	}
+	if len(ids) != n {
+		r.t.Fatalf("bulk add of %d gave %d ids", n, len(ids))
+	}
+	for i, id := range ids {
+		r.issue(id)
+		if mask&mA != 0 {
+			r.m.a[id] = as[i].V
+		}
+		if mask&mB != 0 {
+			r.m.b[id] = bs[i].V
+		}
+		if mask&mC != 0 {
+			r.m.c[id] = true
+		}
+	}
+}
+
+// deleteAny deletes every entity with a component of the given type.
+func (r *fzRun) deleteAny(typ, path byte) {
+	var n int
+	var err error
+	do := func(s ecs.Storages) {
+		switch typ {
+		case 0:
+			n, err = ecs.DeleteAny[fzA](s)
+		case 1:
+			n, err = ecs.DeleteAny[fzB](s)
+		default:
+			n, err = ecs.DeleteAny[fzC](s)
+		}
+	}
+	if path == 0 {
+		do(r.w)
+	} else {
+		r.run("deleteAny", func(all ecs.AllStoragesViewMut) { do(all) })
+	}
+	r.noErr("DeleteAny", err)
+	var doomed []ecs.EntityID
+	for id := range r.m.live {
+		row := r.m.row(id)
+		if [3]bool{row.HasA, row.HasB, row.HasC}[typ] {
+			doomed = append(doomed, id)
+		}
+	}
+	equal(r.t, "DeleteAny count", n, len(doomed))
+	for _, id := range doomed {
+		delete(r.m.live, id)
+		r.m.strip(id)
+	}
+}
+
+// fzJoined is the result of a join: each matched entity's joined components.
+type fzJoined map[ecs.EntityID]fzRow
+
+// join iterates a join of the views in sel, excluding those in not, through
+// the form chosen by the input, and compares with the model. Every form of
+// the same join must agree.
+func (r *fzRun) join(sel, not, form byte) {
+	want := fzJoined{}
+	for id := range r.m.live {
+		row := r.m.row(id)
+		has := fzMask(row)
+		if has&sel == sel && has&not == 0 {
+			want[id] = fzProject(row, sel)
+		}
+	}
+	var va ecs.View[fzA]
+	var vb ecs.View[fzB]
+	var vc ecs.View[fzC]
+	release, err := r.w.Borrow(&va, &vb, &vc)
+	if err != nil {
+		r.t.Fatalf("Borrow: %v", err)
+	}
+	defer release()
+	var filters []ecs.Filter
+	for bit, f := range map[byte]ecs.Filter{mA: va, mB: vb, mC: vc} {
+		if not&bit != 0 {
+			filters = append(filters, f)
+		}
+	}
+	got := fzJoined{}
+	count, values := -1, []fzRow(nil)
+	put := func(id ecs.EntityID, row fzRow) {
+		if _, dup := got[id]; dup {
+			r.t.Errorf("join visited %v twice", id)
+		}
+		got[id] = row
+	}
+	var get func(ecs.EntityID) (fzRow, bool)
+	rev := form&8 != 0 // join the views in another order
+	switch sel {
+	case mA:
+		it := ecs.Join1(va).Not(filters...)
+		switch form % 4 {
+		case 0:
+			for cur := it; cur.Next(); { // a copy: Next consumes the iterator
+				put(cur.ID(), fzRow{HasA: true, A: cur.Values().V})
+			}
+		case 1:
+			for id, a := range it.WithID() {
+				put(id, fzRow{HasA: true, A: a.V})
+			}
+		case 2:
+			it.EachWithID(func(id ecs.EntityID, a *fzA) { put(id, fzRow{HasA: true, A: a.V}) })
+		default:
+			for id, a := range va.WithID() {
+				if !fzExcluded(filters, id) {
+					put(id, fzRow{HasA: true, A: a.V})
+				}
+			}
+		}
+		count = it.Count()
+		for a := range it.All() {
+			values = append(values, fzRow{HasA: true, A: a.V})
+		}
+		get = func(id ecs.EntityID) (fzRow, bool) {
+			a, ok := it.Get(id)
+			if !ok {
+				return fzRow{}, false
+			}
+			return fzRow{HasA: true, A: a.V}, true
+		}
+	case mB:
+		it := ecs.Join1(vb).Not(filters...)
+		it.EachWithID(func(id ecs.EntityID, b *fzB) { put(id, fzRow{HasB: true, B: b.V}) })
+		count = it.Count()
+		it.Each(func(b *fzB) { values = append(values, fzRow{HasB: true, B: b.V}) })
+		get = func(id ecs.EntityID) (fzRow, bool) {
+			b, ok := it.Get(id)
+			return fzRow{HasB: ok, B: deref(b).V}, ok
+		}
+	case mC:
+		it := ecs.Join1(vc).Not(filters...)
+		for cur := it; cur.Next(); { // a copy: Next consumes the iterator
+			put(cur.ID(), fzRow{HasC: true})
+		}
+		count = it.Count()
+		for range it.All() {
+			values = append(values, fzRow{HasC: true})
+		}
+		get = func(id ecs.EntityID) (fzRow, bool) {
+			_, ok := it.Get(id)
+			return fzRow{HasC: ok}, ok
+		}
+	case mA | mB:
+		mk := func(a *fzA, b *fzB) fzRow { return fzRow{HasA: true, HasB: true, A: a.V, B: b.V} }
+		if rev {
+			it := ecs.Join2(vb, va).Not(filters...)
+			fzJoinForms2(it, form, put, func(b *fzB, a *fzA) fzRow { return mk(a, b) }, &count, &values)
+			get = func(id ecs.EntityID) (fzRow, bool) {
+				b, a, ok := it.Get(id)
+				if !ok {
+					return fzRow{}, false
+				}
+				return mk(a, b), true
+			}
+		} else {
+			it := ecs.Join2(va, vb).Not(filters...)
+			fzJoinForms2(it, form, put, mk, &count, &values)
+			get = func(id ecs.EntityID) (fzRow, bool) {
+				a, b, ok := it.Get(id)
+				if !ok {
+					return fzRow{}, false
+				}
+				return mk(a, b), true
+			}
+		}
+	case mA | mC:
+		mk := func(a *fzA, _ *fzC) fzRow { return fzRow{HasA: true, HasC: true, A: a.V} }
+		it := ecs.Join2(va, vc).Not(filters...)
+		fzJoinForms2(it, form, put, mk, &count, &values)
+		get = func(id ecs.EntityID) (fzRow, bool) {
+			a, c, ok := it.Get(id)
+			if !ok {
+				return fzRow{}, false
+			}
+			return mk(a, c), true
+		}
+	case mB | mC:
+		mk := func(c *fzC, b *fzB) fzRow { return fzRow{HasB: true, HasC: true, B: b.V} }
+		it := ecs.Join2(vc, vb).Not(filters...)
+		fzJoinForms2(it, form, put, mk, &count, &values)
+		get = func(id ecs.EntityID) (fzRow, bool) {
+			c, b, ok := it.Get(id)
+			if !ok {
+				return fzRow{}, false
+			}
+			return mk(c, b), true
+		}
+	default:
+		mk := func(a *fzA, b *fzB, _ *fzC) fzRow {
+			return fzRow{HasA: true, HasB: true, HasC: true, A: a.V, B: b.V}
+		}
+		var it ecs.Iter3[fzA, fzB, fzC]
+		if rev {
+			it3 := ecs.Join3(vc, vb, va)
+			// Same join, other order: compare its result too.
+			other := fzJoined{}
+			for id, row := range it3.WithID() {
+				other[id] = mk(row.C, row.B, row.A)
+			}
+			want3 := fzJoined{}
+			for id, row := range want {
+				want3[id] = row
+			}
+			if len(filters) == 0 && !maps.Equal(other, want3) {
+				r.t.Errorf("Join3(c, b, a) differs from the model:\n got  %v\n want %v", other, want3)
+			}
+		}
+		it = ecs.Join3(va, vb, vc).Not(filters...)
+		switch form % 3 {
+		case 0:
+			for cur := it; cur.Next(); { // a copy: Next consumes the iterator
+				a, b, c := cur.Values()
+				put(cur.ID(), mk(a, b, c))
+			}
+		case 1:
+			for id, row := range it.WithID() {
+				put(id, mk(row.A, row.B, row.C))
+			}
+		default:
+			it.EachWithID(func(id ecs.EntityID, a *fzA, b *fzB, c *fzC) { put(id, mk(a, b, c)) })
+		}
+		count = it.Count()
+		it.Each(func(a *fzA, b *fzB, c *fzC) { values = append(values, mk(a, b, c)) })
+		get = func(id ecs.EntityID) (fzRow, bool) {
+			a, b, c, ok := it.Get(id)
+			if !ok {
+				return fzRow{}, false
+			}
+			return mk(a, b, c), true
+		}
+	}
+	if !maps.Equal(got, want) {
+		r.t.Errorf("join sel=%03b not=%03b form=%d:\n got  %v\n want %v", sel, not, form, got, want)
+	}
+	equal(r.t, "join Count", count, len(want))
+	wantValues := slices.Collect(maps.Values(want))
+	fzSortRows(values)
+	fzSortRows(wantValues)
+	if !slices.Equal(values, wantValues) {
+		r.t.Errorf("join values (no ids) sel=%03b not=%03b:\n got  %v\n want %v", sel, not, values, wantValues)
+	}
+	for _, id := range append(slices.Clone(r.m.issued), ecs.NullID) {
+		row, ok := get(id)
+		wrow, wok := want[id]
+		if ok != wok || row != wrow {
+			r.t.Errorf("join Get(%v) = %v, %v; want %v, %v", id, row, ok, wrow, wok)
+		}
+	}
+}
+
+func deref[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
+}
+
+// fzJoinForms2 collects a join of two views with the form chosen by the
+// input: cursor, WithID or EachWithID; then Count and All.
+func fzJoinForms2[T1, T2 any](it ecs.Iter2[T1, T2], form byte, put func(ecs.EntityID, fzRow), mk func(*T1, *T2) fzRow, count *int, values *[]fzRow) {
+	switch form % 3 {
+	case 0:
+		for cur := it; cur.Next(); { // a copy: Next consumes the iterator
+			put(cur.ID(), mk(cur.Values()))
+		}
+	case 1:
+		for id, row := range it.WithID() {
+			put(id, mk(row.A, row.B))
+		}
+	default:
+		it.EachWithID(func(id ecs.EntityID, a *T1, b *T2) { put(id, mk(a, b)) })
+	}
+	*count = it.Count()
+	for a, b := range it.All() {
+		*values = append(*values, mk(a, b))
+	}
+}
+
+func fzExcluded(filters []ecs.Filter, id ecs.EntityID) bool {
+	for _, f := range filters {
+		if f.Contains(id) {
+			return true
+		}
+	}
+	return false
+}
+
+func fzMask(row fzRow) byte {
+	var m byte
+	if row.HasA {
+		m |= mA
+	}
+	if row.HasB {
+		m |= mB
+	}
+	if row.HasC {
+		m |= mC
+	}
+	return m
+}
+
+// fzProject keeps the components of row that are in sel.
+func fzProject(row fzRow, sel byte) fzRow {
+	var out fzRow
+	if sel&mA != 0 {
+		out.HasA, out.A = true, row.A
+	}
+	if sel&mB != 0 {
+		out.HasB, out.B = true, row.B
+	}
+	if sel&mC != 0 {
+		out.HasC = true
+	}
+	return out
+}
+
+func fzSortRows(rows []fzRow) {
+	slices.SortFunc(rows, func(x, y fzRow) int {
+		return cmpRow(x) - cmpRow(y)
+	})
+}
+
+func cmpRow(r fzRow) int {
+	return int(r.A)<<12 | int(r.B)<<4 | int(fzMask(r))
+}
+
+// modify changes components in place through pointers from joins (ViewMut
+// in a system, ViewMut from World.Borrow, EachN on the world, and
+// ViewMut.Get), applying the same change to the model.
+func (r *fzRun) modify(form byte, delta int32) {
+	switch form {
+	case 0: // A += B + delta for entities with A and B, in a system
+		r.run("modify", func(va ecs.ViewMut[fzA], vb ecs.View[fzB]) {
+			for a, b := range ecs.Join2(va, vb).All() {
+				a.V += int32(b.V) + delta
+			}
+		})
+		for id, a := range r.m.a {
+			if b, ok := r.m.b[id]; ok {
+				r.m.a[id] = a + int32(b) + delta
+			}
+		}
+	case 1: // B += delta for entities with B but no C, from World.Borrow
+		var vb ecs.ViewMut[fzB]
+		var vc ecs.View[fzC]
+		release, err := r.w.Borrow(&vb, &vc)
+		if err != nil {
+			r.t.Fatalf("Borrow: %v", err)
+		}
+		it := ecs.Join1(vb).Not(vc)
+		for it.Next() {
+			it.Values().V += uint8(delta)
+		}
+		release()
+		for id, b := range r.m.b {
+			if !r.m.c[id] {
+				r.m.b[id] = b + uint8(delta)
+			}
+		}
+	case 2: // A = -A for entities with A, B and C, with Each3 on the world
+		must(r.t, ecs.Each3(r.w, func(_ ecs.EntityID, a *fzA, _ *fzB, _ *fzC) { a.V = -a.V }))
+		for id, a := range r.m.a {
+			if _, ok := r.m.b[id]; ok && r.m.c[id] {
+				r.m.a[id] = -a
+			}
+		}
+	default: // A *= 2 for every issued id that has one, through ViewMut.Get
+		r.run("modify", func(va ecs.ViewMut[fzA]) {
+			for _, id := range r.m.issued {
+				if p, ok := va.Get(id); ok {
+					p.V *= 2
+				}
+			}
+		})
+		for id, a := range r.m.a {
+			r.m.a[id] = a * 2
+		}
+	}
+}
+
+// compare checks every observable of the world against the model.
+func (r *fzRun) compare() {
+	t, w, m := r.t, r.w, r.m
+	equal(t, "EntityCount", w.EntityCount(), len(m.live))
+	var ents ecs.EntitiesView
+	var va ecs.View[fzA]
+	var vb ecs.View[fzB]
+	var vc ecs.View[fzC]
+	release, err := w.Borrow(&ents, &va, &vb, &vc)
+	if err != nil {
+		t.Fatalf("Borrow: %v", err)
+	}
+	equal(t, "EntitiesView.Len", ents.Len(), len(m.live))
+	liveIDs := slices.Collect(ents.All())
+	if !maps.Equal(setOf(liveIDs), m.live) || len(liveIDs) != len(m.live) {
+		t.Errorf("EntitiesView.All = %v, want %v", liveIDs, slices.Collect(maps.Keys(m.live)))
+	}
+	equal(t, "Len A", va.Len(), len(m.a))
+	equal(t, "Len B", vb.Len(), len(m.b))
+	equal(t, "Len C", vc.Len(), len(m.c))
+	equal(t, "IsEmpty A", va.IsEmpty(), len(m.a) == 0)
+	// Slice and IDs line up, and hold exactly the model's components.
+	gotA := map[ecs.EntityID]int32{}
+	for i, id := range va.IDs() {
+		gotA[id] = va.Slice()[i].V
+	}
+	if !maps.Equal(gotA, m.a) {
+		t.Errorf("storage A = %v, want %v", gotA, m.a)
+	}
+	gotB := map[ecs.EntityID]uint8{}
+	for id, b := range vb.WithID() {
+		gotB[id] = b.V
+	}
+	if !maps.Equal(gotB, m.b) {
+		t.Errorf("storage B = %v, want %v", gotB, m.b)
+	}
+	gotC := map[ecs.EntityID]bool{}
+	for _, id := range vc.IDs() {
+		gotC[id] = true
+	}
+	if !maps.Equal(gotC, m.c) {
+		t.Errorf("storage C = %v, want %v", gotC, m.c)
+	}
+	// Per id, through views: Contains and Get agree with the model for
+	// live and dead ids alike.
+	probe := append(slices.Clone(m.issued), ecs.NullID, fzForge(uint32(len(m.issued)+5), 0))
+	if n := len(m.issued); n > 0 { // a generation the last slot has not reached
+		probe = append(probe, fzForge(m.issued[n-1].Index(), m.issued[n-1].Generation()+3))
+	}
+	for _, id := range probe {
+		row := m.row(id)
+		equal(t, fmt.Sprintf("IsAlive(%v)", id), ents.IsAlive(id), m.live[id])
+		equal(t, fmt.Sprintf("View[A].Contains(%v)", id), va.Contains(id), row.HasA)
+		equal(t, fmt.Sprintf("View[B].Contains(%v)", id), vb.Contains(id), row.HasB)
+		equal(t, fmt.Sprintf("View[C].Contains(%v)", id), vc.Contains(id), row.HasC)
+		if p, ok := va.Get(id); ok != row.HasA || (ok && p.V != row.A) {
+			t.Errorf("View[A].Get(%v) = %v, %v; model %v", id, p, ok, row)
+		}
+	}
+	release()
+	// Through the World functions, which check liveness first.
+	for _, id := range probe {
+		row := m.row(id)
+		equal(t, "World.IsAlive", w.IsAlive(id), m.live[id])
+		a, err := ecs.Get[fzA](w, id)
+		switch {
+		case !m.live[id]:
+			errIs(t, err, ecs.ErrDeadEntity)
+		case row.HasA:
+			if err != nil || a.V != row.A {
+				t.Errorf("Get[A](%v) = %v, %v; model %v", id, a, err, row)
+			}
+		default:
+			errIs(t, err, ecs.ErrMissingComponent)
+		}
+		has, err := ecs.Contains[fzB](w, id)
+		must(t, err)
+		equal(t, fmt.Sprintf("Contains[B](%v)", id), has, row.HasB)
+		if m.live[id] && row.HasA && row.HasB && row.HasC {
+			a, b, _, err := ecs.Get3[fzA, fzB, fzC](w, id)
+			if err != nil || a.V != row.A || b.V != row.B {
+				t.Errorf("Get3(%v) = %v, %v, %v; model %v", id, a, b, err, row)
+			}
+		}
+	}
+}
+
+func setOf(ids []ecs.EntityID) map[ecs.EntityID]bool {
+	s := make(map[ecs.EntityID]bool, len(ids))
+	for _, id := range ids {
+		s[id] = true
+	}
+	return s
+}
