@@ -121,8 +121,17 @@ type fzModel struct {
 	a      map[ecs.EntityID]int32
 	b      map[ecs.EntityID]uint8
 	c      map[ecs.EntityID]bool
-	issued []ecs.EntityID // every id ever returned, live or dead, in order
+	issued []ecs.EntityID    // every id ever returned, live or dead, in order
+	gens   map[uint32]uint32 // the last generation issued for each slot
 }
+
+// fzMaxIDs bounds the ids one input may create, and fzMaxSteps its steps,
+// so that the fuzzer spends its time on many short sequences rather than a
+// few long ones (compare is linear in the ids, run once per step).
+const (
+	fzMaxIDs   = 200
+	fzMaxSteps = 150
+)
 
 func (m *fzModel) row(id ecs.EntityID) fzRow {
 	a, hasA := m.a[id]
@@ -194,12 +203,12 @@ type fzRun struct {
 func runModel(t *testing.T, data []byte, verbose bool) fzStats {
 	t.Helper()
 	r := &fzRun{t: t, w: ecs.NewWorld(), m: &fzModel{
-		live: map[ecs.EntityID]bool{}, a: map[ecs.EntityID]int32{}, b: map[ecs.EntityID]uint8{}, c: map[ecs.EntityID]bool{},
+		live: map[ecs.EntityID]bool{}, gens: map[uint32]uint32{}, a: map[ecs.EntityID]int32{}, b: map[ecs.EntityID]uint8{}, c: map[ecs.EntityID]bool{},
 	}}
 	in := &fzReader{data: data}
 	// Bound the work per input: the fuzzer should explore sequences, not
 	// spend its time on huge ones.
-	for r.step = 0; in.more() && r.step < 400; r.step++ {
+	for r.step = 0; in.more() && r.step < fzMaxSteps; r.step++ {
 		op := int(in.next()) % fzOpCount
 		r.st.ops++
 		r.st.perOp[op]++
@@ -257,17 +266,16 @@ func fzForge(index, gen uint32) ecs.EntityID {
 // issue records a new id from the world, checking it is live-new: never
 // issued before (a deleted entity's id is never handed out again).
 func (r *fzRun) issue(id ecs.EntityID) {
-	if slices.Contains(r.m.issued, id) {
-		r.t.Errorf("id %v issued twice", id)
-	}
-	for _, old := range r.m.issued {
-		if old.Index() == id.Index() {
-			r.st.reused++
-			if old.Generation() >= id.Generation() {
-				r.t.Errorf("slot %d reused with generation %d after %d", id.Index(), id.Generation(), old.Generation())
-			}
+	if gen, used := r.m.gens[id.Index()]; used {
+		r.st.reused++
+		if gen >= id.Generation() {
+			r.t.Errorf("slot %d reused with generation %d after %d: %v issued again", id.Index(), id.Generation(), gen, id)
 		}
 	}
+	if id.IsNull() {
+		r.t.Errorf("NullID issued")
+	}
+	r.m.gens[id.Index()] = id.Generation()
 	r.m.issued = append(r.m.issued, id)
 	r.m.live[id] = true
 }
@@ -300,6 +308,10 @@ func (r *fzRun) apply(op int, in *fzReader) {
 	switch op {
 	case fzOpAdd:
 		mask, path, v := in.next()%8, in.next(), int32(int8(in.next()))
+		if len(r.m.issued) >= fzMaxIDs {
+			r.logf("add: skipped, %d ids issued", fzMaxIDs)
+			return
+		}
 		id := r.addEntity(mask, path, v)
 		r.logf("add mask=%03b path=%d v=%d -> %v", mask, path%4, v, id)
 		r.issue(id)
@@ -342,6 +354,7 @@ func (r *fzRun) apply(op int, in *fzReader) {
 		r.deleteEntity(id, path)
 	case fzOpBulk:
 		n, mask, path := int(in.next()%9), in.next()%8, in.next()%2
+		n = min(n, fzMaxIDs-len(r.m.issued))
 		r.logf("bulk n=%d mask=%03b path=%d", n, mask, path)
 		r.bulk(n, mask, path)
 	case fzOpDeleteAny:
