@@ -1,6 +1,7 @@
 package ecs_test
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"reflect"
@@ -109,9 +110,7 @@ func panicsWith(t testing.TB, fn func(), subs ...string) (msg string) {
 
 // sorted returns a sorted copy of s, for comparing results whose order is
 // unspecified.
-func sorted[S ~[]E, E interface {
-	~int | ~int32 | ~uint64 | ~float64 | ~string
-}](s S) S {
+func sorted[S ~[]E, E cmp.Ordered](s S) S {
 	c := slices.Clone(s)
 	slices.Sort(c)
 	return c
@@ -119,9 +118,7 @@ func sorted[S ~[]E, E interface {
 
 // sameSet fails the test unless got and want hold the same elements, in any
 // order.
-func sameSet[S ~[]E, E interface {
-	~int | ~int32 | ~uint64 | ~float64 | ~string
-}](t testing.TB, what string, got, want S) {
+func sameSet[S ~[]E, E cmp.Ordered](t testing.TB, what string, got, want S) {
 	t.Helper()
 	g, w := sorted(got), sorted(want)
 	if !slices.Equal(g, w) {
