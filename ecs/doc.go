@@ -1,0 +1,143 @@
+// Package ecs is Slipway's Entity Component System: entities are ids,
+// components are plain Go values stored in one sparse set per type, and
+// systems are plain functions whose parameters are views.
+//
+// This page is organised by task. The user guide in the repository's docs
+// directory covers the same ground with runnable examples.
+//
+// # Worlds and entities
+//
+// Everything lives in a [World], made by [NewWorld]:
+//
+//	w := ecs.NewWorld()
+//	player, err := ecs.AddEntity2(w, Pos{0, 0}, Vel{1, 0})
+//
+// An entity is an [EntityID]: an index and a generation. [World.AddEntity]
+// creates one with no component, [AddEntity1] … [AddEntity8] create one with
+// components, and [BulkAddEntity1] … [BulkAddEntity8] create many at once
+// from slices. [World.DeleteEntity] deletes an entity with all its
+// components. Its index is reused later, with a new generation, so an id kept
+// after the delete is stale: every call given it reports [ErrDeadEntity] (or
+// false, for the calls that report absence) and never touches the entity
+// that reuses the index. [World.IsAlive] tells whether an id is alive, and
+// [NullID] is an id that never is.
+//
+// # Components and storages
+//
+// Any Go type is a component: structs, named numbers, empty structs used as
+// tags. A type's storage is created the first time the type is used. The
+// functions that take a [Storages] (a *World, or an [AllStoragesViewMut]
+// inside a system) operate on the world directly:
+//
+//   - add or replace components: [AddComponent1] … [AddComponent8];
+//   - take one out and get it back: [Remove];
+//   - delete one: [DeleteComponent]; all of an entity's: [Strip];
+//   - read copies: [Get], [Get2] … [Get8]; ask: [Contains];
+//   - visit every entity with given components: [Each1] … [Each8];
+//   - delete every entity that has a component type: [DeleteAny].
+//
+// Through a *World, each of these borrows what it needs for the length of
+// the call.
+//
+// # Views and borrowing
+//
+// A view is access to one storage: [View] and [ViewMut] for components,
+// [UniqueView] and [UniqueViewMut] for uniques, [EntitiesView] and
+// [EntitiesViewMut] for the entities storage, and [AllStoragesViewMut] for
+// everything at once. A storage can be borrowed shared by many views, or
+// exclusively by one. A borrow that breaks this rule is a [*BorrowError]
+// naming the type and both accesses. It is returned at once, never waited
+// for, and never turns into a data race.
+//
+// Views come from a system run with [World.Run], or from [World.Borrow],
+// which fills in view variables and returns the function that releases them:
+//
+//	var pos ecs.ViewMut[Pos]
+//	release, err := w.Borrow(&pos)
+//	if err != nil {
+//		return err
+//	}
+//	defer release()
+//	pos.MustGet(player).X = 10
+//
+// Through views: [ViewMut.AddComponent] (checks that the entity is alive
+// against an [EntitiesView]), [ViewMut.AddComponentUnchecked],
+// [EntitiesViewMut.AddEntity], [ViewMut.Remove], [ViewMut.Delete],
+// [View.Get] and the index form [View.MustGet], [View.Len],
+// [View.Contains].
+//
+// # Iterating and joins
+//
+// A view ranges over its components with [View.All], with their ids with
+// [View.WithID], or hands them out as a slice with [View.Slice]. [Join2] …
+// [Join8] combine views (shared and exclusive, in any mix). The result visits
+// each entity that has all the components, and can be used as a cursor
+// ([Iter2.Next]), with range ([Iter2.All], [Iter2.WithID]) or with a
+// callback ([Iter2.Each]). [Iter2.Not] leaves out the entities present in
+// other views:
+//
+//	for p, v := range ecs.Join2(pos, vel).All() {
+//		p.X += v.X
+//	}
+//
+// The order of iteration is unspecified. Do not add or remove components of
+// a type while iterating over it.
+//
+// # Uniques
+//
+// A unique is a value the world holds once, by type, with no entity: the
+// player, a clock, a random source. Add it with [AddUnique], read it with
+// [GetUnique], take it out with [RemoveUnique]. Systems use [UniqueView]
+// and [UniqueViewMut].
+//
+// # Systems
+//
+// A system is any function whose parameters are views, returning nothing or
+// an error:
+//
+//	func move(pos ecs.ViewMut[Pos], vel ecs.View[Vel]) {
+//		for p, v := range ecs.Join2(pos, vel).All() {
+//			p.X += v.X
+//		}
+//	}
+//
+//	err := w.Run(move)
+//
+// [World.Run] analyses the parameter list once per function type (with
+// reflect, then cached), borrows the views, calls the function and releases
+// the views, even if the function panics. A function that is not a system
+// gives a [*SystemError] naming the bad parameter. An error the system
+// returns comes back wrapped in a [*SystemFailure] with the system's name.
+// Closures are systems too, and they are how a system keeps state of its
+// own.
+//
+// # Custom views
+//
+// A struct whose fields are views is a view too, called a bundle. It borrows
+// what its fields borrow. A struct may also implement [BorrowHook] (run once
+// its fields are borrowed, it may refuse with an error) and [ReleaseHook]
+// (run before they are released), which lets a custom view do set-up and
+// tear-down around every system that takes it.
+//
+// # Errors
+//
+// Calls that find nothing where something may or may not be report absence
+// with a bool: [Contains], [View.Get], [ViewMut.Remove], the ok result of
+// [Remove]. Calls that cannot do what was asked return an error wrapping a
+// sentinel ([ErrDeadEntity], [ErrMissingComponent], [ErrMissingUnique],
+// [ErrBorrowConflict], [ErrInvalidSystem], [ErrInvalidView],
+// [ErrLengthMismatch]), with the details in a typed error ([*EntityError],
+// [*ComponentError], [*UniqueError], [*BorrowError], [*SystemError]). A call
+// that returns an error has changed nothing. Panics are kept for
+// programmer errors, such as the index form ([View.MustGet]) on a missing
+// component or the use of a released view, and their message says what to
+// do.
+//
+// # Workloads
+//
+// A workload is a named list of systems, built once with
+// [World.AddWorkload] and run as often as needed with [World.RunWorkload].
+// Systems that conflict run in the order given; the others run in
+// parallel. A system's error stops the run and comes back as a
+// [*WorkloadError] naming the workload and the system.
+package ecs
