@@ -1,0 +1,637 @@
+package docs
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	// The snippets import ecs. Importing it here as well makes the go
+	// command rerun this test, instead of reusing a cached result, whenever
+	// the ecs package changes.
+	_ "github.com/slipway-ecs/slipway/ecs"
+)
+
+// How the guide's snippets are checked
+//
+// Every ```go block in docs/*.md and in the repository's README.md is a
+// snippet, and must be followed (blank lines aside) by an ```output block
+// holding exactly what it prints on standard output. A snippet is one of:
+//
+//   - a complete program: it starts with "package main";
+//   - declarations with a func main: the prelude is put above them;
+//   - statements: the prelude is put above, and the statements become the
+//     body of func main.
+//
+// The prelude is the one ```go prelude block of docs/README.md: the package
+// clause, imports and the Pos and Vel components. Imports a wrapped snippet
+// does not use are turned into blank imports, so that the prelude can offer
+// fmt and errors to every snippet.
+//
+// TestSnippets writes each snippet as its own main package under
+// docs/.cache/ (inside this module, so that the ecs import resolves without
+// a network), builds them all with one go build, runs each binary and
+// compares its output. //line directives map every line back to the
+// Markdown file, so compiler errors and panics name the file and line of
+// the snippet.
+
+// docFiles returns the Markdown files whose snippets are checked, as paths
+// relative to the repository root.
+func docFiles(t *testing.T, root string) []string {
+	t.Helper()
+	chapters, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := []string{"README.md"}
+	for _, c := range chapters {
+		rel, err := filepath.Rel(root, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, filepath.ToSlash(rel))
+	}
+	return files
+}
+
+// block is a fenced code block of a Markdown file.
+type block struct {
+	info  string // the info string after the opening fence: "go", "output"
+	fence int    // line of the opening fence (1-based)
+	line  int    // line of the first content line
+	end   int    // line of the closing fence
+	text  string // the content, every line ending in "\n"
+}
+
+var fenceRE = regexp.MustCompile("^([ \t]*)(`{3,}|~{3,})[ \t]*([^`]*?)[ \t]*$")
+
+// parseBlocks returns the fenced code blocks of a Markdown document. A
+// fence may be indented (inside a list, say); the same indentation is
+// removed from its content lines.
+func parseBlocks(name, src string) ([]block, error) {
+	lines := strings.Split(src, "\n")
+	var blocks []block
+	for i := 0; i < len(lines); i++ {
+		m := fenceRE.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		indent, fence := len(m[1]), m[2]
+		b := block{info: m[3], fence: i + 1, line: i + 2}
+		var text strings.Builder
+		closed := false
+		for i++; i < len(lines); i++ {
+			l := lines[i]
+			if t := strings.TrimSpace(l); strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
+				closed = true
+				break
+			}
+			for k := 0; k < indent && len(l) > 0 && (l[0] == ' ' || l[0] == '\t'); k++ {
+				l = l[1:]
+			}
+			text.WriteString(l)
+			text.WriteByte('\n')
+		}
+		if !closed {
+			return nil, fmt.Errorf("%s:%d: code block is never closed", name, b.fence)
+		}
+		b.end = i + 1
+		b.text = text.String()
+		blocks = append(blocks, b)
+	}
+	return blocks, nil
+}
+
+// snippet is a Go snippet and the output it must print.
+type snippet struct {
+	file    string // path from the repository root, slash-separated
+	line    int    // line of the snippet's first line of code
+	code    string
+	want    string // the expected standard output
+	outLine int    // line of the output block's opening fence
+	prelude bool
+}
+
+func (s snippet) where() string { return s.file + ":" + strconv.Itoa(s.line) }
+
+// extract returns the snippets of a Markdown document, and the prelude if
+// the document has one.
+func extract(name, src string) (snips []snippet, prelude *snippet, err error) {
+	blocks, err := parseBlocks(name, src)
+	if err != nil {
+		return nil, nil, err
+	}
+	lines := strings.Split(src, "\n")
+	for i := 0; i < len(blocks); i++ {
+		b := blocks[i]
+		words := strings.Fields(b.info)
+		lang := ""
+		if len(words) > 0 {
+			lang = words[0]
+		}
+		switch lang {
+		case "go":
+			s := snippet{file: name, line: b.line, code: b.text}
+			if len(words) > 1 && words[1] == "prelude" {
+				if prelude != nil {
+					return nil, nil, fmt.Errorf("%s:%d: a second prelude (the first is at line %d)", name, b.fence, prelude.line)
+				}
+				s.prelude = true
+				prelude = &s
+				continue
+			}
+			if i+1 >= len(blocks) || blocks[i+1].info != "output" || !blankBetween(lines, b.end, blocks[i+1].fence) {
+				return nil, nil, fmt.Errorf("%s:%d: a go snippet must be followed by an ```output block holding what it prints", name, b.fence)
+			}
+			i++
+			s.want, s.outLine = blocks[i].text, blocks[i].fence
+			snips = append(snips, s)
+		case "output":
+			return nil, nil, fmt.Errorf("%s:%d: an output block must follow a go snippet", name, b.fence)
+		}
+	}
+	return snips, prelude, nil
+}
+
+// blankBetween reports whether the lines strictly between the 1-based
+// lines a and b are all blank.
+func blankBetween(lines []string, a, b int) bool {
+	for l := a + 1; l < b; l++ {
+		if strings.TrimSpace(lines[l-1]) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	packageRE  = regexp.MustCompile(`(?m)^package\s`)
+	funcMainRE = regexp.MustCompile(`(?m)^func main\(\)`)
+)
+
+// program returns the source of the main package that runs s: s itself if
+// it is a complete program, or s wrapped with the prelude.
+func program(s snippet, prelude *snippet) (string, error) {
+	var b strings.Builder
+	if packageRE.MatchString(s.code) {
+		fmt.Fprintf(&b, "//line %s:%d:1\n%s", s.file, s.line, s.code)
+		return b.String(), nil
+	}
+	if prelude == nil {
+		return "", fmt.Errorf("%s: the snippet is not a complete program (package main) and there is no ```go prelude block to wrap it with", s.where())
+	}
+	fmt.Fprintf(&b, "//line %s:%d:1\n%s\n", prelude.file, prelude.line, prelude.code)
+	if funcMainRE.MatchString(s.code) {
+		fmt.Fprintf(&b, "//line %s:%d:1\n%s", s.file, s.line, s.code)
+	} else {
+		fmt.Fprintf(&b, "func main() {\n//line %s:%d:1\n%s}\n", s.file, s.line, s.code)
+	}
+	return blankUnusedImports(b.String()), nil
+}
+
+// blankUnusedImports turns the imports src does not use into blank
+// imports. If src does not parse, it is returned unchanged: the compiler
+// will report the error with the snippet's position.
+func blankUnusedImports(src string) string {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "main.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		return src
+	}
+	used := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok {
+				used[id.Name] = true
+			}
+		}
+		return true
+	})
+	tf := fset.File(f.Pos())
+	out := src
+	// Edit from the last import to the first, so offsets stay valid.
+	for _, spec := range slices.Backward(f.Imports) {
+		path, err := strconv.Unquote(spec.Path.Value)
+		if err != nil {
+			continue
+		}
+		name := path[strings.LastIndex(path, "/")+1:]
+		if spec.Name != nil {
+			name = spec.Name.Name
+		}
+		if name == "_" || name == "." || used[name] {
+			continue
+		}
+		start, end := tf.Offset(spec.Pos()), tf.Offset(spec.End())
+		out = out[:start] + "_ " + spec.Path.Value + out[end:]
+	}
+	return out
+}
+
+// buildResult is what go build said about one snippet's package.
+type buildResult struct {
+	bin    string // the binary, if it was built
+	errors string // the compiler's messages for the package
+}
+
+// buildAll writes each program as its own main package under a fresh
+// directory in root/docs/.cache, builds them all with one go build into
+// binDir, and returns what happened to each. It fails the test only if go
+// build said something that belongs to no package.
+func buildAll(t *testing.T, root, binDir string, programs []string) []buildResult {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command is needed to build the snippets: %v", err)
+	}
+	cache := filepath.Join(root, "docs", ".cache")
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.MkdirTemp(cache, "snippets-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(src) })
+
+	args := []string{"build", "-buildvcs=false", "-ldflags=-s -w", "-o", binDir + string(filepath.Separator)}
+	pkgName := func(i int) string { return fmt.Sprintf("snippet%03d", i) }
+	for i, p := range programs {
+		dir := filepath.Join(src, pkgName(i))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(p), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rel, err := filepath.Rel(root, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, "./"+filepath.ToSlash(rel))
+	}
+	cmd := exec.Command(goTool, args...)
+	cmd.Dir = root
+	out, buildErr := cmd.CombinedOutput()
+
+	results := make([]buildResult, len(programs))
+	// go build prints "# import/path" before the messages of each package
+	// that fails.
+	var stray strings.Builder
+	cur := -1
+	for _, l := range strings.SplitAfter(string(out), "\n") {
+		if strings.HasPrefix(l, "# ") {
+			cur = -1
+			pkg := strings.TrimSpace(l[2:])
+			if i := strings.LastIndex(pkg, "/snippet"); i >= 0 {
+				if n, err := strconv.Atoi(pkg[i+len("/snippet"):]); err == nil && n < len(programs) {
+					cur = n
+					continue
+				}
+			}
+		}
+		if cur >= 0 {
+			results[cur].errors += l
+		} else {
+			stray.WriteString(l)
+		}
+	}
+	if s := strings.TrimSpace(stray.String()); s != "" {
+		t.Fatalf("go build %s failed with messages that belong to no snippet:\n%s", strings.Join(args[1:], " "), s)
+	}
+	for i := range results {
+		bin := filepath.Join(binDir, pkgName(i))
+		if _, err := os.Stat(bin); err == nil {
+			results[i].bin = bin
+		} else if results[i].errors == "" {
+			t.Fatalf("go build produced no binary for snippet %d and no message about it (go build: %v)", i, buildErr)
+		}
+	}
+	return results
+}
+
+// runBinary runs bin and returns its standard output, or an error saying
+// how it failed.
+func runBinary(bin string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, bin)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return stdout.String(), fmt.Errorf("did not finish within 30s\nstdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+	}
+	if err != nil {
+		return stdout.String(), fmt.Errorf("failed (%v)\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+	}
+	if stderr.Len() > 0 {
+		return stdout.String(), fmt.Errorf("wrote to standard error (snippets print their results on standard output only):\n%s", stderr.String())
+	}
+	return stdout.String(), nil
+}
+
+// checkSnippet compares what a snippet's binary did with its output block.
+func checkSnippet(s snippet, r buildResult) error {
+	if r.bin == "" {
+		return fmt.Errorf("%s: the snippet does not compile:\n%s", s.where(), r.errors)
+	}
+	got, err := runBinary(r.bin)
+	if err != nil {
+		return fmt.Errorf("%s: the snippet %w", s.where(), err)
+	}
+	if got != s.want {
+		return fmt.Errorf("%s: the snippet printed\n%s\nbut its output block (%s:%d) says\n%s%s",
+			s.where(), indent(got), s.file, s.outLine, indent(s.want), firstDifference(got, s.want))
+	}
+	return nil
+}
+
+func indent(s string) string {
+	if s == "" {
+		return "\t(nothing)\n"
+	}
+	return "\t" + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n\t") + "\n"
+}
+
+// firstDifference describes the first line where got and want differ.
+func firstDifference(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < len(g) || i < len(w); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl || i >= len(g) || i >= len(w) {
+			return fmt.Sprintf("first difference at output line %d: got %q, want %q", i+1, gl, wl)
+		}
+	}
+	return "the outputs differ"
+}
+
+// selfChecks are snippets that must fail, built along with the guide's so
+// that the test shows it can fail, and how it reports a failure.
+var selfChecks = []struct {
+	s       snippet
+	wantErr []string // substrings of the error checkSnippet must return
+}{
+	{
+		s: snippet{file: "docs/selfcheck-compile.md", line: 7, outLine: 10,
+			code: "w := ecs.NewWorld()\nfmt.Println(w.NoSuchMethod())\n", want: "x\n"},
+		wantErr: []string{"docs/selfcheck-compile.md:7: the snippet does not compile", "docs/selfcheck-compile.md:8:", "NoSuchMethod"},
+	},
+	{
+		s: snippet{file: "docs/selfcheck-output.md", line: 3, outLine: 6,
+			code: "fmt.Println(\"one\")\nfmt.Println(\"two\")\n", want: "one\nthree\n"},
+		wantErr: []string{"docs/selfcheck-output.md:3: the snippet printed", "output block (docs/selfcheck-output.md:6)", `got "two", want "three"`},
+	},
+	{
+		s: snippet{file: "docs/selfcheck-panic.md", line: 20, outLine: 30,
+			code: "var v ecs.View[Pos]\nfmt.Println(v.Len())\n", want: "0\n"},
+		wantErr: []string{"docs/selfcheck-panic.md:20: the snippet failed", "docs/selfcheck-panic.md:21"},
+	},
+}
+
+func TestSnippets(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snips []snippet
+	var prelude *snippet
+	for _, name := range docFiles(t, root) {
+		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, p, err := extract(name, string(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p != nil {
+			if name != "docs/README.md" {
+				t.Fatalf("%s:%d: the prelude belongs in docs/README.md", name, p.line)
+			}
+			prelude = p
+		}
+		snips = append(snips, s...)
+	}
+	if prelude == nil {
+		t.Fatal("docs/README.md has no ```go prelude block")
+	}
+	if len(snips) < 20 {
+		t.Fatalf("found only %d snippets; the guide has more: is the extraction broken?", len(snips))
+	}
+
+	all := slices.Clone(snips)
+	for _, c := range selfChecks {
+		all = append(all, c.s)
+	}
+	programs := make([]string, len(all))
+	for i, s := range all {
+		if programs[i], err = program(s, prelude); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := time.Now()
+	results := buildAll(t, root, t.TempDir(), programs)
+	t.Logf("built %d snippets (and %d self-checks) in %v", len(snips), len(selfChecks), time.Since(start).Round(time.Millisecond))
+
+	for i, s := range snips {
+		t.Run(s.where(), func(t *testing.T) {
+			t.Parallel()
+			if err := checkSnippet(s, results[i]); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	for j, c := range selfChecks {
+		r := results[len(snips)+j]
+		t.Run("selfcheck/"+c.s.where(), func(t *testing.T) {
+			t.Parallel()
+			err := checkSnippet(c.s, r)
+			if err == nil {
+				t.Fatal("a snippet that must fail passed")
+			}
+			for _, want := range c.wantErr {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("the failure report does not mention %q:\n%v", want, err)
+				}
+			}
+		})
+	}
+}
+
+func TestExtract(t *testing.T) {
+	tests := []struct {
+		name    string
+		src     string
+		want    []snippet // file, line, code, want, outLine
+		prelude int       // line of the prelude's code, 0 for none
+		wantErr string
+	}{
+		{
+			name: "snippet and output",
+			src:  "# T\n\n```go\nfmt.Println(1)\n```\n\n```output\n1\n```\n",
+			want: []snippet{{line: 4, code: "fmt.Println(1)\n", want: "1\n", outLine: 7}},
+		},
+		{
+			name: "empty output block",
+			src:  "```go\nx := 1\n_ = x\n```\n```output\n```\n",
+			want: []snippet{{line: 2, code: "x := 1\n_ = x\n", want: "", outLine: 5}},
+		},
+		{
+			name: "indented fences in a list, other languages ignored",
+			src:  "1. step\n\n   ```go\n   fmt.Println(2)\n   ```\n   ```output\n   2\n   ```\n\n```text\nnot go\n```\n",
+			want: []snippet{{line: 4, code: "fmt.Println(2)\n", want: "2\n", outLine: 6}},
+		},
+		{
+			name:    "prelude",
+			src:     "```go prelude\npackage main\n```\n\n```go\nfmt.Println(3)\n```\n```output\n3\n```\n",
+			want:    []snippet{{line: 6, code: "fmt.Println(3)\n", want: "3\n", outLine: 8}},
+			prelude: 2,
+		},
+		{
+			name:    "missing output block",
+			src:     "```go\nfmt.Println(1)\n```\n",
+			wantErr: "t.md:1: a go snippet must be followed by an ```output block",
+		},
+		{
+			name:    "prose between snippet and output",
+			src:     "```go\nfmt.Println(1)\n```\nIt prints:\n```output\n1\n```\n",
+			wantErr: "t.md:1: a go snippet must be followed",
+		},
+		{
+			name:    "orphan output block",
+			src:     "text\n\n```output\n1\n```\n",
+			wantErr: "t.md:3: an output block must follow a go snippet",
+		},
+		{
+			name:    "unclosed fence",
+			src:     "```go\nfmt.Println(1)\n",
+			wantErr: "t.md:1: code block is never closed",
+		},
+		{
+			name:    "two preludes",
+			src:     "```go prelude\npackage main\n```\n```go prelude\npackage main\n```\n",
+			wantErr: "t.md:4: a second prelude",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, prelude, err := extract("t.md", tt.src)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error = %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range tt.want {
+				tt.want[i].file = "t.md"
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("snippets =\n%+v\nwant\n%+v", got, tt.want)
+			}
+			switch {
+			case tt.prelude == 0 && prelude != nil:
+				t.Errorf("found a prelude at line %d, want none", prelude.line)
+			case tt.prelude != 0 && (prelude == nil || prelude.line != tt.prelude || !prelude.prelude):
+				t.Errorf("prelude = %+v, want one at line %d", prelude, tt.prelude)
+			}
+		})
+	}
+}
+
+func TestProgram(t *testing.T) {
+	prelude := &snippet{file: "docs/README.md", line: 10, prelude: true,
+		code: "package main\n\nimport (\n\t\"errors\"\n\t\"fmt\"\n)\n"}
+	tests := []struct {
+		name string
+		code string
+		want []string // substrings of the program, in order
+	}{
+		{
+			name: "complete program kept as written",
+			code: "package main\n\nfunc main() {}\n",
+			want: []string{"//line docs/x.md:5:1\npackage main\n\nfunc main() {}\n"},
+		},
+		{
+			name: "statements become main's body; unused errors blanked",
+			code: "fmt.Println(1)\n",
+			want: []string{"//line docs/README.md:10:1\npackage main", "_ \"errors\"", "\t\"fmt\"", "func main() {\n//line docs/x.md:5:1\nfmt.Println(1)\n}\n"},
+		},
+		{
+			name: "declarations with main follow the prelude; both imports used",
+			code: "var e = errors.New(\"e\")\n\nfunc main() { fmt.Println(e) }\n",
+			want: []string{"\t\"errors\"", "\t\"fmt\"", ")\n\n//line docs/x.md:5:1\nvar e = errors.New"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := program(snippet{file: "docs/x.md", line: 5, code: tt.code}, prelude)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rest := got
+			for _, w := range tt.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("program lacks %q (in order):\n%s", w, got)
+				}
+				rest = rest[i+len(w):]
+			}
+		})
+	}
+	if _, err := program(snippet{file: "docs/x.md", line: 5, code: "fmt.Println(1)\n"}, nil); err == nil {
+		t.Error("wrapping a snippet without a prelude succeeded")
+	}
+}
+
+// TestIndex checks that docs/README.md links every chapter and that every
+// link to a chapter leads to a file.
+func TestIndex(t *testing.T) {
+	index, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	linked := map[string]bool{}
+	for _, m := range regexp.MustCompile(`\]\(([^)#\s]+\.md)(#[^)]*)?\)`).FindAllStringSubmatch(string(index), -1) {
+		target := m[1]
+		if strings.Contains(target, "://") {
+			continue
+		}
+		linked[filepath.Clean(target)] = true
+		if _, err := os.Stat(target); err != nil {
+			t.Errorf("docs/README.md links %s, which does not exist", target)
+		}
+	}
+	chapters, err := filepath.Glob("*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range chapters {
+		if c != "README.md" && !linked[c] {
+			t.Errorf("docs/%s is not linked from docs/README.md", c)
+		}
+	}
+	if len(linked) < 10 {
+		t.Errorf("docs/README.md links only %d chapters", len(linked))
+	}
+}
