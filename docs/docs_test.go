@@ -32,17 +32,19 @@ import (
 //   - a complete program: it starts with "package main";
 //   - declarations with a func main: the prelude is put above them;
 //   - statements: the prelude is put above, and the statements become the
-//     body of func main.
+//     body of a function that the program runs.
 //
 // The prelude is the one ```go prelude block of docs/README.md: the package
 // clause, imports and the Pos and Vel components. Imports a wrapped snippet
 // does not use are turned into blank imports, so that the prelude can offer
-// fmt and errors to every snippet.
+// fmt, errors and slices to every snippet.
 //
-// TestSnippets writes each snippet as its own main package under
-// docs/.cache/ (inside this module, so that the ecs import resolves without
-// a network), builds them all with one go build, runs each binary and
-// compares its output. //line directives map every line back to the
+// TestSnippets writes the snippets as main packages under docs/.cache/
+// (inside this module, so that the ecs import resolves without a network):
+// one package per snippet that declares things, and one package for all
+// the snippets of statements, each a function of its own (see unit). It
+// builds them all with one go build, runs each snippet in its own process
+// and compares its output. //line directives map every line back to the
 // Markdown file, so compiler errors and panics name the file and line of
 // the snippet.
 
@@ -180,6 +182,12 @@ var (
 	funcMainRE = regexp.MustCompile(`(?m)^func main\(\)`)
 )
 
+// isBody reports whether code is a snippet of statements: neither a
+// complete program nor declarations with their own func main.
+func isBody(code string) bool {
+	return !packageRE.MatchString(code) && !funcMainRE.MatchString(code)
+}
+
 // program returns the source of the main package that runs s: s itself if
 // it is a complete program, or s wrapped with the prelude.
 func program(s snippet, prelude *snippet) (string, error) {
@@ -239,17 +247,64 @@ func blankUnusedImports(src string) string {
 	return out
 }
 
-// buildResult is what go build said about one snippet's package.
-type buildResult struct {
-	bin    string // the binary, if it was built
-	errors string // the compiler's messages for the package
+// A unit is one main package of the build. Linking a binary costs far more
+// than compiling a snippet, so the snippets made of statements share one
+// unit: each becomes a function of the same program, and the program runs
+// the one its argument names. Snippets that declare things, or whose
+// output shows the name the compiler gives to closures in main (which
+// would differ there), get a unit of their own.
+type unit struct {
+	snips []int             // the snippets it runs
+	files map[string]string // file name -> source
 }
 
-// buildAll writes each program as its own main package under a fresh
-// directory in root/docs/.cache, builds them all with one go build into
-// binDir, and returns what happened to each. It fails the test only if go
-// build said something that belongs to no package.
-func buildAll(t *testing.T, root, binDir string, programs []string) []buildResult {
+// singleUnit returns the unit that builds snippet i alone.
+func singleUnit(i int, s snippet, prelude *snippet) (unit, error) {
+	src, err := program(s, prelude)
+	if err != nil {
+		return unit{}, err
+	}
+	return unit{snips: []int{i}, files: map[string]string{"main.go": src}}, nil
+}
+
+// sharedUnit returns the unit that runs the body snippets idx, as
+// functions after the prelude. Its main is in a file of its own, so that
+// it can import os without changing the prelude's lines.
+func sharedUnit(idx []int, all []snippet, prelude *snippet) unit {
+	var b, d strings.Builder
+	fmt.Fprintf(&b, "//line %s:%d:1\n%s\n", prelude.file, prelude.line, prelude.code)
+	d.WriteString("package main\n\nimport \"os\"\n\nvar snippets = map[string]func(){\n")
+	for _, i := range idx {
+		s := all[i]
+		fmt.Fprintf(&b, "func snippet%d() {\n//line %s:%d:1\n%s}\n\n", i, s.file, s.line, s.code)
+		fmt.Fprintf(&d, "\t%q: snippet%d,\n", strconv.Itoa(i), i)
+	}
+	d.WriteString("}\n\nfunc main() { snippets[os.Args[1]]() }\n")
+	return unit{snips: idx, files: map[string]string{
+		"main.go":     blankUnusedImports(b.String()),
+		"dispatch.go": d.String(),
+	}}
+}
+
+// args returns the arguments that make u's binary run snippet i.
+func (u unit) args(i int) []string {
+	if len(u.snips) == 1 {
+		return nil
+	}
+	return []string{strconv.Itoa(i)}
+}
+
+// buildResult is what go build did with one unit.
+type buildResult struct {
+	bin    string // the binary, if it was built
+	errors string // the compiler's messages for the unit's package
+}
+
+// buildAll writes each unit as a main package under a fresh directory in
+// root/docs/.cache, builds them all with one go build into binDir, and
+// returns what happened to each. It fails the test only if go build said
+// something that belongs to no unit.
+func buildAll(t *testing.T, root, binDir string, units []unit) []buildResult {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
@@ -266,14 +321,16 @@ func buildAll(t *testing.T, root, binDir string, programs []string) []buildResul
 	t.Cleanup(func() { os.RemoveAll(src) })
 
 	args := []string{"build", "-buildvcs=false", "-ldflags=-s -w", "-o", binDir + string(filepath.Separator)}
-	pkgName := func(i int) string { return fmt.Sprintf("snippet%03d", i) }
-	for i, p := range programs {
+	pkgName := func(i int) string { return fmt.Sprintf("unit%03d", i) }
+	for i, u := range units {
 		dir := filepath.Join(src, pkgName(i))
 		if err := os.Mkdir(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(p), 0o644); err != nil {
-			t.Fatal(err)
+		for name, text := range u.files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 		rel, err := filepath.Rel(root, dir)
 		if err != nil {
@@ -285,7 +342,7 @@ func buildAll(t *testing.T, root, binDir string, programs []string) []buildResul
 	cmd.Dir = root
 	out, buildErr := cmd.CombinedOutput()
 
-	results := make([]buildResult, len(programs))
+	results := make([]buildResult, len(units))
 	// go build prints "# import/path" before the messages of each package
 	// that fails.
 	var stray strings.Builder
@@ -294,8 +351,8 @@ func buildAll(t *testing.T, root, binDir string, programs []string) []buildResul
 		if strings.HasPrefix(l, "# ") {
 			cur = -1
 			pkg := strings.TrimSpace(l[2:])
-			if i := strings.LastIndex(pkg, "/snippet"); i >= 0 {
-				if n, err := strconv.Atoi(pkg[i+len("/snippet"):]); err == nil && n < len(programs) {
+			if i := strings.LastIndex(pkg, "/unit"); i >= 0 {
+				if n, err := strconv.Atoi(pkg[i+len("/unit"):]); err == nil && n < len(units) {
 					cur = n
 					continue
 				}
@@ -315,19 +372,51 @@ func buildAll(t *testing.T, root, binDir string, programs []string) []buildResul
 		if _, err := os.Stat(bin); err == nil {
 			results[i].bin = bin
 		} else if results[i].errors == "" {
-			t.Fatalf("go build produced no binary for snippet %d and no message about it (go build: %v)", i, buildErr)
+			t.Fatalf("go build produced no binary for unit %d and no message about it (go build: %v)", i, buildErr)
 		}
 	}
 	return results
 }
 
-// runBinary runs bin and returns its standard output, or an error saying
-// how it failed.
-func runBinary(bin string) (string, error) {
+var messageRE = regexp.MustCompile(`^([^:\s]+):(\d+)[:\s]`)
+
+// messagesFor splits compiler output into messages (a message's
+// continuation lines are indented) and returns those that point into s.
+func messagesFor(s snippet, out string) string {
+	var b strings.Builder
+	mine := false
+	for _, l := range strings.SplitAfter(out, "\n") {
+		if l == "" {
+			continue
+		}
+		if l[0] != ' ' && l[0] != '\t' {
+			mine = pointsInto(s, l)
+		}
+		if mine {
+			b.WriteString(l)
+		}
+	}
+	return b.String()
+}
+
+// pointsInto reports whether the compiler message msg has a position
+// inside snippet s.
+func pointsInto(s snippet, msg string) bool {
+	m := messageRE.FindStringSubmatch(msg)
+	if m == nil || m[1] != s.file {
+		return false
+	}
+	line, _ := strconv.Atoi(m[2])
+	return line >= s.line && line < s.line+strings.Count(s.code, "\n")
+}
+
+// runBinary runs bin with args and returns its standard output, or an error
+// saying how it failed.
+func runBinary(bin string, args []string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, bin)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	if ctx.Err() != nil {
@@ -342,12 +431,19 @@ func runBinary(bin string) (string, error) {
 	return stdout.String(), nil
 }
 
-// checkSnippet compares what a snippet's binary did with its output block.
-func checkSnippet(s snippet, r buildResult) error {
+// checkSnippet compares what snippet i, built in unit u with result r, did
+// with its output block.
+func checkSnippet(i int, s snippet, u unit, r buildResult) error {
 	if r.bin == "" {
-		return fmt.Errorf("%s: the snippet does not compile:\n%s", s.where(), r.errors)
+		if len(u.snips) == 1 {
+			return fmt.Errorf("%s: the snippet does not compile:\n%s", s.where(), r.errors)
+		}
+		if own := messagesFor(s, r.errors); own != "" {
+			return fmt.Errorf("%s: the snippet does not compile:\n%s", s.where(), own)
+		}
+		return fmt.Errorf("%s: the snippet was not run: it is built into one program with other short snippets, and one of them does not compile (see its failure)", s.where())
 	}
-	got, err := runBinary(r.bin)
+	got, err := runBinary(r.bin, u.args(i))
 	if err != nil {
 		return fmt.Errorf("%s: the snippet %w", s.where(), err)
 	}
@@ -383,26 +479,49 @@ func firstDifference(got, want string) string {
 	return "the outputs differ"
 }
 
+// Where a self-check is built.
+const (
+	withGuide = iota // in the unit of the guide's short snippets
+	alone            // in a unit of its own
+	broken           // in a unit of short snippets, one of which does not compile
+)
+
 // selfChecks are snippets that must fail, built along with the guide's so
-// that the test shows it can fail, and how it reports a failure.
+// that the test shows that it can fail, and how it reports each failure.
 var selfChecks = []struct {
 	s       snippet
+	where   int
 	wantErr []string // substrings of the error checkSnippet must return
 }{
 	{
 		s: snippet{file: "docs/selfcheck-compile.md", line: 7, outLine: 10,
 			code: "w := ecs.NewWorld()\nfmt.Println(w.NoSuchMethod())\n", want: "x\n"},
+		where:   alone,
 		wantErr: []string{"docs/selfcheck-compile.md:7: the snippet does not compile", "docs/selfcheck-compile.md:8:", "NoSuchMethod"},
 	},
 	{
 		s: snippet{file: "docs/selfcheck-output.md", line: 3, outLine: 6,
 			code: "fmt.Println(\"one\")\nfmt.Println(\"two\")\n", want: "one\nthree\n"},
+		where:   withGuide,
 		wantErr: []string{"docs/selfcheck-output.md:3: the snippet printed", "output block (docs/selfcheck-output.md:6)", `got "two", want "three"`},
 	},
 	{
 		s: snippet{file: "docs/selfcheck-panic.md", line: 20, outLine: 30,
 			code: "var v ecs.View[Pos]\nfmt.Println(v.Len())\n", want: "0\n"},
+		where:   withGuide,
 		wantErr: []string{"docs/selfcheck-panic.md:20: the snippet failed", "docs/selfcheck-panic.md:21"},
+	},
+	{
+		s: snippet{file: "docs/selfcheck-shared.md", line: 40, outLine: 44,
+			code: "x := 1\nfmt.Println(x)\nundefinedName()\n", want: "1\n"},
+		where:   broken,
+		wantErr: []string{"docs/selfcheck-shared.md:40: the snippet does not compile", "docs/selfcheck-shared.md:42:", "undefinedName"},
+	},
+	{
+		s: snippet{file: "docs/selfcheck-shared.md", line: 50, outLine: 53,
+			code: "fmt.Println(2)\n", want: "2\n"},
+		where:   broken,
+		wantErr: []string{"docs/selfcheck-shared.md:50: the snippet was not run", "one of them does not compile"},
 	},
 }
 
@@ -437,33 +556,84 @@ func TestSnippets(t *testing.T) {
 		t.Fatalf("found only %d snippets; the guide has more: is the extraction broken?", len(snips))
 	}
 
+	// all holds the guide's snippets, then the self-checks.
 	all := slices.Clone(snips)
-	for _, c := range selfChecks {
-		all = append(all, c.s)
-	}
-	programs := make([]string, len(all))
-	for i, s := range all {
-		if programs[i], err = program(s, prelude); err != nil {
+	var units []unit
+	var shared, brokenShared []int
+	for i, s := range snips {
+		if isBody(s.code) && !strings.Contains(s.want, "main.main.") {
+			shared = append(shared, i)
+			continue
+		}
+		u, err := singleUnit(i, s, prelude)
+		if err != nil {
 			t.Fatal(err)
 		}
+		units = append(units, u)
 	}
+	for _, c := range selfChecks {
+		i := len(all)
+		all = append(all, c.s)
+		switch c.where {
+		case withGuide:
+			shared = append(shared, i)
+		case broken:
+			brokenShared = append(brokenShared, i)
+		default:
+			u, err := singleUnit(i, c.s, prelude)
+			if err != nil {
+				t.Fatal(err)
+			}
+			units = append(units, u)
+		}
+	}
+	units = append(units, sharedUnit(shared, all, prelude), sharedUnit(brokenShared, all, prelude))
+	unitOf := make([]int, len(all))
+	for ui, u := range units {
+		for _, i := range u.snips {
+			unitOf[i] = ui
+		}
+	}
+
 	start := time.Now()
-	results := buildAll(t, root, t.TempDir(), programs)
-	t.Logf("built %d snippets (and %d self-checks) in %v", len(snips), len(selfChecks), time.Since(start).Round(time.Millisecond))
+	results := buildAll(t, root, t.TempDir(), units)
+	t.Logf("built %d snippets (and %d self-checks) as %d programs in %v", len(snips), len(selfChecks), len(units), time.Since(start).Round(time.Millisecond))
+
+	// A shared unit that fails for a reason in no snippet (the prelude, say)
+	// would leave every one of its snippets "not run" with no cause shown.
+	for ui, u := range units {
+		if results[ui].bin != "" || len(u.snips) == 1 {
+			continue
+		}
+		var orphan strings.Builder
+		for _, l := range strings.SplitAfter(results[ui].errors, "\n") {
+			if l == "" || l[0] == ' ' || l[0] == '\t' {
+				continue
+			}
+			if !slices.ContainsFunc(u.snips, func(i int) bool { return pointsInto(all[i], l) }) {
+				orphan.WriteString(l)
+			}
+		}
+		if orphan.Len() > 0 && !slices.Equal(u.snips, brokenShared) {
+			t.Errorf("the program of short snippets does not compile, for reasons outside any snippet:\n%s", orphan.String())
+		}
+	}
 
 	for i, s := range snips {
 		t.Run(s.where(), func(t *testing.T) {
 			t.Parallel()
-			if err := checkSnippet(s, results[i]); err != nil {
+			ui := unitOf[i]
+			if err := checkSnippet(i, s, units[ui], results[ui]); err != nil {
 				t.Error(err)
 			}
 		})
 	}
 	for j, c := range selfChecks {
-		r := results[len(snips)+j]
+		i := len(snips) + j
 		t.Run("selfcheck/"+c.s.where(), func(t *testing.T) {
 			t.Parallel()
-			err := checkSnippet(c.s, r)
+			ui := unitOf[i]
+			err := checkSnippet(i, c.s, units[ui], results[ui])
 			if err == nil {
 				t.Fatal("a snippet that must fail passed")
 			}
