@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"fmt"
 	"iter"
 	"strconv"
 )
@@ -45,12 +46,17 @@ type Part[T any] interface {
 func (v View[T]) core() *viewCore[T]    { return v.c }
 func (v ViewMut[T]) core() *viewCore[T] { return v.c }
 
+// store returns the borrowed storage. It must stay small enough to inline
+// into every accessor, so it panics with a constant.
 func (c *viewCore[T]) store() *sparseSet[T] {
 	if c == nil || c.s == nil {
-		panic("ecs: view of " + typeName(typeOf[T]()) + " used after release (or never borrowed): use views only inside the system, or before calling the release function of World.Borrow")
+		panic(errViewReleased)
 	}
 	return c.s
 }
+
+// errViewReleased is the panic value of a view used outside its borrow.
+var errViewReleased = fmt.Errorf("ecs: a view was used after release, or was never borrowed: use views only inside the system, or before calling the release function of World.Borrow: %w", ErrReleased)
 
 func (c *viewCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string) error {
 	s := storageFor[T](ctx.w)
@@ -231,8 +237,8 @@ func mustGet[T any](s *sparseSet[T], id EntityID) *T {
 }
 
 func all[T any](s *sparseSet[T]) iter.Seq[*T] {
+	data := s.data
 	return func(yield func(*T) bool) {
-		data := s.data
 		for i := range data {
 			if !yield(&data[i]) {
 				return
@@ -242,8 +248,8 @@ func all[T any](s *sparseSet[T]) iter.Seq[*T] {
 }
 
 func withID[T any](s *sparseSet[T]) iter.Seq2[EntityID, *T] {
+	data, ids := s.data, s.dense[:len(s.data)]
 	return func(yield func(EntityID, *T) bool) {
-		data, ids := s.data, s.dense
 		for i := range data {
 			if !yield(ids[i], &data[i]) {
 				return
