@@ -1,0 +1,136 @@
+package game
+
+import (
+	"math"
+
+	"github.com/slipway-ecs/slipway/ecs"
+)
+
+// BotStep is the farthest the bot moves the mouse in one frame, roughly a
+// brisk hand: friends move 1.5 (plus bonuses).
+const BotStep = 7.0
+
+// Bot plays the game for headless runs and tests: it chases edible friends
+// and power pellets, keeps away from full-grown friends (and from those
+// about to be), and picks shop upgrades in a fixed order of usefulness. It
+// is deterministic: it reads only the game.
+type Bot struct {
+	x, y  float64 // the mouse
+	moved bool
+}
+
+// botUpgrades is the order the bot buys upgrades in: a big start lets it eat
+// most friends at once, defense survives mistakes, pellets and power-up
+// time let it eat full-grown friends.
+var botUpgrades = [...]Upgrade{UpgradeStartSize, UpgradeDefense, UpgradePelletRate, UpgradePowerDuration, UpgradeEatSize}
+
+// Input returns the bot's input for the next frame of g.
+func (b *Bot) Input(g *Game) Input {
+	if !b.moved {
+		b.x, b.y, b.moved = Width/2, Height/2, true
+	}
+	in := Input{MouseX: b.x, MouseY: b.y}
+	switch g.Scene() {
+	case SceneStart, SceneGameOver:
+		in.Key = ' '
+	case SceneShop:
+		shop := g.Shop()
+		in.Key = ' '
+		for _, u := range botUpgrades {
+			if !shop.Maxed(u) {
+				in.Key = '1' + rune(u)
+				break
+			}
+		}
+	case SceneFloor:
+		dx, dy := b.steer(g)
+		b.x = clamp(b.x+dx*BotStep, 0, Width)
+		b.y = clamp(b.y+dy*BotStep, 0, Height)
+		in.MouseX, in.MouseY = b.x, b.y
+	}
+	return in
+}
+
+// steer returns the direction (of length at most 1) the bot wants to move
+// the player in.
+func (b *Bot) steer(g *Game) (float64, float64) {
+	p := g.Player()
+	rules := g.Rules()
+	var friends ecs.View[Friend]
+	var pellets ecs.View[PowerPellet]
+	release, err := g.World().Borrow(&friends, &pellets)
+	if err != nil {
+		return 0, 0
+	}
+	defer release()
+	px, py := p.Center()
+
+	// Danger: full-grown friends (unless the power-up lasts long enough to
+	// reach them) and friends that will be full-grown before long push the
+	// player away, harder when close.
+	powered := p.PelletCounter > 20
+	var ax, ay float64
+	reds := 0
+	for f := range friends.All() {
+		framesToRed := (MaxSize - f.Size) / rules.FriendGrowth
+		dangerous := f.FullGrown() && !powered || !f.FullGrown() && f.Size > p.Size && framesToRed < 20
+		if f.FullGrown() {
+			reds++
+		}
+		if !dangerous {
+			continue
+		}
+		fx, fy := f.Center()
+		dx, dy := px-fx, py-fy
+		d := math.Hypot(dx, dy) - (f.Size+p.Size)/2
+		const reach = 90.0
+		if d < reach {
+			w := (reach - max(d, 1)) / reach
+			nx, ny := normalize(dx, dy)
+			ax += nx * w * w * 4
+			ay += ny * w * w * 4
+		}
+	}
+	// Walls push a little, so that the player is not cornered.
+	const wall = 40.0
+	ax += max(0, wall-px) / wall
+	ax -= max(0, px-(Width-wall)) / wall
+	ay += max(0, wall-py) / wall
+	ay -= max(0, py-(Height-wall)) / wall
+
+	// Target: the closest edible friend, or a pellet when full-grown
+	// friends are around and the player is not powered up; a pellet counts
+	// as closer than it is then.
+	best, tx, ty := math.Inf(1), 0.0, 0.0
+	for f := range friends.All() {
+		edible := p.Size >= f.Size || f.FullGrown() && powered
+		if !edible {
+			continue
+		}
+		fx, fy := f.Center()
+		if d := math.Hypot(fx-px, fy-py); d < best {
+			best, tx, ty = d, fx, fy
+		}
+	}
+	if !powered && reds > 0 {
+		for pl := range pellets.All() {
+			x, y := pl.Center()
+			if d := math.Hypot(x-px, y-py) / 2; d < best {
+				best, tx, ty = d, x, y
+			}
+		}
+	}
+	var dx, dy float64
+	if !math.IsInf(best, 1) {
+		dx, dy = normalize(tx-px, ty-py)
+		if best < BotStep {
+			dx, dy = dx*best/BotStep, dy*best/BotStep
+		}
+	}
+	dx += ax
+	dy += ay
+	if l := math.Hypot(dx, dy); l > 1 {
+		dx, dy = dx/l, dy/l
+	}
+	return dx, dy
+}

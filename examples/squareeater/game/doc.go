@@ -1,0 +1,72 @@
+// Package game is the logic of Square Eater, the game the Shipyard guide
+// builds chapter by chapter ("A lone square" to "True victory"), finished
+// with the floors and the shop the guide leaves as a mission. It imports no
+// graphics: a renderer reads the world between frames.
+//
+// # How it uses Slipway
+//
+// As the guide uses Shipyard: [Friend], [PowerPellet] and [ToDelete] are
+// components; [Player], [State], [Rules], [Spawner], [Score], [Shop],
+// [FriendBonuses] and the frame's [Input] are uniques. The systems are plain
+// functions whose parameters are views — movePlayer, moveFriends, grow,
+// counters, spawn, collision, cleanUp and checkGameOver — assembled in
+// that order as the workload [MainLoop] ("main_loop"), which keeps the
+// order between any two that touch the same data and runs the rest in
+// parallel (grow and counters). collision flags what is eaten with
+// ToDelete; cleanUp deletes it with ecs.DeleteAny. checkGameOver returns
+// a [GameOver] error (Defeat or Victory) that [Game.Update] finds with
+// errors.As through the workload's error. A floor's first friends are added
+// with ecs.BulkAddEntity1.
+//
+// # Rules
+//
+// The guide's, with its constants: the player's square is centred on the
+// mouse, clamped to the window (the guide puts its corner there). Friends
+// grow from their centre by [GrowthRate] a frame up to [MaxSize]; those
+// bigger than the player move toward the player at [Speed] (away while the
+// player is powered up), steered away from neighbours closer than
+// size/√1.5. A full-grown friend touching the player is eaten if the player
+// is powered up, does nothing if the player is invincible, and otherwise
+// takes 2.5 off the player's size and makes them invincible for
+// [InvincibleFrames] frames. A friend no bigger than the player is eaten:
+// the player grows by 2.5, capped at MaxSize-0.01. A power pellet spawns with
+// one chance in [PowerPelletSpawnRate] per frame (twice as often when there
+// is none) and powers the player up for [PowerUpFrames] frames. The floor is
+// lost when the player is smaller than [InitSize], won when no friend is
+// left and none is left to spawn.
+//
+// # Floors and shop
+//
+// On floor n, (n+1)×2 friends spawn in total (+3 per "number" bonus): half
+// of them, rounded up, at once when the floor starts, the others one at a
+// time with [FriendSpawnRate] chances in 100 per frame. Winning a floor
+// leads to the next one; losing it costs one of [Lives] lives and leads back
+// to the same floor. Either way the shop comes first, where the player
+// picks one [Upgrade] (keys '1' to '5' or a click inside its option's Rect, see [ShopOption]);
+// a maxed upgrade cannot be picked, and when all are maxed space or a click
+// continues. Each new floor reached (beyond the first, once per floor)
+// gives the friends one [Bonus] drawn at random.
+//
+// What the mission leaves open is decided so:
+//   - Friends' "spawn rate +4" adds 4 to the spawn chance in hundredths per
+//     frame: the guide's one chance in 25 is 4, so it makes friends spawn
+//     faster.
+//   - The player's "power-up spawn rate +10" takes 10 off the pellet
+//     spawn rate's one-in-N (150 down to 50 at the cap), so pellets spawn
+//     more often.
+//   - "Defense +0.4" takes 0.4 off the 2.5 a hit costs (0.5 at the cap).
+//   - "Start size +3.0" is added to the player's size at each floor's start
+//     (15 up to 24, under MaxSize); "size on eat +0.5" to the 2.5 gained per
+//     friend eaten; "power-up duration +10" to the 120 frames of power-up.
+//   - A run ends in victory when floor [FinalFloor] is cleared, in defeat
+//     when the last of the [Lives] lives is lost; the game-over screen then
+//     waits for space or a click and goes back to the start screen.
+//
+// # Determinism
+//
+// All randomness comes from one PCG source, a unique seeded by [New]; no
+// map is iterated and no clock is read by the game. The same seed and the
+// same inputs play the same game, whatever GOMAXPROCS: systems that run in
+// parallel touch disjoint data. [RunHeadless] plays with the built-in
+// [Bot].
+package game

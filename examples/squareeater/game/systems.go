@@ -1,0 +1,181 @@
+package game
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/slipway-ecs/slipway/ecs"
+)
+
+// The systems of the main_loop workload, in the guide's order. Each is a
+// plain function whose parameters are views; the workload borrows them.
+
+// movePlayer moves the player's square to the mouse, centred on it and
+// clamped to the window.
+func movePlayer(in ecs.UniqueView[Input], player ecs.UniqueViewMut[Player]) {
+	m, p := in.Get(), player.Get()
+	p.X = clamp(m.MouseX-p.Size/2, 0, Width-p.Size)
+	p.Y = clamp(m.MouseY-p.Size/2, 0, Height-p.Size)
+}
+
+// moveFriends moves every friend bigger than the player toward the player
+// (away while the player is powered up), steering it away from the
+// neighbours whose centres are closer than size/√1.5, as the guide does.
+// Neighbours are found through a grid rebuilt each frame (the guide compares
+// every pair); directions are all computed from the positions before any
+// friend moves.
+func moveFriends(player ecs.UniqueView[Player], rules ecs.UniqueView[Rules], friends ecs.ViewMut[Friend], grid ecs.UniqueViewMut[friendGrid]) {
+	p := player.Get()
+	speed := rules.Get().FriendSpeed
+	data := friends.Slice()
+	g := grid.Get()
+	g.build(data)
+	dirs := g.dirs[:0]
+	pcx, pcy := p.Center()
+	for i := range data {
+		f := &data[i]
+		if f.Size <= p.Size {
+			dirs = append(dirs, vec{})
+			continue
+		}
+		cx, cy := f.Center()
+		dx, dy := normalize(pcx-cx, pcy-cy)
+		if p.PoweredUp() {
+			dx, dy = -dx, -dy
+		}
+		nx, ny := g.neighbourPush(data, i)
+		dirs = append(dirs, vec{dx*speed + nx*0.05, dy*speed + ny*0.05})
+	}
+	for i, d := range dirs {
+		if d == (vec{}) {
+			continue
+		}
+		f := &data[i]
+		f.X = clamp(f.X+d.x, 0, Width-f.Size)
+		f.Y = clamp(f.Y+d.y, 0, Height-f.Size)
+	}
+	g.dirs = dirs
+}
+
+// grow makes every friend grow from its centre, up to MaxSize.
+func grow(rules ecs.UniqueView[Rules], friends ecs.ViewMut[Friend]) {
+	rate := rules.Get().FriendGrowth
+	for f := range friends.All() {
+		delta := min(f.Size+rate, MaxSize) - f.Size
+		f.Size += delta
+		f.X = max(f.X-delta/2, 0)
+		f.Y = max(f.Y-delta/2, 0)
+	}
+}
+
+// counters counts the player's power-up and invincibility frames down.
+func counters(player ecs.UniqueViewMut[Player]) {
+	p := player.Get()
+	p.PelletCounter = max(p.PelletCounter-1, 0)
+	p.ICounter = max(p.ICounter-1, 0)
+}
+
+// spawn adds power pellets at random (twice as often when there is none)
+// and the floor's friends that have not spawned yet, at the floor's rate.
+func spawn(entities ecs.EntitiesViewMut, rules ecs.UniqueView[Rules], rnd ecs.UniqueViewMut[rng], spawner ecs.UniqueViewMut[Spawner], friends ecs.ViewMut[Friend], pellets ecs.ViewMut[PowerPellet]) {
+	r, ru, s := rnd.Get().r, rules.Get(), spawner.Get()
+	period := ru.PelletPeriod
+	if pellets.IsEmpty() {
+		period /= 2
+	}
+	if r.IntN(period) == 0 {
+		pellets.AddEntity(entities, PowerPellet{randomSquare(r, InitSize*2)})
+	}
+	if s.Left > 0 && r.IntN(100) < ru.FriendSpawnRate {
+		friends.AddEntity(entities, Friend{randomSquare(r, ru.FriendStart)})
+		s.Left--
+		s.Spawned++
+	}
+}
+
+// collision makes the player take the power pellets they touch, and settles
+// every friend they touch: a full-grown friend is eaten if the player is
+// powered up, does nothing if they are invincible, and otherwise hits them
+// (they shrink and turn invincible); a friend no bigger than the player is
+// eaten. Eaten friends and taken pellets get a ToDelete.
+func collision(entities ecs.EntitiesView, rules ecs.UniqueView[Rules], player ecs.UniqueViewMut[Player], score ecs.UniqueViewMut[Score], friends ecs.View[Friend], pellets ecs.View[PowerPellet], toDelete ecs.ViewMut[ToDelete]) error {
+	p, ru, sc := player.Get(), rules.Get(), score.Get()
+	for id, pellet := range pellets.WithID() {
+		if p.Collide(pellet.Square) {
+			p.PelletCounter = ru.PowerUpFrames
+			sc.Pellets++
+			if err := toDelete.AddComponent(entities, id, ToDelete{}); err != nil {
+				return err
+			}
+		}
+	}
+	for id, f := range friends.WithID() {
+		eat := false
+		if f.FullGrown() && f.Collide(p.Square) {
+			switch {
+			case p.PoweredUp():
+				eat = true
+			case p.Invincible():
+				continue
+			default:
+				p.Size -= ru.HitLoss
+				p.ICounter = InvincibleFrames
+				sc.Hits++
+			}
+		} else if p.Size >= f.Size && p.Collide(f.Square) {
+			eat = true
+		}
+		if eat {
+			p.Size = min(p.Size+ru.EatGain, MaxSize-0.01)
+			sc.Eaten++
+			if err := toDelete.AddComponent(entities, id, ToDelete{}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// cleanUp deletes every entity flagged ToDelete.
+func cleanUp(all ecs.AllStoragesViewMut) error {
+	_, err := ecs.DeleteAny[ToDelete](all)
+	return err
+}
+
+// checkGameOver ends the floor: Defeat when the player shrank below
+// InitSize, Victory when no friend is left on the floor and none is left to
+// spawn.
+func checkGameOver(player ecs.UniqueView[Player], friends ecs.View[Friend], spawner ecs.UniqueView[Spawner]) error {
+	switch {
+	case player.Get().Size < InitSize:
+		return Defeat
+	case friends.IsEmpty() && spawner.Get().Left == 0:
+		return Victory
+	}
+	return nil
+}
+
+// mainLoop lists the floor's systems in the guide's order; the workload
+// keeps that order between any two that touch the same data.
+func mainLoop() []any {
+	return []any{movePlayer, moveFriends, grow, counters, spawn, collision, cleanUp, checkGameOver}
+}
+
+func clamp(v, lo, hi float64) float64 { return max(lo, min(v, hi)) }
+
+type vec struct{ x, y float64 }
+
+// normalize returns (x, y) scaled to length 1, or (0, 0) for (0, 0).
+func normalize(x, y float64) (float64, float64) {
+	l := math.Sqrt(x*x + y*y)
+	if l == 0 {
+		return 0, 0
+	}
+	return x / l, y / l
+}
+
+// randomSquare returns a square of the given size at a random place inside
+// the window.
+func randomSquare(r *rand.Rand, size float64) Square {
+	return Square{X: r.Float64() * (Width - size), Y: r.Float64() * (Height - size), Size: size}
+}
