@@ -1,0 +1,144 @@
+// Package desktoptest starts the native (Linux desktop) build of Square
+// Eater in a real X window under Xvfb, with the built-in bot playing, and
+// checks a screenshot of the display (ImageMagick's `import -window root`)
+// shows the game: the white board, the blue player and green friends.
+//
+// It needs xvfb-run (package xvfb), import (imagemagick), Mesa's software
+// OpenGL (libgl1-mesa-dri) and Ebitengine's build packages. Without xvfb-run
+// or import the test is skipped, except in CI (CI set), where it fails.
+// Set SQUAREEATER_SHOTS to a directory to keep the screenshot.
+package desktoptest
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/slipway-ecs/slipway/examples/squareeater/internal/pixels"
+	"github.com/slipway-ecs/slipway/examples/squareeater/render/scene"
+)
+
+// childEnv, when set, holds the game binary: the test runs inside xvfb-run
+// and plays it.
+const childEnv = "SQUAREEATER_DESKTOP_GAME"
+
+func TestDesktopUnderXvfb(t *testing.T) {
+	if bin := os.Getenv(childEnv); bin != "" {
+		playUnderX(t, bin)
+		return
+	}
+	for _, tool := range []string{"xvfb-run", "import"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("%s is missing in CI: install xvfb and imagemagick (%v)", tool, err)
+			}
+			t.Skipf("skipping the desktop test: %s not found; install it with `apt-get install xvfb imagemagick`", tool)
+		}
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "squareeater")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir = ".." // the game's module
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build (native): %v\n%s", err, out)
+	}
+	shots := os.Getenv("SQUAREEATER_SHOTS")
+	if shots == "" {
+		shots = dir
+	}
+
+	// Run this same test again inside a fresh X server.
+	child := exec.Command("xvfb-run", "-a", "-s", "-screen 0 1024x768x24 -br",
+		os.Args[0], "-test.run=^TestDesktopUnderXvfb$", "-test.v", "-test.timeout=5m")
+	child.Env = append(os.Environ(), childEnv+"="+bin, "SQUAREEATER_SHOTS="+shots)
+	out, err := child.CombinedOutput()
+	t.Logf("under xvfb-run:\n%s", out)
+	if err != nil {
+		t.Fatalf("the test under xvfb-run failed: %v", err)
+	}
+	// Check the screenshot the child kept, once more, from here.
+	img, err := pixels.Load(filepath.Join(shots, "desktop.png"))
+	if err != nil {
+		t.Fatalf("the screenshot taken under Xvfb: %v", err)
+	}
+	if n := pixels.Count(img, scene.PlayerBlue, 30); n < 100 {
+		t.Errorf("desktop screenshot: %d blue pixels, want the player", n)
+	}
+}
+
+// playUnderX runs the game with its bot in the X server of $DISPLAY and
+// takes screenshots until one shows it playing.
+func playUnderX(t *testing.T, bin string) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Fatal("no DISPLAY: run under xvfb-run")
+	}
+	game := exec.Command(bin, "-bot")
+	var logs bytes.Buffer
+	game.Stdout, game.Stderr = &logs, &logs
+	started := time.Now()
+	if err := game.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- game.Wait() }()
+	defer func() {
+		game.Process.Kill()
+		<-exited
+	}()
+
+	path := filepath.Join(os.Getenv("SQUAREEATER_SHOTS"), "desktop.png")
+	var white, blue, green int
+	for deadline := time.Now().Add(90 * time.Second); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
+		select {
+		case err := <-exited:
+			exited <- err
+			t.Fatalf("the game exited (%v) before showing a frame:\n%s", err, logs.String())
+		default:
+		}
+		raw, err := exec.Command("import", "-window", "root", "png:-").Output()
+		if err != nil {
+			t.Fatalf("import -window root: %v", err)
+		}
+		img, err := png.Decode(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatalf("decoding the screenshot: %v", err)
+		}
+		white = pixels.Count(img, scene.Background, 0)
+		blue = pixels.Count(img, scene.PlayerBlue, 30)
+		green = pixels.Count(img, scene.FriendGreen, 30)
+		if blue >= 100 && green >= 16 && white >= 200*200 {
+			if err := os.WriteFile(path, raw, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			b := img.Bounds()
+			t.Logf("after %.1fs the %dx%d display shows %d white, %d blue (player) and %d green (friends) pixels; saved %s",
+				time.Since(started).Seconds(), b.Dx(), b.Dy(), white, blue, green, path)
+			checkWindow(t, img)
+			return
+		}
+	}
+	t.Fatalf("no screenshot showed the game within 90 s: last had %d white, %d blue, %d green pixels; game output:\n%s", white, blue, green, logs.String())
+}
+
+// checkWindow checks the white pixels form one 800×600 window: the game's
+// logical size at scale 1.
+func checkWindow(t *testing.T, img image.Image) {
+	b := img.Bounds()
+	minX, minY, maxX, maxY := b.Max.X, b.Max.Y, b.Min.X, b.Min.Y
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r == 0xffff && g == 0xffff && bl == 0xffff {
+				minX, minY, maxX, maxY = min(minX, x), min(minY, y), max(maxX, x), max(maxY, y)
+			}
+		}
+	}
+	if w, h := maxX-minX+1, maxY-minY+1; w != 800 || h > 600 || h < 560 {
+		t.Errorf("white area %dx%d at (%d,%d), want the 800x600 window (its top under the HUD)", w, h, minX, minY)
+	}
+}

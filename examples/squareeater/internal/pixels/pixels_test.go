@@ -1,0 +1,47 @@
+package pixels
+
+import (
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestCountAndLoad(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 10, 10))
+	blue := color.RGBA{0, 121, 241, 255}
+	for y := range 3 {
+		for x := range 4 {
+			img.Set(x, y, blue)
+		}
+	}
+	img.Set(9, 9, color.RGBA{5, 118, 250, 255}) // near blue
+	img.Set(8, 9, color.RGBA{0, 228, 48, 255})  // green
+	path := filepath.Join(t.TempDir(), "shot.png")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := png.Encode(f, img); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	got, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := Count(got, blue, 0); n != 12 {
+		t.Errorf("exact blue pixels = %d, want 12", n)
+	}
+	if n := Count(got, blue, 10); n != 13 {
+		t.Errorf("blue pixels within 10 = %d, want 13", n)
+	}
+	if n := Count(got, color.RGBA{0, 228, 48, 255}, 10); n != 1 {
+		t.Errorf("green pixels = %d, want 1", n)
+	}
+	if _, err := Load(filepath.Join(t.TempDir(), "missing.png")); err == nil {
+		t.Error("Load of a missing file: no error")
+	}
+}

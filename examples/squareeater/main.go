@@ -1,0 +1,48 @@
+// Command squareeater is the Square Eater game from the Shipyard guide,
+// built on Slipway and Ebitengine, with floors and a shop.
+//
+//	go run .                                  play in a window
+//	go run . -bot                             watch the built-in bot play
+//	go run . -headless -seed 1 -frames 20000  let the bot play, print a summary
+//
+// On Linux, Ebitengine v2.8 opens the X display when the program starts,
+// before main runs, so even -headless needs one: use xvfb-run where there
+// is none.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"github.com/slipway-ecs/slipway/examples/squareeater/game"
+	"github.com/slipway-ecs/slipway/examples/squareeater/render"
+)
+
+func main() {
+	headless := flag.Bool("headless", false, "play with the built-in bot, without a window, and print a summary")
+	seed := flag.Uint64("seed", 1, "random seed")
+	frames := flag.Int("frames", 20000, "logic frames to play with -headless")
+	bot := flag.Bool("bot", false, "let the built-in bot play in the window")
+	flag.Parse()
+
+	if *headless {
+		fmt.Println(game.RunHeadless(*seed, *frames).String())
+		return
+	}
+	r, err := render.New(game.New(*seed))
+	if err != nil {
+		log.Fatal(err)
+	}
+	if *bot {
+		r.Input = (&game.Bot{}).Input
+	}
+	ebiten.SetWindowSize(int(game.Width), int(game.Height))
+	ebiten.SetWindowTitle("Square Eater")
+	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	if err := ebiten.RunGame(r); err != nil {
+		log.Fatal(err)
+	}
+}

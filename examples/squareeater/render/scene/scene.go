@@ -1,0 +1,311 @@
+// Package scene draws Square Eater's frames from its world, independently of
+// any graphics library: the render workload's systems read the world through
+// views and paint through the [Painter] held by the [Canvas] unique.
+// Package render plugs Ebitengine's screen in; tests record the calls.
+package scene
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+
+	"github.com/slipway-ecs/slipway/ecs"
+	"github.com/slipway-ecs/slipway/examples/squareeater/game"
+)
+
+// Workload is the name of the render workload added to the game's world.
+const Workload = "render"
+
+// AddTo adds the [Canvas] unique and the render workload to w: three
+// drawing systems (world, HUD, screens), each bound to the calling goroutine.
+// They all write the canvas, so they run in the declared order.
+func AddTo(w *ecs.World) error {
+	if err := ecs.AddUnique(w, Canvas{}); err != nil {
+		return err
+	}
+	return w.AddWorkload(Workload,
+		ecs.System(drawWorld).OnCaller(),
+		ecs.System(drawHUD).OnCaller(),
+		ecs.System(drawScreens).OnCaller(),
+	)
+}
+
+// DrawFrame paints one frame of g's world on p: it fills the [Canvas]
+// unique (painter, mouse position) and runs the render
+// workload. The unique and the workload must have been added by [AddTo].
+func DrawFrame(g *game.Game, p Painter, mouseX, mouseY float64) error {
+	w := g.World()
+	var cv ecs.UniqueViewMut[Canvas]
+	release, err := w.Borrow(&cv)
+	if err != nil {
+		return err
+	}
+	c := cv.Get()
+	c.P, c.MouseX, c.MouseY = p, mouseX, mouseY
+	c.Frame++
+	release()
+
+	err = w.RunWorkload(Workload)
+
+	// Do not keep the screen past the frame.
+	release, berr := w.Borrow(&cv)
+	if berr != nil {
+		return errors.Join(err, berr)
+	}
+	cv.Get().P = nil
+	release()
+	return err
+}
+
+// Colours of the game, after the Shipyard guide's (macroquad's palette).
+var (
+	Background  = color.RGBA{255, 255, 255, 255}
+	PlayerBlue  = color.RGBA{0, 121, 241, 255}
+	PowerGold   = color.RGBA{253, 249, 0, 255}   // the player powered up, and pellets
+	FriendGreen = color.RGBA{0, 228, 48, 255}    // a friend the player can eat
+	FriendBig   = color.RGBA{130, 130, 130, 255} // a friend bigger than the player
+	FriendMax   = color.RGBA{230, 41, 55, 255}   // a full-grown friend
+	Ink         = color.RGBA{30, 30, 30, 255}
+	Faint       = color.RGBA{150, 150, 150, 255}
+	Panel       = color.RGBA{240, 240, 240, 255}
+	HUDPanel    = color.RGBA{224, 224, 224, 235} // premultiplied: light gray, a little see-through
+	Hover       = color.RGBA{255, 246, 200, 255}
+	Veil        = color.RGBA{225, 225, 225, 225} // premultiplied: white at 88 %
+	ICounterIn  = color.RGBA{255, 150, 160, 255} // invincibility bar
+)
+
+// Align places a text relative to its x coordinate.
+type Align int
+
+// Text alignments.
+const (
+	AlignLeft Align = iota
+	AlignCenter
+	AlignRight
+)
+
+// Painter is what the drawing systems paint on: Ebitengine's screen in the
+// game ([NewScreenPainter]), a recorder in tests. Coordinates are the
+// game's logical pixels ([game.Width] × [game.Height]); a text's y is the
+// top of its line.
+type Painter interface {
+	Fill(c color.RGBA)
+	Rect(x, y, w, h float64, c color.RGBA)
+	Text(s string, x, y, size float64, c color.RGBA, align Align)
+}
+
+// Canvas is the unique the drawing systems paint through. [DrawFrame] sets
+// it before each run of the render workload: the painter wrapping this
+// frame's screen, and the mouse position (for the shop's hover highlight).
+type Canvas struct {
+	P              Painter
+	MouseX, MouseY float64
+	Frame          int // frames drawn so far, for blinking
+}
+
+// FriendColor is the colour of friend f next to player p: red when
+// full-grown (it hurts), gray when bigger than the player (it cannot be
+// eaten yet), green otherwise.
+func FriendColor(f game.Friend, p game.Player) color.RGBA {
+	switch {
+	case f.FullGrown():
+		return FriendMax
+	case f.Size > p.Size:
+		return FriendBig
+	default:
+		return FriendGreen
+	}
+}
+
+// PlayerColor is blue, or gold while the player is powered up.
+func PlayerColor(p game.Player) color.RGBA {
+	if p.PoweredUp() {
+		return PowerGold
+	}
+	return PlayerBlue
+}
+
+// drawWorld paints the background, the pellets, the friends and the player.
+func drawWorld(c ecs.UniqueViewMut[Canvas], player ecs.UniqueView[game.Player], friends ecs.View[game.Friend], pellets ecs.View[game.PowerPellet]) {
+	cv := c.Get()
+	p := cv.P
+	p.Fill(Background)
+	for _, pl := range pellets.Slice() {
+		p.Rect(pl.X, pl.Y, pl.Size, pl.Size, PowerGold)
+	}
+	pr := player.Get()
+	for _, f := range friends.Slice() {
+		p.Rect(f.X, f.Y, f.Size, f.Size, FriendColor(f, pr))
+	}
+	// Invincibility frames: the player blinks every 4 frames.
+	if pr.Invincible() && cv.Frame/4%2 == 1 {
+		return
+	}
+	p.Rect(pr.X, pr.Y, pr.Size, pr.Size, PlayerColor(pr))
+}
+
+// HUD geometry.
+const (
+	hudH   = 28.0
+	barW   = 100.0
+	barH   = 8.0
+	frameS = 60.0 // logic frames per second
+)
+
+// drawHUD paints the heads-up display over a floor: floor, lives, size,
+// friends left (on screen and still to spawn), and the power-up and
+// invincibility timers.
+func drawHUD(c ecs.UniqueViewMut[Canvas], state ecs.UniqueView[game.State], player ecs.UniqueView[game.Player], friends ecs.View[game.Friend], spawner ecs.UniqueView[game.Spawner]) {
+	st := state.Get()
+	if st.Scene != game.SceneFloor {
+		return
+	}
+	p := c.Get().P
+	pr := player.Get()
+	p.Rect(0, 0, game.Width, hudH, HUDPanel)
+	p.Text(fmt.Sprintf("Floor %d/%d", st.Floor, game.FinalFloor), 8, 5, 16, Ink, AlignLeft)
+	p.Text(fmt.Sprintf("Lives %d", st.Lives), 106, 5, 16, Ink, AlignLeft)
+	p.Text(fmt.Sprintf("Size %.1f", pr.Size), 172, 5, 16, Ink, AlignLeft)
+	p.Text(fmt.Sprintf("Friends %d", friends.Len()+spawner.Get().Left), 258, 5, 16, Ink, AlignLeft)
+	timer(p, 356, "Power-up", pr.PelletCounter, PowerGold)
+	timer(p, 588, "Invincible", pr.ICounter, ICounterIn)
+}
+
+// timer paints a label, a bar that shrinks with the counter and the time
+// left in seconds.
+func timer(p Painter, x float64, label string, frames int, c color.RGBA) {
+	col := Faint
+	if frames > 0 {
+		col = Ink
+	}
+	p.Text(label, x, 6, 14, col, AlignLeft)
+	bx := x + 72
+	p.Rect(bx, 10, barW, barH, color.RGBA{220, 220, 220, 255})
+	if frames > 0 {
+		w := min(float64(frames)/frameS, 4) / 4 * barW // a full bar is 4 s or more
+		p.Rect(bx, 10, max(w, 2), barH, c)
+		p.Text(fmt.Sprintf("%.1fs", float64(frames)/frameS), bx+barW+4, 6, 14, Ink, AlignLeft)
+	}
+}
+
+// drawScreens paints the start, shop and game-over screens over the world.
+func drawScreens(c ecs.UniqueViewMut[Canvas], state ecs.UniqueView[game.State], shop ecs.UniqueView[game.Shop], bonuses ecs.UniqueView[game.FriendBonuses]) {
+	cv := c.Get()
+	st := state.Get()
+	switch st.Scene {
+	case game.SceneStart:
+		drawStart(cv.P)
+	case game.SceneShop:
+		drawShop(cv, st, shop.Get(), bonuses.Get())
+	case game.SceneGameOver:
+		drawGameOver(cv.P, st)
+	}
+}
+
+// legend is the start screen's explanation of the colours.
+var legend = []struct {
+	c    color.RGBA
+	size float64
+	text string
+}{
+	{PlayerBlue, 18, "You: follow the mouse"},
+	{FriendGreen, 14, "A friend no bigger than you: eat it to grow"},
+	{FriendBig, 22, "A friend bigger than you: it chases you, keep away"},
+	{FriendMax, 25, "A full-grown friend: it shrinks you on contact"},
+	{PowerGold, 10, "A power pellet: friends flee, eat the red ones too"},
+}
+
+func drawStart(p Painter) {
+	p.Text("Square Eater", game.Width/2, 70, 56, Ink, AlignCenter)
+	p.Text(fmt.Sprintf("Eat every friend of a floor to climb to the next; clear floor %d to win.", game.FinalFloor), game.Width/2, 160, 18, Ink, AlignCenter)
+	p.Text(fmt.Sprintf("After each floor the shop offers an upgrade. %d defeats end the run.", game.Lives), game.Width/2, 186, 18, Ink, AlignCenter)
+	for i, l := range legend {
+		y := 240 + float64(i)*44
+		p.Rect(200-l.size/2, y+12-l.size/2, l.size, l.size, l.c)
+		p.Text(l.text, 230, y+2, 18, Ink, AlignLeft)
+	}
+	p.Text("Click or press Space to start", game.Width/2, 480, 26, Ink, AlignCenter)
+}
+
+// Greys of a maxed shop option.
+var (
+	maxedBg  = color.RGBA{228, 228, 228, 255}
+	pipEmpty = color.RGBA{205, 205, 205, 255}
+)
+
+func drawShop(cv *Canvas, st game.State, shop game.Shop, b game.FriendBonuses) {
+	p := cv.P
+	p.Rect(0, 0, game.Width, game.Height, Veil)
+	p.Text("Shop", game.Width/2, 18, 40, Ink, AlignCenter)
+	var head string
+	switch st.LastFloor {
+	case game.Victory:
+		head = fmt.Sprintf("Floor %d cleared! Next: floor %d.", st.Floor-1, st.Floor)
+	case game.Defeat:
+		head = fmt.Sprintf("Defeated: floor %d again, %d %s left.", st.Floor, st.Lives, plural(st.Lives, "life", "lives"))
+	default:
+		head = fmt.Sprintf("Next: floor %d.", st.Floor)
+	}
+	p.Text(head+" Pick one upgrade.", game.Width/2, 70, 20, Ink, AlignCenter)
+	if b.Count > 0 {
+		p.Text("The friends' latest bonus: "+b.Last.String(), game.Width/2, 98, 16, Faint, AlignCenter)
+	}
+	opts := shop.Options()
+	var bottom float64
+	for _, o := range opts {
+		r := o.Rect
+		bottom = max(bottom, r.Y+r.H)
+		bg, ink := Panel, Ink
+		switch {
+		case o.Maxed:
+			bg, ink = maxedBg, Faint
+		case r.Contains(cv.MouseX, cv.MouseY):
+			bg = Hover
+		}
+		p.Rect(r.X, r.Y, r.W, r.H, bg)
+		p.Text(string(o.Key), r.X+22, r.Y+r.H/2-15, 26, ink, AlignCenter)
+		p.Text(o.Name, r.X+46, r.Y+10, 20, ink, AlignLeft)
+		p.Text(o.Effect, r.X+46, r.Y+38, 14, ink, AlignLeft)
+		level := fmt.Sprintf("%d / %d", o.Level, o.Max)
+		if o.Maxed {
+			level = "maxed"
+		}
+		p.Text(level, r.X+r.W-12, r.Y+10, 20, ink, AlignRight)
+		// One pip per level, filled up to the current one.
+		const pipsW = 100.0
+		pw := (pipsW - float64(o.Max-1)*2) / float64(o.Max)
+		for k := range o.Max {
+			pc := pipEmpty
+			if k < o.Level {
+				pc = ink
+			}
+			p.Rect(r.X+r.W-12-pipsW+float64(k)*(pw+2), r.Y+42, pw, 6, pc)
+		}
+	}
+	hint := "Click a choice or press 1-5"
+	if shop.AllMaxed() {
+		hint = "Every upgrade is maxed: click or press Space to go on"
+	}
+	p.Text(hint, game.Width/2, bottom+12, 18, Ink, AlignCenter)
+}
+
+func drawGameOver(p Painter, st game.State) {
+	p.Rect(0, 0, game.Width, game.Height, Veil)
+	title := "Game over"
+	if st.Result == game.Won {
+		title = "You won!"
+	}
+	p.Text(title, game.Width/2, 150, 56, Ink, AlignCenter)
+	p.Text(fmt.Sprintf("Best floor %d, %d %s cleared, %d %s eaten.",
+		st.BestFloor, st.Cleared, plural(st.Cleared, "floor", "floors"), st.Eaten, plural(st.Eaten, "friend", "friends")),
+		game.Width/2, 250, 22, Ink, AlignCenter)
+	p.Text(fmt.Sprintf("%d %s.", st.Defeats, plural(st.Defeats, "defeat", "defeats")), game.Width/2, 284, 22, Ink, AlignCenter)
+	p.Text("Click or press Space to play again", game.Width/2, 360, 26, Ink, AlignCenter)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,398 @@
+package scene
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image/color"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/slipway-ecs/slipway/ecs"
+	"github.com/slipway-ecs/slipway/examples/squareeater/game"
+)
+
+// op is one call to a Painter.
+type op struct {
+	kind       string // "fill", "rect" or "text"
+	x, y, w, h float64
+	size       float64
+	c          color.RGBA
+	text       string
+	align      Align
+	goroutine  string
+}
+
+// recorder is a Painter that records its calls.
+type recorder struct{ ops []op }
+
+func goroutineID() string {
+	var buf [64]byte
+	n := runtime.Stack(buf[:], false)
+	return string(bytes.Fields(buf[:n])[1])
+}
+
+func (r *recorder) Fill(c color.RGBA) {
+	r.ops = append(r.ops, op{kind: "fill", c: c, goroutine: goroutineID()})
+}
+
+func (r *recorder) Rect(x, y, w, h float64, c color.RGBA) {
+	r.ops = append(r.ops, op{kind: "rect", x: x, y: y, w: w, h: h, c: c, goroutine: goroutineID()})
+}
+
+func (r *recorder) Text(s string, x, y, size float64, c color.RGBA, align Align) {
+	r.ops = append(r.ops, op{kind: "text", x: x, y: y, size: size, c: c, text: s, align: align, goroutine: goroutineID()})
+}
+
+// rects returns the rectangles painted exactly over sq.
+func (r *recorder) rects(sq game.Square) []op {
+	var out []op
+	for _, o := range r.ops {
+		if o.kind == "rect" && o.x == sq.X && o.y == sq.Y && o.w == sq.Size && o.h == sq.Size {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// text returns the first text op containing s.
+func (r *recorder) text(s string) (op, bool) {
+	for _, o := range r.ops {
+		if o.kind == "text" && strings.Contains(o.text, s) {
+			return o, true
+		}
+	}
+	return op{}, false
+}
+
+func (r *recorder) texts() string {
+	var b strings.Builder
+	for _, o := range r.ops {
+		if o.kind == "text" {
+			b.WriteString(o.text + "\n")
+		}
+	}
+	return b.String()
+}
+
+func newGame(t *testing.T, seed uint64) *game.Game {
+	t.Helper()
+	g := game.New(seed)
+	if err := AddTo(g.World()); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func update(t *testing.T, g *game.Game, in game.Input, frames int) {
+	t.Helper()
+	for range frames {
+		if err := g.Update(in); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func draw(t *testing.T, g *game.Game, mx, my float64) *recorder {
+	t.Helper()
+	rec := &recorder{}
+	if err := DrawFrame(g, rec, mx, my); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.ops) == 0 || rec.ops[0].kind != "fill" || rec.ops[0].c != Background {
+		t.Fatalf("frame does not start by filling the background white: %+v", rec.ops[:min(len(rec.ops), 1)])
+	}
+	return rec
+}
+
+func setUnique[T any](t *testing.T, g *game.Game, change func(*T)) {
+	t.Helper()
+	v, err := ecs.GetUnique[T](g.World())
+	if err != nil {
+		t.Fatal(err)
+	}
+	change(&v)
+	if err := ecs.AddUnique(g.World(), v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func friends(t *testing.T, g *game.Game) []game.Friend {
+	t.Helper()
+	var v ecs.View[game.Friend]
+	release, err := g.World().Borrow(&v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	return append([]game.Friend(nil), v.Slice()...)
+}
+
+func TestFriendColor(t *testing.T) {
+	player := game.Player{Square: game.Square{Size: 10}}
+	for _, tc := range []struct {
+		size float64
+		want color.RGBA
+	}{
+		{5, FriendGreen},
+		{10, FriendGreen}, // as big as the player: edible
+		{10.5, FriendBig},
+		{game.MaxSize - 0.01, FriendBig},
+		{game.MaxSize, FriendMax},
+	} {
+		f := game.Friend{Square: game.Square{Size: tc.size}}
+		if got := FriendColor(f, player); got != tc.want {
+			t.Errorf("FriendColor(size %v, player 10) = %v, want %v", tc.size, got, tc.want)
+		}
+	}
+	// A big player still sees a full-grown friend as red.
+	big := game.Player{Square: game.Square{Size: game.MaxSize}}
+	if got := FriendColor(game.Friend{Square: game.Square{Size: game.MaxSize}}, big); got != FriendMax {
+		t.Errorf("full-grown friend next to a player of MaxSize: %v, want red", got)
+	}
+	if PlayerColor(player) != PlayerBlue {
+		t.Error("player not blue")
+	}
+	if PlayerColor(game.Player{PelletCounter: 1}) != PowerGold {
+		t.Error("powered-up player not yellow")
+	}
+}
+
+func TestStartScreen(t *testing.T) {
+	g := newGame(t, 1)
+	rec := draw(t, g, 0, 0)
+	for _, s := range []string{"Square Eater", "Click or press Space to start"} {
+		if _, ok := rec.text(s); !ok {
+			t.Errorf("start screen lacks %q; texts:\n%s", s, rec.texts())
+		}
+	}
+	// The legend shows every colour of the game.
+	for _, c := range []color.RGBA{PlayerBlue, FriendGreen, FriendBig, FriendMax, PowerGold} {
+		found := false
+		for _, o := range rec.ops {
+			found = found || o.kind == "rect" && o.c == c
+		}
+		if !found {
+			t.Errorf("start screen legend lacks colour %v", c)
+		}
+	}
+	if _, ok := rec.text("Floor"); ok {
+		t.Error("start screen shows the HUD")
+	}
+}
+
+func TestFloorFrame(t *testing.T) {
+	g := newGame(t, 7)
+	update(t, g, game.Input{Key: ' '}, 1)
+	update(t, g, game.Input{MouseX: 100, MouseY: 500}, 40)
+	if g.Scene() != game.SceneFloor {
+		t.Fatalf("scene %v after 40 frames, want floor", g.Scene())
+	}
+	rec := draw(t, g, 100, 500)
+	p := g.Player()
+	if got := rec.rects(p.Square); len(got) != 1 || got[0].c != PlayerBlue {
+		t.Errorf("player square %+v painted as %+v, want once in blue", p.Square, got)
+	}
+	fs := friends(t, g)
+	if len(fs) == 0 {
+		t.Fatal("no friend on floor 1")
+	}
+	seen := map[color.RGBA]int{}
+	for _, f := range fs {
+		got := rec.rects(f.Square)
+		want := FriendColor(f, p)
+		if len(got) == 0 || got[0].c != want {
+			t.Errorf("friend %+v painted as %+v, want %v", f.Square, got, want)
+		}
+		seen[want]++
+	}
+	if seen[FriendGreen] == 0 && seen[FriendBig] == 0 && seen[FriendMax] == 0 {
+		t.Error("no friend colour used")
+	}
+	st := g.State()
+	for _, s := range []string{
+		fmt.Sprintf("Floor 1/%d", game.FinalFloor),
+		"Lives 3",
+		fmt.Sprintf("Size %.1f", p.Size),
+		fmt.Sprintf("Friends %d", g.FriendsLeft()),
+		"Power-up",
+		"Invincible",
+	} {
+		if _, ok := rec.text(s); !ok {
+			t.Errorf("HUD lacks %q (state %+v); texts:\n%s", s, st, rec.texts())
+		}
+	}
+	// The player is drawn after the friends, so it stays visible.
+	last := -1
+	for i, o := range rec.ops {
+		if o.kind == "rect" && o.c == PlayerBlue {
+			last = i
+		}
+	}
+	for i, o := range rec.ops {
+		if o.kind == "rect" && (o.c == FriendGreen || o.c == FriendBig || o.c == FriendMax) && i > last {
+			t.Fatalf("friend painted after the player (op %d > %d)", i, last)
+		}
+	}
+}
+
+func TestPowerUpAndInvincibility(t *testing.T) {
+	g := newGame(t, 3)
+	update(t, g, game.Input{Key: ' '}, 1)
+	update(t, g, game.Input{MouseX: 400, MouseY: 300}, 2)
+	setUnique(t, g, func(p *game.Player) { p.PelletCounter = 90; p.ICounter = 0 })
+	rec := draw(t, g, 400, 300)
+	p := g.Player()
+	if got := rec.rects(p.Square); len(got) != 1 || got[0].c != PowerGold {
+		t.Errorf("powered-up player painted as %+v, want yellow", got)
+	}
+	if _, ok := rec.text("1.5s"); !ok {
+		t.Errorf("HUD does not show 1.5 s of power-up; texts:\n%s", rec.texts())
+	}
+	// Invincible: the player blinks, visible on some frames only.
+	setUnique(t, g, func(p *game.Player) { p.PelletCounter = 0; p.ICounter = 30 })
+	shown, hidden := 0, 0
+	for range 8 {
+		if len(draw(t, g, 400, 300).rects(p.Square)) > 0 {
+			shown++
+		} else {
+			hidden++
+		}
+	}
+	if shown == 0 || hidden == 0 {
+		t.Errorf("invincible player: shown %d, hidden %d of 8 frames, want a blink", shown, hidden)
+	}
+	rec = draw(t, g, 400, 300)
+	if _, ok := rec.text("0.5s"); !ok {
+		t.Errorf("HUD does not show 0.5 s of invincibility; texts:\n%s", rec.texts())
+	}
+}
+
+// lose makes the player lose the current floor on the next frame.
+func lose(t *testing.T, g *game.Game) {
+	t.Helper()
+	setUnique(t, g, func(p *game.Player) { p.Size = game.InitSize / 2 })
+	update(t, g, game.Input{MouseX: 400, MouseY: 300}, 1)
+}
+
+func TestShopScreen(t *testing.T) {
+	g := newGame(t, 5)
+	update(t, g, game.Input{Key: ' '}, 1)
+	lose(t, g)
+	if g.Scene() != game.SceneShop {
+		t.Fatalf("scene %v after a defeat, want shop", g.Scene())
+	}
+	setUnique(t, g, func(s *game.Shop) { s.Levels[game.UpgradeStartSize] = 3; s.Levels[game.UpgradeDefense] = 2 })
+	opts := g.ShopOptions()
+	hover := opts[1].Rect
+	rec := draw(t, g, hover.X+5, hover.Y+5)
+	if _, ok := rec.text("Defeated: floor 1 again, 2 lives left"); !ok {
+		t.Errorf("shop does not tell the defeat; texts:\n%s", rec.texts())
+	}
+	for _, o := range opts {
+		name, ok := rec.text(o.Name)
+		if !ok {
+			t.Errorf("shop lacks %q", o.Name)
+			continue
+		}
+		var bg *op
+		for i := range rec.ops {
+			r := rec.ops[i]
+			if r.kind == "rect" && r.x == o.Rect.X && r.y == o.Rect.Y && r.w == o.Rect.W && r.h == o.Rect.H {
+				bg = &rec.ops[i]
+			}
+		}
+		if bg == nil {
+			t.Errorf("option %q: no button over its rectangle %+v", o.Name, o.Rect)
+			continue
+		}
+		if _, ok := rec.text(string(o.Key)); !ok {
+			t.Errorf("option %q: key %q not shown", o.Name, o.Key)
+		}
+		switch {
+		case o.Maxed:
+			if name.c != Faint || bg.c != maxedBg {
+				t.Errorf("maxed option %q: ink %v on %v, want greyed", o.Name, name.c, bg.c)
+			}
+		case o.Key == '2':
+			if bg.c != Hover || name.c != Ink {
+				t.Errorf("hovered option %q: ink %v on %v, want highlighted", o.Name, name.c, bg.c)
+			}
+		default:
+			if bg.c != Panel || name.c != Ink {
+				t.Errorf("option %q: ink %v on %v, want plain", o.Name, name.c, bg.c)
+			}
+		}
+	}
+	for _, s := range []string{"maxed", "2 / 5", "0 / 10"} {
+		if _, ok := rec.text(s); !ok {
+			t.Errorf("shop lacks level %q; texts:\n%s", s, rec.texts())
+		}
+	}
+	// The option drawn under a point is the one a click there picks.
+	update(t, g, game.Input{MouseX: hover.X + 5, MouseY: hover.Y + 5, Clicked: true}, 1)
+	if g.Scene() != game.SceneFloor || g.Shop().Levels[game.UpgradePowerDuration] != 1 {
+		t.Errorf("click on the hovered option: scene %v, shop %+v", g.Scene(), g.Shop())
+	}
+}
+
+func TestGameOverScreen(t *testing.T) {
+	g := newGame(t, 9)
+	update(t, g, game.Input{Key: ' '}, 1)
+	for range game.Lives {
+		lose(t, g)
+		if g.Scene() == game.SceneShop {
+			update(t, g, game.Input{Key: '5'}, 1)
+		}
+	}
+	if g.Scene() != game.SceneGameOver {
+		t.Fatalf("scene %v after %d defeats, want game over", g.Scene(), game.Lives)
+	}
+	rec := draw(t, g, 0, 0)
+	for _, s := range []string{"Game over", "Best floor 1", "3 defeats", "Click or press Space to play again"} {
+		if _, ok := rec.text(s); !ok {
+			t.Errorf("game-over screen lacks %q; texts:\n%s", s, rec.texts())
+		}
+	}
+	if _, ok := rec.text("Power-up"); ok {
+		t.Error("game-over screen shows the HUD")
+	}
+}
+
+func TestDrawRunsOnCallerAndReleasesPainter(t *testing.T) {
+	g := newGame(t, 11)
+	update(t, g, game.Input{Key: ' '}, 1)
+	me := goroutineID()
+	for range 20 { // workers would show up sooner or later
+		rec := draw(t, g, 10, 10)
+		for _, o := range rec.ops {
+			if o.goroutine != me {
+				t.Fatalf("painted on goroutine %s, not the caller's %s", o.goroutine, me)
+			}
+		}
+	}
+	c, err := ecs.GetUnique[Canvas](g.World())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.P != nil {
+		t.Error("the canvas keeps the painter after the frame")
+	}
+	if c.Frame != 20 {
+		t.Errorf("canvas frame = %d, want 20", c.Frame)
+	}
+}
+
+func TestDrawFrameErrors(t *testing.T) {
+	g := game.New(1) // render workload never added
+	err := DrawFrame(g, &recorder{}, 0, 0)
+	var ue *ecs.UniqueError
+	if !errors.As(err, &ue) && !errors.Is(err, ecs.ErrMissingUnique) {
+		t.Errorf("DrawFrame without AddTo: %v, want a missing unique error", err)
+	}
+	g = newGame(t, 1)
+	if err := AddTo(g.World()); err == nil {
+		t.Error("AddTo twice: no error")
+	}
+}
