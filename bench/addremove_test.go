@@ -1,0 +1,130 @@
+package bench
+
+// The add/remove workloads: add Velocity to N entities, then remove it from
+// all of them.
+
+import (
+	"testing"
+
+	"github.com/slipway-ecs/slipway/ecs"
+)
+
+// addRemoveLayouts are the Slipway variants of the add/remove workloads
+// that add and remove one entity at a time.
+var addRemoveLayouts = []layout{plainLayout}
+
+// BenchmarkAddRemove: N entities with Position; the round adds Velocity to
+// all of them, then removes it from all. One warm-up round runs first, so
+// the Velocity storage has its capacity. ns/entity is per add+remove pair.
+func BenchmarkAddRemove(b *testing.B) { benchAddRemove(b, buildAddRemove) }
+
+// BenchmarkAddRemoveLarge is AddRemove on entities that also have C1..C10:
+// a sparse set does not move an entity's other components, so it should cost
+// the same.
+func BenchmarkAddRemoveLarge(b *testing.B) { benchAddRemove(b, buildAddRemoveLarge) }
+
+// benchAddRemove measures the baseline (the component in a slice indexed by
+// entity, with a presence flag), every layout, and the bulk variant.
+//
+// Slipway has no call that adds a component to many entities, so the bulk
+// variant adds one at a time (without the liveness check), and removes with
+// ViewMut.Clear: every entity that has a Velocity loses it.
+func benchAddRemove(b *testing.B, build func(testing.TB, *ecs.World, int) []ecs.EntityID) {
+	impls := []impl{{"plain", func(b *testing.B, n int) {
+		s := &plainFlagged[Velocity]{vals: make([]Velocity, n), has: make([]bool, n)}
+		addRemoveFlagged(s, Velocity{1, 2})
+		measure(b, n, func() { addRemoveFlagged(s, Velocity{1, 2}) })
+	}}}
+	for _, l := range addRemoveLayouts {
+		impls = append(impls, impl{l.name, func(b *testing.B, n int) {
+			w := l.newWorld(b)
+			sys := addRemoveSystem(build(b, w, n))
+			check(b, w.Run(sys)) // warm-up
+			measure(b, n, func() { check(b, w.Run(sys)) })
+		}})
+	}
+	impls = append(impls, impl{"slipway-bulk", func(b *testing.B, n int) {
+		w := ecs.NewWorld()
+		sys := addRemoveBulkSystem(build(b, w, n))
+		check(b, w.Run(sys)) // warm-up
+		measure(b, n, func() { check(b, w.Run(sys)) })
+	}})
+	runImpls(b, impls...)
+}
+
+// buildAddRemove fills w with n entities with Position and returns their ids.
+func buildAddRemove(tb testing.TB, w *ecs.World, n int) []ecs.EntityID {
+	tb.Helper()
+	ids, err := ecs.BulkAddEntity1(w, column[Position](n))
+	check(tb, err)
+	return ids
+}
+
+// buildAddRemoveLarge fills w with n entities with Position and C1..C10.
+func buildAddRemoveLarge(tb testing.TB, w *ecs.World, n int) []ecs.EntityID {
+	tb.Helper()
+	ids := buildAddRemove(tb, w, n)
+	for _, add := range addC {
+		add(tb, w, ids, nil)
+	}
+	return ids
+}
+
+// addRemoveSystem returns the system of one round: through the checked
+// ViewMut.AddComponent, then ViewMut.Delete, one entity at a time.
+func addRemoveSystem(ids []ecs.EntityID) func(ecs.EntitiesView, ecs.ViewMut[Velocity]) error {
+	return func(ents ecs.EntitiesView, vel ecs.ViewMut[Velocity]) error {
+		return addRemove(ents, vel, ids)
+	}
+}
+
+//go:noinline
+func addRemove(ents ecs.EntitiesView, vel ecs.ViewMut[Velocity], ids []ecs.EntityID) error {
+	if err := addEach(ents, vel, ids); err != nil {
+		return err
+	}
+	removeEach(vel, ids)
+	return nil
+}
+
+// addEach gives every entity of ids a Velocity, one at a time.
+func addEach(ents ecs.EntitiesView, vel ecs.ViewMut[Velocity], ids []ecs.EntityID) error {
+	for _, id := range ids {
+		if err := vel.AddComponent(ents, id, Velocity{1, 2}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// removeEach deletes the Velocity of every entity of ids, one at a time.
+func removeEach(vel ecs.ViewMut[Velocity], ids []ecs.EntityID) {
+	for _, id := range ids {
+		vel.Delete(id)
+	}
+}
+
+// addRemoveBulkSystem returns the system of one round of the bulk variant.
+func addRemoveBulkSystem(ids []ecs.EntityID) func(ecs.ViewMut[Velocity]) error {
+	return func(vel ecs.ViewMut[Velocity]) error { return addRemoveBulk(vel, ids) }
+}
+
+//go:noinline
+func addRemoveBulk(vel ecs.ViewMut[Velocity], ids []ecs.EntityID) error {
+	if err := addEachUnchecked(vel, ids); err != nil {
+		return err
+	}
+	vel.Clear()
+	return nil
+}
+
+// addEachUnchecked gives every entity of ids a Velocity, one at a time,
+// without checking that it is alive.
+func addEachUnchecked(vel ecs.ViewMut[Velocity], ids []ecs.EntityID) error {
+	for _, id := range ids {
+		if err := vel.AddComponentUnchecked(id, Velocity{1, 2}); err != nil {
+			return err
+		}
+	}
+	return nil
+}

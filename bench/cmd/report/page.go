@@ -1,0 +1,306 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// workloadOrder is the order of the workloads on the page.
+var workloadOrder = []string{
+	"Query2Comp", "Query32Arch", "Query256Arch", "Random",
+	"Create2Comp", "Create2CompAlloc", "Create10Comp",
+	"AddRemove", "AddRemoveLarge", "Delete2Comp", "Delete10Comp", "NewWorld",
+	"SimpleInsert", "SimpleIter", "FragIter", "HeavyCompute", "Schedule", "AddRemoveComponent",
+}
+
+// implOrder is the order of the implementations in tables and legends.
+var implOrder = []string{"plain", "slipway", "slipway-group", "slipway-bulk", "slipway-par", "slipway-seq"}
+
+var implColors = map[string]string{
+	"plain":         "#6b6b6b",
+	"slipway":       "#1f77b4",
+	"slipway-group": "#2ca02c",
+	"slipway-bulk":  "#ff7f0e",
+	"slipway-par":   "#d62728",
+	"slipway-seq":   "#9467bd",
+}
+
+var spareColors = []string{"#8c564b", "#e377c2", "#17becf", "#bcbd22"}
+
+// colorOf returns the color of impl: a fixed one for the known impls, a
+// spare one (by position among the unknown ones) otherwise.
+func colorOf(impl string, unknown []string) string {
+	if c, ok := implColors[impl]; ok {
+		return c
+	}
+	return spareColors[slices.Index(unknown, impl)%len(spareColors)]
+}
+
+// descriptions say what each workload measures.
+var descriptions = map[string]string{
+	"Query2Comp":         "N entities with Position and Velocity, then 10N with Position only; a round adds Velocity to Position for the N. Slipway runs a system with a `Join2` cursor; plain loops over an array of N structs holding both components.",
+	"Query32Arch":        "As Query2Comp, but without the 10N and with each of the N also having a random subset of C1..C5 (32 combinations).",
+	"Query256Arch":       "N entities with Position and Velocity and 4N with Position and a random subset of C1..C8 (256 combinations), created in a random interleaving, so the movers' positions are spread among 5N in the Position storage.",
+	"Random":             "N entities with Position, their ids shuffled; a round sums Position.X looking each id up through a `View`. Plain indexes a slice with the same shuffled indices.",
+	"Create2Comp":        "Create N entities with Position and Velocity in a world where N such entities were created and deleted before (deleting them again is not timed). Slipway creates one at a time in a system (`EntitiesViewMut.AddEntity`, `ViewMut.AddComponentUnchecked`); bulk uses `BulkAddEntity2`; plain appends to a slice with room for N.",
+	"Create2CompAlloc":   "Create a fresh world and N entities with Position and Velocity in it, every round: growth and garbage collection included. Plain appends to a nil slice.",
+	"Create10Comp":       "As Create2Comp with C1..C10. `BulkAddEntityN` stops at 8 components: bulk creates C1..C8 in one call and adds C9 and C10 through views.",
+	"AddRemove":          "N entities with Position; a round adds Velocity to all, then removes it from all (after one warm-up round); ns/entity is per add+remove pair. Slipway uses the checked `ViewMut.AddComponent` and `ViewMut.Delete`. Slipway has no call adding a component to many entities, so bulk adds one at a time (unchecked) and removes with `ViewMut.Clear`. Plain keeps the component in a slice indexed by entity with a presence flag.",
+	"AddRemoveLarge":     "As AddRemove on entities that also have C1..C10.",
+	"Delete2Comp":        "Delete N entities that have Position and Velocity (re-creating them between rounds is not timed). Slipway deletes one at a time in a system holding an `AllStoragesViewMut`. Slipway has no call deleting a list of entities, so bulk deletes them all with `DeleteAny[Position]`. Plain clears the entity in a slice of structs, marks it dead and pushes it on a free list.",
+	"Delete10Comp":       "As Delete2Comp with entities having C1..C10; bulk uses `DeleteAny[C1]`.",
+	"NewWorld":           "Create an empty world; the figure is per world.",
+	"SimpleInsert":       "Rust ecs_bench_suite: create a world and 10,000 entities with a 4×4 matrix, a position, a rotation and a velocity (float32), every round.",
+	"SimpleIter":         "Rust ecs_bench_suite: add velocity to position for 10,000 entities with the four components of SimpleInsert.",
+	"FragIter":           "Rust ecs_bench_suite: 26 component types A..Z, 20 entities with each, all also having Data; a round doubles every Data (Slipway iterates `ViewMut.Slice`).",
+	"HeavyCompute":       "Rust ecs_bench_suite: 1,000 entities; each round inverts every entity's 4×4 matrix 100 times and transforms its position. slipway runs sequentially (join cursor), slipway-par with `Join2(...).ParEachMin(16, fn)`. CPU time of slipway-par adds up both cores.",
+	"Schedule":           "Rust ecs_bench_suite: 10,000 entities each of (A,B), (A,B,C), (A,B,C,D), (A,B,C,E); a workload of three systems swaps A/B, C/D and C/E. slipway runs it with `World.RunWorkload` (A/B beside the others), slipway-seq runs the three systems one after the other with `World.Run`; ns/entity is over the 40,000 entities.",
+	"AddRemoveComponent": "Rust ecs_bench_suite: 10,000 entities with A; a round adds B to all, then removes it from all.",
+}
+
+// speedups are the comparisons stated under a workload's table: how many
+// times faster impl fast is than impl slow (wall time).
+var speedups = map[string][2]string{
+	"HeavyCompute": {"slipway", "slipway-par"},
+	"Schedule":     {"slipway-seq", "slipway"},
+}
+
+// formatNs formats a time in ns with three significant digits or so.
+func formatNs(v float64) string {
+	switch {
+	case v >= 1000:
+		return groupThousands(int64(math.Round(v)))
+	case v >= 100:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case v >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	default:
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	}
+}
+
+// groupThousands formats n with commas: 1,000,000.
+func groupThousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func formatBytes(v float64) string {
+	switch {
+	case v >= 1<<20:
+		return strconv.FormatFloat(v/(1<<20), 'f', 1, 64) + " MiB"
+	case v >= 1<<10:
+		return strconv.FormatFloat(v/(1<<10), 'f', 1, 64) + " KiB"
+	default:
+		return strconv.FormatFloat(v, 'f', 0, 64) + " B"
+	}
+}
+
+func formatRatio(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) + "×" }
+
+// index finds results by benchmark.
+type index map[string]result
+
+func key(workload, impl string, n int) string { return workload + "/" + impl + "/" + strconv.Itoa(n) }
+
+func indexOf(rs []result) index {
+	ix := index{}
+	for _, r := range rs {
+		ix[key(r.workload, r.impl, r.n)] = r
+	}
+	return ix
+}
+
+func (ix index) get(workload, impl string, n int) (result, bool) {
+	r, ok := ix[key(workload, impl, n)]
+	return r, ok
+}
+
+// ratioToPlain returns r's metric divided by plain's at the same N.
+func (ix index) ratioToPlain(r result, unit string) (float64, bool) {
+	p, ok := ix.get(r.workload, "plain", r.n)
+	if !ok || r.impl == "plain" {
+		return 0, false
+	}
+	v, ok1 := r.value(unit)
+	pv, ok2 := p.value(unit)
+	if !ok1 || !ok2 || pv == 0 {
+		return 0, false
+	}
+	return v / pv, true
+}
+
+// workloads returns the workloads of rs in page order.
+func workloads(rs []result) []string {
+	var ws []string
+	for _, r := range rs {
+		if !slices.Contains(ws, r.workload) {
+			ws = append(ws, r.workload)
+		}
+	}
+	return ws
+}
+
+// pageInfo is what the page says about the run besides the results.
+type pageInfo struct {
+	reportCommand string // how the page was made
+	testCommand   string // the go test command that ran the suite
+	cpu           string
+	cores         string
+	goVersion     string
+	date          string
+	duration      string
+	loadBefore    string
+	loadAfter     string
+	counts        string // -count
+	chartDir      string // where the charts are, relative to the page
+}
+
+// writePage writes the Markdown report.
+func writePage(w io.Writer, rs []result, info pageInfo) error {
+	ix := indexOf(rs)
+	var b strings.Builder
+	b.WriteString("# Benchmarks\n\n")
+	fmt.Fprintf(&b, "<!-- Generated by `%s`. Do not edit; run it again. -->\n\n", info.reportCommand)
+	b.WriteString("Slipway measured on the workloads the Go ECS community compares on, beside hand-written Go over plain slices doing the same work (`plain`, the speed of light) in the same run, and a Go port of the Rust community's cross-ECS suite. ")
+	b.WriteString("See [bench/README.md](../bench/README.md) for how each workload is built and timed.\n\n")
+	b.WriteString("Implementations: `plain` is hand-written Go; `slipway` is the one-at-a-time or iterating path a system would use; `slipway-bulk` uses the bulk calls (or, where Slipway has none, the closest path, named in the workload's description); `slipway-par` and `slipway-seq` are the parallel and sequential runs of HeavyCompute and Schedule.\n\n")
+	fmt.Fprintf(&b, "Every figure is the median of %s runs. **ns/entity** is wall time per round divided by the entities the round handles (the figure the issue's targets are stated in). **CPU ns/entity** is the CPU time the benchmark process used over the same rounds, per entity: on a shared machine it leaves out the time the process waited for a core, so it is the steadier figure here; for parallel work it adds up the cores.\n\n", info.counts)
+
+	b.WriteString("## Machine and run\n\n")
+	b.WriteString("| | |\n| --- | --- |\n")
+	fmt.Fprintf(&b, "| CPU | %s |\n| Cores | %s |\n| Go | %s |\n| Date | %s |\n| Suite run time | %s |\n| Load average (1 min) before / after | %s / %s |\n\n",
+		info.cpu, info.cores, info.goVersion, info.date, info.duration, info.loadBefore, info.loadAfter)
+	b.WriteString("The machine is shared with other work and was busy during the run (see the load average: above 2 means processes were waiting for one of the 2 cores). Wall times are therefore inflated and noisy, more so for small N, where a round is short; compare implementations at the same N, run close together, rather than across runs, and read the CPU column for what the code itself costs.\n\n")
+	b.WriteString("Command:\n\n```\n" + info.testCommand + "\n```\n\n")
+
+	b.WriteString("## Targets at N = 1,000,000\n\n")
+	b.WriteString("The targets of issue 5, checked against the medians above. A target holds when the measured figure is at or below the limit (at or above, for a speedup).\n\n")
+	b.WriteString("| target | measured (wall) | holds (wall) | measured (CPU) | holds (CPU) |\n| --- | --- | --- | --- | --- |\n")
+	for _, row := range evalTargets(ix) {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", row.text, row.wall, row.wallHolds, row.cpu, row.cpuHolds)
+	}
+	b.WriteString("\n## Workloads\n\n")
+	for _, wl := range workloads(rs) {
+		fmt.Fprintf(&b, "### %s\n\n", wl)
+		if d, ok := descriptions[wl]; ok {
+			b.WriteString(d + "\n\n")
+		}
+		fmt.Fprintf(&b, "![%s: ns per entity by implementation](%s/%s.svg)\n\n", wl, info.chartDir, wl)
+		b.WriteString("| N | impl | ns/entity | × plain | CPU ns/entity | × plain | allocs/op | B/op |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+		rows := slices.DeleteFunc(slices.Clone(rs), func(r result) bool { return r.workload != wl })
+		slices.SortStableFunc(rows, func(a, c result) int { return a.n - c.n })
+		for _, r := range rows {
+			cells := []string{groupThousands(int64(r.n)), "`" + r.impl + "`"}
+			for _, unit := range []string{"ns/entity", "cpu-ns/entity"} {
+				v, ok := r.value(unit)
+				cells = append(cells, cell(v, ok, formatNs))
+				ratio, ok := ix.ratioToPlain(r, unit)
+				cells = append(cells, cell(ratio, ok, formatRatio))
+			}
+			a, ok := r.metrics["allocs/op"]
+			cells = append(cells, cell(a, ok, func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }))
+			by, ok := r.metrics["B/op"]
+			cells = append(cells, cell(by, ok, formatBytes))
+			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+		}
+		b.WriteString("\n")
+		if pair, ok := speedups[wl]; ok {
+			for _, n := range sizesOf(rows) {
+				slow, ok1 := ix.get(wl, pair[0], n)
+				fast, ok2 := ix.get(wl, pair[1], n)
+				if ok1 && ok2 && fast.metrics["ns/entity"] > 0 {
+					fmt.Fprintf(&b, "`%s` runs %s faster than `%s` (wall time, N = %s).\n\n", pair[1], formatRatio(slow.metrics["ns/entity"]/fast.metrics["ns/entity"]), pair[0], groupThousands(int64(n)))
+				}
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func cell(v float64, ok bool, format func(float64) string) string {
+	if !ok {
+		return "—"
+	}
+	return format(v)
+}
+
+// sizesOf returns the distinct N of rs, ascending.
+func sizesOf(rs []result) []int {
+	var ns []int
+	for _, r := range rs {
+		ns = append(ns, r.n)
+	}
+	slices.Sort(ns)
+	return slices.Compact(ns)
+}
+
+// chartFor returns the chart of one workload: a log-log line chart of
+// ns/entity (wall, solid; CPU, dashed) against N, one color per
+// implementation, or a bar chart when the workload was measured at one N.
+func chartFor(wl string, rs []result) interface{ writeSVG(io.Writer) error } {
+	rows := slices.DeleteFunc(slices.Clone(rs), func(r result) bool { return r.workload != wl })
+	var impls, unknown []string
+	for _, r := range rows {
+		if !slices.Contains(impls, r.impl) {
+			impls = append(impls, r.impl)
+			if _, ok := implColors[r.impl]; !ok {
+				unknown = append(unknown, r.impl)
+			}
+		}
+	}
+	ns := sizesOf(rows)
+	if len(ns) == 1 {
+		c := barChart{title: wl + ": ns per entity, N = " + groupThousands(int64(ns[0])), xLabel: "ns per entity (solid: wall time, light: CPU time)"}
+		for _, impl := range impls {
+			for _, r := range rows {
+				if r.impl != impl {
+					continue
+				}
+				color := colorOf(impl, unknown)
+				if v, ok := r.value("ns/entity"); ok {
+					c.bars = append(c.bars, bar{label: impl + " (wall)", value: v, color: color})
+				}
+				if v, ok := r.value("cpu-ns/entity"); ok {
+					c.bars = append(c.bars, bar{label: impl + " (CPU)", value: v, color: color, faded: true})
+				}
+			}
+		}
+		return c
+	}
+	c := lineChart{title: wl + ": ns per entity", xLabel: "N (entities, log scale)", yLabel: "ns per entity (log scale)"}
+	for _, impl := range impls {
+		color := colorOf(impl, unknown)
+		wall := series{name: impl + " (wall)", color: color}
+		cpu := series{name: impl + " (CPU)", color: color, dashed: true}
+		for _, r := range rows {
+			if r.impl != impl {
+				continue
+			}
+			if v, ok := r.value("ns/entity"); ok {
+				wall.points = append(wall.points, point{float64(r.n), v})
+			}
+			if v, ok := r.value("cpu-ns/entity"); ok {
+				cpu.points = append(cpu.points, point{float64(r.n), v})
+			}
+		}
+		c.series = append(c.series, wall, cpu)
+		c.legend = append(c.legend, legendEntry{name: impl, color: color})
+	}
+	c.legend = append(c.legend,
+		legendEntry{name: "solid: wall time", color: "#333333"},
+		legendEntry{name: "dashed: CPU time", color: "#333333", dashed: true})
+	return c
+}

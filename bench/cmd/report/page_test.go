@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// suiteOutput is a small run: Query2Comp and Random at every N, Create2Comp
+// at 1M, NewWorld, HeavyCompute.
+const suiteOutput = `# count: 1
+# test command: go test ./bench -bench . -count 1
+# cpu model: Test CPU 3000
+BenchmarkQuery2Comp/plain/n=1000-2       10  1 ns/op  1.0 cpu-ns/entity  1.0 ns/entity  0 B/op  0 allocs/op
+BenchmarkQuery2Comp/slipway/n=1000-2     10  1 ns/op  2.0 cpu-ns/entity  3.0 ns/entity  0 B/op  0 allocs/op
+BenchmarkQuery2Comp/plain/n=1000000-2    10  1 ns/op  1.0 cpu-ns/entity  1.5 ns/entity  0 B/op  0 allocs/op
+BenchmarkQuery2Comp/slipway/n=1000000-2  10  1 ns/op  1.9 cpu-ns/entity  2.1 ns/entity  0 B/op  2 allocs/op
+BenchmarkRandom/plain/n=1000-2           10  1 ns/op  1.0 cpu-ns/entity  1.0 ns/entity  0 B/op  0 allocs/op
+BenchmarkRandom/slipway/n=1000-2         10  1 ns/op  1.4 cpu-ns/entity  1.6 ns/entity  0 B/op  0 allocs/op
+BenchmarkCreate2Comp/slipway-bulk/n=1000000-2  10  1 ns/op  7.0 cpu-ns/entity  9.0 ns/entity  8388608 B/op  40 allocs/op
+BenchmarkNewWorld/slipway/n=1-2          10  1 ns/op  200 cpu-ns/entity  2500 ns/entity  208 B/op  1 allocs/op
+BenchmarkHeavyCompute/slipway/n=1000-2      10  1 ns/op  4000 cpu-ns/entity  4000 ns/entity  0 B/op  0 allocs/op
+BenchmarkHeavyCompute/slipway-par/n=1000-2  10  1 ns/op  4400 cpu-ns/entity  2000 ns/entity  0 B/op  1 allocs/op
+`
+
+func suiteResults(t *testing.T) []result {
+	t.Helper()
+	o, err := parse(strings.NewReader(suiteOutput))
+	check(t, err)
+	return aggregate(o.samples)
+}
+
+func TestTargetsHoldOrNot(t *testing.T) {
+	rows := map[string]targetRow{}
+	for _, r := range evalTargets(indexOf(suiteResults(t))) {
+		rows[r.text] = r
+	}
+	for text, want := range map[string][4]string{
+		"Query2Comp ≤ 2.0 ns":                                 {"2.10 ns", "**no**", "1.90 ns", "yes"},
+		"Random within 1.5× of plain, N = 1,000":              {"1.60× plain", "**no**", "1.40× plain", "yes"},
+		"Create2Comp bulk ≤ 8 ns":                             {"9.00 ns", "**no**", "7.00 ns", "yes"},
+		"NewWorld ≤ 3 µs":                                     {"2,500 ns", "yes", "200 ns", "yes"},
+		"Random within 1.5× of plain, N = 1,000,000":          {notMeasured, "—", notMeasured, "—"},
+		"Query2Comp group ≤ 1.2 ns":                           {notMeasured + ": no packed groups yet", "—", notMeasured, "—"},
+		"HeavyCompute parallel ≥ 1.7× faster than sequential": {"2.00×", "yes", "— (CPU time adds up the cores)", "—"},
+	} {
+		r, ok := rows[text]
+		if !ok {
+			t.Errorf("no target row %q", text)
+			continue
+		}
+		equal(t, text, [4]string{r.wall, r.wallHolds, r.cpu, r.cpuHolds}, want)
+	}
+	allocs := evalAllocs(indexOf(suiteResults(t)))
+	equal(t, "allocation target", allocs.wall, "most: 40 allocs/op (Create2Comp/slipway-bulk)")
+	equal(t, "allocation target holds", allocs.wallHolds, "**no**")
+}
+
+func TestWritePage(t *testing.T) {
+	var b bytes.Buffer
+	o, err := parse(strings.NewReader(suiteOutput))
+	check(t, err)
+	check(t, writePage(&b, aggregate(o.samples), infoFrom(o.meta)))
+	page := b.String()
+	for _, want := range []string{
+		"# Benchmarks",
+		"| CPU | Test CPU 3000 |",
+		"```\ngo test ./bench -bench . -count 1\n```",
+		"median of 1 runs",
+		"### Query2Comp",
+		"![Query2Comp: ns per entity by implementation](benchmarks/Query2Comp.svg)",
+		"| 1,000,000 | `slipway` | 2.10 | 1.40× | 1.90 | 1.90× | 2 | 0 B |",
+		"| 1,000 | `plain` | 1.00 | — | 1.00 | — | 0 | 0 B |",
+		"| 1,000,000 | `slipway-bulk` | 9.00 | — | 7.00 | — | 40 | 8.0 MiB |",
+		"`slipway-par` runs 2.00× faster than `slipway` (wall time, N = 1,000).",
+		"| Query2Comp ≤ 2.0 ns | 2.10 ns | **no** | 1.90 ns | yes |",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	// Workloads come in page order, whatever the order of the output.
+	if strings.Index(page, "### NewWorld") > strings.Index(page, "### HeavyCompute") {
+		t.Error("NewWorld comes after HeavyCompute")
+	}
+}
+
+func TestWriteReportWritesPageAndCharts(t *testing.T) {
+	dir := t.TempDir()
+	rs := suiteResults(t)
+	check(t, writeReport(dir, rs, infoFrom(nil)))
+	for _, name := range []string{"benchmarks.md", "benchmarks/Query2Comp.svg", "benchmarks/Random.svg", "benchmarks/Create2Comp.svg", "benchmarks/NewWorld.svg", "benchmarks/HeavyCompute.svg"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		check(t, err)
+		if strings.HasSuffix(name, ".svg") {
+			wellFormed(t, b)
+		}
+	}
+	// Two sizes make a line chart, one a bar chart.
+	if _, ok := chartFor("Query2Comp", rs).(lineChart); !ok {
+		t.Error("Query2Comp: want a line chart")
+	}
+	if _, ok := chartFor("HeavyCompute", rs).(barChart); !ok {
+		t.Error("HeavyCompute: want a bar chart")
+	}
+}
+
+func TestFormatting(t *testing.T) {
+	for v, want := range map[float64]string{0.456: "0.46", 12.34: "12.3", 123.4: "123", 25600: "25,600", 1234567: "1,234,567"} {
+		equal(t, "formatNs", formatNs(v), want)
+	}
+	equal(t, "bytes", formatBytes(8388608), "8.0 MiB")
+	equal(t, "bytes", formatBytes(2048), "2.0 KiB")
+	equal(t, "bytes", formatBytes(40), "40 B")
+	equal(t, "shell", shellJoin([]string{"go", "test", "-run", "^$", "-bench", "a|b"}), `go test -run '^$' -bench 'a|b'`)
+}

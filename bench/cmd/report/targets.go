@@ -1,0 +1,159 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The targets of issue 5, at N = 1,000,000 unless said otherwise.
+
+const bigN = 1_000_000
+
+// target is one limit to check. Exactly one of maxNs, maxRatio and
+// minSpeedup is set.
+type target struct {
+	text     string
+	workload string
+	impl     string
+	n        int
+	maxNs    float64 // ns/entity at most this
+	maxRatio float64 // at most this many times plain at the same N
+	// minSpeedup: impl runs at least this many times faster (wall) than
+	// slower.
+	minSpeedup float64
+	slower     string
+	missing    string // why the impl may be missing, when it is expected to be
+}
+
+var targets = []target{
+	{text: "Query2Comp ≤ 2.0 ns", workload: "Query2Comp", impl: "slipway", n: bigN, maxNs: 2.0},
+	{text: "Query2Comp group ≤ 1.2 ns", workload: "Query2Comp", impl: "slipway-group", n: bigN, maxNs: 1.2, missing: "no packed groups yet"},
+	{text: "Query2Comp group within 1.15× of plain", workload: "Query2Comp", impl: "slipway-group", n: bigN, maxRatio: 1.15, missing: "no packed groups yet"},
+	{text: "Query32Arch ≤ 2.0 ns", workload: "Query32Arch", impl: "slipway", n: bigN, maxNs: 2.0},
+	{text: "Query32Arch group ≤ 1.2 ns", workload: "Query32Arch", impl: "slipway-group", n: bigN, maxNs: 1.2, missing: "no packed groups yet"},
+	{text: "Query256Arch ≤ 2.0 ns", workload: "Query256Arch", impl: "slipway", n: bigN, maxNs: 2.0},
+	{text: "Query256Arch group ≤ 1.2 ns", workload: "Query256Arch", impl: "slipway-group", n: bigN, maxNs: 1.2, missing: "no packed groups yet"},
+	{text: "Random within 1.5× of plain, N = 1,000", workload: "Random", impl: "slipway", n: 1_000, maxRatio: 1.5},
+	{text: "Random within 1.5× of plain, N = 16,000", workload: "Random", impl: "slipway", n: 16_000, maxRatio: 1.5},
+	{text: "Random within 1.5× of plain, N = 256,000", workload: "Random", impl: "slipway", n: 256_000, maxRatio: 1.5},
+	{text: "Random within 1.5× of plain, N = 1,000,000", workload: "Random", impl: "slipway", n: bigN, maxRatio: 1.5},
+	{text: "Create2Comp ≤ 30 ns", workload: "Create2Comp", impl: "slipway", n: bigN, maxNs: 30},
+	{text: "Create2Comp bulk ≤ 8 ns", workload: "Create2Comp", impl: "slipway-bulk", n: bigN, maxNs: 8},
+	{text: "Create10Comp ≤ 70 ns", workload: "Create10Comp", impl: "slipway", n: bigN, maxNs: 70},
+	{text: "Create10Comp bulk ≤ 25 ns", workload: "Create10Comp", impl: "slipway-bulk", n: bigN, maxNs: 25},
+	{text: "AddRemove ≤ 20 ns", workload: "AddRemove", impl: "slipway", n: bigN, maxNs: 20},
+	{text: "AddRemove bulk ≤ 8 ns", workload: "AddRemove", impl: "slipway-bulk", n: bigN, maxNs: 8},
+	{text: "AddRemove with a group owning Position+Velocity ≤ 30 ns", workload: "AddRemove", impl: "slipway-group", n: bigN, maxNs: 30, missing: "no packed groups yet"},
+	{text: "AddRemoveLarge ≤ 20 ns (as AddRemove)", workload: "AddRemoveLarge", impl: "slipway", n: bigN, maxNs: 20},
+	{text: "AddRemoveLarge bulk ≤ 8 ns (as AddRemove)", workload: "AddRemoveLarge", impl: "slipway-bulk", n: bigN, maxNs: 8},
+	{text: "Delete2Comp ≤ 20 ns", workload: "Delete2Comp", impl: "slipway", n: bigN, maxNs: 20},
+	{text: "Delete2Comp bulk ≤ 6 ns", workload: "Delete2Comp", impl: "slipway-bulk", n: bigN, maxNs: 6},
+	{text: "Delete10Comp ≤ 60 ns", workload: "Delete10Comp", impl: "slipway", n: bigN, maxNs: 60},
+	{text: "Delete10Comp bulk ≤ 18 ns", workload: "Delete10Comp", impl: "slipway-bulk", n: bigN, maxNs: 18},
+	{text: "NewWorld ≤ 3 µs", workload: "NewWorld", impl: "slipway", n: 1, maxNs: 3000},
+	{text: "HeavyCompute parallel ≥ 1.7× faster than sequential", workload: "HeavyCompute", impl: "slipway-par", n: 1_000, minSpeedup: 1.7, slower: "slipway"},
+}
+
+// targetRow is one line of the targets table.
+type targetRow struct {
+	text                           string
+	wall, wallHolds, cpu, cpuHolds string
+}
+
+const notMeasured = "not measured"
+
+func yesNo(ok bool) string {
+	if ok {
+		return "yes"
+	}
+	return "**no**"
+}
+
+// evalTargets checks every target, then the allocation target, against ix.
+func evalTargets(ix index) []targetRow {
+	var rows []targetRow
+	for _, t := range targets {
+		rows = append(rows, t.eval(ix))
+	}
+	return append(rows, evalAllocs(ix))
+}
+
+func (t target) eval(ix index) targetRow {
+	row := targetRow{text: t.text, wall: notMeasured, wallHolds: "—", cpu: notMeasured, cpuHolds: "—"}
+	r, ok := ix.get(t.workload, t.impl, t.n)
+	if !ok {
+		if t.missing != "" {
+			row.wall = notMeasured + ": " + t.missing
+		}
+		return row
+	}
+	switch {
+	case t.maxNs > 0:
+		for _, m := range []struct {
+			unit        string
+			value, hold *string
+		}{{"ns/entity", &row.wall, &row.wallHolds}, {"cpu-ns/entity", &row.cpu, &row.cpuHolds}} {
+			if v, ok := r.value(m.unit); ok {
+				*m.value, *m.hold = formatNs(v)+" ns", yesNo(v <= t.maxNs)
+			}
+		}
+	case t.maxRatio > 0:
+		for _, m := range []struct {
+			unit        string
+			value, hold *string
+		}{{"ns/entity", &row.wall, &row.wallHolds}, {"cpu-ns/entity", &row.cpu, &row.cpuHolds}} {
+			if v, ok := ix.ratioToPlain(r, m.unit); ok {
+				*m.value, *m.hold = formatRatio(v)+" plain", yesNo(v <= t.maxRatio)
+			}
+		}
+	case t.minSpeedup > 0:
+		slow, ok := ix.get(t.workload, t.slower, t.n)
+		if ok && r.metrics["ns/entity"] > 0 {
+			s := slow.metrics["ns/entity"] / r.metrics["ns/entity"]
+			row.wall, row.wallHolds = formatRatio(s), yesNo(s >= t.minSpeedup)
+		}
+		row.cpu = "— (CPU time adds up the cores)"
+	}
+	return row
+}
+
+// steadyAllocLimit is the most allocations per round a steady-state
+// workload may make at N = 1,000,000 and still count as allocating nothing
+// per entity: a few per round (a system call, a returned slice), none per
+// entity.
+const steadyAllocLimit = 16
+
+// evalAllocs checks "zero allocations per entity in steady state": every
+// Slipway benchmark at the largest N of a main workload that is not an
+// allocation workload (Create2CompAlloc) nor NewWorld.
+func evalAllocs(ix index) targetRow {
+	row := targetRow{
+		text:      fmt.Sprintf("Zero allocations per entity in steady state (every Slipway benchmark at N = 1,000,000 but the `*Alloc` workloads and NewWorld: at most %d allocs per round)", steadyAllocLimit),
+		wall:      notMeasured,
+		wallHolds: "—",
+		cpu:       "—",
+		cpuHolds:  "—",
+	}
+	worst, worstName, seen := -1.0, "", 0
+	for _, r := range ix {
+		if r.n != bigN || !strings.HasPrefix(r.impl, "slipway") || strings.HasSuffix(r.workload, "Alloc") || r.workload == "NewWorld" {
+			continue
+		}
+		a, ok := r.metrics["allocs/op"]
+		if !ok {
+			continue
+		}
+		seen++
+		name := r.workload + "/" + r.impl
+		if a > worst || (a == worst && name < worstName) {
+			worst, worstName = a, name
+		}
+	}
+	if seen == 0 {
+		return row
+	}
+	row.wall = "most: " + strconv.FormatFloat(worst, 'f', -1, 64) + " allocs/op (" + worstName + ")"
+	row.wallHolds = yesNo(worst <= steadyAllocLimit)
+	return row
+}

@@ -1,0 +1,283 @@
+package bench
+
+// The creation workloads and NewWorld.
+//
+// One-by-one creation gives every entity the same component values, as a
+// game computing them inline would; the bulk calls take them from slices,
+// since that is their interface. The baselines append structs holding all
+// of an entity's components to a slice: a hand-written program's store.
+
+import (
+	"testing"
+
+	"github.com/slipway-ecs/slipway/ecs"
+)
+
+// BenchmarkCreate2Comp creates N entities with Position and Velocity in a
+// world where N such entities were created and deleted before, so the
+// storages have room and the timed part allocates nothing for them.
+// Deleting the entities again between rounds is not timed. The baseline
+// appends to a slice with room for N.
+func BenchmarkCreate2Comp(b *testing.B) {
+	runImpls(b,
+		impl{"plain", func(b *testing.B, n int) {
+			ms := make([]mover, 0, n)
+			measure(b, n, func() { ms = create2Plain(ms[:0], n) })
+		}},
+		impl{"slipway", func(b *testing.B, n int) {
+			sys := create2System(n)
+			benchRecycled[Position](b, n, func(w *ecs.World) error { return w.Run(sys) })
+		}},
+		impl{"slipway-bulk", func(b *testing.B, n int) {
+			ps, vs := column[Position](n), constColumn[Velocity](n, 1, 2)
+			benchRecycled[Position](b, n, func(w *ecs.World) error {
+				_, err := ecs.BulkAddEntity2(w, ps, vs)
+				return err
+			})
+		}},
+	)
+}
+
+// benchRecycled runs create rounds on worlds in which as many entities as a
+// round creates were created and deleted before: each round fills a world
+// that is emptied again, untimed, with DeleteAny[T] (T being a component
+// every created entity has).
+func benchRecycled[T any](b *testing.B, n int, create func(w *ecs.World) error) {
+	worlds := make([]*ecs.World, batchFor(n))
+	for i := range worlds {
+		worlds[i] = ecs.NewWorld()
+		check(b, create(worlds[i])) // the first filling grows the storages
+	}
+	measureReset(b, n, len(worlds),
+		func(i int) {
+			_, err := ecs.DeleteAny[T](worlds[i])
+			check(b, err)
+		},
+		func(i int) { check(b, create(worlds[i])) })
+}
+
+// BenchmarkCreate2CompAlloc creates a fresh world each round and N entities
+// with Position and Velocity in it: storage growth and garbage collection
+// included. The baseline appends to a nil slice.
+func BenchmarkCreate2CompAlloc(b *testing.B) {
+	runImpls(b,
+		impl{"plain", func(b *testing.B, n int) {
+			measure(b, n, func() { _ = create2Plain(nil, n) })
+		}},
+		impl{"slipway", func(b *testing.B, n int) {
+			sys := create2System(n)
+			measure(b, n, func() {
+				w := ecs.NewWorld()
+				check(b, w.Run(sys))
+				sinkWorld = w
+			})
+		}},
+		impl{"slipway-bulk", func(b *testing.B, n int) {
+			ps, vs := column[Position](n), constColumn[Velocity](n, 1, 2)
+			measure(b, n, func() {
+				w := ecs.NewWorld()
+				_, err := ecs.BulkAddEntity2(w, ps, vs)
+				check(b, err)
+				sinkWorld = w
+			})
+		}},
+	)
+}
+
+//go:noinline
+func create2Plain(ms []mover, n int) []mover {
+	for range n {
+		ms = append(ms, mover{Position{1, 1}, Velocity{1, 2}})
+	}
+	return ms
+}
+
+// create2System returns a system creating n entities with Position and
+// Velocity, one by one through views.
+func create2System(n int) func(ecs.EntitiesViewMut, ecs.ViewMut[Position], ecs.ViewMut[Velocity]) error {
+	return func(ents ecs.EntitiesViewMut, pos ecs.ViewMut[Position], vel ecs.ViewMut[Velocity]) error {
+		return create2(ents, pos, vel, n)
+	}
+}
+
+//go:noinline
+func create2(ents ecs.EntitiesViewMut, pos ecs.ViewMut[Position], vel ecs.ViewMut[Velocity], n int) error {
+	for range n {
+		id := ents.AddEntity()
+		if err := pos.AddComponentUnchecked(id, Position{1, 1}); err != nil {
+			return err
+		}
+		if err := vel.AddComponentUnchecked(id, Velocity{1, 2}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// BenchmarkCreate10Comp is Create2Comp with the ten components C1..C10.
+// BulkAddEntityN goes up to 8 components, so the bulk variant creates the
+// entities with C1..C8 in one call and adds C9 and C10 through views.
+func BenchmarkCreate10Comp(b *testing.B) {
+	runImpls(b,
+		impl{"plain", func(b *testing.B, n int) {
+			es := make([]ent10, 0, n)
+			measure(b, n, func() { es = create10Plain(es[:0], n) })
+		}},
+		impl{"slipway", func(b *testing.B, n int) {
+			sys := func(v views10) error { return create10(v, n) }
+			benchRecycled[C1](b, n, func(w *ecs.World) error { return w.Run(sys) })
+		}},
+		impl{"slipway-bulk", func(b *testing.B, n int) {
+			src := newCols10(n)
+			benchRecycled[C1](b, n, func(w *ecs.World) error {
+				_, err := fill10(w, &src)
+				return err
+			})
+		}},
+	)
+}
+
+// ent10 is an entity of the baselines with ten components.
+type ent10 struct {
+	C1  C1
+	C2  C2
+	C3  C3
+	C4  C4
+	C5  C5
+	C6  C6
+	C7  C7
+	C8  C8
+	C9  C9
+	C10 C10
+}
+
+//go:noinline
+func create10Plain(es []ent10, n int) []ent10 {
+	for range n {
+		es = append(es, ent10{C1{1, 1}, C2{1, 2}, C3{1, 3}, C4{1, 4}, C5{1, 5}, C6{1, 6}, C7{1, 7}, C8{1, 8}, C9{1, 9}, C10{1, 10}})
+	}
+	return es
+}
+
+// views10 is a custom view: the entities and the storages of C1..C10.
+type views10 struct {
+	Ents ecs.EntitiesViewMut
+	C1   ecs.ViewMut[C1]
+	C2   ecs.ViewMut[C2]
+	C3   ecs.ViewMut[C3]
+	C4   ecs.ViewMut[C4]
+	C5   ecs.ViewMut[C5]
+	C6   ecs.ViewMut[C6]
+	C7   ecs.ViewMut[C7]
+	C8   ecs.ViewMut[C8]
+	C9   ecs.ViewMut[C9]
+	C10  ecs.ViewMut[C10]
+}
+
+// create10 creates n entities with C1..C10, one by one.
+//
+//go:noinline
+func create10(v views10, n int) error {
+	for range n {
+		id := v.Ents.AddEntity()
+		err := v.C1.AddComponentUnchecked(id, C1{1, 1})
+		if err == nil {
+			err = v.C2.AddComponentUnchecked(id, C2{1, 2})
+		}
+		if err == nil {
+			err = v.C3.AddComponentUnchecked(id, C3{1, 3})
+		}
+		if err == nil {
+			err = v.C4.AddComponentUnchecked(id, C4{1, 4})
+		}
+		if err == nil {
+			err = v.C5.AddComponentUnchecked(id, C5{1, 5})
+		}
+		if err == nil {
+			err = v.C6.AddComponentUnchecked(id, C6{1, 6})
+		}
+		if err == nil {
+			err = v.C7.AddComponentUnchecked(id, C7{1, 7})
+		}
+		if err == nil {
+			err = v.C8.AddComponentUnchecked(id, C8{1, 8})
+		}
+		if err == nil {
+			err = v.C9.AddComponentUnchecked(id, C9{1, 9})
+		}
+		if err == nil {
+			err = v.C10.AddComponentUnchecked(id, C10{1, 10})
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cols10 holds one slice per component C1..C10: the input of the bulk
+// calls.
+type cols10 struct {
+	c1  []C1
+	c2  []C2
+	c3  []C3
+	c4  []C4
+	c5  []C5
+	c6  []C6
+	c7  []C7
+	c8  []C8
+	c9  []C9
+	c10 []C10
+}
+
+// newCols10 returns n components of each type.
+func newCols10(n int) cols10 {
+	return cols10{
+		column[C1](n), column[C2](n), column[C3](n), column[C4](n), column[C5](n),
+		column[C6](n), column[C7](n), column[C8](n), column[C9](n), column[C10](n),
+	}
+}
+
+// fill10 creates an entity with C1..C10 per element of src.c1: in one
+// BulkAddEntity8 call for C1..C8, then through views for C9 and C10. It
+// returns their ids.
+func fill10(w *ecs.World, src *cols10) ([]ecs.EntityID, error) {
+	ids, err := ecs.BulkAddEntity8(w, src.c1, src.c2, src.c3, src.c4, src.c5, src.c6, src.c7, src.c8)
+	if err != nil {
+		return nil, err
+	}
+	var c9 ecs.ViewMut[C9]
+	var c10 ecs.ViewMut[C10]
+	release, err := w.Borrow(&c9, &c10)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return ids, addColumns2(c9, c10, ids, src.c9, src.c10)
+}
+
+// addColumns2 gives ids[i] the components as[i] and bs[i], one storage
+// after the other.
+//
+//go:noinline
+func addColumns2[A, B any](va ecs.ViewMut[A], vb ecs.ViewMut[B], ids []ecs.EntityID, as []A, bs []B) error {
+	for i, id := range ids {
+		if err := va.AddComponentUnchecked(id, as[i]); err != nil {
+			return err
+		}
+	}
+	for i, id := range ids {
+		if err := vb.AddComponentUnchecked(id, bs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// BenchmarkNewWorld creates an empty world; ns/entity is per world. There
+// is no plain baseline.
+func BenchmarkNewWorld(b *testing.B) {
+	runImplsAt(b, []int{1}, impl{"slipway", func(b *testing.B, n int) {
+		measure(b, n, func() { sinkWorld = ecs.NewWorld() })
+	}})
+}

@@ -1,0 +1,180 @@
+package bench
+
+// The query workloads (add Velocity to Position for every entity that has
+// both) and Random (look entities up by id in a shuffled order).
+
+import (
+	"testing"
+
+	"github.com/slipway-ecs/slipway/ecs"
+)
+
+// queryLayouts are the Slipway variants of the query workloads.
+var queryLayouts = []layout{plainLayout}
+
+// BenchmarkQuery2Comp: N entities with Position and Velocity, then 10N with
+// Position only; the round adds Velocity to Position for the N.
+func BenchmarkQuery2Comp(b *testing.B) { benchQuery(b, buildQuery2Comp) }
+
+// BenchmarkQuery32Arch: N entities with Position and Velocity, each also with
+// a random subset of C1..C5 (32 combinations); the same round.
+func BenchmarkQuery32Arch(b *testing.B) { benchQuery(b, buildQuery32Arch) }
+
+// BenchmarkQuery256Arch: N entities with Position and Velocity and 4N with
+// Position and a random subset of C1..C8 (256 combinations), created in a
+// random interleaving; the same round.
+func BenchmarkQuery256Arch(b *testing.B) { benchQuery(b, buildQuery256Arch) }
+
+// benchQuery measures the plain baseline (a loop over an array of N
+// structs holding both components: the speed of light) and every layout of
+// Slipway running the move system on the world build makes.
+func benchQuery(b *testing.B, build func(testing.TB, *ecs.World, int)) {
+	impls := []impl{{"plain", func(b *testing.B, n int) {
+		ms := newMovers(n)
+		measure(b, n, func() { movePlain(ms) })
+	}}}
+	for _, l := range queryLayouts {
+		impls = append(impls, impl{l.name, func(b *testing.B, n int) {
+			w := l.newWorld(b)
+			build(b, w, n)
+			measure(b, n, func() { check(b, w.Run(move)) })
+		}})
+	}
+	runImpls(b, impls...)
+}
+
+// move is the system of the query workloads, with the fastest idiomatic
+// iteration: a join cursor, no function call per entity.
+func move(pos ecs.ViewMut[Position], vel ecs.View[Velocity]) {
+	it := ecs.Join2(pos, vel)
+	for it.Next() {
+		p, v := it.Values()
+		p.X += v.X
+		p.Y += v.Y
+	}
+}
+
+// mover is an entity of the plain baseline of the query workloads.
+type mover struct {
+	P Position
+	V Velocity
+}
+
+func newMovers(n int) []mover {
+	ms := make([]mover, n)
+	for i := range ms {
+		ms[i] = mover{Position{float64(i), 1}, Velocity{1, 2}}
+	}
+	return ms
+}
+
+//go:noinline
+func movePlain(ms []mover) {
+	for i := range ms {
+		m := &ms[i]
+		m.P.X += m.V.X
+		m.P.Y += m.V.Y
+	}
+}
+
+// buildQuery2Comp fills w with n movers (Position {i, 1}, Velocity {1, 2})
+// followed by 10n entities with Position only.
+func buildQuery2Comp(tb testing.TB, w *ecs.World, n int) {
+	tb.Helper()
+	ps := column[Position](n)
+	_, err := ecs.BulkAddEntity2(w, ps, constColumn[Velocity](n, 1, 2))
+	check(tb, err)
+	for range 10 {
+		_, err := ecs.BulkAddEntity1(w, ps)
+		check(tb, err)
+	}
+}
+
+// buildQuery32Arch fills w with n movers, each also having a random subset
+// of C1..C5.
+func buildQuery32Arch(tb testing.TB, w *ecs.World, n int) {
+	tb.Helper()
+	ids, err := ecs.BulkAddEntity2(w, column[Position](n), constColumn[Velocity](n, 1, 2))
+	check(tb, err)
+	rng := newRand()
+	masks := make([]uint8, n)
+	for i := range masks {
+		masks[i] = uint8(rng.IntN(32))
+	}
+	for k := range 5 {
+		addC[k](tb, w, ids, hasBit(masks, k))
+	}
+}
+
+// buildQuery256Arch fills w with 5n entities with Position; a random n of
+// them (spread over the whole range) get Velocity and the other 4n a random
+// subset of C1..C8. The movers' positions are therefore interleaved with 4n
+// others in the Position storage.
+func buildQuery256Arch(tb testing.TB, w *ecs.World, n int) {
+	tb.Helper()
+	ids, err := ecs.BulkAddEntity1(w, column[Position](5*n))
+	check(tb, err)
+	rng := newRand()
+	isMover := make([]bool, 5*n)
+	for _, i := range rng.Perm(5 * n)[:n] {
+		isMover[i] = true
+	}
+	addTo[Velocity](tb, w, ids, func(i int) bool { return isMover[i] })
+	masks := make([]uint8, 5*n)
+	for i := range masks {
+		masks[i] = uint8(rng.IntN(256))
+	}
+	for k := range 8 {
+		bit := hasBit(masks, k)
+		addC[k](tb, w, ids, func(i int) bool { return !isMover[i] && bit(i) })
+	}
+}
+
+// BenchmarkRandom: N entities with Position, their ids shuffled into a
+// slice; the round sums Position.X looking each id up through a View. The
+// baseline indexes a slice of N positions with the same shuffled indices.
+func BenchmarkRandom(b *testing.B) {
+	runImpls(b,
+		impl{"plain", func(b *testing.B, n int) {
+			ps := column[Position](n)
+			idx := newRand().Perm(n)
+			measure(b, n, func() { sinkF = sumPlain(ps, idx) })
+		}},
+		impl{"slipway", func(b *testing.B, n int) {
+			w, ids := buildRandom(b, n)
+			sys := func(pos ecs.View[Position]) { sinkF = sumByID(pos, ids) }
+			measure(b, n, func() { check(b, w.Run(sys)) })
+		}},
+	)
+}
+
+// buildRandom returns a world of n entities with Position {i, 1} and their
+// ids in a shuffled order.
+func buildRandom(tb testing.TB, n int) (*ecs.World, []ecs.EntityID) {
+	tb.Helper()
+	w := ecs.NewWorld()
+	ids, err := ecs.BulkAddEntity1(w, column[Position](n))
+	check(tb, err)
+	newRand().Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+	return w, ids
+}
+
+//go:noinline
+func sumPlain(ps []Position, idx []int) float64 {
+	var sum float64
+	for _, i := range idx {
+		sum += ps[i].X
+	}
+	return sum
+}
+
+//go:noinline
+func sumByID(pos ecs.View[Position], ids []ecs.EntityID) float64 {
+	var sum float64
+	for _, id := range ids {
+		if p, ok := pos.Get(id); ok {
+			sum += p.X
+		}
+	}
+	return sum
+}
