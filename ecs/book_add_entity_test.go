@@ -5,6 +5,7 @@ package ecs_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/slipway-ecs/slipway/ecs"
@@ -56,6 +57,7 @@ func TestBookAddEntityViews(t *testing.T) {
 
 		// Visible at once, inside the same system.
 		equal(t, "entities.Len", entities.Len(), 3)
+		sameSet(t, "entities.All", slices.Collect(entities.All()), []ecs.EntityID{empty, single, multiple})
 		equal(t, "vmPos.Len", vmPos.Len(), 2)
 		equal(t, "vmVel.Len", vmVel.Len(), 1)
 		isTrue(t, entities.IsAlive(empty), "empty entity not alive")
@@ -190,8 +192,10 @@ func TestBookAddEntityBulk(t *testing.T) {
 	// Slices of different lengths: an error, and nothing created.
 	_, err = ecs.BulkAddEntity2(w, pos, vel[:3])
 	errIs(t, err, ecs.ErrLengthMismatch)
+	errHas(t, err, "BulkAddEntity2", "slice 2 has 3 elements, slice 1 has 4")
 	_, err = ecs.BulkAddEntity3(w, pos, vel, []c3{{1}})
 	errIs(t, err, ecs.ErrLengthMismatch)
+	errHas(t, err, "slice 3 has 1 elements")
 	equal(t, "EntityCount after refused bulk adds", w.EntityCount(), 4)
 
 	// An empty bulk add creates nothing.

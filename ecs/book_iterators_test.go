@@ -155,6 +155,18 @@ func TestBookIterWithID(t *testing.T) {
 			equal(t, "Join1 WithID", *i, owners[id])
 		}
 	}))
+	// The same through a ViewMut, whose pointers can be written.
+	must(t, w.Run(func(vmPos ecs.ViewMut[Pos]) {
+		for id, p := range vmPos.WithID() {
+			equal(t, "ViewMut WithID", *p, owners[id])
+			p.Y = 100
+		}
+		ids, comps := vmPos.IDs(), vmPos.Slice()
+		equal(t, "ViewMut len(IDs) == len(Slice)", len(ids), len(comps))
+		for k, id := range ids {
+			equal(t, "ViewMut Slice", comps[k], Pos{owners[id].X, 100})
+		}
+	}))
 }
 
 // TestBookIterNot follows "Not": entities with Pos but no Vel.
@@ -373,7 +385,7 @@ func (r *jrec) putAnon(vals ...int) {
 
 // joinN joins the first k of the eight views with every form, excluding
 // entities in not (if any).
-func joinN(k int, v1 ecs.View[c1], v2 ecs.View[c2], v3 ecs.View[c3], v4 ecs.View[c4], v5 ecs.View[c5], v6 ecs.View[c6], v7 ecs.View[c7], v8 ecs.View[c8], not []ecs.Filter) (cursor, withID, eachWithID, all, each *jrec, count int) {
+func joinN(k int, v1 ecs.View[c1], v2 ecs.View[c2], v3 ecs.View[c3], v4 ecs.View[c4], v5 ecs.View[c5], v6 ecs.View[c6], v7 ecs.View[c7], v8 ecs.View[c8], not []ecs.Filter) (cursor, withID, eachWithID, all, each *jrec, count int, get func(ecs.EntityID) bool) {
 	cursor, withID, eachWithID, all, each = newJrec(), newJrec(), newJrec(), newJrec(), newJrec()
 	switch k {
 	case 2:
@@ -391,6 +403,7 @@ func joinN(k int, v1 ecs.View[c1], v2 ecs.View[c2], v3 ecs.View[c3], v4 ecs.View
 		}
 		it.Each(func(a *c1, b *c2) { each.putAnon(a.V, b.V) })
 		count = it.Count()
+		get = func(id ecs.EntityID) bool { _, _, ok := it.Get(id); return ok }
 	case 3:
 		it := ecs.Join3(v1, v2, v3).Not(not...)
 		for cur := it; cur.Next(); {
@@ -406,6 +419,7 @@ func joinN(k int, v1 ecs.View[c1], v2 ecs.View[c2], v3 ecs.View[c3], v4 ecs.View
 		}
 		it.Each(func(a *c1, b *c2, c *c3) { each.putAnon(a.V, b.V, c.V) })
 		count = it.Count()
+		get = func(id ecs.EntityID) bool { _, _, _, ok := it.Get(id); return ok }
 	case 4:
 		it := ecs.Join4(v1, v2, v3, v4).Not(not...)
 		for cur := it; cur.Next(); {
@@ -421,6 +435,7 @@ func joinN(k int, v1 ecs.View[c1], v2 ecs.View[c2], v3 ecs.View[c3], v4 ecs.View
 		}
 		it.Each(func(a *c1, b *c2, c *c3, d *c4) { each.putAnon(a.V, b.V, c.V, d.V) })
 		count = it.Count()
+		get = func(id ecs.EntityID) bool { _, _, _, _, ok := it.Get(id); return ok }
 	case 5:
 		it := ecs.Join5(v1, v2, v3, v4, v5).Not(not...)
 		for cur := it; cur.Next(); {
@@ -438,6 +453,7 @@ func joinN(k int, v1 ecs.View[c1], v2 ecs.View[c2], v3 ecs.View[c3], v4 ecs.View
 		}
 		it.Each(func(a *c1, b *c2, c *c3, d *c4, e *c5) { each.putAnon(a.V, b.V, c.V, d.V, e.V) })
 		count = it.Count()
+		get = func(id ecs.EntityID) bool { _, _, _, _, _, ok := it.Get(id); return ok }
 	case 6:
 		it := ecs.Join6(v1, v2, v3, v4, v5, v6).Not(not...)
 		for cur := it; cur.Next(); {
@@ -455,6 +471,7 @@ func joinN(k int, v1 ecs.View[c1], v2 ecs.View[c2], v3 ecs.View[c3], v4 ecs.View
 		}
 		it.Each(func(a *c1, b *c2, c *c3, d *c4, e *c5, f *c6) { each.putAnon(a.V, b.V, c.V, d.V, e.V, f.V) })
 		count = it.Count()
+		get = func(id ecs.EntityID) bool { _, _, _, _, _, _, ok := it.Get(id); return ok }
 	case 7:
 		it := ecs.Join7(v1, v2, v3, v4, v5, v6, v7).Not(not...)
 		for cur := it; cur.Next(); {
@@ -474,6 +491,7 @@ func joinN(k int, v1 ecs.View[c1], v2 ecs.View[c2], v3 ecs.View[c3], v4 ecs.View
 			each.putAnon(a.V, b.V, c.V, d.V, e.V, f.V, g.V)
 		})
 		count = it.Count()
+		get = func(id ecs.EntityID) bool { _, _, _, _, _, _, _, ok := it.Get(id); return ok }
 	case 8:
 		it := ecs.Join8(v1, v2, v3, v4, v5, v6, v7, v8).Not(not...)
 		for cur := it; cur.Next(); {
@@ -493,6 +511,7 @@ func joinN(k int, v1 ecs.View[c1], v2 ecs.View[c2], v3 ecs.View[c3], v4 ecs.View
 			each.putAnon(a.V, b.V, c.V, d.V, e.V, f.V, g.V, h.V)
 		})
 		count = it.Count()
+		get = func(id ecs.EntityID) bool { _, _, _, _, _, _, _, _, ok := it.Get(id); return ok }
 	}
 	return
 }
@@ -598,10 +617,17 @@ func TestBookIterJoinArities(t *testing.T) {
 				if withNot {
 					not, notBit = []ecs.Filter{notViews[k]}, k
 				}
-				cursor, withID, eachWithID, all, each, count := joinN(k, v1, v2, v3, v4, v5, v6, v7, v8, not)
+				cursor, withID, eachWithID, all, each, count, get := joinN(k, v1, v2, v3, v4, v5, v6, v7, v8, not)
+				want, nums := expected(k, notBit)
+				badGet := 0
+				for _, id := range ids {
+					if _, in := want[id]; get(id) != in {
+						badGet++
+					}
+				}
+				equal(t, "ids for which Get disagrees with the join", badGet, 0)
 				release()
 
-				want, nums := expected(k, notBit)
 				isTrue(t, len(want) > 0, "the join has no match: the test proves nothing")
 				for name, r := range map[string]*jrec{"cursor": cursor, "WithID": withID, "EachWithID": eachWithID} {
 					equal(t, name+" duplicates", r.dups, 0)
