@@ -2,21 +2,27 @@ package game
 
 // friendGrid is a unique holding moveFriends' scratch space: a uniform grid
 // over the window that buckets friends by the cell of their centre, so that
-// each friend looks for neighbours in the 3×3 cells around its own instead
-// of among all friends. A cell is at least as wide as the largest
-// neighbour radius (MaxSize/√1.5 ≈ 20.4), so no neighbour is missed. The
-// friends' coordinates are copied in cell order, so the 3 cells of a row are
-// one contiguous run of memory. The slices are reused from frame to frame.
+// a friend meets only the friends of the 3×3 cells around its own instead of
+// all friends. A cell is at least as wide as the largest neighbour radius
+// (MaxSize/√1.5 ≈ 20.4), so no neighbour is missed. The friends are copied
+// in cell order, so neighbouring cells of a row are one contiguous run of
+// memory, and each pair of friends is looked at once. The slices are reused
+// from frame to frame.
 type friendGrid struct {
 	start []int32 // the friends of cell c are sorted[start[c]:start[c+1]]
 	cell  []int32 // the cell of each friend, by friend index
-	// sorted holds the friends' centres and corners in cell order (by
-	// friend index within a cell).
+	// sorted holds the friends in cell order (by index within a cell).
 	sorted []gridEntry
+	push   []vec // the neighbour push of each friend, by friend index
 	dirs   []vec // moveFriends' directions, by friend index
 }
 
-type gridEntry struct{ cx, cy, x, y float64 }
+type gridEntry struct {
+	cx, cy float64 // centre
+	x, y   float64 // top-left corner
+	r2     float64 // squared neighbour radius: Size²/1.5
+	idx    int     // friend index
+}
 
 const (
 	gridCell = 21.0
@@ -50,36 +56,59 @@ func (g *friendGrid) build(data []Friend) {
 		g.start[c+1]--
 		f := &data[i]
 		cx, cy := f.Center()
-		g.sorted[g.start[c+1]] = gridEntry{cx, cy, f.X, f.Y}
+		g.sorted[g.start[c+1]] = gridEntry{cx: cx, cy: cy, x: f.X, y: f.Y, r2: f.Size * f.Size / 1.5, idx: i}
 	}
 	copy(g.start[:len(g.start)-1], g.start[1:])
 	g.start[len(g.start)-1] = int32(n)
 }
 
-// neighbourPush returns the sum of (f - neighbour) over the friends whose
-// centre is closer to friend i's than its size/√1.5 (friend i included,
-// adding nothing): the guide's neighbour_dir, which keeps friends apart.
-func (g *friendGrid) neighbourPush(data []Friend, i int) (float64, float64) {
-	f := &data[i]
-	r2 := f.Size * f.Size / 1.5
-	cx, cy := f.Center()
-	c := int(g.cell[i])
-	gx, gy := c%gridCols, c/gridCols
-	x0, x1 := max(gx-1, 0), min(gx+1, gridCols-1)
-	var nx, ny float64
-	k := 0
-	for y := max(gy-1, 0); y <= min(gy+1, gridRows-1); y++ {
-		row := y * gridCols
-		for _, e := range g.sorted[g.start[row+x0]:g.start[row+x1+1]] {
-			dx, dy := cx-e.cx, cy-e.cy
-			if dx*dx+dy*dy < r2 {
-				nx += e.x
-				ny += e.y
-				k++
+// pushAll sets g.push[i], for every friend i, to the sum of (f - neighbour)
+// over the friends whose centre is closer to friend i's than its
+// size/√1.5: the guide's neighbour_dir, which keeps friends apart. Each pair
+// is looked at once, from the friend that comes first in cell order: with
+// the rest of its own cell and the next cell of its row (contiguous), and
+// with the three cells below.
+func (g *friendGrid) pushAll() {
+	n := len(g.sorted)
+	g.push = resize(g.push, n)
+	clear(g.push)
+	push, sorted := g.push, g.sorted
+	for c := range gridCols * gridRows {
+		lo, hi := g.start[c], g.start[c+1]
+		if lo == hi {
+			continue
+		}
+		gx, gy := c%gridCols, c/gridCols
+		right := g.start[c+1]
+		if gx+1 < gridCols {
+			right = g.start[c+2]
+		}
+		var below []gridEntry
+		if gy+1 < gridRows {
+			row := (gy + 1) * gridCols
+			below = sorted[g.start[row+max(gx-1, 0)]:g.start[row+min(gx+1, gridCols-1)+1]]
+		}
+		for k := lo; k < hi; k++ {
+			a := &sorted[k]
+			pa := &push[a.idx]
+			for _, part := range [2][]gridEntry{sorted[k+1 : right], below} {
+				for j := range part {
+					b := &part[j]
+					dx, dy := a.cx-b.cx, a.cy-b.cy
+					d2 := dx*dx + dy*dy
+					if d2 < a.r2 {
+						pa.x += a.x - b.x
+						pa.y += a.y - b.y
+					}
+					if d2 < b.r2 {
+						pb := &push[b.idx]
+						pb.x += b.x - a.x
+						pb.y += b.y - a.y
+					}
+				}
 			}
 		}
 	}
-	return float64(k)*f.X - nx, float64(k)*f.Y - ny
 }
 
 // resize returns s with length n, reusing its array when it is big enough.

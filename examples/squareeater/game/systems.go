@@ -30,6 +30,7 @@ func moveFriends(player ecs.UniqueView[Player], rules ecs.UniqueView[Rules], fri
 	data := friends.Slice()
 	g := grid.Get()
 	g.build(data)
+	g.pushAll()
 	dirs := g.dirs[:0]
 	pcx, pcy := p.Center()
 	for i := range data {
@@ -43,8 +44,8 @@ func moveFriends(player ecs.UniqueView[Player], rules ecs.UniqueView[Rules], fri
 		if p.PoweredUp() {
 			dx, dy = -dx, -dy
 		}
-		nx, ny := g.neighbourPush(data, i)
-		dirs = append(dirs, vec{dx*speed + nx*0.05, dy*speed + ny*0.05})
+		push := g.push[i]
+		dirs = append(dirs, vec{dx*speed + push.x*0.05, dy*speed + push.y*0.05})
 	}
 	for i, d := range dirs {
 		if d == (vec{}) {
