@@ -67,6 +67,7 @@
 // All randomness comes from one PCG source, a unique seeded by [New]; no
 // map is iterated and no clock is read by the game. The same seed and the
 // same inputs play the same game, whatever GOMAXPROCS: systems that run in
-// parallel touch disjoint data. [RunHeadless] plays with the built-in
-// [Bot].
+// parallel touch disjoint data. (Across architectures the game may differ:
+// Go may fuse a multiply and an add into one rounding on arm64 and not on
+// amd64.) [RunHeadless] plays with the built-in [Bot].
 package game
