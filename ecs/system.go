@@ -147,6 +147,9 @@ func isViewCandidate(t reflect.Type) bool {
 	if reflect.PointerTo(t).Implements(viewParamType) {
 		return true
 	}
+	if t.Kind() == reflect.Pointer && isViewCandidate(t.Elem()) {
+		return true // refused by buildShape, with a message, rather than skipped
+	}
 	if t.Kind() != reflect.Struct {
 		return false
 	}
@@ -487,6 +490,11 @@ func (w *World) Borrow(views ...any) (release func(), err error) {
 		s, reason := analyseView(rv.Type().Elem())
 		if s == nil {
 			return nil, &SystemError{System: "World.Borrow", Param: i + 1, Type: fmt.Sprintf("%T", v), Reason: "points to a type that " + reason, kind: ErrInvalidView}
+		}
+		for j := range i {
+			if pj := reflect.ValueOf(views[j]); pj.Type() == rv.Type() && pj.UnsafePointer() == rv.UnsafePointer() {
+				return nil, &SystemError{System: "World.Borrow", Param: i + 1, Type: fmt.Sprintf("%T", v), Reason: fmt.Sprintf("is the same variable as argument %d; borrow each view variable once", j+1), kind: ErrInvalidView}
+			}
 		}
 		f.params = append(f.params, s.instance(rv.UnsafePointer()))
 	}

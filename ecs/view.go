@@ -197,13 +197,14 @@ func (v ViewMut[T]) AddComponent(entities AliveChecker, id EntityID, c T) error 
 }
 
 // AddComponentUnchecked gives id the component c without checking that id is
-// alive. It still refuses an id older than the entity that owns the same
-// slot in this storage, returning an [EntityError]; adding to an id that was
+// alive. It still refuses [NullID], and an id older than the entity that
+// owns the same slot in this storage, returning an [EntityError]; adding to
+// an id that was
 // deleted, with no newer entity in this storage, is the caller's mistake and
 // leaves a component no live entity owns.
 func (v ViewMut[T]) AddComponentUnchecked(id EntityID, c T) error {
 	s := v.c.store()
-	if s.insert(id, c) == refused {
+	if id.Index() > maxIndex || s.insert(id, c) == refused {
 		return &EntityError{Op: "ViewMut[" + s.name + "].AddComponentUnchecked", ID: id}
 	}
 	return nil
