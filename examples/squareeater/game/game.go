@@ -133,13 +133,14 @@ func (g *Game) update(in Input) error {
 		}
 	case SceneFloor:
 		st.FloorFrames++
-		err := g.w.RunWorkload(MainLoop)
-		var over GameOver
-		if errors.As(err, &over) {
-			err = g.endFloor(&st, over)
-		}
-		if err != nil {
-			return err
+		if err := g.w.RunWorkload(MainLoop); err != nil {
+			var over GameOver
+			if !errors.As(err, &over) {
+				return err
+			}
+			if err := g.endFloor(&st, over); err != nil {
+				return err
+			}
 		}
 	case SceneShop:
 		shop, err := ecs.GetUnique[Shop](g.w)
