@@ -774,34 +774,81 @@ func TestProgram(t *testing.T) {
 	}
 }
 
-// TestIndex checks that docs/README.md links every chapter and that every
-// link to a chapter leads to a file.
-func TestIndex(t *testing.T) {
-	index, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	linked := map[string]bool{}
-	for _, m := range regexp.MustCompile(`\]\(([^)#\s]+\.md)(#[^)]*)?\)`).FindAllStringSubmatch(string(index), -1) {
-		target := m[1]
-		if strings.Contains(target, "://") {
+// fundamentals are the guide's chapters, in the order of its index.
+var fundamentals = []string{
+	"world.md", "views.md", "add-entity.md", "delete-entity.md",
+	"add-components.md", "remove-components.md", "delete-components.md",
+	"get-and-modify.md", "iterators.md", "uniques.md", "systems.md",
+	"custom-views.md", "errors-and-borrowing.md", "performance-tips.md",
+}
+
+var (
+	linkRE       = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	inlineCodeRE = regexp.MustCompile("`[^`]*`")
+)
+
+// prose returns src without its code: fenced blocks and inline code spans.
+func prose(src string) string {
+	var b strings.Builder
+	var fence string
+	for _, l := range strings.Split(src, "\n") {
+		if m := fenceRE.FindStringSubmatch(l); m != nil {
+			switch {
+			case fence == "":
+				fence = m[2]
+			case strings.HasPrefix(m[2], fence) && m[3] == "":
+				fence = ""
+			}
 			continue
 		}
-		linked[filepath.Clean(target)] = true
-		if _, err := os.Stat(target); err != nil {
-			t.Errorf("docs/README.md links %s, which does not exist", target)
+		if fence == "" {
+			b.WriteString(inlineCodeRE.ReplaceAllString(l, ""))
+			b.WriteByte('\n')
 		}
 	}
-	chapters, err := filepath.Glob("*.md")
+	return b.String()
+}
+
+// TestLinks checks that every relative link of the guide and the README
+// leads to a file, and that the index lists the fundamentals in order.
+func TestLinks(t *testing.T) {
+	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range chapters {
-		if c != "README.md" && !linked[c] {
-			t.Errorf("docs/%s is not linked from docs/README.md", c)
+	var indexed []string
+	for _, name := range docFiles(t, root) {
+		path := filepath.Join(root, filepath.FromSlash(name))
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range linkRE.FindAllStringSubmatch(prose(string(src)), -1) {
+			target, _, _ := strings.Cut(m[1], "#")
+			if target == "" || strings.Contains(target, ":") {
+				continue // a link within the page, or to another site
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(path), filepath.FromSlash(target))); err != nil {
+				t.Errorf("%s links %s, which does not exist", name, m[1])
+			}
+			if name == "docs/README.md" && slices.Contains(fundamentals, target) {
+				indexed = append(indexed, target)
+			}
 		}
 	}
-	if len(linked) < 10 {
-		t.Errorf("docs/README.md links only %d chapters", len(linked))
+	if !slices.Equal(indexed, fundamentals) {
+		t.Errorf("docs/README.md lists the chapters\n%v\nwant\n%v", indexed, fundamentals)
+	}
+}
+
+func TestProse(t *testing.T) {
+	src := "See [a](a.md) and `f[T](x)`.\n\n```go\nDeleteAny[T](all)\n```\n\n````md\n```\n[b](b.md)\n```\n````\n[c](c.md)\n"
+	got := linkRE.FindAllStringSubmatch(prose(src), -1)
+	var targets []string
+	for _, m := range got {
+		targets = append(targets, m[1])
+	}
+	if want := []string{"a.md", "c.md"}; !slices.Equal(targets, want) {
+		t.Errorf("links in prose = %v, want %v", targets, want)
 	}
 }
