@@ -1,9 +1,6 @@
 package ecs
 
-import (
-	"reflect"
-	"strings"
-)
+import "reflect"
 
 // ResourceKind tells what kind of thing an [Access] borrows.
 type ResourceKind uint8
@@ -96,14 +93,6 @@ func conflict(a, b []Access) (Access, Access, bool) {
 		}
 	}
 	return Access{}, Access{}, false
-}
-
-func formatAccesses(list []Access) string {
-	parts := make([]string, len(list))
-	for i, a := range list {
-		parts[i] = a.View
-	}
-	return strings.Join(parts, ", ")
 }
 
 func firstOr(list []Access, def Access) Access {

@@ -157,7 +157,7 @@ func (b *planBuilder) flatten(items []any, ctx flatCtx) error {
 			return &WorkloadBuildError{Workload: ctx.path, Reason: fmt.Sprintf("item %d is nil", i+1)}
 		default:
 			if reflect.TypeOf(it).Kind() != reflect.Func {
-				return &WorkloadBuildError{Workload: ctx.path, Reason: fmt.Sprintf("item %d is a %T; a workload holds system functions, *ecs.SystemSpec and *ecs.WorkloadSpec", i+1, it)}
+				return &WorkloadBuildError{Workload: ctx.path, Reason: fmt.Sprintf("item %d (%T) is not a system; a workload holds system functions, *ecs.SystemSpec and *ecs.WorkloadSpec", i+1, it)}
 			}
 			if err := b.addSystem(System(it), ctx); err != nil {
 				return err

@@ -262,7 +262,7 @@ func analyseSystem(fn any, name string) (*sysShape, error) {
 	}
 	t := reflect.TypeOf(fn)
 	if t.Kind() != reflect.Func {
-		return nil, &SystemError{Reason: fmt.Sprintf("a system must be a function whose parameters are views, not a %s", typeName(t))}
+		return nil, &SystemError{Reason: fmt.Sprintf("a system must be a function whose parameters are views, not %s", typeName(t))}
 	}
 	if reflect.ValueOf(fn).IsNil() {
 		return nil, &SystemError{System: name, Reason: "the system is a nil function"}

@@ -39,10 +39,6 @@ func sNothing()                                           {}
 func sPosAndClock(ecs.View[wPos], ecs.UniqueView[wClock]) {}
 
 func TestConflictMatrix(t *testing.T) {
-	type sys struct {
-		name string
-		fn   any
-	}
 	// parallel reports whether the two systems land in the same batch.
 	cases := []struct {
 		a, b     any
@@ -332,7 +328,7 @@ func TestBadWorkloads(t *testing.T) {
 		{"no name", "", []any{sNothing}, "needs a name"},
 		{"duplicate", "taken", []any{sNothing}, "already exists"},
 		{"not a view", "x", []any{func(int) {}}, "parameter 1 (int) is not a view"},
-		{"not a function", "x", []any{42}, "item 1 is a int"},
+		{"not a function", "x", []any{42}, "item 1 (int) is not a system"},
 		{"nil item", "x", []any{nil}, "item 1 is nil"},
 		{"unknown label", "x", []any{ecs.System(sNothing).After("nowhere")}, `After("nowhere"): no system has the label "nowhere"`},
 		{"nil condition", "x", []any{ecs.System(sNothing).RunIf(nil)}, "run condition is nil"},
