@@ -402,6 +402,13 @@ func (s *sysShape) call(fn reflect.Value, f *frame) (err error) {
 // errCondFalse is how call reports a run condition that returned false.
 var errCondFalse = errors.New("condition false")
 
+// overlap reports whether the values two pointers point to share memory.
+func overlap(a, b reflect.Value) bool {
+	pa, pb := uintptr(a.UnsafePointer()), uintptr(b.UnsafePointer())
+	sa, sb := max(a.Type().Elem().Size(), 1), max(b.Type().Elem().Size(), 1)
+	return pa < pb+sb && pb < pa+sa
+}
+
 var funcNames sync.Map // uintptr -> string
 
 // funcName returns the name of the function fn: its package name and
@@ -492,8 +499,8 @@ func (w *World) Borrow(views ...any) (release func(), err error) {
 			return nil, &SystemError{System: "World.Borrow", Param: i + 1, Type: fmt.Sprintf("%T", v), Reason: "points to a type that " + reason, kind: ErrInvalidView}
 		}
 		for j := range i {
-			if pj := reflect.ValueOf(views[j]); pj.Type() == rv.Type() && pj.UnsafePointer() == rv.UnsafePointer() {
-				return nil, &SystemError{System: "World.Borrow", Param: i + 1, Type: fmt.Sprintf("%T", v), Reason: fmt.Sprintf("is the same variable as argument %d; borrow each view variable once", j+1), kind: ErrInvalidView}
+			if pj := reflect.ValueOf(views[j]); overlap(pj, rv) {
+				return nil, &SystemError{System: "World.Borrow", Param: i + 1, Type: fmt.Sprintf("%T", v), Reason: fmt.Sprintf("shares memory with argument %d (the same variable, or a custom view and one of its fields); borrow each view once", j+1), kind: ErrInvalidView}
 			}
 		}
 		f.params = append(f.params, s.instance(rv.UnsafePointer()))
