@@ -150,6 +150,9 @@ func TestBrowserPlays(t *testing.T) {
 		blue = pixels.Count(img, scene.PlayerBlue, 30)
 		green = pixels.Count(img, scene.FriendGreen, 30)
 		if blue >= 100 && green >= 16 {
+			if n := pixels.CountIn(img, image.Rect(0, 0, 800, 28), scene.Ink, 60); n < 100 {
+				t.Errorf("HUD: %d dark pixels, want its text", n)
+			}
 			frames := evalInt(t, ctx, `window.squareEater.frames`)
 			t.Logf("try %d: %d blue (player) and %d green (friends) pixels; %d frames drawn since the click; screenshot %s",
 				try, blue, green, frames-framesAtStart, filepath.Join(shots, "browser-floor.png"))

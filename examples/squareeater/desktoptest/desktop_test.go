@@ -125,8 +125,8 @@ func playUnderX(t *testing.T, bin string) {
 	t.Fatalf("no screenshot showed the game within 90 s: last had %d white, %d blue, %d green pixels; game output:\n%s", white, blue, green, logs.String())
 }
 
-// checkWindow checks the white pixels form one 800×600 window: the game's
-// logical size at scale 1.
+// checkWindow checks the white pixels form one 800×600 window (the game's
+// logical size at scale 1) under a HUD with text in it.
 func checkWindow(t *testing.T, img image.Image) {
 	b := img.Bounds()
 	minX, minY, maxX, maxY := b.Max.X, b.Max.Y, b.Min.X, b.Min.Y
@@ -140,5 +140,9 @@ func checkWindow(t *testing.T, img image.Image) {
 	}
 	if w, h := maxX-minX+1, maxY-minY+1; w != 800 || h > 600 || h < 560 {
 		t.Errorf("white area %dx%d at (%d,%d), want the 800x600 window (its top under the HUD)", w, h, minX, minY)
+	}
+	hud := image.Rect(minX, maxY-599, maxX+1, minY)
+	if n := pixels.CountIn(img, hud, scene.Ink, 60); n < 100 {
+		t.Errorf("HUD %v: %d dark pixels, want its text", hud, n)
 	}
 }

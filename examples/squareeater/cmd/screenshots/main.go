@@ -116,13 +116,17 @@ func (s *shooter) lively(g *game.Game) bool {
 // is pressed.
 //
 // On the floor chosen for the floor screenshot the bot rests too, the
-// mouse still, so that friends live long enough to grow gray and red.
+// mouse still, so that friends live long enough to grow gray and red; and
+// once the shop is captured it rests for good, so that the run soon ends
+// in defeat.
 func (s *shooter) input(g *game.Game) game.Input {
 	if shot := s.due(); shot == shotStart || shot == shotShop || shot == shotGameOver {
 		r := g.ShopOptions()[1].Rect
 		return game.Input{MouseX: r.X + r.W*0.7, MouseY: r.Y + r.H/2}
 	}
-	if st := g.State(); st.Scene == game.SceneFloor && st.Floor >= s.minFloor && !s.taken[shotFloor] {
+	st := g.State()
+	resting := st.Floor >= s.minFloor && !s.taken[shotFloor] || s.taken[shotShop]
+	if st.Scene == game.SceneFloor && resting {
 		x, y := g.Player().Center()
 		return game.Input{MouseX: x, MouseY: y}
 	}

@@ -12,7 +12,12 @@ import (
 // Count returns the number of pixels of img within tol (per channel, 0-255)
 // of c. Alpha is ignored: screenshots are opaque.
 func Count(img image.Image, c color.RGBA, tol int) int {
-	b := img.Bounds()
+	return CountIn(img, img.Bounds(), c, tol)
+}
+
+// CountIn is [Count] within the rectangle r of img.
+func CountIn(img image.Image, r image.Rectangle, c color.RGBA, tol int) int {
+	b := r.Intersect(img.Bounds())
 	n := 0
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {

@@ -41,6 +41,9 @@ func TestCountAndLoad(t *testing.T) {
 	if n := Count(got, color.RGBA{0, 228, 48, 255}, 10); n != 1 {
 		t.Errorf("green pixels = %d, want 1", n)
 	}
+	if n := CountIn(got, image.Rect(2, 1, 20, 2), blue, 0); n != 2 {
+		t.Errorf("blue pixels in row 1 from x=2 = %d, want 2", n)
+	}
 	if _, err := Load(filepath.Join(t.TempDir(), "missing.png")); err == nil {
 		t.Error("Load of a missing file: no error")
 	}
