@@ -14,8 +14,9 @@ import (
 var addRemoveLayouts = []layout{plainLayout}
 
 // BenchmarkAddRemove: N entities with Position; the round adds Velocity to
-// all of them, then removes it from all. One warm-up round runs first, so
-// the Velocity storage has its capacity. ns/entity is per add+remove pair.
+// all of them, then removes it from all. The warm-up round of measure runs
+// first, so the Velocity storage has its capacity. ns/entity is per
+// add+remove pair.
 func BenchmarkAddRemove(b *testing.B) { benchAddRemove(b, buildAddRemove) }
 
 // BenchmarkAddRemoveLarge is AddRemove on entities that also have C1..C10:
@@ -32,21 +33,18 @@ func BenchmarkAddRemoveLarge(b *testing.B) { benchAddRemove(b, buildAddRemoveLar
 func benchAddRemove(b *testing.B, build func(testing.TB, *ecs.World, int) []ecs.EntityID) {
 	impls := []impl{{"plain", func(b *testing.B, n int) {
 		s := &plainFlagged[Velocity]{vals: make([]Velocity, n), has: make([]bool, n)}
-		addRemoveFlagged(s, Velocity{1, 2})
 		measure(b, n, func() { addRemoveFlagged(s, Velocity{1, 2}) })
 	}}}
 	for _, l := range addRemoveLayouts {
 		impls = append(impls, impl{l.name, func(b *testing.B, n int) {
 			w := l.newWorld(b)
 			sys := addRemoveSystem(build(b, w, n))
-			check(b, w.Run(sys)) // warm-up
 			measure(b, n, func() { check(b, w.Run(sys)) })
 		}})
 	}
 	impls = append(impls, impl{"slipway-bulk", func(b *testing.B, n int) {
 		w := ecs.NewWorld()
 		sys := addRemoveBulkSystem(build(b, w, n))
-		check(b, w.Run(sys)) // warm-up
 		measure(b, n, func() { check(b, w.Run(sys)) })
 	}})
 	runImpls(b, impls...)

@@ -80,19 +80,29 @@ func benchName(impl string, n int) string { return impl + "/n=" + strconv.Itoa(n
 // core; the CPU time does not (it does include the garbage collector's
 // background work). For workloads that run on several cores, cpu-ns/entity
 // adds up the cores.
+//
+// One untimed round runs first, so that what happens once (a system's first
+// analysis, a storage's growth, a free list's growth) is not counted: the
+// figures are for the steady state.
 func measure(b *testing.B, n int, round func()) {
-	measureReset(b, n, 0, nil, func(int) { round() })
+	measureReset(b, n, 1, nil, func(int) { round() })
 }
 
 // measureReset is measure for a workload whose round consumes its state (it
 // deletes every entity of a world, or fills a world that must be emptied
 // again). There are states states; reset(i) prepares state i and round(i)
-// uses it. All states are prepared before the first round; once every one
-// has been used they are all prepared again with the timer stopped (and
-// their CPU time left out). Several states per batch keep the number of
-// timer stops (each reads the memory statistics) small when n is small.
-// With reset nil, round(0) runs every time and nothing is prepared.
+// uses it. Each state first gets an untimed warm-up round (reset, round),
+// then all are prepared; once every one has been used they are all prepared
+// again with the timer stopped (their CPU time left out too). Several states
+// per batch keep the number of timer stops small when n is small. With
+// reset nil, round(0) runs every time and nothing is prepared.
 func measureReset(b *testing.B, n, states int, reset, round func(i int)) {
+	for i := range states {
+		if reset != nil {
+			reset(i)
+		}
+		round(i)
+	}
 	if reset != nil {
 		for i := range states {
 			reset(i)
@@ -106,13 +116,13 @@ func measureReset(b *testing.B, n, states int, reset, round func(i int)) {
 			cpuStart, started = processCPU(), true
 		}
 		if reset != nil && next == states {
-			b.StopTimer()
 			p := processCPU()
+			b.StopTimer()
 			for i := range states {
 				reset(i)
 			}
-			paused += processCPU() - p
 			b.StartTimer()
+			paused += processCPU() - p
 			next = 0
 		}
 		round(next)

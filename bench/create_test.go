@@ -39,14 +39,13 @@ func BenchmarkCreate2Comp(b *testing.B) {
 }
 
 // benchRecycled runs create rounds on worlds in which as many entities as a
-// round creates were created and deleted before: each round fills a world
-// that is emptied again, untimed, with DeleteAny[T] (T being a component
-// every created entity has).
+// round creates were created and deleted before (by measureReset's warm-up
+// round): each round fills a world that is emptied again, untimed, with
+// DeleteAny[T] (T being a component every created entity has).
 func benchRecycled[T any](b *testing.B, n int, create func(w *ecs.World) error) {
 	worlds := make([]*ecs.World, batchFor(n))
 	for i := range worlds {
 		worlds[i] = ecs.NewWorld()
-		check(b, create(worlds[i])) // the first filling grows the storages
 	}
 	measureReset(b, n, len(worlds),
 		func(i int) {
