@@ -172,7 +172,7 @@ func (s *sparseSet[T]) clear() {
 
 // The methods below make *sparseSet[T] a storage (storage.go).
 
-func (s *sparseSet[T]) typeName() string    { return s.name }
+func (s *sparseSet[T]) typeName() string     { return s.name }
 func (s *sparseSet[T]) borrow() *borrowState { return &s.lock }
 func (s *sparseSet[T]) length() int          { return len(s.dense) }
 func (s *sparseSet[T]) ids() []EntityID      { return s.dense }
