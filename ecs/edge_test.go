@@ -891,10 +891,8 @@ func TestEdgeBorrowSameVariableTwice(t *testing.T) {
 		{"a View twice", func() []any { var v ecs.View[Pos]; return []any{&v, &v} }, ""},
 		{"a ViewMut twice", func() []any { var v ecs.ViewMut[Pos]; return []any{&v, &v} }, ""},
 		{"a bundle twice", func() []any { var b edgeBundle; return []any{&b, &b} }, ""},
-		{"a bundle and its second field", func() []any { var b edgeBundle; return []any{&b, &b.P} },
-			"World.Borrow (system.go) detects a repeated argument only when pointer and type are both equal, so a custom view and one of its own fields (Borrow(&b, &b.P)) share a viewCore, borrow Pos twice and release it once: Pos stays borrowed forever"},
-		{"a bundle and its first field", func() []any { var b edgeBundle; return []any{&b.V, &b} },
-			"same as above, with the field at offset 0 (same address, different type)"},
+		{"a bundle and its second field", func() []any { var b edgeBundle; return []any{&b, &b.P} }, ""},
+		{"a bundle and its first field", func() []any { var b edgeBundle; return []any{&b.V, &b} }, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
