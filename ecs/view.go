@@ -258,3 +258,25 @@ func withID[T any](s *sparseSet[T]) iter.Seq2[EntityID, *T] {
 		}
 	}
 }
+
+// Deleter is a storage components can be deleted from: every [ViewMut].
+type Deleter interface {
+	Delete(id EntityID) bool
+}
+
+// DeleteFrom deletes id's component from each of views and returns how many
+// it had: the Go form of deleting through several views at once,
+//
+//	ecs.DeleteFrom(id, vmPos, vmVel)
+//
+// To take components out and get them back, call [ViewMut.Remove] on each
+// view; to delete every component of an entity, use [Strip].
+func DeleteFrom(id EntityID, views ...Deleter) int {
+	n := 0
+	for _, v := range views {
+		if v.Delete(id) {
+			n++
+		}
+	}
+	return n
+}
