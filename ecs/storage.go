@@ -35,13 +35,14 @@ type uniqueSlot interface {
 // unique stores one unique value. present is false until the unique is added
 // and after it is removed.
 type unique[T any] struct {
-	v       T
-	present bool
-	name    string
-	lock    borrowState
+	v        T
+	present  bool
+	name     string // "main.Player"
+	resource string // "unique main.Player", for borrow errors
+	lock     borrowState
 }
 
-func (u *unique[T]) typeName() string     { return "unique " + u.name }
+func (u *unique[T]) typeName() string     { return u.resource }
 func (u *unique[T]) borrow() *borrowState { return &u.lock }
 
 func uniqueFor[T any](w *World) *unique[T] {
@@ -49,5 +50,6 @@ func uniqueFor[T any](w *World) *unique[T] {
 }
 
 func newUnique[T any]() uniqueSlot {
-	return &unique[T]{name: typeName(reflect.TypeFor[T]())}
+	name := typeName(reflect.TypeFor[T]())
+	return &unique[T]{name: name, resource: "unique " + name}
 }

@@ -34,6 +34,26 @@ func GetUnique[T any](s Storages) (T, error) {
 	return u.v, nil
 }
 
+// UpdateUnique calls fn with a pointer to the world's unique of type T, to
+// change it in place, or returns a [UniqueError] if there is none. It
+// borrows only that unique, so it works while other storages are borrowed.
+// Do not keep the pointer after fn returns.
+func UpdateUnique[T any](s Storages, fn func(*T)) error {
+	w, _ := s.world()
+	u := uniqueFor[T](w)
+	if err := u.lock.acquire(uniqueUpdate, true, u.resource); err != nil {
+		return err
+	}
+	defer u.lock.release(true)
+	if !u.present {
+		return &UniqueError{Op: "UpdateUnique", Type: u.name}
+	}
+	fn(&u.v)
+	return nil
+}
+
+var uniqueUpdate = &borrower{kind: accUniqueViewMut, view: "UniqueViewMut (ecs.UpdateUnique)", by: "ecs.UpdateUnique"}
+
 // RemoveUnique takes the world's unique of type T out and returns it, or
 // returns a [UniqueError] if there is none.
 func RemoveUnique[T any](s Storages) (T, error) {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package ecs_test
+
+const raceEnabled = false
