@@ -41,8 +41,15 @@ type borrower struct {
 // storage, or "all storages": many shared borrows or one exclusive.
 //
 // n > 0 counts shared borrows, n == -1 marks an exclusive one, n == 0 is free.
-// excl names the exclusive holder; shared names the most recent shared one
-// (enough for an error message, and free of allocation).
+// excl names the most recent exclusive holder and shared the most recent
+// shared one: enough for an error message, and free of allocation.
+//
+// Taking and giving back a borrow costs one atomic read-modify-write each
+// (a World-level call does both, so they are on its per-entity path). The
+// holder's name is written only when it changes and is not cleared on
+// release: a conflict is reported while n < 0, when excl names the holder,
+// except in the instant between a new holder's compare-and-swap and its
+// write of excl, when it may still name the previous exclusive holder.
 type borrowState struct {
 	n      atomic.Int32
 	excl   atomic.Pointer[borrower]
@@ -54,9 +61,24 @@ type borrowState struct {
 func (s *borrowState) acquire(b *borrower, excl bool, resource string) error {
 	if excl {
 		if s.n.CompareAndSwap(0, -1) {
-			s.excl.Store(b)
+			if s.excl.Load() != b {
+				s.excl.Store(b)
+			}
 			return nil
 		}
+	} else if n := s.n.Load(); n >= 0 && s.n.CompareAndSwap(n, n+1) {
+		if s.shared.Load() != b {
+			s.shared.Store(b)
+		}
+		return nil
+	}
+	return s.acquireSlow(b, excl, resource)
+}
+
+// acquireSlow is acquire after its first attempt failed: shared borrows
+// retry while other shared borrows come and go.
+func (s *borrowState) acquireSlow(b *borrower, excl bool, resource string) error {
+	if excl {
 		return s.conflict(b, resource)
 	}
 	for {
@@ -65,7 +87,9 @@ func (s *borrowState) acquire(b *borrower, excl bool, resource string) error {
 			return s.conflict(b, resource)
 		}
 		if s.n.CompareAndSwap(n, n+1) {
-			s.shared.Store(b)
+			if s.shared.Load() != b {
+				s.shared.Store(b)
+			}
 			return nil
 		}
 	}
@@ -73,15 +97,11 @@ func (s *borrowState) acquire(b *borrower, excl bool, resource string) error {
 
 func (s *borrowState) release(excl bool) {
 	if excl {
-		s.excl.Store(nil)
 		s.n.Store(0)
 		return
 	}
 	s.n.Add(-1)
 }
-
-// free reports whether nothing borrows s now.
-func (s *borrowState) free() bool { return s.n.Load() == 0 }
 
 func (s *borrowState) conflict(b *borrower, resource string) error {
 	e := &BorrowError{Resource: resource, Access: b.view, By: b.by}

@@ -70,18 +70,25 @@ type entities struct {
 // isAlive reports whether id is a live entity.
 func (e *entities) isAlive(id EntityID) bool {
 	i := id.Index()
-	return int(i) < len(e.gens) && e.alive[i] && e.gens[i] == id.Generation()
+	return int(i) < len(e.gens) && e.gens[i] == id.Generation() && e.alive[i]
 }
 
 // create returns a new live entity, reusing a free index when there is one.
 func (e *entities) create() EntityID {
-	if n := len(e.free); n > 0 {
-		i := e.free[n-1]
-		e.free = e.free[:n-1]
+	if n := len(e.free) - 1; n >= 0 {
+		i := e.free[n]
+		e.free = e.free[:n]
 		e.alive[i] = true
 		e.live++
 		return newEntityID(i, e.gens[i])
 	}
+	return e.createNew()
+}
+
+// createNew returns a new live entity in a new slot.
+//
+//go:noinline
+func (e *entities) createNew() EntityID {
 	i := len(e.gens)
 	if i > maxIndex {
 		panic("ecs: more than 4294967294 entity slots in use; delete entities to free slots")
@@ -92,11 +99,20 @@ func (e *entities) create() EntityID {
 	return newEntityID(uint32(i), 0)
 }
 
-// createMany appends n new entities to dst and returns it.
+// createMany appends n new entities to dst and returns it: free indices
+// first (most recently freed first, as create does), then new slots.
 func (e *entities) createMany(dst []EntityID, n int) []EntityID {
 	dst = grow(dst, n)
-	for ; n > 0 && len(e.free) > 0; n-- {
-		dst = append(dst, e.create())
+	if k := min(n, len(e.free)); k > 0 {
+		free, gens, alive := e.free, e.gens, e.alive
+		for j := len(free) - 1; j >= len(free)-k; j-- {
+			i := free[j]
+			alive[i] = true
+			dst = append(dst, newEntityID(i, gens[i]))
+		}
+		e.free = free[:len(free)-k]
+		e.live += k
+		n -= k
 	}
 	if n == 0 {
 		return dst

@@ -5,8 +5,7 @@ package ecs
 import "iter"
 
 // Iter1 iterates over the entities that have a component in each of
-// 1 views, made by [Join1]. Use it as a cursor (the fastest way: no
-// function call per entity),
+// 1 views, made by [Join1]. Use it as a cursor,
 //
 //	it := ecs.Join1(v1)
 //	for it.Next() {
@@ -15,12 +14,15 @@ import "iter"
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
+// All, WithID, Each, EachWithID and Count run one loop over the driving
+// storage with its state in registers; the cursor makes one call to Next per
+// entity, and is a little slower.
 type Iter1[T1 any] struct {
 	s1     *sparseSet[T1]
 	not    []Filter
-	ids    []EntityID
-	driver int
-	i      int
+	ids    []EntityID // the driving storage's entities
+	driver int        // always 1: ids[i] owns data[i] there
+	i      int        // the next position of ids to look at
 	id     EntityID
 	p1     *T1
 }
@@ -30,8 +32,12 @@ type Iter1[T1 any] struct {
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
 func Join1[T1 any](v1 Part[T1]) Iter1[T1] {
-	it := Iter1[T1]{s1: v1.core().store()}
-	it.ids = it.s1.dense
+	return newIter1(v1.core().store())
+}
+
+// newIter1 returns the join of the storages s1, driven by the shortest.
+func newIter1[T1 any](s1 *sparseSet[T1]) Iter1[T1] {
+	it := Iter1[T1]{s1: s1, ids: s1.dense, driver: 1}
 	return it
 }
 
@@ -44,25 +50,18 @@ func (it Iter1[T1]) Not(filters ...Filter) Iter1[T1] {
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter1[T1]) Next() bool {
-	for it.i < len(it.ids) {
-		i := it.i
-		it.i++
-		id := it.ids[i]
-		var p1 *T1
-		if it.driver == 1-1 {
-			p1 = &it.s1.data[i]
-		} else if j := it.s1.pos(id); j >= 0 {
-			p1 = &it.s1.data[j]
-		} else {
-			continue
-		}
+	ids := it.ids
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		p1 := &it.s1.data[i]
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
-		it.id = id
+		it.i, it.id = i+1, id
 		it.p1 = p1
 		return true
 	}
+	it.i = len(ids)
 	return false
 }
 
@@ -74,23 +73,57 @@ func (it *Iter1[T1]) Values() *T1 { return it.p1 }
 
 // Each calls fn with the components of every matching entity.
 func (it Iter1[T1]) Each(fn func(*T1)) {
-	for it.Next() {
-		fn(it.p1)
+	visit := func(_ EntityID, p1 *T1) bool {
+		fn(p1)
+		return true
+	}
+	ids, not := it.ids, it.not
+	data1 := it.s1.data[:len(ids)]
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		p1 := &data1[i]
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if !visit(id, p1) {
+			return
+		}
 	}
 }
 
 // EachWithID calls fn with the id and components of every matching entity.
 func (it Iter1[T1]) EachWithID(fn func(EntityID, *T1)) {
-	for it.Next() {
-		fn(it.id, it.p1)
+	visit := func(id EntityID, p1 *T1) bool {
+		fn(id, p1)
+		return true
+	}
+	ids, not := it.ids, it.not
+	data1 := it.s1.data[:len(ids)]
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		p1 := &data1[i]
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if !visit(id, p1) {
+			return
+		}
 	}
 }
 
 // All iterates over the components of every matching entity.
 func (it Iter1[T1]) All() iter.Seq[*T1] {
 	return func(yield func(*T1) bool) {
-		for it.Next() {
-			if !yield(it.p1) {
+		visit := func(_ EntityID, p1 *T1) bool { return yield(p1) }
+		ids, not := it.ids, it.not
+		data1 := it.s1.data[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := &data1[i]
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1) {
 				return
 			}
 		}
@@ -100,8 +133,16 @@ func (it Iter1[T1]) All() iter.Seq[*T1] {
 // WithID iterates over every matching entity's id and component.
 func (it Iter1[T1]) WithID() iter.Seq2[EntityID, *T1] {
 	return func(yield func(EntityID, *T1) bool) {
-		for it.Next() {
-			if !yield(it.id, it.p1) {
+		visit := func(id EntityID, p1 *T1) bool { return yield(id, p1) }
+		ids, not := it.ids, it.not
+		data1 := it.s1.data[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := &data1[i]
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1) {
 				return
 			}
 		}
@@ -119,17 +160,28 @@ func (it Iter1[T1]) Get(id EntityID) (*T1, bool) {
 }
 
 // Count returns the number of matching entities.
-func (it Iter1[T1]) Count() int {
-	n := 0
-	for it.Next() {
+func (it Iter1[T1]) Count() (n int) {
+	visit := func(EntityID, *T1) bool {
 		n++
+		return true
+	}
+	ids, not := it.ids, it.not
+	data1 := it.s1.data[:len(ids)]
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		p1 := &data1[i]
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if !visit(id, p1) {
+			return
+		}
 	}
 	return n
 }
 
 // Iter2 iterates over the entities that have a component in each of
-// 2 views, made by [Join2]. Use it as a cursor (the fastest way: no
-// function call per entity),
+// 2 views, made by [Join2]. Use it as a cursor,
 //
 //	it := ecs.Join2(v1, v2)
 //	for it.Next() {
@@ -138,13 +190,16 @@ func (it Iter1[T1]) Count() int {
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
+// All, WithID, Each, EachWithID and Count run one loop over the driving
+// storage with its state in registers; the cursor makes one call to Next per
+// entity, and is a little slower.
 type Iter2[T1, T2 any] struct {
 	s1     *sparseSet[T1]
 	s2     *sparseSet[T2]
 	not    []Filter
-	ids    []EntityID
-	driver int
-	i      int
+	ids    []EntityID // the driving storage's entities
+	driver int        // which of s1..s2 drives: ids[i] owns data[i] there
+	i      int        // the next position of ids to look at
 	id     EntityID
 	p1     *T1
 	p2     *T2
@@ -155,10 +210,14 @@ type Iter2[T1, T2 any] struct {
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
 func Join2[T1, T2 any](v1 Part[T1], v2 Part[T2]) Iter2[T1, T2] {
-	it := Iter2[T1, T2]{s1: v1.core().store(), s2: v2.core().store()}
-	it.ids = it.s1.dense
-	if len(it.s2.dense) < len(it.ids) {
-		it.ids, it.driver = it.s2.dense, 2-1
+	return newIter2(v1.core().store(), v2.core().store())
+}
+
+// newIter2 returns the join of the storages s1, s2, driven by the shortest.
+func newIter2[T1, T2 any](s1 *sparseSet[T1], s2 *sparseSet[T2]) Iter2[T1, T2] {
+	it := Iter2[T1, T2]{s1: s1, s2: s2, ids: s1.dense, driver: 1}
+	if len(s2.dense) < len(it.ids) {
+		it.ids, it.driver = s2.dense, 2
 	}
 	return it
 }
@@ -172,33 +231,29 @@ func (it Iter2[T1, T2]) Not(filters ...Filter) Iter2[T1, T2] {
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter2[T1, T2]) Next() bool {
-	for it.i < len(it.ids) {
-		i := it.i
-		it.i++
-		id := it.ids[i]
+	ids := it.ids
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
 		var p1 *T1
-		if it.driver == 1-1 {
+		if it.driver == 1 {
 			p1 = &it.s1.data[i]
-		} else if j := it.s1.pos(id); j >= 0 {
-			p1 = &it.s1.data[j]
-		} else {
+		} else if p1 = it.s1.get(id); p1 == nil {
 			continue
 		}
 		var p2 *T2
-		if it.driver == 2-1 {
+		if it.driver == 2 {
 			p2 = &it.s2.data[i]
-		} else if j := it.s2.pos(id); j >= 0 {
-			p2 = &it.s2.data[j]
-		} else {
+		} else if p2 = it.s2.get(id); p2 == nil {
 			continue
 		}
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
-		it.id = id
+		it.i, it.id = i+1, id
 		it.p1, it.p2 = p1, p2
 		return true
 	}
+	it.i = len(ids)
 	return false
 }
 
@@ -210,24 +265,133 @@ func (it *Iter2[T1, T2]) Values() (*T1, *T2) { return it.p1, it.p2 }
 
 // Each calls fn with the components of every matching entity.
 func (it Iter2[T1, T2]) Each(fn func(*T1, *T2)) {
-	for it.Next() {
-		fn(it.p1, it.p2)
+	visit := func(_ EntityID, p1 *T1, p2 *T2) bool {
+		fn(p1, p2)
+		return true
+	}
+	ids, not := it.ids, it.not
+	pages1, data1 := it.s1.pages, it.s1.data
+	pages2, data2 := it.s2.pages, it.s2.data
+	switch it.driver {
+	case 1:
+		data1 := data1[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := &data1[i]
+			p2 := getIn(pages2, data2, id)
+			if p2 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2) {
+				return
+			}
+		}
+	case 2:
+		data2 := data2[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := getIn(pages1, data1, id)
+			if p1 == nil {
+				continue
+			}
+			p2 := &data2[i]
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2) {
+				return
+			}
+		}
 	}
 }
 
 // EachWithID calls fn with the id and components of every matching entity.
 func (it Iter2[T1, T2]) EachWithID(fn func(EntityID, *T1, *T2)) {
-	for it.Next() {
-		fn(it.id, it.p1, it.p2)
+	visit := func(id EntityID, p1 *T1, p2 *T2) bool {
+		fn(id, p1, p2)
+		return true
+	}
+	ids, not := it.ids, it.not
+	pages1, data1 := it.s1.pages, it.s1.data
+	pages2, data2 := it.s2.pages, it.s2.data
+	switch it.driver {
+	case 1:
+		data1 := data1[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := &data1[i]
+			p2 := getIn(pages2, data2, id)
+			if p2 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2) {
+				return
+			}
+		}
+	case 2:
+		data2 := data2[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := getIn(pages1, data1, id)
+			if p1 == nil {
+				continue
+			}
+			p2 := &data2[i]
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2) {
+				return
+			}
+		}
 	}
 }
 
 // All iterates over the components of every matching entity.
 func (it Iter2[T1, T2]) All() iter.Seq2[*T1, *T2] {
 	return func(yield func(*T1, *T2) bool) {
-		for it.Next() {
-			if !yield(it.p1, it.p2) {
-				return
+		visit := func(_ EntityID, p1 *T1, p2 *T2) bool { return yield(p1, p2) }
+		ids, not := it.ids, it.not
+		pages1, data1 := it.s1.pages, it.s1.data
+		pages2, data2 := it.s2.pages, it.s2.data
+		switch it.driver {
+		case 1:
+			data1 := data1[:len(ids)]
+			for i := it.i; i < len(ids); i++ {
+				id := ids[i]
+				p1 := &data1[i]
+				p2 := getIn(pages2, data2, id)
+				if p2 == nil {
+					continue
+				}
+				if not != nil && excluded(not, id) {
+					continue
+				}
+				if !visit(id, p1, p2) {
+					return
+				}
+			}
+		case 2:
+			data2 := data2[:len(ids)]
+			for i := it.i; i < len(ids); i++ {
+				id := ids[i]
+				p1 := getIn(pages1, data1, id)
+				if p1 == nil {
+					continue
+				}
+				p2 := &data2[i]
+				if not != nil && excluded(not, id) {
+					continue
+				}
+				if !visit(id, p1, p2) {
+					return
+				}
 			}
 		}
 	}
@@ -242,9 +406,42 @@ type Row2[T1, T2 any] struct {
 // WithID iterates over every matching entity's id and components.
 func (it Iter2[T1, T2]) WithID() iter.Seq2[EntityID, Row2[T1, T2]] {
 	return func(yield func(EntityID, Row2[T1, T2]) bool) {
-		for it.Next() {
-			if !yield(it.id, Row2[T1, T2]{it.p1, it.p2}) {
-				return
+		visit := func(id EntityID, p1 *T1, p2 *T2) bool { return yield(id, Row2[T1, T2]{p1, p2}) }
+		ids, not := it.ids, it.not
+		pages1, data1 := it.s1.pages, it.s1.data
+		pages2, data2 := it.s2.pages, it.s2.data
+		switch it.driver {
+		case 1:
+			data1 := data1[:len(ids)]
+			for i := it.i; i < len(ids); i++ {
+				id := ids[i]
+				p1 := &data1[i]
+				p2 := getIn(pages2, data2, id)
+				if p2 == nil {
+					continue
+				}
+				if not != nil && excluded(not, id) {
+					continue
+				}
+				if !visit(id, p1, p2) {
+					return
+				}
+			}
+		case 2:
+			data2 := data2[:len(ids)]
+			for i := it.i; i < len(ids); i++ {
+				id := ids[i]
+				p1 := getIn(pages1, data1, id)
+				if p1 == nil {
+					continue
+				}
+				p2 := &data2[i]
+				if not != nil && excluded(not, id) {
+					continue
+				}
+				if !visit(id, p1, p2) {
+					return
+				}
 			}
 		}
 	}
@@ -262,10 +459,47 @@ func (it Iter2[T1, T2]) Get(id EntityID) (*T1, *T2, bool) {
 }
 
 // Count returns the number of matching entities.
-func (it Iter2[T1, T2]) Count() int {
-	n := 0
-	for it.Next() {
+func (it Iter2[T1, T2]) Count() (n int) {
+	visit := func(EntityID, *T1, *T2) bool {
 		n++
+		return true
+	}
+	ids, not := it.ids, it.not
+	pages1, data1 := it.s1.pages, it.s1.data
+	pages2, data2 := it.s2.pages, it.s2.data
+	switch it.driver {
+	case 1:
+		data1 := data1[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := &data1[i]
+			p2 := getIn(pages2, data2, id)
+			if p2 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2) {
+				return
+			}
+		}
+	case 2:
+		data2 := data2[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := getIn(pages1, data1, id)
+			if p1 == nil {
+				continue
+			}
+			p2 := &data2[i]
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2) {
+				return
+			}
+		}
 	}
 	return n
 }
@@ -278,8 +512,7 @@ type Row3[T1, T2, T3 any] struct {
 }
 
 // Iter3 iterates over the entities that have a component in each of
-// 3 views, made by [Join3]. Use it as a cursor (the fastest way: no
-// function call per entity),
+// 3 views, made by [Join3]. Use it as a cursor,
 //
 //	it := ecs.Join3(v1, v2, v3)
 //	for it.Next() {
@@ -288,14 +521,17 @@ type Row3[T1, T2, T3 any] struct {
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
+// All, WithID, Each, EachWithID and Count run one loop over the driving
+// storage with its state in registers; the cursor makes one call to Next per
+// entity, and is a little slower.
 type Iter3[T1, T2, T3 any] struct {
 	s1     *sparseSet[T1]
 	s2     *sparseSet[T2]
 	s3     *sparseSet[T3]
 	not    []Filter
-	ids    []EntityID
-	driver int
-	i      int
+	ids    []EntityID // the driving storage's entities
+	driver int        // which of s1..s3 drives: ids[i] owns data[i] there
+	i      int        // the next position of ids to look at
 	id     EntityID
 	p1     *T1
 	p2     *T2
@@ -307,13 +543,17 @@ type Iter3[T1, T2, T3 any] struct {
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
 func Join3[T1, T2, T3 any](v1 Part[T1], v2 Part[T2], v3 Part[T3]) Iter3[T1, T2, T3] {
-	it := Iter3[T1, T2, T3]{s1: v1.core().store(), s2: v2.core().store(), s3: v3.core().store()}
-	it.ids = it.s1.dense
-	if len(it.s2.dense) < len(it.ids) {
-		it.ids, it.driver = it.s2.dense, 2-1
+	return newIter3(v1.core().store(), v2.core().store(), v3.core().store())
+}
+
+// newIter3 returns the join of the storages s1, s2, s3, driven by the shortest.
+func newIter3[T1, T2, T3 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3]) Iter3[T1, T2, T3] {
+	it := Iter3[T1, T2, T3]{s1: s1, s2: s2, s3: s3, ids: s1.dense, driver: 1}
+	if len(s2.dense) < len(it.ids) {
+		it.ids, it.driver = s2.dense, 2
 	}
-	if len(it.s3.dense) < len(it.ids) {
-		it.ids, it.driver = it.s3.dense, 3-1
+	if len(s3.dense) < len(it.ids) {
+		it.ids, it.driver = s3.dense, 3
 	}
 	return it
 }
@@ -327,41 +567,35 @@ func (it Iter3[T1, T2, T3]) Not(filters ...Filter) Iter3[T1, T2, T3] {
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter3[T1, T2, T3]) Next() bool {
-	for it.i < len(it.ids) {
-		i := it.i
-		it.i++
-		id := it.ids[i]
+	ids := it.ids
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
 		var p1 *T1
-		if it.driver == 1-1 {
+		if it.driver == 1 {
 			p1 = &it.s1.data[i]
-		} else if j := it.s1.pos(id); j >= 0 {
-			p1 = &it.s1.data[j]
-		} else {
+		} else if p1 = it.s1.get(id); p1 == nil {
 			continue
 		}
 		var p2 *T2
-		if it.driver == 2-1 {
+		if it.driver == 2 {
 			p2 = &it.s2.data[i]
-		} else if j := it.s2.pos(id); j >= 0 {
-			p2 = &it.s2.data[j]
-		} else {
+		} else if p2 = it.s2.get(id); p2 == nil {
 			continue
 		}
 		var p3 *T3
-		if it.driver == 3-1 {
+		if it.driver == 3 {
 			p3 = &it.s3.data[i]
-		} else if j := it.s3.pos(id); j >= 0 {
-			p3 = &it.s3.data[j]
-		} else {
+		} else if p3 = it.s3.get(id); p3 == nil {
 			continue
 		}
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
-		it.id = id
+		it.i, it.id = i+1, id
 		it.p1, it.p2, it.p3 = p1, p2, p3
 		return true
 	}
+	it.i = len(ids)
 	return false
 }
 
@@ -373,24 +607,222 @@ func (it *Iter3[T1, T2, T3]) Values() (*T1, *T2, *T3) { return it.p1, it.p2, it.
 
 // Each calls fn with the components of every matching entity.
 func (it Iter3[T1, T2, T3]) Each(fn func(*T1, *T2, *T3)) {
-	for it.Next() {
-		fn(it.p1, it.p2, it.p3)
+	visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3) bool {
+		fn(p1, p2, p3)
+		return true
+	}
+	ids, not := it.ids, it.not
+	pages1, data1 := it.s1.pages, it.s1.data
+	pages2, data2 := it.s2.pages, it.s2.data
+	pages3, data3 := it.s3.pages, it.s3.data
+	switch it.driver {
+	case 1:
+		data1 := data1[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := &data1[i]
+			p2 := getIn(pages2, data2, id)
+			if p2 == nil {
+				continue
+			}
+			p3 := getIn(pages3, data3, id)
+			if p3 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3) {
+				return
+			}
+		}
+	case 2:
+		data2 := data2[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := getIn(pages1, data1, id)
+			if p1 == nil {
+				continue
+			}
+			p2 := &data2[i]
+			p3 := getIn(pages3, data3, id)
+			if p3 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3) {
+				return
+			}
+		}
+	case 3:
+		data3 := data3[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := getIn(pages1, data1, id)
+			if p1 == nil {
+				continue
+			}
+			p2 := getIn(pages2, data2, id)
+			if p2 == nil {
+				continue
+			}
+			p3 := &data3[i]
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3) {
+				return
+			}
+		}
 	}
 }
 
 // EachWithID calls fn with the id and components of every matching entity.
 func (it Iter3[T1, T2, T3]) EachWithID(fn func(EntityID, *T1, *T2, *T3)) {
-	for it.Next() {
-		fn(it.id, it.p1, it.p2, it.p3)
+	visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3) bool {
+		fn(id, p1, p2, p3)
+		return true
+	}
+	ids, not := it.ids, it.not
+	pages1, data1 := it.s1.pages, it.s1.data
+	pages2, data2 := it.s2.pages, it.s2.data
+	pages3, data3 := it.s3.pages, it.s3.data
+	switch it.driver {
+	case 1:
+		data1 := data1[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := &data1[i]
+			p2 := getIn(pages2, data2, id)
+			if p2 == nil {
+				continue
+			}
+			p3 := getIn(pages3, data3, id)
+			if p3 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3) {
+				return
+			}
+		}
+	case 2:
+		data2 := data2[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := getIn(pages1, data1, id)
+			if p1 == nil {
+				continue
+			}
+			p2 := &data2[i]
+			p3 := getIn(pages3, data3, id)
+			if p3 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3) {
+				return
+			}
+		}
+	case 3:
+		data3 := data3[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := getIn(pages1, data1, id)
+			if p1 == nil {
+				continue
+			}
+			p2 := getIn(pages2, data2, id)
+			if p2 == nil {
+				continue
+			}
+			p3 := &data3[i]
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3) {
+				return
+			}
+		}
 	}
 }
 
 // All iterates over the components of every matching entity, as rows.
 func (it Iter3[T1, T2, T3]) All() iter.Seq[Row3[T1, T2, T3]] {
 	return func(yield func(Row3[T1, T2, T3]) bool) {
-		for it.Next() {
-			if !yield(Row3[T1, T2, T3]{it.p1, it.p2, it.p3}) {
-				return
+		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3) bool {
+			return yield(Row3[T1, T2, T3]{p1, p2, p3})
+		}
+		ids, not := it.ids, it.not
+		pages1, data1 := it.s1.pages, it.s1.data
+		pages2, data2 := it.s2.pages, it.s2.data
+		pages3, data3 := it.s3.pages, it.s3.data
+		switch it.driver {
+		case 1:
+			data1 := data1[:len(ids)]
+			for i := it.i; i < len(ids); i++ {
+				id := ids[i]
+				p1 := &data1[i]
+				p2 := getIn(pages2, data2, id)
+				if p2 == nil {
+					continue
+				}
+				p3 := getIn(pages3, data3, id)
+				if p3 == nil {
+					continue
+				}
+				if not != nil && excluded(not, id) {
+					continue
+				}
+				if !visit(id, p1, p2, p3) {
+					return
+				}
+			}
+		case 2:
+			data2 := data2[:len(ids)]
+			for i := it.i; i < len(ids); i++ {
+				id := ids[i]
+				p1 := getIn(pages1, data1, id)
+				if p1 == nil {
+					continue
+				}
+				p2 := &data2[i]
+				p3 := getIn(pages3, data3, id)
+				if p3 == nil {
+					continue
+				}
+				if not != nil && excluded(not, id) {
+					continue
+				}
+				if !visit(id, p1, p2, p3) {
+					return
+				}
+			}
+		case 3:
+			data3 := data3[:len(ids)]
+			for i := it.i; i < len(ids); i++ {
+				id := ids[i]
+				p1 := getIn(pages1, data1, id)
+				if p1 == nil {
+					continue
+				}
+				p2 := getIn(pages2, data2, id)
+				if p2 == nil {
+					continue
+				}
+				p3 := &data3[i]
+				if not != nil && excluded(not, id) {
+					continue
+				}
+				if !visit(id, p1, p2, p3) {
+					return
+				}
 			}
 		}
 	}
@@ -399,9 +831,73 @@ func (it Iter3[T1, T2, T3]) All() iter.Seq[Row3[T1, T2, T3]] {
 // WithID iterates over every matching entity's id and components.
 func (it Iter3[T1, T2, T3]) WithID() iter.Seq2[EntityID, Row3[T1, T2, T3]] {
 	return func(yield func(EntityID, Row3[T1, T2, T3]) bool) {
-		for it.Next() {
-			if !yield(it.id, Row3[T1, T2, T3]{it.p1, it.p2, it.p3}) {
-				return
+		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3) bool {
+			return yield(id, Row3[T1, T2, T3]{p1, p2, p3})
+		}
+		ids, not := it.ids, it.not
+		pages1, data1 := it.s1.pages, it.s1.data
+		pages2, data2 := it.s2.pages, it.s2.data
+		pages3, data3 := it.s3.pages, it.s3.data
+		switch it.driver {
+		case 1:
+			data1 := data1[:len(ids)]
+			for i := it.i; i < len(ids); i++ {
+				id := ids[i]
+				p1 := &data1[i]
+				p2 := getIn(pages2, data2, id)
+				if p2 == nil {
+					continue
+				}
+				p3 := getIn(pages3, data3, id)
+				if p3 == nil {
+					continue
+				}
+				if not != nil && excluded(not, id) {
+					continue
+				}
+				if !visit(id, p1, p2, p3) {
+					return
+				}
+			}
+		case 2:
+			data2 := data2[:len(ids)]
+			for i := it.i; i < len(ids); i++ {
+				id := ids[i]
+				p1 := getIn(pages1, data1, id)
+				if p1 == nil {
+					continue
+				}
+				p2 := &data2[i]
+				p3 := getIn(pages3, data3, id)
+				if p3 == nil {
+					continue
+				}
+				if not != nil && excluded(not, id) {
+					continue
+				}
+				if !visit(id, p1, p2, p3) {
+					return
+				}
+			}
+		case 3:
+			data3 := data3[:len(ids)]
+			for i := it.i; i < len(ids); i++ {
+				id := ids[i]
+				p1 := getIn(pages1, data1, id)
+				if p1 == nil {
+					continue
+				}
+				p2 := getIn(pages2, data2, id)
+				if p2 == nil {
+					continue
+				}
+				p3 := &data3[i]
+				if not != nil && excluded(not, id) {
+					continue
+				}
+				if !visit(id, p1, p2, p3) {
+					return
+				}
 			}
 		}
 	}
@@ -420,10 +916,76 @@ func (it Iter3[T1, T2, T3]) Get(id EntityID) (*T1, *T2, *T3, bool) {
 }
 
 // Count returns the number of matching entities.
-func (it Iter3[T1, T2, T3]) Count() int {
-	n := 0
-	for it.Next() {
+func (it Iter3[T1, T2, T3]) Count() (n int) {
+	visit := func(EntityID, *T1, *T2, *T3) bool {
 		n++
+		return true
+	}
+	ids, not := it.ids, it.not
+	pages1, data1 := it.s1.pages, it.s1.data
+	pages2, data2 := it.s2.pages, it.s2.data
+	pages3, data3 := it.s3.pages, it.s3.data
+	switch it.driver {
+	case 1:
+		data1 := data1[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := &data1[i]
+			p2 := getIn(pages2, data2, id)
+			if p2 == nil {
+				continue
+			}
+			p3 := getIn(pages3, data3, id)
+			if p3 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3) {
+				return
+			}
+		}
+	case 2:
+		data2 := data2[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := getIn(pages1, data1, id)
+			if p1 == nil {
+				continue
+			}
+			p2 := &data2[i]
+			p3 := getIn(pages3, data3, id)
+			if p3 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3) {
+				return
+			}
+		}
+	case 3:
+		data3 := data3[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := getIn(pages1, data1, id)
+			if p1 == nil {
+				continue
+			}
+			p2 := getIn(pages2, data2, id)
+			if p2 == nil {
+				continue
+			}
+			p3 := &data3[i]
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3) {
+				return
+			}
+		}
 	}
 	return n
 }
@@ -437,8 +999,7 @@ type Row4[T1, T2, T3, T4 any] struct {
 }
 
 // Iter4 iterates over the entities that have a component in each of
-// 4 views, made by [Join4]. Use it as a cursor (the fastest way: no
-// function call per entity),
+// 4 views, made by [Join4]. Use it as a cursor,
 //
 //	it := ecs.Join4(v1, v2, v3, v4)
 //	for it.Next() {
@@ -447,15 +1008,18 @@ type Row4[T1, T2, T3, T4 any] struct {
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
+// All, WithID, Each, EachWithID and Count run one loop over the driving
+// storage with its state in registers; the cursor makes one call to Next per
+// entity, and is a little slower.
 type Iter4[T1, T2, T3, T4 any] struct {
 	s1     *sparseSet[T1]
 	s2     *sparseSet[T2]
 	s3     *sparseSet[T3]
 	s4     *sparseSet[T4]
 	not    []Filter
-	ids    []EntityID
-	driver int
-	i      int
+	ids    []EntityID // the driving storage's entities
+	driver int        // which of s1..s4 drives: ids[i] owns data[i] there
+	i      int        // the next position of ids to look at
 	id     EntityID
 	p1     *T1
 	p2     *T2
@@ -468,16 +1032,20 @@ type Iter4[T1, T2, T3, T4 any] struct {
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
 func Join4[T1, T2, T3, T4 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4]) Iter4[T1, T2, T3, T4] {
-	it := Iter4[T1, T2, T3, T4]{s1: v1.core().store(), s2: v2.core().store(), s3: v3.core().store(), s4: v4.core().store()}
-	it.ids = it.s1.dense
-	if len(it.s2.dense) < len(it.ids) {
-		it.ids, it.driver = it.s2.dense, 2-1
+	return newIter4(v1.core().store(), v2.core().store(), v3.core().store(), v4.core().store())
+}
+
+// newIter4 returns the join of the storages s1, s2, s3, s4, driven by the shortest.
+func newIter4[T1, T2, T3, T4 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3], s4 *sparseSet[T4]) Iter4[T1, T2, T3, T4] {
+	it := Iter4[T1, T2, T3, T4]{s1: s1, s2: s2, s3: s3, s4: s4, ids: s1.dense, driver: 1}
+	if len(s2.dense) < len(it.ids) {
+		it.ids, it.driver = s2.dense, 2
 	}
-	if len(it.s3.dense) < len(it.ids) {
-		it.ids, it.driver = it.s3.dense, 3-1
+	if len(s3.dense) < len(it.ids) {
+		it.ids, it.driver = s3.dense, 3
 	}
-	if len(it.s4.dense) < len(it.ids) {
-		it.ids, it.driver = it.s4.dense, 4-1
+	if len(s4.dense) < len(it.ids) {
+		it.ids, it.driver = s4.dense, 4
 	}
 	return it
 }
@@ -491,49 +1059,41 @@ func (it Iter4[T1, T2, T3, T4]) Not(filters ...Filter) Iter4[T1, T2, T3, T4] {
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter4[T1, T2, T3, T4]) Next() bool {
-	for it.i < len(it.ids) {
-		i := it.i
-		it.i++
-		id := it.ids[i]
+	ids := it.ids
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
 		var p1 *T1
-		if it.driver == 1-1 {
+		if it.driver == 1 {
 			p1 = &it.s1.data[i]
-		} else if j := it.s1.pos(id); j >= 0 {
-			p1 = &it.s1.data[j]
-		} else {
+		} else if p1 = it.s1.get(id); p1 == nil {
 			continue
 		}
 		var p2 *T2
-		if it.driver == 2-1 {
+		if it.driver == 2 {
 			p2 = &it.s2.data[i]
-		} else if j := it.s2.pos(id); j >= 0 {
-			p2 = &it.s2.data[j]
-		} else {
+		} else if p2 = it.s2.get(id); p2 == nil {
 			continue
 		}
 		var p3 *T3
-		if it.driver == 3-1 {
+		if it.driver == 3 {
 			p3 = &it.s3.data[i]
-		} else if j := it.s3.pos(id); j >= 0 {
-			p3 = &it.s3.data[j]
-		} else {
+		} else if p3 = it.s3.get(id); p3 == nil {
 			continue
 		}
 		var p4 *T4
-		if it.driver == 4-1 {
+		if it.driver == 4 {
 			p4 = &it.s4.data[i]
-		} else if j := it.s4.pos(id); j >= 0 {
-			p4 = &it.s4.data[j]
-		} else {
+		} else if p4 = it.s4.get(id); p4 == nil {
 			continue
 		}
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
-		it.id = id
+		it.i, it.id = i+1, id
 		it.p1, it.p2, it.p3, it.p4 = p1, p2, p3, p4
 		return true
 	}
+	it.i = len(ids)
 	return false
 }
 
@@ -545,24 +1105,333 @@ func (it *Iter4[T1, T2, T3, T4]) Values() (*T1, *T2, *T3, *T4) { return it.p1, i
 
 // Each calls fn with the components of every matching entity.
 func (it Iter4[T1, T2, T3, T4]) Each(fn func(*T1, *T2, *T3, *T4)) {
-	for it.Next() {
-		fn(it.p1, it.p2, it.p3, it.p4)
+	visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4) bool {
+		fn(p1, p2, p3, p4)
+		return true
+	}
+	ids, not := it.ids, it.not
+	pages1, data1 := it.s1.pages, it.s1.data
+	pages2, data2 := it.s2.pages, it.s2.data
+	pages3, data3 := it.s3.pages, it.s3.data
+	pages4, data4 := it.s4.pages, it.s4.data
+	switch it.driver {
+	case 1:
+		data1 := data1[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := &data1[i]
+			p2 := getIn(pages2, data2, id)
+			if p2 == nil {
+				continue
+			}
+			p3 := getIn(pages3, data3, id)
+			if p3 == nil {
+				continue
+			}
+			p4 := getIn(pages4, data4, id)
+			if p4 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3, p4) {
+				return
+			}
+		}
+	case 2:
+		data2 := data2[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := getIn(pages1, data1, id)
+			if p1 == nil {
+				continue
+			}
+			p2 := &data2[i]
+			p3 := getIn(pages3, data3, id)
+			if p3 == nil {
+				continue
+			}
+			p4 := getIn(pages4, data4, id)
+			if p4 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3, p4) {
+				return
+			}
+		}
+	case 3:
+		data3 := data3[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := getIn(pages1, data1, id)
+			if p1 == nil {
+				continue
+			}
+			p2 := getIn(pages2, data2, id)
+			if p2 == nil {
+				continue
+			}
+			p3 := &data3[i]
+			p4 := getIn(pages4, data4, id)
+			if p4 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3, p4) {
+				return
+			}
+		}
+	case 4:
+		data4 := data4[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := getIn(pages1, data1, id)
+			if p1 == nil {
+				continue
+			}
+			p2 := getIn(pages2, data2, id)
+			if p2 == nil {
+				continue
+			}
+			p3 := getIn(pages3, data3, id)
+			if p3 == nil {
+				continue
+			}
+			p4 := &data4[i]
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3, p4) {
+				return
+			}
+		}
 	}
 }
 
 // EachWithID calls fn with the id and components of every matching entity.
 func (it Iter4[T1, T2, T3, T4]) EachWithID(fn func(EntityID, *T1, *T2, *T3, *T4)) {
-	for it.Next() {
-		fn(it.id, it.p1, it.p2, it.p3, it.p4)
+	visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4) bool {
+		fn(id, p1, p2, p3, p4)
+		return true
+	}
+	ids, not := it.ids, it.not
+	pages1, data1 := it.s1.pages, it.s1.data
+	pages2, data2 := it.s2.pages, it.s2.data
+	pages3, data3 := it.s3.pages, it.s3.data
+	pages4, data4 := it.s4.pages, it.s4.data
+	switch it.driver {
+	case 1:
+		data1 := data1[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := &data1[i]
+			p2 := getIn(pages2, data2, id)
+			if p2 == nil {
+				continue
+			}
+			p3 := getIn(pages3, data3, id)
+			if p3 == nil {
+				continue
+			}
+			p4 := getIn(pages4, data4, id)
+			if p4 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3, p4) {
+				return
+			}
+		}
+	case 2:
+		data2 := data2[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := getIn(pages1, data1, id)
+			if p1 == nil {
+				continue
+			}
+			p2 := &data2[i]
+			p3 := getIn(pages3, data3, id)
+			if p3 == nil {
+				continue
+			}
+			p4 := getIn(pages4, data4, id)
+			if p4 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3, p4) {
+				return
+			}
+		}
+	case 3:
+		data3 := data3[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := getIn(pages1, data1, id)
+			if p1 == nil {
+				continue
+			}
+			p2 := getIn(pages2, data2, id)
+			if p2 == nil {
+				continue
+			}
+			p3 := &data3[i]
+			p4 := getIn(pages4, data4, id)
+			if p4 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3, p4) {
+				return
+			}
+		}
+	case 4:
+		data4 := data4[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := getIn(pages1, data1, id)
+			if p1 == nil {
+				continue
+			}
+			p2 := getIn(pages2, data2, id)
+			if p2 == nil {
+				continue
+			}
+			p3 := getIn(pages3, data3, id)
+			if p3 == nil {
+				continue
+			}
+			p4 := &data4[i]
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3, p4) {
+				return
+			}
+		}
 	}
 }
 
 // All iterates over the components of every matching entity, as rows.
 func (it Iter4[T1, T2, T3, T4]) All() iter.Seq[Row4[T1, T2, T3, T4]] {
 	return func(yield func(Row4[T1, T2, T3, T4]) bool) {
-		for it.Next() {
-			if !yield(Row4[T1, T2, T3, T4]{it.p1, it.p2, it.p3, it.p4}) {
-				return
+		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4) bool {
+			return yield(Row4[T1, T2, T3, T4]{p1, p2, p3, p4})
+		}
+		ids, not := it.ids, it.not
+		pages1, data1 := it.s1.pages, it.s1.data
+		pages2, data2 := it.s2.pages, it.s2.data
+		pages3, data3 := it.s3.pages, it.s3.data
+		pages4, data4 := it.s4.pages, it.s4.data
+		switch it.driver {
+		case 1:
+			data1 := data1[:len(ids)]
+			for i := it.i; i < len(ids); i++ {
+				id := ids[i]
+				p1 := &data1[i]
+				p2 := getIn(pages2, data2, id)
+				if p2 == nil {
+					continue
+				}
+				p3 := getIn(pages3, data3, id)
+				if p3 == nil {
+					continue
+				}
+				p4 := getIn(pages4, data4, id)
+				if p4 == nil {
+					continue
+				}
+				if not != nil && excluded(not, id) {
+					continue
+				}
+				if !visit(id, p1, p2, p3, p4) {
+					return
+				}
+			}
+		case 2:
+			data2 := data2[:len(ids)]
+			for i := it.i; i < len(ids); i++ {
+				id := ids[i]
+				p1 := getIn(pages1, data1, id)
+				if p1 == nil {
+					continue
+				}
+				p2 := &data2[i]
+				p3 := getIn(pages3, data3, id)
+				if p3 == nil {
+					continue
+				}
+				p4 := getIn(pages4, data4, id)
+				if p4 == nil {
+					continue
+				}
+				if not != nil && excluded(not, id) {
+					continue
+				}
+				if !visit(id, p1, p2, p3, p4) {
+					return
+				}
+			}
+		case 3:
+			data3 := data3[:len(ids)]
+			for i := it.i; i < len(ids); i++ {
+				id := ids[i]
+				p1 := getIn(pages1, data1, id)
+				if p1 == nil {
+					continue
+				}
+				p2 := getIn(pages2, data2, id)
+				if p2 == nil {
+					continue
+				}
+				p3 := &data3[i]
+				p4 := getIn(pages4, data4, id)
+				if p4 == nil {
+					continue
+				}
+				if not != nil && excluded(not, id) {
+					continue
+				}
+				if !visit(id, p1, p2, p3, p4) {
+					return
+				}
+			}
+		case 4:
+			data4 := data4[:len(ids)]
+			for i := it.i; i < len(ids); i++ {
+				id := ids[i]
+				p1 := getIn(pages1, data1, id)
+				if p1 == nil {
+					continue
+				}
+				p2 := getIn(pages2, data2, id)
+				if p2 == nil {
+					continue
+				}
+				p3 := getIn(pages3, data3, id)
+				if p3 == nil {
+					continue
+				}
+				p4 := &data4[i]
+				if not != nil && excluded(not, id) {
+					continue
+				}
+				if !visit(id, p1, p2, p3, p4) {
+					return
+				}
 			}
 		}
 	}
@@ -571,9 +1440,110 @@ func (it Iter4[T1, T2, T3, T4]) All() iter.Seq[Row4[T1, T2, T3, T4]] {
 // WithID iterates over every matching entity's id and components.
 func (it Iter4[T1, T2, T3, T4]) WithID() iter.Seq2[EntityID, Row4[T1, T2, T3, T4]] {
 	return func(yield func(EntityID, Row4[T1, T2, T3, T4]) bool) {
-		for it.Next() {
-			if !yield(it.id, Row4[T1, T2, T3, T4]{it.p1, it.p2, it.p3, it.p4}) {
-				return
+		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4) bool {
+			return yield(id, Row4[T1, T2, T3, T4]{p1, p2, p3, p4})
+		}
+		ids, not := it.ids, it.not
+		pages1, data1 := it.s1.pages, it.s1.data
+		pages2, data2 := it.s2.pages, it.s2.data
+		pages3, data3 := it.s3.pages, it.s3.data
+		pages4, data4 := it.s4.pages, it.s4.data
+		switch it.driver {
+		case 1:
+			data1 := data1[:len(ids)]
+			for i := it.i; i < len(ids); i++ {
+				id := ids[i]
+				p1 := &data1[i]
+				p2 := getIn(pages2, data2, id)
+				if p2 == nil {
+					continue
+				}
+				p3 := getIn(pages3, data3, id)
+				if p3 == nil {
+					continue
+				}
+				p4 := getIn(pages4, data4, id)
+				if p4 == nil {
+					continue
+				}
+				if not != nil && excluded(not, id) {
+					continue
+				}
+				if !visit(id, p1, p2, p3, p4) {
+					return
+				}
+			}
+		case 2:
+			data2 := data2[:len(ids)]
+			for i := it.i; i < len(ids); i++ {
+				id := ids[i]
+				p1 := getIn(pages1, data1, id)
+				if p1 == nil {
+					continue
+				}
+				p2 := &data2[i]
+				p3 := getIn(pages3, data3, id)
+				if p3 == nil {
+					continue
+				}
+				p4 := getIn(pages4, data4, id)
+				if p4 == nil {
+					continue
+				}
+				if not != nil && excluded(not, id) {
+					continue
+				}
+				if !visit(id, p1, p2, p3, p4) {
+					return
+				}
+			}
+		case 3:
+			data3 := data3[:len(ids)]
+			for i := it.i; i < len(ids); i++ {
+				id := ids[i]
+				p1 := getIn(pages1, data1, id)
+				if p1 == nil {
+					continue
+				}
+				p2 := getIn(pages2, data2, id)
+				if p2 == nil {
+					continue
+				}
+				p3 := &data3[i]
+				p4 := getIn(pages4, data4, id)
+				if p4 == nil {
+					continue
+				}
+				if not != nil && excluded(not, id) {
+					continue
+				}
+				if !visit(id, p1, p2, p3, p4) {
+					return
+				}
+			}
+		case 4:
+			data4 := data4[:len(ids)]
+			for i := it.i; i < len(ids); i++ {
+				id := ids[i]
+				p1 := getIn(pages1, data1, id)
+				if p1 == nil {
+					continue
+				}
+				p2 := getIn(pages2, data2, id)
+				if p2 == nil {
+					continue
+				}
+				p3 := getIn(pages3, data3, id)
+				if p3 == nil {
+					continue
+				}
+				p4 := &data4[i]
+				if not != nil && excluded(not, id) {
+					continue
+				}
+				if !visit(id, p1, p2, p3, p4) {
+					return
+				}
 			}
 		}
 	}
@@ -593,10 +1563,113 @@ func (it Iter4[T1, T2, T3, T4]) Get(id EntityID) (*T1, *T2, *T3, *T4, bool) {
 }
 
 // Count returns the number of matching entities.
-func (it Iter4[T1, T2, T3, T4]) Count() int {
-	n := 0
-	for it.Next() {
+func (it Iter4[T1, T2, T3, T4]) Count() (n int) {
+	visit := func(EntityID, *T1, *T2, *T3, *T4) bool {
 		n++
+		return true
+	}
+	ids, not := it.ids, it.not
+	pages1, data1 := it.s1.pages, it.s1.data
+	pages2, data2 := it.s2.pages, it.s2.data
+	pages3, data3 := it.s3.pages, it.s3.data
+	pages4, data4 := it.s4.pages, it.s4.data
+	switch it.driver {
+	case 1:
+		data1 := data1[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := &data1[i]
+			p2 := getIn(pages2, data2, id)
+			if p2 == nil {
+				continue
+			}
+			p3 := getIn(pages3, data3, id)
+			if p3 == nil {
+				continue
+			}
+			p4 := getIn(pages4, data4, id)
+			if p4 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3, p4) {
+				return
+			}
+		}
+	case 2:
+		data2 := data2[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := getIn(pages1, data1, id)
+			if p1 == nil {
+				continue
+			}
+			p2 := &data2[i]
+			p3 := getIn(pages3, data3, id)
+			if p3 == nil {
+				continue
+			}
+			p4 := getIn(pages4, data4, id)
+			if p4 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3, p4) {
+				return
+			}
+		}
+	case 3:
+		data3 := data3[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := getIn(pages1, data1, id)
+			if p1 == nil {
+				continue
+			}
+			p2 := getIn(pages2, data2, id)
+			if p2 == nil {
+				continue
+			}
+			p3 := &data3[i]
+			p4 := getIn(pages4, data4, id)
+			if p4 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3, p4) {
+				return
+			}
+		}
+	case 4:
+		data4 := data4[:len(ids)]
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			p1 := getIn(pages1, data1, id)
+			if p1 == nil {
+				continue
+			}
+			p2 := getIn(pages2, data2, id)
+			if p2 == nil {
+				continue
+			}
+			p3 := getIn(pages3, data3, id)
+			if p3 == nil {
+				continue
+			}
+			p4 := &data4[i]
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3, p4) {
+				return
+			}
+		}
 	}
 	return n
 }
@@ -611,8 +1684,7 @@ type Row5[T1, T2, T3, T4, T5 any] struct {
 }
 
 // Iter5 iterates over the entities that have a component in each of
-// 5 views, made by [Join5]. Use it as a cursor (the fastest way: no
-// function call per entity),
+// 5 views, made by [Join5]. Use it as a cursor,
 //
 //	it := ecs.Join5(v1, v2, v3, v4, v5)
 //	for it.Next() {
@@ -621,6 +1693,9 @@ type Row5[T1, T2, T3, T4, T5 any] struct {
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
+// All, WithID, Each, EachWithID and Count run one loop over the driving
+// storage with its state in registers; the cursor makes one call to Next per
+// entity, and is a little slower.
 type Iter5[T1, T2, T3, T4, T5 any] struct {
 	s1     *sparseSet[T1]
 	s2     *sparseSet[T2]
@@ -628,9 +1703,9 @@ type Iter5[T1, T2, T3, T4, T5 any] struct {
 	s4     *sparseSet[T4]
 	s5     *sparseSet[T5]
 	not    []Filter
-	ids    []EntityID
-	driver int
-	i      int
+	ids    []EntityID // the driving storage's entities
+	driver int        // which of s1..s5 drives: ids[i] owns data[i] there
+	i      int        // the next position of ids to look at
 	id     EntityID
 	p1     *T1
 	p2     *T2
@@ -644,19 +1719,23 @@ type Iter5[T1, T2, T3, T4, T5 any] struct {
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
 func Join5[T1, T2, T3, T4, T5 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5]) Iter5[T1, T2, T3, T4, T5] {
-	it := Iter5[T1, T2, T3, T4, T5]{s1: v1.core().store(), s2: v2.core().store(), s3: v3.core().store(), s4: v4.core().store(), s5: v5.core().store()}
-	it.ids = it.s1.dense
-	if len(it.s2.dense) < len(it.ids) {
-		it.ids, it.driver = it.s2.dense, 2-1
+	return newIter5(v1.core().store(), v2.core().store(), v3.core().store(), v4.core().store(), v5.core().store())
+}
+
+// newIter5 returns the join of the storages s1, s2, s3, s4, s5, driven by the shortest.
+func newIter5[T1, T2, T3, T4, T5 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3], s4 *sparseSet[T4], s5 *sparseSet[T5]) Iter5[T1, T2, T3, T4, T5] {
+	it := Iter5[T1, T2, T3, T4, T5]{s1: s1, s2: s2, s3: s3, s4: s4, s5: s5, ids: s1.dense, driver: 1}
+	if len(s2.dense) < len(it.ids) {
+		it.ids, it.driver = s2.dense, 2
 	}
-	if len(it.s3.dense) < len(it.ids) {
-		it.ids, it.driver = it.s3.dense, 3-1
+	if len(s3.dense) < len(it.ids) {
+		it.ids, it.driver = s3.dense, 3
 	}
-	if len(it.s4.dense) < len(it.ids) {
-		it.ids, it.driver = it.s4.dense, 4-1
+	if len(s4.dense) < len(it.ids) {
+		it.ids, it.driver = s4.dense, 4
 	}
-	if len(it.s5.dense) < len(it.ids) {
-		it.ids, it.driver = it.s5.dense, 5-1
+	if len(s5.dense) < len(it.ids) {
+		it.ids, it.driver = s5.dense, 5
 	}
 	return it
 }
@@ -670,57 +1749,47 @@ func (it Iter5[T1, T2, T3, T4, T5]) Not(filters ...Filter) Iter5[T1, T2, T3, T4,
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter5[T1, T2, T3, T4, T5]) Next() bool {
-	for it.i < len(it.ids) {
-		i := it.i
-		it.i++
-		id := it.ids[i]
+	ids := it.ids
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
 		var p1 *T1
-		if it.driver == 1-1 {
+		if it.driver == 1 {
 			p1 = &it.s1.data[i]
-		} else if j := it.s1.pos(id); j >= 0 {
-			p1 = &it.s1.data[j]
-		} else {
+		} else if p1 = it.s1.get(id); p1 == nil {
 			continue
 		}
 		var p2 *T2
-		if it.driver == 2-1 {
+		if it.driver == 2 {
 			p2 = &it.s2.data[i]
-		} else if j := it.s2.pos(id); j >= 0 {
-			p2 = &it.s2.data[j]
-		} else {
+		} else if p2 = it.s2.get(id); p2 == nil {
 			continue
 		}
 		var p3 *T3
-		if it.driver == 3-1 {
+		if it.driver == 3 {
 			p3 = &it.s3.data[i]
-		} else if j := it.s3.pos(id); j >= 0 {
-			p3 = &it.s3.data[j]
-		} else {
+		} else if p3 = it.s3.get(id); p3 == nil {
 			continue
 		}
 		var p4 *T4
-		if it.driver == 4-1 {
+		if it.driver == 4 {
 			p4 = &it.s4.data[i]
-		} else if j := it.s4.pos(id); j >= 0 {
-			p4 = &it.s4.data[j]
-		} else {
+		} else if p4 = it.s4.get(id); p4 == nil {
 			continue
 		}
 		var p5 *T5
-		if it.driver == 5-1 {
+		if it.driver == 5 {
 			p5 = &it.s5.data[i]
-		} else if j := it.s5.pos(id); j >= 0 {
-			p5 = &it.s5.data[j]
-		} else {
+		} else if p5 = it.s5.get(id); p5 == nil {
 			continue
 		}
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
-		it.id = id
+		it.i, it.id = i+1, id
 		it.p1, it.p2, it.p3, it.p4, it.p5 = p1, p2, p3, p4, p5
 		return true
 	}
+	it.i = len(ids)
 	return false
 }
 
@@ -734,23 +1803,158 @@ func (it *Iter5[T1, T2, T3, T4, T5]) Values() (*T1, *T2, *T3, *T4, *T5) {
 
 // Each calls fn with the components of every matching entity.
 func (it Iter5[T1, T2, T3, T4, T5]) Each(fn func(*T1, *T2, *T3, *T4, *T5)) {
-	for it.Next() {
-		fn(it.p1, it.p2, it.p3, it.p4, it.p5)
+	visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5) bool {
+		fn(p1, p2, p3, p4, p5)
+		return true
+	}
+	ids, driver, not := it.ids, it.driver, it.not
+	pages1, data1 := it.s1.pages, it.s1.data
+	pages2, data2 := it.s2.pages, it.s2.data
+	pages3, data3 := it.s3.pages, it.s3.data
+	pages4, data4 := it.s4.pages, it.s4.data
+	pages5, data5 := it.s5.pages, it.s5.data
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		var p1 *T1
+		if driver == 1 {
+			p1 = &data1[i]
+		} else if p1 = getIn(pages1, data1, id); p1 == nil {
+			continue
+		}
+		var p2 *T2
+		if driver == 2 {
+			p2 = &data2[i]
+		} else if p2 = getIn(pages2, data2, id); p2 == nil {
+			continue
+		}
+		var p3 *T3
+		if driver == 3 {
+			p3 = &data3[i]
+		} else if p3 = getIn(pages3, data3, id); p3 == nil {
+			continue
+		}
+		var p4 *T4
+		if driver == 4 {
+			p4 = &data4[i]
+		} else if p4 = getIn(pages4, data4, id); p4 == nil {
+			continue
+		}
+		var p5 *T5
+		if driver == 5 {
+			p5 = &data5[i]
+		} else if p5 = getIn(pages5, data5, id); p5 == nil {
+			continue
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if !visit(id, p1, p2, p3, p4, p5) {
+			return
+		}
 	}
 }
 
 // EachWithID calls fn with the id and components of every matching entity.
 func (it Iter5[T1, T2, T3, T4, T5]) EachWithID(fn func(EntityID, *T1, *T2, *T3, *T4, *T5)) {
-	for it.Next() {
-		fn(it.id, it.p1, it.p2, it.p3, it.p4, it.p5)
+	visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5) bool {
+		fn(id, p1, p2, p3, p4, p5)
+		return true
+	}
+	ids, driver, not := it.ids, it.driver, it.not
+	pages1, data1 := it.s1.pages, it.s1.data
+	pages2, data2 := it.s2.pages, it.s2.data
+	pages3, data3 := it.s3.pages, it.s3.data
+	pages4, data4 := it.s4.pages, it.s4.data
+	pages5, data5 := it.s5.pages, it.s5.data
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		var p1 *T1
+		if driver == 1 {
+			p1 = &data1[i]
+		} else if p1 = getIn(pages1, data1, id); p1 == nil {
+			continue
+		}
+		var p2 *T2
+		if driver == 2 {
+			p2 = &data2[i]
+		} else if p2 = getIn(pages2, data2, id); p2 == nil {
+			continue
+		}
+		var p3 *T3
+		if driver == 3 {
+			p3 = &data3[i]
+		} else if p3 = getIn(pages3, data3, id); p3 == nil {
+			continue
+		}
+		var p4 *T4
+		if driver == 4 {
+			p4 = &data4[i]
+		} else if p4 = getIn(pages4, data4, id); p4 == nil {
+			continue
+		}
+		var p5 *T5
+		if driver == 5 {
+			p5 = &data5[i]
+		} else if p5 = getIn(pages5, data5, id); p5 == nil {
+			continue
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if !visit(id, p1, p2, p3, p4, p5) {
+			return
+		}
 	}
 }
 
 // All iterates over the components of every matching entity, as rows.
 func (it Iter5[T1, T2, T3, T4, T5]) All() iter.Seq[Row5[T1, T2, T3, T4, T5]] {
 	return func(yield func(Row5[T1, T2, T3, T4, T5]) bool) {
-		for it.Next() {
-			if !yield(Row5[T1, T2, T3, T4, T5]{it.p1, it.p2, it.p3, it.p4, it.p5}) {
+		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5) bool {
+			return yield(Row5[T1, T2, T3, T4, T5]{p1, p2, p3, p4, p5})
+		}
+		ids, driver, not := it.ids, it.driver, it.not
+		pages1, data1 := it.s1.pages, it.s1.data
+		pages2, data2 := it.s2.pages, it.s2.data
+		pages3, data3 := it.s3.pages, it.s3.data
+		pages4, data4 := it.s4.pages, it.s4.data
+		pages5, data5 := it.s5.pages, it.s5.data
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			var p1 *T1
+			if driver == 1 {
+				p1 = &data1[i]
+			} else if p1 = getIn(pages1, data1, id); p1 == nil {
+				continue
+			}
+			var p2 *T2
+			if driver == 2 {
+				p2 = &data2[i]
+			} else if p2 = getIn(pages2, data2, id); p2 == nil {
+				continue
+			}
+			var p3 *T3
+			if driver == 3 {
+				p3 = &data3[i]
+			} else if p3 = getIn(pages3, data3, id); p3 == nil {
+				continue
+			}
+			var p4 *T4
+			if driver == 4 {
+				p4 = &data4[i]
+			} else if p4 = getIn(pages4, data4, id); p4 == nil {
+				continue
+			}
+			var p5 *T5
+			if driver == 5 {
+				p5 = &data5[i]
+			} else if p5 = getIn(pages5, data5, id); p5 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3, p4, p5) {
 				return
 			}
 		}
@@ -760,8 +1964,51 @@ func (it Iter5[T1, T2, T3, T4, T5]) All() iter.Seq[Row5[T1, T2, T3, T4, T5]] {
 // WithID iterates over every matching entity's id and components.
 func (it Iter5[T1, T2, T3, T4, T5]) WithID() iter.Seq2[EntityID, Row5[T1, T2, T3, T4, T5]] {
 	return func(yield func(EntityID, Row5[T1, T2, T3, T4, T5]) bool) {
-		for it.Next() {
-			if !yield(it.id, Row5[T1, T2, T3, T4, T5]{it.p1, it.p2, it.p3, it.p4, it.p5}) {
+		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5) bool {
+			return yield(id, Row5[T1, T2, T3, T4, T5]{p1, p2, p3, p4, p5})
+		}
+		ids, driver, not := it.ids, it.driver, it.not
+		pages1, data1 := it.s1.pages, it.s1.data
+		pages2, data2 := it.s2.pages, it.s2.data
+		pages3, data3 := it.s3.pages, it.s3.data
+		pages4, data4 := it.s4.pages, it.s4.data
+		pages5, data5 := it.s5.pages, it.s5.data
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			var p1 *T1
+			if driver == 1 {
+				p1 = &data1[i]
+			} else if p1 = getIn(pages1, data1, id); p1 == nil {
+				continue
+			}
+			var p2 *T2
+			if driver == 2 {
+				p2 = &data2[i]
+			} else if p2 = getIn(pages2, data2, id); p2 == nil {
+				continue
+			}
+			var p3 *T3
+			if driver == 3 {
+				p3 = &data3[i]
+			} else if p3 = getIn(pages3, data3, id); p3 == nil {
+				continue
+			}
+			var p4 *T4
+			if driver == 4 {
+				p4 = &data4[i]
+			} else if p4 = getIn(pages4, data4, id); p4 == nil {
+				continue
+			}
+			var p5 *T5
+			if driver == 5 {
+				p5 = &data5[i]
+			} else if p5 = getIn(pages5, data5, id); p5 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3, p4, p5) {
 				return
 			}
 		}
@@ -783,10 +2030,55 @@ func (it Iter5[T1, T2, T3, T4, T5]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, b
 }
 
 // Count returns the number of matching entities.
-func (it Iter5[T1, T2, T3, T4, T5]) Count() int {
-	n := 0
-	for it.Next() {
+func (it Iter5[T1, T2, T3, T4, T5]) Count() (n int) {
+	visit := func(EntityID, *T1, *T2, *T3, *T4, *T5) bool {
 		n++
+		return true
+	}
+	ids, driver, not := it.ids, it.driver, it.not
+	pages1, data1 := it.s1.pages, it.s1.data
+	pages2, data2 := it.s2.pages, it.s2.data
+	pages3, data3 := it.s3.pages, it.s3.data
+	pages4, data4 := it.s4.pages, it.s4.data
+	pages5, data5 := it.s5.pages, it.s5.data
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		var p1 *T1
+		if driver == 1 {
+			p1 = &data1[i]
+		} else if p1 = getIn(pages1, data1, id); p1 == nil {
+			continue
+		}
+		var p2 *T2
+		if driver == 2 {
+			p2 = &data2[i]
+		} else if p2 = getIn(pages2, data2, id); p2 == nil {
+			continue
+		}
+		var p3 *T3
+		if driver == 3 {
+			p3 = &data3[i]
+		} else if p3 = getIn(pages3, data3, id); p3 == nil {
+			continue
+		}
+		var p4 *T4
+		if driver == 4 {
+			p4 = &data4[i]
+		} else if p4 = getIn(pages4, data4, id); p4 == nil {
+			continue
+		}
+		var p5 *T5
+		if driver == 5 {
+			p5 = &data5[i]
+		} else if p5 = getIn(pages5, data5, id); p5 == nil {
+			continue
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if !visit(id, p1, p2, p3, p4, p5) {
+			return
+		}
 	}
 	return n
 }
@@ -802,8 +2094,7 @@ type Row6[T1, T2, T3, T4, T5, T6 any] struct {
 }
 
 // Iter6 iterates over the entities that have a component in each of
-// 6 views, made by [Join6]. Use it as a cursor (the fastest way: no
-// function call per entity),
+// 6 views, made by [Join6]. Use it as a cursor,
 //
 //	it := ecs.Join6(v1, v2, v3, v4, v5, v6)
 //	for it.Next() {
@@ -812,6 +2103,9 @@ type Row6[T1, T2, T3, T4, T5, T6 any] struct {
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
+// All, WithID, Each, EachWithID and Count run one loop over the driving
+// storage with its state in registers; the cursor makes one call to Next per
+// entity, and is a little slower.
 type Iter6[T1, T2, T3, T4, T5, T6 any] struct {
 	s1     *sparseSet[T1]
 	s2     *sparseSet[T2]
@@ -820,9 +2114,9 @@ type Iter6[T1, T2, T3, T4, T5, T6 any] struct {
 	s5     *sparseSet[T5]
 	s6     *sparseSet[T6]
 	not    []Filter
-	ids    []EntityID
-	driver int
-	i      int
+	ids    []EntityID // the driving storage's entities
+	driver int        // which of s1..s6 drives: ids[i] owns data[i] there
+	i      int        // the next position of ids to look at
 	id     EntityID
 	p1     *T1
 	p2     *T2
@@ -837,22 +2131,26 @@ type Iter6[T1, T2, T3, T4, T5, T6 any] struct {
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
 func Join6[T1, T2, T3, T4, T5, T6 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5], v6 Part[T6]) Iter6[T1, T2, T3, T4, T5, T6] {
-	it := Iter6[T1, T2, T3, T4, T5, T6]{s1: v1.core().store(), s2: v2.core().store(), s3: v3.core().store(), s4: v4.core().store(), s5: v5.core().store(), s6: v6.core().store()}
-	it.ids = it.s1.dense
-	if len(it.s2.dense) < len(it.ids) {
-		it.ids, it.driver = it.s2.dense, 2-1
+	return newIter6(v1.core().store(), v2.core().store(), v3.core().store(), v4.core().store(), v5.core().store(), v6.core().store())
+}
+
+// newIter6 returns the join of the storages s1, s2, s3, s4, s5, s6, driven by the shortest.
+func newIter6[T1, T2, T3, T4, T5, T6 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3], s4 *sparseSet[T4], s5 *sparseSet[T5], s6 *sparseSet[T6]) Iter6[T1, T2, T3, T4, T5, T6] {
+	it := Iter6[T1, T2, T3, T4, T5, T6]{s1: s1, s2: s2, s3: s3, s4: s4, s5: s5, s6: s6, ids: s1.dense, driver: 1}
+	if len(s2.dense) < len(it.ids) {
+		it.ids, it.driver = s2.dense, 2
 	}
-	if len(it.s3.dense) < len(it.ids) {
-		it.ids, it.driver = it.s3.dense, 3-1
+	if len(s3.dense) < len(it.ids) {
+		it.ids, it.driver = s3.dense, 3
 	}
-	if len(it.s4.dense) < len(it.ids) {
-		it.ids, it.driver = it.s4.dense, 4-1
+	if len(s4.dense) < len(it.ids) {
+		it.ids, it.driver = s4.dense, 4
 	}
-	if len(it.s5.dense) < len(it.ids) {
-		it.ids, it.driver = it.s5.dense, 5-1
+	if len(s5.dense) < len(it.ids) {
+		it.ids, it.driver = s5.dense, 5
 	}
-	if len(it.s6.dense) < len(it.ids) {
-		it.ids, it.driver = it.s6.dense, 6-1
+	if len(s6.dense) < len(it.ids) {
+		it.ids, it.driver = s6.dense, 6
 	}
 	return it
 }
@@ -866,65 +2164,53 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Not(filters ...Filter) Iter6[T1, T2, T3,
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter6[T1, T2, T3, T4, T5, T6]) Next() bool {
-	for it.i < len(it.ids) {
-		i := it.i
-		it.i++
-		id := it.ids[i]
+	ids := it.ids
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
 		var p1 *T1
-		if it.driver == 1-1 {
+		if it.driver == 1 {
 			p1 = &it.s1.data[i]
-		} else if j := it.s1.pos(id); j >= 0 {
-			p1 = &it.s1.data[j]
-		} else {
+		} else if p1 = it.s1.get(id); p1 == nil {
 			continue
 		}
 		var p2 *T2
-		if it.driver == 2-1 {
+		if it.driver == 2 {
 			p2 = &it.s2.data[i]
-		} else if j := it.s2.pos(id); j >= 0 {
-			p2 = &it.s2.data[j]
-		} else {
+		} else if p2 = it.s2.get(id); p2 == nil {
 			continue
 		}
 		var p3 *T3
-		if it.driver == 3-1 {
+		if it.driver == 3 {
 			p3 = &it.s3.data[i]
-		} else if j := it.s3.pos(id); j >= 0 {
-			p3 = &it.s3.data[j]
-		} else {
+		} else if p3 = it.s3.get(id); p3 == nil {
 			continue
 		}
 		var p4 *T4
-		if it.driver == 4-1 {
+		if it.driver == 4 {
 			p4 = &it.s4.data[i]
-		} else if j := it.s4.pos(id); j >= 0 {
-			p4 = &it.s4.data[j]
-		} else {
+		} else if p4 = it.s4.get(id); p4 == nil {
 			continue
 		}
 		var p5 *T5
-		if it.driver == 5-1 {
+		if it.driver == 5 {
 			p5 = &it.s5.data[i]
-		} else if j := it.s5.pos(id); j >= 0 {
-			p5 = &it.s5.data[j]
-		} else {
+		} else if p5 = it.s5.get(id); p5 == nil {
 			continue
 		}
 		var p6 *T6
-		if it.driver == 6-1 {
+		if it.driver == 6 {
 			p6 = &it.s6.data[i]
-		} else if j := it.s6.pos(id); j >= 0 {
-			p6 = &it.s6.data[j]
-		} else {
+		} else if p6 = it.s6.get(id); p6 == nil {
 			continue
 		}
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
-		it.id = id
+		it.i, it.id = i+1, id
 		it.p1, it.p2, it.p3, it.p4, it.p5, it.p6 = p1, p2, p3, p4, p5, p6
 		return true
 	}
+	it.i = len(ids)
 	return false
 }
 
@@ -938,23 +2224,179 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) Values() (*T1, *T2, *T3, *T4, *T5, *T6)
 
 // Each calls fn with the components of every matching entity.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) Each(fn func(*T1, *T2, *T3, *T4, *T5, *T6)) {
-	for it.Next() {
-		fn(it.p1, it.p2, it.p3, it.p4, it.p5, it.p6)
+	visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6) bool {
+		fn(p1, p2, p3, p4, p5, p6)
+		return true
+	}
+	ids, driver, not := it.ids, it.driver, it.not
+	pages1, data1 := it.s1.pages, it.s1.data
+	pages2, data2 := it.s2.pages, it.s2.data
+	pages3, data3 := it.s3.pages, it.s3.data
+	pages4, data4 := it.s4.pages, it.s4.data
+	pages5, data5 := it.s5.pages, it.s5.data
+	pages6, data6 := it.s6.pages, it.s6.data
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		var p1 *T1
+		if driver == 1 {
+			p1 = &data1[i]
+		} else if p1 = getIn(pages1, data1, id); p1 == nil {
+			continue
+		}
+		var p2 *T2
+		if driver == 2 {
+			p2 = &data2[i]
+		} else if p2 = getIn(pages2, data2, id); p2 == nil {
+			continue
+		}
+		var p3 *T3
+		if driver == 3 {
+			p3 = &data3[i]
+		} else if p3 = getIn(pages3, data3, id); p3 == nil {
+			continue
+		}
+		var p4 *T4
+		if driver == 4 {
+			p4 = &data4[i]
+		} else if p4 = getIn(pages4, data4, id); p4 == nil {
+			continue
+		}
+		var p5 *T5
+		if driver == 5 {
+			p5 = &data5[i]
+		} else if p5 = getIn(pages5, data5, id); p5 == nil {
+			continue
+		}
+		var p6 *T6
+		if driver == 6 {
+			p6 = &data6[i]
+		} else if p6 = getIn(pages6, data6, id); p6 == nil {
+			continue
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if !visit(id, p1, p2, p3, p4, p5, p6) {
+			return
+		}
 	}
 }
 
 // EachWithID calls fn with the id and components of every matching entity.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) EachWithID(fn func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6)) {
-	for it.Next() {
-		fn(it.id, it.p1, it.p2, it.p3, it.p4, it.p5, it.p6)
+	visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6) bool {
+		fn(id, p1, p2, p3, p4, p5, p6)
+		return true
+	}
+	ids, driver, not := it.ids, it.driver, it.not
+	pages1, data1 := it.s1.pages, it.s1.data
+	pages2, data2 := it.s2.pages, it.s2.data
+	pages3, data3 := it.s3.pages, it.s3.data
+	pages4, data4 := it.s4.pages, it.s4.data
+	pages5, data5 := it.s5.pages, it.s5.data
+	pages6, data6 := it.s6.pages, it.s6.data
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		var p1 *T1
+		if driver == 1 {
+			p1 = &data1[i]
+		} else if p1 = getIn(pages1, data1, id); p1 == nil {
+			continue
+		}
+		var p2 *T2
+		if driver == 2 {
+			p2 = &data2[i]
+		} else if p2 = getIn(pages2, data2, id); p2 == nil {
+			continue
+		}
+		var p3 *T3
+		if driver == 3 {
+			p3 = &data3[i]
+		} else if p3 = getIn(pages3, data3, id); p3 == nil {
+			continue
+		}
+		var p4 *T4
+		if driver == 4 {
+			p4 = &data4[i]
+		} else if p4 = getIn(pages4, data4, id); p4 == nil {
+			continue
+		}
+		var p5 *T5
+		if driver == 5 {
+			p5 = &data5[i]
+		} else if p5 = getIn(pages5, data5, id); p5 == nil {
+			continue
+		}
+		var p6 *T6
+		if driver == 6 {
+			p6 = &data6[i]
+		} else if p6 = getIn(pages6, data6, id); p6 == nil {
+			continue
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if !visit(id, p1, p2, p3, p4, p5, p6) {
+			return
+		}
 	}
 }
 
 // All iterates over the components of every matching entity, as rows.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) All() iter.Seq[Row6[T1, T2, T3, T4, T5, T6]] {
 	return func(yield func(Row6[T1, T2, T3, T4, T5, T6]) bool) {
-		for it.Next() {
-			if !yield(Row6[T1, T2, T3, T4, T5, T6]{it.p1, it.p2, it.p3, it.p4, it.p5, it.p6}) {
+		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6) bool {
+			return yield(Row6[T1, T2, T3, T4, T5, T6]{p1, p2, p3, p4, p5, p6})
+		}
+		ids, driver, not := it.ids, it.driver, it.not
+		pages1, data1 := it.s1.pages, it.s1.data
+		pages2, data2 := it.s2.pages, it.s2.data
+		pages3, data3 := it.s3.pages, it.s3.data
+		pages4, data4 := it.s4.pages, it.s4.data
+		pages5, data5 := it.s5.pages, it.s5.data
+		pages6, data6 := it.s6.pages, it.s6.data
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			var p1 *T1
+			if driver == 1 {
+				p1 = &data1[i]
+			} else if p1 = getIn(pages1, data1, id); p1 == nil {
+				continue
+			}
+			var p2 *T2
+			if driver == 2 {
+				p2 = &data2[i]
+			} else if p2 = getIn(pages2, data2, id); p2 == nil {
+				continue
+			}
+			var p3 *T3
+			if driver == 3 {
+				p3 = &data3[i]
+			} else if p3 = getIn(pages3, data3, id); p3 == nil {
+				continue
+			}
+			var p4 *T4
+			if driver == 4 {
+				p4 = &data4[i]
+			} else if p4 = getIn(pages4, data4, id); p4 == nil {
+				continue
+			}
+			var p5 *T5
+			if driver == 5 {
+				p5 = &data5[i]
+			} else if p5 = getIn(pages5, data5, id); p5 == nil {
+				continue
+			}
+			var p6 *T6
+			if driver == 6 {
+				p6 = &data6[i]
+			} else if p6 = getIn(pages6, data6, id); p6 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3, p4, p5, p6) {
 				return
 			}
 		}
@@ -964,8 +2406,58 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) All() iter.Seq[Row6[T1, T2, T3, T4, T5, 
 // WithID iterates over every matching entity's id and components.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) WithID() iter.Seq2[EntityID, Row6[T1, T2, T3, T4, T5, T6]] {
 	return func(yield func(EntityID, Row6[T1, T2, T3, T4, T5, T6]) bool) {
-		for it.Next() {
-			if !yield(it.id, Row6[T1, T2, T3, T4, T5, T6]{it.p1, it.p2, it.p3, it.p4, it.p5, it.p6}) {
+		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6) bool {
+			return yield(id, Row6[T1, T2, T3, T4, T5, T6]{p1, p2, p3, p4, p5, p6})
+		}
+		ids, driver, not := it.ids, it.driver, it.not
+		pages1, data1 := it.s1.pages, it.s1.data
+		pages2, data2 := it.s2.pages, it.s2.data
+		pages3, data3 := it.s3.pages, it.s3.data
+		pages4, data4 := it.s4.pages, it.s4.data
+		pages5, data5 := it.s5.pages, it.s5.data
+		pages6, data6 := it.s6.pages, it.s6.data
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			var p1 *T1
+			if driver == 1 {
+				p1 = &data1[i]
+			} else if p1 = getIn(pages1, data1, id); p1 == nil {
+				continue
+			}
+			var p2 *T2
+			if driver == 2 {
+				p2 = &data2[i]
+			} else if p2 = getIn(pages2, data2, id); p2 == nil {
+				continue
+			}
+			var p3 *T3
+			if driver == 3 {
+				p3 = &data3[i]
+			} else if p3 = getIn(pages3, data3, id); p3 == nil {
+				continue
+			}
+			var p4 *T4
+			if driver == 4 {
+				p4 = &data4[i]
+			} else if p4 = getIn(pages4, data4, id); p4 == nil {
+				continue
+			}
+			var p5 *T5
+			if driver == 5 {
+				p5 = &data5[i]
+			} else if p5 = getIn(pages5, data5, id); p5 == nil {
+				continue
+			}
+			var p6 *T6
+			if driver == 6 {
+				p6 = &data6[i]
+			} else if p6 = getIn(pages6, data6, id); p6 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3, p4, p5, p6) {
 				return
 			}
 		}
@@ -988,10 +2480,62 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T
 }
 
 // Count returns the number of matching entities.
-func (it Iter6[T1, T2, T3, T4, T5, T6]) Count() int {
-	n := 0
-	for it.Next() {
+func (it Iter6[T1, T2, T3, T4, T5, T6]) Count() (n int) {
+	visit := func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6) bool {
 		n++
+		return true
+	}
+	ids, driver, not := it.ids, it.driver, it.not
+	pages1, data1 := it.s1.pages, it.s1.data
+	pages2, data2 := it.s2.pages, it.s2.data
+	pages3, data3 := it.s3.pages, it.s3.data
+	pages4, data4 := it.s4.pages, it.s4.data
+	pages5, data5 := it.s5.pages, it.s5.data
+	pages6, data6 := it.s6.pages, it.s6.data
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		var p1 *T1
+		if driver == 1 {
+			p1 = &data1[i]
+		} else if p1 = getIn(pages1, data1, id); p1 == nil {
+			continue
+		}
+		var p2 *T2
+		if driver == 2 {
+			p2 = &data2[i]
+		} else if p2 = getIn(pages2, data2, id); p2 == nil {
+			continue
+		}
+		var p3 *T3
+		if driver == 3 {
+			p3 = &data3[i]
+		} else if p3 = getIn(pages3, data3, id); p3 == nil {
+			continue
+		}
+		var p4 *T4
+		if driver == 4 {
+			p4 = &data4[i]
+		} else if p4 = getIn(pages4, data4, id); p4 == nil {
+			continue
+		}
+		var p5 *T5
+		if driver == 5 {
+			p5 = &data5[i]
+		} else if p5 = getIn(pages5, data5, id); p5 == nil {
+			continue
+		}
+		var p6 *T6
+		if driver == 6 {
+			p6 = &data6[i]
+		} else if p6 = getIn(pages6, data6, id); p6 == nil {
+			continue
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if !visit(id, p1, p2, p3, p4, p5, p6) {
+			return
+		}
 	}
 	return n
 }
@@ -1008,8 +2552,7 @@ type Row7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 }
 
 // Iter7 iterates over the entities that have a component in each of
-// 7 views, made by [Join7]. Use it as a cursor (the fastest way: no
-// function call per entity),
+// 7 views, made by [Join7]. Use it as a cursor,
 //
 //	it := ecs.Join7(v1, v2, v3, v4, v5, v6, v7)
 //	for it.Next() {
@@ -1018,6 +2561,9 @@ type Row7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
+// All, WithID, Each, EachWithID and Count run one loop over the driving
+// storage with its state in registers; the cursor makes one call to Next per
+// entity, and is a little slower.
 type Iter7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 	s1     *sparseSet[T1]
 	s2     *sparseSet[T2]
@@ -1027,9 +2573,9 @@ type Iter7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 	s6     *sparseSet[T6]
 	s7     *sparseSet[T7]
 	not    []Filter
-	ids    []EntityID
-	driver int
-	i      int
+	ids    []EntityID // the driving storage's entities
+	driver int        // which of s1..s7 drives: ids[i] owns data[i] there
+	i      int        // the next position of ids to look at
 	id     EntityID
 	p1     *T1
 	p2     *T2
@@ -1045,25 +2591,29 @@ type Iter7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
 func Join7[T1, T2, T3, T4, T5, T6, T7 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5], v6 Part[T6], v7 Part[T7]) Iter7[T1, T2, T3, T4, T5, T6, T7] {
-	it := Iter7[T1, T2, T3, T4, T5, T6, T7]{s1: v1.core().store(), s2: v2.core().store(), s3: v3.core().store(), s4: v4.core().store(), s5: v5.core().store(), s6: v6.core().store(), s7: v7.core().store()}
-	it.ids = it.s1.dense
-	if len(it.s2.dense) < len(it.ids) {
-		it.ids, it.driver = it.s2.dense, 2-1
+	return newIter7(v1.core().store(), v2.core().store(), v3.core().store(), v4.core().store(), v5.core().store(), v6.core().store(), v7.core().store())
+}
+
+// newIter7 returns the join of the storages s1, s2, s3, s4, s5, s6, s7, driven by the shortest.
+func newIter7[T1, T2, T3, T4, T5, T6, T7 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3], s4 *sparseSet[T4], s5 *sparseSet[T5], s6 *sparseSet[T6], s7 *sparseSet[T7]) Iter7[T1, T2, T3, T4, T5, T6, T7] {
+	it := Iter7[T1, T2, T3, T4, T5, T6, T7]{s1: s1, s2: s2, s3: s3, s4: s4, s5: s5, s6: s6, s7: s7, ids: s1.dense, driver: 1}
+	if len(s2.dense) < len(it.ids) {
+		it.ids, it.driver = s2.dense, 2
 	}
-	if len(it.s3.dense) < len(it.ids) {
-		it.ids, it.driver = it.s3.dense, 3-1
+	if len(s3.dense) < len(it.ids) {
+		it.ids, it.driver = s3.dense, 3
 	}
-	if len(it.s4.dense) < len(it.ids) {
-		it.ids, it.driver = it.s4.dense, 4-1
+	if len(s4.dense) < len(it.ids) {
+		it.ids, it.driver = s4.dense, 4
 	}
-	if len(it.s5.dense) < len(it.ids) {
-		it.ids, it.driver = it.s5.dense, 5-1
+	if len(s5.dense) < len(it.ids) {
+		it.ids, it.driver = s5.dense, 5
 	}
-	if len(it.s6.dense) < len(it.ids) {
-		it.ids, it.driver = it.s6.dense, 6-1
+	if len(s6.dense) < len(it.ids) {
+		it.ids, it.driver = s6.dense, 6
 	}
-	if len(it.s7.dense) < len(it.ids) {
-		it.ids, it.driver = it.s7.dense, 7-1
+	if len(s7.dense) < len(it.ids) {
+		it.ids, it.driver = s7.dense, 7
 	}
 	return it
 }
@@ -1077,73 +2627,59 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Not(filters ...Filter) Iter7[T1, T2,
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
-	for it.i < len(it.ids) {
-		i := it.i
-		it.i++
-		id := it.ids[i]
+	ids := it.ids
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
 		var p1 *T1
-		if it.driver == 1-1 {
+		if it.driver == 1 {
 			p1 = &it.s1.data[i]
-		} else if j := it.s1.pos(id); j >= 0 {
-			p1 = &it.s1.data[j]
-		} else {
+		} else if p1 = it.s1.get(id); p1 == nil {
 			continue
 		}
 		var p2 *T2
-		if it.driver == 2-1 {
+		if it.driver == 2 {
 			p2 = &it.s2.data[i]
-		} else if j := it.s2.pos(id); j >= 0 {
-			p2 = &it.s2.data[j]
-		} else {
+		} else if p2 = it.s2.get(id); p2 == nil {
 			continue
 		}
 		var p3 *T3
-		if it.driver == 3-1 {
+		if it.driver == 3 {
 			p3 = &it.s3.data[i]
-		} else if j := it.s3.pos(id); j >= 0 {
-			p3 = &it.s3.data[j]
-		} else {
+		} else if p3 = it.s3.get(id); p3 == nil {
 			continue
 		}
 		var p4 *T4
-		if it.driver == 4-1 {
+		if it.driver == 4 {
 			p4 = &it.s4.data[i]
-		} else if j := it.s4.pos(id); j >= 0 {
-			p4 = &it.s4.data[j]
-		} else {
+		} else if p4 = it.s4.get(id); p4 == nil {
 			continue
 		}
 		var p5 *T5
-		if it.driver == 5-1 {
+		if it.driver == 5 {
 			p5 = &it.s5.data[i]
-		} else if j := it.s5.pos(id); j >= 0 {
-			p5 = &it.s5.data[j]
-		} else {
+		} else if p5 = it.s5.get(id); p5 == nil {
 			continue
 		}
 		var p6 *T6
-		if it.driver == 6-1 {
+		if it.driver == 6 {
 			p6 = &it.s6.data[i]
-		} else if j := it.s6.pos(id); j >= 0 {
-			p6 = &it.s6.data[j]
-		} else {
+		} else if p6 = it.s6.get(id); p6 == nil {
 			continue
 		}
 		var p7 *T7
-		if it.driver == 7-1 {
+		if it.driver == 7 {
 			p7 = &it.s7.data[i]
-		} else if j := it.s7.pos(id); j >= 0 {
-			p7 = &it.s7.data[j]
-		} else {
+		} else if p7 = it.s7.get(id); p7 == nil {
 			continue
 		}
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
-		it.id = id
+		it.i, it.id = i+1, id
 		it.p1, it.p2, it.p3, it.p4, it.p5, it.p6, it.p7 = p1, p2, p3, p4, p5, p6, p7
 		return true
 	}
+	it.i = len(ids)
 	return false
 }
 
@@ -1157,23 +2693,200 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Values() (*T1, *T2, *T3, *T4, *T5, 
 
 // Each calls fn with the components of every matching entity.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Each(fn func(*T1, *T2, *T3, *T4, *T5, *T6, *T7)) {
-	for it.Next() {
-		fn(it.p1, it.p2, it.p3, it.p4, it.p5, it.p6, it.p7)
+	visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7) bool {
+		fn(p1, p2, p3, p4, p5, p6, p7)
+		return true
+	}
+	ids, driver, not := it.ids, it.driver, it.not
+	pages1, data1 := it.s1.pages, it.s1.data
+	pages2, data2 := it.s2.pages, it.s2.data
+	pages3, data3 := it.s3.pages, it.s3.data
+	pages4, data4 := it.s4.pages, it.s4.data
+	pages5, data5 := it.s5.pages, it.s5.data
+	pages6, data6 := it.s6.pages, it.s6.data
+	pages7, data7 := it.s7.pages, it.s7.data
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		var p1 *T1
+		if driver == 1 {
+			p1 = &data1[i]
+		} else if p1 = getIn(pages1, data1, id); p1 == nil {
+			continue
+		}
+		var p2 *T2
+		if driver == 2 {
+			p2 = &data2[i]
+		} else if p2 = getIn(pages2, data2, id); p2 == nil {
+			continue
+		}
+		var p3 *T3
+		if driver == 3 {
+			p3 = &data3[i]
+		} else if p3 = getIn(pages3, data3, id); p3 == nil {
+			continue
+		}
+		var p4 *T4
+		if driver == 4 {
+			p4 = &data4[i]
+		} else if p4 = getIn(pages4, data4, id); p4 == nil {
+			continue
+		}
+		var p5 *T5
+		if driver == 5 {
+			p5 = &data5[i]
+		} else if p5 = getIn(pages5, data5, id); p5 == nil {
+			continue
+		}
+		var p6 *T6
+		if driver == 6 {
+			p6 = &data6[i]
+		} else if p6 = getIn(pages6, data6, id); p6 == nil {
+			continue
+		}
+		var p7 *T7
+		if driver == 7 {
+			p7 = &data7[i]
+		} else if p7 = getIn(pages7, data7, id); p7 == nil {
+			continue
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if !visit(id, p1, p2, p3, p4, p5, p6, p7) {
+			return
+		}
 	}
 }
 
 // EachWithID calls fn with the id and components of every matching entity.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) EachWithID(fn func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7)) {
-	for it.Next() {
-		fn(it.id, it.p1, it.p2, it.p3, it.p4, it.p5, it.p6, it.p7)
+	visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7) bool {
+		fn(id, p1, p2, p3, p4, p5, p6, p7)
+		return true
+	}
+	ids, driver, not := it.ids, it.driver, it.not
+	pages1, data1 := it.s1.pages, it.s1.data
+	pages2, data2 := it.s2.pages, it.s2.data
+	pages3, data3 := it.s3.pages, it.s3.data
+	pages4, data4 := it.s4.pages, it.s4.data
+	pages5, data5 := it.s5.pages, it.s5.data
+	pages6, data6 := it.s6.pages, it.s6.data
+	pages7, data7 := it.s7.pages, it.s7.data
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		var p1 *T1
+		if driver == 1 {
+			p1 = &data1[i]
+		} else if p1 = getIn(pages1, data1, id); p1 == nil {
+			continue
+		}
+		var p2 *T2
+		if driver == 2 {
+			p2 = &data2[i]
+		} else if p2 = getIn(pages2, data2, id); p2 == nil {
+			continue
+		}
+		var p3 *T3
+		if driver == 3 {
+			p3 = &data3[i]
+		} else if p3 = getIn(pages3, data3, id); p3 == nil {
+			continue
+		}
+		var p4 *T4
+		if driver == 4 {
+			p4 = &data4[i]
+		} else if p4 = getIn(pages4, data4, id); p4 == nil {
+			continue
+		}
+		var p5 *T5
+		if driver == 5 {
+			p5 = &data5[i]
+		} else if p5 = getIn(pages5, data5, id); p5 == nil {
+			continue
+		}
+		var p6 *T6
+		if driver == 6 {
+			p6 = &data6[i]
+		} else if p6 = getIn(pages6, data6, id); p6 == nil {
+			continue
+		}
+		var p7 *T7
+		if driver == 7 {
+			p7 = &data7[i]
+		} else if p7 = getIn(pages7, data7, id); p7 == nil {
+			continue
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if !visit(id, p1, p2, p3, p4, p5, p6, p7) {
+			return
+		}
 	}
 }
 
 // All iterates over the components of every matching entity, as rows.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) All() iter.Seq[Row7[T1, T2, T3, T4, T5, T6, T7]] {
 	return func(yield func(Row7[T1, T2, T3, T4, T5, T6, T7]) bool) {
-		for it.Next() {
-			if !yield(Row7[T1, T2, T3, T4, T5, T6, T7]{it.p1, it.p2, it.p3, it.p4, it.p5, it.p6, it.p7}) {
+		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7) bool {
+			return yield(Row7[T1, T2, T3, T4, T5, T6, T7]{p1, p2, p3, p4, p5, p6, p7})
+		}
+		ids, driver, not := it.ids, it.driver, it.not
+		pages1, data1 := it.s1.pages, it.s1.data
+		pages2, data2 := it.s2.pages, it.s2.data
+		pages3, data3 := it.s3.pages, it.s3.data
+		pages4, data4 := it.s4.pages, it.s4.data
+		pages5, data5 := it.s5.pages, it.s5.data
+		pages6, data6 := it.s6.pages, it.s6.data
+		pages7, data7 := it.s7.pages, it.s7.data
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			var p1 *T1
+			if driver == 1 {
+				p1 = &data1[i]
+			} else if p1 = getIn(pages1, data1, id); p1 == nil {
+				continue
+			}
+			var p2 *T2
+			if driver == 2 {
+				p2 = &data2[i]
+			} else if p2 = getIn(pages2, data2, id); p2 == nil {
+				continue
+			}
+			var p3 *T3
+			if driver == 3 {
+				p3 = &data3[i]
+			} else if p3 = getIn(pages3, data3, id); p3 == nil {
+				continue
+			}
+			var p4 *T4
+			if driver == 4 {
+				p4 = &data4[i]
+			} else if p4 = getIn(pages4, data4, id); p4 == nil {
+				continue
+			}
+			var p5 *T5
+			if driver == 5 {
+				p5 = &data5[i]
+			} else if p5 = getIn(pages5, data5, id); p5 == nil {
+				continue
+			}
+			var p6 *T6
+			if driver == 6 {
+				p6 = &data6[i]
+			} else if p6 = getIn(pages6, data6, id); p6 == nil {
+				continue
+			}
+			var p7 *T7
+			if driver == 7 {
+				p7 = &data7[i]
+			} else if p7 = getIn(pages7, data7, id); p7 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3, p4, p5, p6, p7) {
 				return
 			}
 		}
@@ -1183,8 +2896,65 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) All() iter.Seq[Row7[T1, T2, T3, T4, 
 // WithID iterates over every matching entity's id and components.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) WithID() iter.Seq2[EntityID, Row7[T1, T2, T3, T4, T5, T6, T7]] {
 	return func(yield func(EntityID, Row7[T1, T2, T3, T4, T5, T6, T7]) bool) {
-		for it.Next() {
-			if !yield(it.id, Row7[T1, T2, T3, T4, T5, T6, T7]{it.p1, it.p2, it.p3, it.p4, it.p5, it.p6, it.p7}) {
+		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7) bool {
+			return yield(id, Row7[T1, T2, T3, T4, T5, T6, T7]{p1, p2, p3, p4, p5, p6, p7})
+		}
+		ids, driver, not := it.ids, it.driver, it.not
+		pages1, data1 := it.s1.pages, it.s1.data
+		pages2, data2 := it.s2.pages, it.s2.data
+		pages3, data3 := it.s3.pages, it.s3.data
+		pages4, data4 := it.s4.pages, it.s4.data
+		pages5, data5 := it.s5.pages, it.s5.data
+		pages6, data6 := it.s6.pages, it.s6.data
+		pages7, data7 := it.s7.pages, it.s7.data
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			var p1 *T1
+			if driver == 1 {
+				p1 = &data1[i]
+			} else if p1 = getIn(pages1, data1, id); p1 == nil {
+				continue
+			}
+			var p2 *T2
+			if driver == 2 {
+				p2 = &data2[i]
+			} else if p2 = getIn(pages2, data2, id); p2 == nil {
+				continue
+			}
+			var p3 *T3
+			if driver == 3 {
+				p3 = &data3[i]
+			} else if p3 = getIn(pages3, data3, id); p3 == nil {
+				continue
+			}
+			var p4 *T4
+			if driver == 4 {
+				p4 = &data4[i]
+			} else if p4 = getIn(pages4, data4, id); p4 == nil {
+				continue
+			}
+			var p5 *T5
+			if driver == 5 {
+				p5 = &data5[i]
+			} else if p5 = getIn(pages5, data5, id); p5 == nil {
+				continue
+			}
+			var p6 *T6
+			if driver == 6 {
+				p6 = &data6[i]
+			} else if p6 = getIn(pages6, data6, id); p6 == nil {
+				continue
+			}
+			var p7 *T7
+			if driver == 7 {
+				p7 = &data7[i]
+			} else if p7 = getIn(pages7, data7, id); p7 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3, p4, p5, p6, p7) {
 				return
 			}
 		}
@@ -1208,10 +2978,69 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Get(id EntityID) (*T1, *T2, *T3, *T4
 }
 
 // Count returns the number of matching entities.
-func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Count() int {
-	n := 0
-	for it.Next() {
+func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Count() (n int) {
+	visit := func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7) bool {
 		n++
+		return true
+	}
+	ids, driver, not := it.ids, it.driver, it.not
+	pages1, data1 := it.s1.pages, it.s1.data
+	pages2, data2 := it.s2.pages, it.s2.data
+	pages3, data3 := it.s3.pages, it.s3.data
+	pages4, data4 := it.s4.pages, it.s4.data
+	pages5, data5 := it.s5.pages, it.s5.data
+	pages6, data6 := it.s6.pages, it.s6.data
+	pages7, data7 := it.s7.pages, it.s7.data
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		var p1 *T1
+		if driver == 1 {
+			p1 = &data1[i]
+		} else if p1 = getIn(pages1, data1, id); p1 == nil {
+			continue
+		}
+		var p2 *T2
+		if driver == 2 {
+			p2 = &data2[i]
+		} else if p2 = getIn(pages2, data2, id); p2 == nil {
+			continue
+		}
+		var p3 *T3
+		if driver == 3 {
+			p3 = &data3[i]
+		} else if p3 = getIn(pages3, data3, id); p3 == nil {
+			continue
+		}
+		var p4 *T4
+		if driver == 4 {
+			p4 = &data4[i]
+		} else if p4 = getIn(pages4, data4, id); p4 == nil {
+			continue
+		}
+		var p5 *T5
+		if driver == 5 {
+			p5 = &data5[i]
+		} else if p5 = getIn(pages5, data5, id); p5 == nil {
+			continue
+		}
+		var p6 *T6
+		if driver == 6 {
+			p6 = &data6[i]
+		} else if p6 = getIn(pages6, data6, id); p6 == nil {
+			continue
+		}
+		var p7 *T7
+		if driver == 7 {
+			p7 = &data7[i]
+		} else if p7 = getIn(pages7, data7, id); p7 == nil {
+			continue
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if !visit(id, p1, p2, p3, p4, p5, p6, p7) {
+			return
+		}
 	}
 	return n
 }
@@ -1229,8 +3058,7 @@ type Row8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 }
 
 // Iter8 iterates over the entities that have a component in each of
-// 8 views, made by [Join8]. Use it as a cursor (the fastest way: no
-// function call per entity),
+// 8 views, made by [Join8]. Use it as a cursor,
 //
 //	it := ecs.Join8(v1, v2, v3, v4, v5, v6, v7, v8)
 //	for it.Next() {
@@ -1239,6 +3067,9 @@ type Row8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
+// All, WithID, Each, EachWithID and Count run one loop over the driving
+// storage with its state in registers; the cursor makes one call to Next per
+// entity, and is a little slower.
 type Iter8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 	s1     *sparseSet[T1]
 	s2     *sparseSet[T2]
@@ -1249,9 +3080,9 @@ type Iter8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 	s7     *sparseSet[T7]
 	s8     *sparseSet[T8]
 	not    []Filter
-	ids    []EntityID
-	driver int
-	i      int
+	ids    []EntityID // the driving storage's entities
+	driver int        // which of s1..s8 drives: ids[i] owns data[i] there
+	i      int        // the next position of ids to look at
 	id     EntityID
 	p1     *T1
 	p2     *T2
@@ -1268,28 +3099,32 @@ type Iter8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
 func Join8[T1, T2, T3, T4, T5, T6, T7, T8 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5], v6 Part[T6], v7 Part[T7], v8 Part[T8]) Iter8[T1, T2, T3, T4, T5, T6, T7, T8] {
-	it := Iter8[T1, T2, T3, T4, T5, T6, T7, T8]{s1: v1.core().store(), s2: v2.core().store(), s3: v3.core().store(), s4: v4.core().store(), s5: v5.core().store(), s6: v6.core().store(), s7: v7.core().store(), s8: v8.core().store()}
-	it.ids = it.s1.dense
-	if len(it.s2.dense) < len(it.ids) {
-		it.ids, it.driver = it.s2.dense, 2-1
+	return newIter8(v1.core().store(), v2.core().store(), v3.core().store(), v4.core().store(), v5.core().store(), v6.core().store(), v7.core().store(), v8.core().store())
+}
+
+// newIter8 returns the join of the storages s1, s2, s3, s4, s5, s6, s7, s8, driven by the shortest.
+func newIter8[T1, T2, T3, T4, T5, T6, T7, T8 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3], s4 *sparseSet[T4], s5 *sparseSet[T5], s6 *sparseSet[T6], s7 *sparseSet[T7], s8 *sparseSet[T8]) Iter8[T1, T2, T3, T4, T5, T6, T7, T8] {
+	it := Iter8[T1, T2, T3, T4, T5, T6, T7, T8]{s1: s1, s2: s2, s3: s3, s4: s4, s5: s5, s6: s6, s7: s7, s8: s8, ids: s1.dense, driver: 1}
+	if len(s2.dense) < len(it.ids) {
+		it.ids, it.driver = s2.dense, 2
 	}
-	if len(it.s3.dense) < len(it.ids) {
-		it.ids, it.driver = it.s3.dense, 3-1
+	if len(s3.dense) < len(it.ids) {
+		it.ids, it.driver = s3.dense, 3
 	}
-	if len(it.s4.dense) < len(it.ids) {
-		it.ids, it.driver = it.s4.dense, 4-1
+	if len(s4.dense) < len(it.ids) {
+		it.ids, it.driver = s4.dense, 4
 	}
-	if len(it.s5.dense) < len(it.ids) {
-		it.ids, it.driver = it.s5.dense, 5-1
+	if len(s5.dense) < len(it.ids) {
+		it.ids, it.driver = s5.dense, 5
 	}
-	if len(it.s6.dense) < len(it.ids) {
-		it.ids, it.driver = it.s6.dense, 6-1
+	if len(s6.dense) < len(it.ids) {
+		it.ids, it.driver = s6.dense, 6
 	}
-	if len(it.s7.dense) < len(it.ids) {
-		it.ids, it.driver = it.s7.dense, 7-1
+	if len(s7.dense) < len(it.ids) {
+		it.ids, it.driver = s7.dense, 7
 	}
-	if len(it.s8.dense) < len(it.ids) {
-		it.ids, it.driver = it.s8.dense, 8-1
+	if len(s8.dense) < len(it.ids) {
+		it.ids, it.driver = s8.dense, 8
 	}
 	return it
 }
@@ -1303,81 +3138,65 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Not(filters ...Filter) Iter8[T1,
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
-	for it.i < len(it.ids) {
-		i := it.i
-		it.i++
-		id := it.ids[i]
+	ids := it.ids
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
 		var p1 *T1
-		if it.driver == 1-1 {
+		if it.driver == 1 {
 			p1 = &it.s1.data[i]
-		} else if j := it.s1.pos(id); j >= 0 {
-			p1 = &it.s1.data[j]
-		} else {
+		} else if p1 = it.s1.get(id); p1 == nil {
 			continue
 		}
 		var p2 *T2
-		if it.driver == 2-1 {
+		if it.driver == 2 {
 			p2 = &it.s2.data[i]
-		} else if j := it.s2.pos(id); j >= 0 {
-			p2 = &it.s2.data[j]
-		} else {
+		} else if p2 = it.s2.get(id); p2 == nil {
 			continue
 		}
 		var p3 *T3
-		if it.driver == 3-1 {
+		if it.driver == 3 {
 			p3 = &it.s3.data[i]
-		} else if j := it.s3.pos(id); j >= 0 {
-			p3 = &it.s3.data[j]
-		} else {
+		} else if p3 = it.s3.get(id); p3 == nil {
 			continue
 		}
 		var p4 *T4
-		if it.driver == 4-1 {
+		if it.driver == 4 {
 			p4 = &it.s4.data[i]
-		} else if j := it.s4.pos(id); j >= 0 {
-			p4 = &it.s4.data[j]
-		} else {
+		} else if p4 = it.s4.get(id); p4 == nil {
 			continue
 		}
 		var p5 *T5
-		if it.driver == 5-1 {
+		if it.driver == 5 {
 			p5 = &it.s5.data[i]
-		} else if j := it.s5.pos(id); j >= 0 {
-			p5 = &it.s5.data[j]
-		} else {
+		} else if p5 = it.s5.get(id); p5 == nil {
 			continue
 		}
 		var p6 *T6
-		if it.driver == 6-1 {
+		if it.driver == 6 {
 			p6 = &it.s6.data[i]
-		} else if j := it.s6.pos(id); j >= 0 {
-			p6 = &it.s6.data[j]
-		} else {
+		} else if p6 = it.s6.get(id); p6 == nil {
 			continue
 		}
 		var p7 *T7
-		if it.driver == 7-1 {
+		if it.driver == 7 {
 			p7 = &it.s7.data[i]
-		} else if j := it.s7.pos(id); j >= 0 {
-			p7 = &it.s7.data[j]
-		} else {
+		} else if p7 = it.s7.get(id); p7 == nil {
 			continue
 		}
 		var p8 *T8
-		if it.driver == 8-1 {
+		if it.driver == 8 {
 			p8 = &it.s8.data[i]
-		} else if j := it.s8.pos(id); j >= 0 {
-			p8 = &it.s8.data[j]
-		} else {
+		} else if p8 = it.s8.get(id); p8 == nil {
 			continue
 		}
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
-		it.id = id
+		it.i, it.id = i+1, id
 		it.p1, it.p2, it.p3, it.p4, it.p5, it.p6, it.p7, it.p8 = p1, p2, p3, p4, p5, p6, p7, p8
 		return true
 	}
+	it.i = len(ids)
 	return false
 }
 
@@ -1391,23 +3210,221 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Values() (*T1, *T2, *T3, *T4, *
 
 // Each calls fn with the components of every matching entity.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Each(fn func(*T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8)) {
-	for it.Next() {
-		fn(it.p1, it.p2, it.p3, it.p4, it.p5, it.p6, it.p7, it.p8)
+	visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7, p8 *T8) bool {
+		fn(p1, p2, p3, p4, p5, p6, p7, p8)
+		return true
+	}
+	ids, driver, not := it.ids, it.driver, it.not
+	pages1, data1 := it.s1.pages, it.s1.data
+	pages2, data2 := it.s2.pages, it.s2.data
+	pages3, data3 := it.s3.pages, it.s3.data
+	pages4, data4 := it.s4.pages, it.s4.data
+	pages5, data5 := it.s5.pages, it.s5.data
+	pages6, data6 := it.s6.pages, it.s6.data
+	pages7, data7 := it.s7.pages, it.s7.data
+	pages8, data8 := it.s8.pages, it.s8.data
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		var p1 *T1
+		if driver == 1 {
+			p1 = &data1[i]
+		} else if p1 = getIn(pages1, data1, id); p1 == nil {
+			continue
+		}
+		var p2 *T2
+		if driver == 2 {
+			p2 = &data2[i]
+		} else if p2 = getIn(pages2, data2, id); p2 == nil {
+			continue
+		}
+		var p3 *T3
+		if driver == 3 {
+			p3 = &data3[i]
+		} else if p3 = getIn(pages3, data3, id); p3 == nil {
+			continue
+		}
+		var p4 *T4
+		if driver == 4 {
+			p4 = &data4[i]
+		} else if p4 = getIn(pages4, data4, id); p4 == nil {
+			continue
+		}
+		var p5 *T5
+		if driver == 5 {
+			p5 = &data5[i]
+		} else if p5 = getIn(pages5, data5, id); p5 == nil {
+			continue
+		}
+		var p6 *T6
+		if driver == 6 {
+			p6 = &data6[i]
+		} else if p6 = getIn(pages6, data6, id); p6 == nil {
+			continue
+		}
+		var p7 *T7
+		if driver == 7 {
+			p7 = &data7[i]
+		} else if p7 = getIn(pages7, data7, id); p7 == nil {
+			continue
+		}
+		var p8 *T8
+		if driver == 8 {
+			p8 = &data8[i]
+		} else if p8 = getIn(pages8, data8, id); p8 == nil {
+			continue
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if !visit(id, p1, p2, p3, p4, p5, p6, p7, p8) {
+			return
+		}
 	}
 }
 
 // EachWithID calls fn with the id and components of every matching entity.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) EachWithID(fn func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8)) {
-	for it.Next() {
-		fn(it.id, it.p1, it.p2, it.p3, it.p4, it.p5, it.p6, it.p7, it.p8)
+	visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7, p8 *T8) bool {
+		fn(id, p1, p2, p3, p4, p5, p6, p7, p8)
+		return true
+	}
+	ids, driver, not := it.ids, it.driver, it.not
+	pages1, data1 := it.s1.pages, it.s1.data
+	pages2, data2 := it.s2.pages, it.s2.data
+	pages3, data3 := it.s3.pages, it.s3.data
+	pages4, data4 := it.s4.pages, it.s4.data
+	pages5, data5 := it.s5.pages, it.s5.data
+	pages6, data6 := it.s6.pages, it.s6.data
+	pages7, data7 := it.s7.pages, it.s7.data
+	pages8, data8 := it.s8.pages, it.s8.data
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		var p1 *T1
+		if driver == 1 {
+			p1 = &data1[i]
+		} else if p1 = getIn(pages1, data1, id); p1 == nil {
+			continue
+		}
+		var p2 *T2
+		if driver == 2 {
+			p2 = &data2[i]
+		} else if p2 = getIn(pages2, data2, id); p2 == nil {
+			continue
+		}
+		var p3 *T3
+		if driver == 3 {
+			p3 = &data3[i]
+		} else if p3 = getIn(pages3, data3, id); p3 == nil {
+			continue
+		}
+		var p4 *T4
+		if driver == 4 {
+			p4 = &data4[i]
+		} else if p4 = getIn(pages4, data4, id); p4 == nil {
+			continue
+		}
+		var p5 *T5
+		if driver == 5 {
+			p5 = &data5[i]
+		} else if p5 = getIn(pages5, data5, id); p5 == nil {
+			continue
+		}
+		var p6 *T6
+		if driver == 6 {
+			p6 = &data6[i]
+		} else if p6 = getIn(pages6, data6, id); p6 == nil {
+			continue
+		}
+		var p7 *T7
+		if driver == 7 {
+			p7 = &data7[i]
+		} else if p7 = getIn(pages7, data7, id); p7 == nil {
+			continue
+		}
+		var p8 *T8
+		if driver == 8 {
+			p8 = &data8[i]
+		} else if p8 = getIn(pages8, data8, id); p8 == nil {
+			continue
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if !visit(id, p1, p2, p3, p4, p5, p6, p7, p8) {
+			return
+		}
 	}
 }
 
 // All iterates over the components of every matching entity, as rows.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) All() iter.Seq[Row8[T1, T2, T3, T4, T5, T6, T7, T8]] {
 	return func(yield func(Row8[T1, T2, T3, T4, T5, T6, T7, T8]) bool) {
-		for it.Next() {
-			if !yield(Row8[T1, T2, T3, T4, T5, T6, T7, T8]{it.p1, it.p2, it.p3, it.p4, it.p5, it.p6, it.p7, it.p8}) {
+		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7, p8 *T8) bool {
+			return yield(Row8[T1, T2, T3, T4, T5, T6, T7, T8]{p1, p2, p3, p4, p5, p6, p7, p8})
+		}
+		ids, driver, not := it.ids, it.driver, it.not
+		pages1, data1 := it.s1.pages, it.s1.data
+		pages2, data2 := it.s2.pages, it.s2.data
+		pages3, data3 := it.s3.pages, it.s3.data
+		pages4, data4 := it.s4.pages, it.s4.data
+		pages5, data5 := it.s5.pages, it.s5.data
+		pages6, data6 := it.s6.pages, it.s6.data
+		pages7, data7 := it.s7.pages, it.s7.data
+		pages8, data8 := it.s8.pages, it.s8.data
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			var p1 *T1
+			if driver == 1 {
+				p1 = &data1[i]
+			} else if p1 = getIn(pages1, data1, id); p1 == nil {
+				continue
+			}
+			var p2 *T2
+			if driver == 2 {
+				p2 = &data2[i]
+			} else if p2 = getIn(pages2, data2, id); p2 == nil {
+				continue
+			}
+			var p3 *T3
+			if driver == 3 {
+				p3 = &data3[i]
+			} else if p3 = getIn(pages3, data3, id); p3 == nil {
+				continue
+			}
+			var p4 *T4
+			if driver == 4 {
+				p4 = &data4[i]
+			} else if p4 = getIn(pages4, data4, id); p4 == nil {
+				continue
+			}
+			var p5 *T5
+			if driver == 5 {
+				p5 = &data5[i]
+			} else if p5 = getIn(pages5, data5, id); p5 == nil {
+				continue
+			}
+			var p6 *T6
+			if driver == 6 {
+				p6 = &data6[i]
+			} else if p6 = getIn(pages6, data6, id); p6 == nil {
+				continue
+			}
+			var p7 *T7
+			if driver == 7 {
+				p7 = &data7[i]
+			} else if p7 = getIn(pages7, data7, id); p7 == nil {
+				continue
+			}
+			var p8 *T8
+			if driver == 8 {
+				p8 = &data8[i]
+			} else if p8 = getIn(pages8, data8, id); p8 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3, p4, p5, p6, p7, p8) {
 				return
 			}
 		}
@@ -1417,8 +3434,72 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) All() iter.Seq[Row8[T1, T2, T3, 
 // WithID iterates over every matching entity's id and components.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) WithID() iter.Seq2[EntityID, Row8[T1, T2, T3, T4, T5, T6, T7, T8]] {
 	return func(yield func(EntityID, Row8[T1, T2, T3, T4, T5, T6, T7, T8]) bool) {
-		for it.Next() {
-			if !yield(it.id, Row8[T1, T2, T3, T4, T5, T6, T7, T8]{it.p1, it.p2, it.p3, it.p4, it.p5, it.p6, it.p7, it.p8}) {
+		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7, p8 *T8) bool {
+			return yield(id, Row8[T1, T2, T3, T4, T5, T6, T7, T8]{p1, p2, p3, p4, p5, p6, p7, p8})
+		}
+		ids, driver, not := it.ids, it.driver, it.not
+		pages1, data1 := it.s1.pages, it.s1.data
+		pages2, data2 := it.s2.pages, it.s2.data
+		pages3, data3 := it.s3.pages, it.s3.data
+		pages4, data4 := it.s4.pages, it.s4.data
+		pages5, data5 := it.s5.pages, it.s5.data
+		pages6, data6 := it.s6.pages, it.s6.data
+		pages7, data7 := it.s7.pages, it.s7.data
+		pages8, data8 := it.s8.pages, it.s8.data
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			var p1 *T1
+			if driver == 1 {
+				p1 = &data1[i]
+			} else if p1 = getIn(pages1, data1, id); p1 == nil {
+				continue
+			}
+			var p2 *T2
+			if driver == 2 {
+				p2 = &data2[i]
+			} else if p2 = getIn(pages2, data2, id); p2 == nil {
+				continue
+			}
+			var p3 *T3
+			if driver == 3 {
+				p3 = &data3[i]
+			} else if p3 = getIn(pages3, data3, id); p3 == nil {
+				continue
+			}
+			var p4 *T4
+			if driver == 4 {
+				p4 = &data4[i]
+			} else if p4 = getIn(pages4, data4, id); p4 == nil {
+				continue
+			}
+			var p5 *T5
+			if driver == 5 {
+				p5 = &data5[i]
+			} else if p5 = getIn(pages5, data5, id); p5 == nil {
+				continue
+			}
+			var p6 *T6
+			if driver == 6 {
+				p6 = &data6[i]
+			} else if p6 = getIn(pages6, data6, id); p6 == nil {
+				continue
+			}
+			var p7 *T7
+			if driver == 7 {
+				p7 = &data7[i]
+			} else if p7 = getIn(pages7, data7, id); p7 == nil {
+				continue
+			}
+			var p8 *T8
+			if driver == 8 {
+				p8 = &data8[i]
+			} else if p8 = getIn(pages8, data8, id); p8 == nil {
+				continue
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, p1, p2, p3, p4, p5, p6, p7, p8) {
 				return
 			}
 		}
@@ -1443,10 +3524,76 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Get(id EntityID) (*T1, *T2, *T3,
 }
 
 // Count returns the number of matching entities.
-func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Count() int {
-	n := 0
-	for it.Next() {
+func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Count() (n int) {
+	visit := func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8) bool {
 		n++
+		return true
+	}
+	ids, driver, not := it.ids, it.driver, it.not
+	pages1, data1 := it.s1.pages, it.s1.data
+	pages2, data2 := it.s2.pages, it.s2.data
+	pages3, data3 := it.s3.pages, it.s3.data
+	pages4, data4 := it.s4.pages, it.s4.data
+	pages5, data5 := it.s5.pages, it.s5.data
+	pages6, data6 := it.s6.pages, it.s6.data
+	pages7, data7 := it.s7.pages, it.s7.data
+	pages8, data8 := it.s8.pages, it.s8.data
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		var p1 *T1
+		if driver == 1 {
+			p1 = &data1[i]
+		} else if p1 = getIn(pages1, data1, id); p1 == nil {
+			continue
+		}
+		var p2 *T2
+		if driver == 2 {
+			p2 = &data2[i]
+		} else if p2 = getIn(pages2, data2, id); p2 == nil {
+			continue
+		}
+		var p3 *T3
+		if driver == 3 {
+			p3 = &data3[i]
+		} else if p3 = getIn(pages3, data3, id); p3 == nil {
+			continue
+		}
+		var p4 *T4
+		if driver == 4 {
+			p4 = &data4[i]
+		} else if p4 = getIn(pages4, data4, id); p4 == nil {
+			continue
+		}
+		var p5 *T5
+		if driver == 5 {
+			p5 = &data5[i]
+		} else if p5 = getIn(pages5, data5, id); p5 == nil {
+			continue
+		}
+		var p6 *T6
+		if driver == 6 {
+			p6 = &data6[i]
+		} else if p6 = getIn(pages6, data6, id); p6 == nil {
+			continue
+		}
+		var p7 *T7
+		if driver == 7 {
+			p7 = &data7[i]
+		} else if p7 = getIn(pages7, data7, id); p7 == nil {
+			continue
+		}
+		var p8 *T8
+		if driver == 8 {
+			p8 = &data8[i]
+		} else if p8 = getIn(pages8, data8, id); p8 == nil {
+			continue
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if !visit(id, p1, p2, p3, p4, p5, p6, p7, p8) {
+			return
+		}
 	}
 	return n
 }

@@ -1,6 +1,9 @@
 package ecs
 
-import "reflect"
+import (
+	"math"
+	"reflect"
+)
 
 const (
 	pageShift = 10
@@ -12,9 +15,21 @@ const (
 // generation<<32 | (position+1); zero means "no component".
 type sparsePage [pageSize]uint64
 
+// genMask selects the generation half of an entry (and of an EntityID).
+const genMask = ^uint64(math.MaxUint32)
+
 func sparseEntry(id EntityID, pos int) uint64 {
-	return uint64(id.Generation())<<32 | uint64(pos+1)
+	return uint64(id)&genMask | uint64(uint32(pos+1))
 }
+
+// entryGen returns the generation stored in a non-zero entry.
+func entryGen(e uint64) uint32 { return uint32(e >> 32) }
+
+// The lookups below test an entry e against an id with one comparison:
+// x := e ^ (id's generation half) is position+1 (in 1..MaxUint32) exactly
+// when e is non-zero and has id's generation; otherwise x is zero or has
+// high bits set. So x-1 < MaxUint32 says "present, same generation", and
+// x-1 is then the position.
 
 // insertOutcome tells what an insertion did.
 type insertOutcome uint8
@@ -31,13 +46,17 @@ const (
 //   - len(dense) == len(data); data[i] is the component of entity dense[i].
 //   - for every i, the sparse entry of dense[i].Index() is
 //     sparseEntry(dense[i], i); every other sparse entry is zero.
-//   - pages are allocated on first use and never freed while the storage
-//     lives, so a sparse index far from the others costs one page, not an
-//     array as long as the index.
+//   - pages are allocated on first use and only freed by shrink (memory.go)
+//     once no entity maps to them, so a sparse index far from the others
+//     costs one page, not an array as long as the index. A nil page maps
+//     nothing.
 //   - removal swap-removes: the last element moves into the hole, and its
 //     sparse entry is updated in the same step.
 //
 // A sparseSet is only touched under its borrow state (see borrow.go).
+//
+// The lookups below (pos, get, has, entry) are written to stay under the
+// compiler's inlining budget: they sit on every per-entity path.
 type sparseSet[T any] struct {
 	pages []*sparsePage
 	dense []EntityID
@@ -53,36 +72,72 @@ func newSparseSet[T any]() *sparseSet[T] {
 	return &sparseSet[T]{typ: t, name: typeName(t)}
 }
 
-// pos returns the dense position of id's component, or -1.
-func (s *sparseSet[T]) pos(id EntityID) int {
-	p := id.Index() >> pageShift
-	if int(p) >= len(s.pages) {
-		return -1
-	}
-	page := s.pages[p]
-	if page == nil {
-		return -1
-	}
-	e := page[id.Index()&pageMask]
-	if e == 0 || uint32(e>>32) != id.Generation() {
-		return -1
-	}
-	return int(uint32(e)) - 1
-}
-
-// get returns a pointer to id's component, or nil.
-func (s *sparseSet[T]) get(id EntityID) *T {
-	if i := s.pos(id); i >= 0 {
-		return &s.data[i]
+// entry returns a pointer to id's sparse entry if id has a component here,
+// or nil.
+func (s *sparseSet[T]) entry(id EntityID) *uint64 {
+	i := uint32(id)
+	if p := uint(i >> pageShift); p < uint(len(s.pages)) {
+		if page := s.pages[p]; page != nil {
+			if e := &page[i&pageMask]; (*e^uint64(id)&genMask)-1 < math.MaxUint32 {
+				return e
+			}
+		}
 	}
 	return nil
 }
 
-// Contains reports whether id has a component in this storage.
+// pos returns the dense position of id's component, or -1.
+func (s *sparseSet[T]) pos(id EntityID) int {
+	i := uint32(id)
+	if p := uint(i >> pageShift); p < uint(len(s.pages)) {
+		if page := s.pages[p]; page != nil {
+			if x := (page[i&pageMask] ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
+				return int(x)
+			}
+		}
+	}
+	return -1
+}
+
+// get returns a pointer to id's component, or nil.
+func (s *sparseSet[T]) get(id EntityID) *T { return getIn(s.pages, s.data, id) }
+
+// getIn is get on a storage's pages and data, for loops that keep them in
+// locals. It repeats pos rather than calling it, to stay under the inlining
+// budget.
+func getIn[T any](pages []*sparsePage, data []T, id EntityID) *T {
+	i := uint32(id)
+	if p := uint(i >> pageShift); p < uint(len(pages)) {
+		if page := pages[p]; page != nil {
+			if x := (page[i&pageMask] ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
+				return &data[x]
+			}
+		}
+	}
+	return nil
+}
+
+// has reports whether id has a component in this storage.
 func (s *sparseSet[T]) has(id EntityID) bool { return s.pos(id) >= 0 }
 
-// entryFor returns a pointer to id's sparse entry, allocating its page.
+// entryFor returns a pointer to id's sparse entry, or nil if its page is
+// not allocated yet (see newEntry).
 func (s *sparseSet[T]) entryFor(id EntityID) *uint64 {
+	i := uint32(id)
+	if p := uint(i >> pageShift); p < uint(len(s.pages)) {
+		if page := s.pages[p]; page != nil {
+			return &page[i&pageMask]
+		}
+	}
+	return nil
+}
+
+// newEntry allocates the page holding id's sparse entry (and grows the
+// page table to reach it) and returns a pointer to the entry. It is kept
+// out of line: it runs once per page.
+//
+//go:noinline
+func (s *sparseSet[T]) newEntry(id EntityID) *uint64 {
 	p := int(id.Index() >> pageShift)
 	if p >= len(s.pages) {
 		s.pages = append(s.pages, make([]*sparsePage, p+1-len(s.pages))...)
@@ -98,21 +153,10 @@ func (s *sparseSet[T]) entryFor(id EntityID) *uint64 {
 // insert gives id the component v.
 func (s *sparseSet[T]) insert(id EntityID, v T) insertOutcome {
 	e := s.entryFor(id)
-	if *e != 0 {
-		gen := uint32(*e >> 32)
-		i := int(uint32(*e)) - 1
-		switch {
-		case gen == id.Generation():
-			s.data[i] = v
-			return replaced
-		case gen > id.Generation():
-			return refused
-		default: // a dead entity's leftover: the slot now belongs to id
-			s.dense[i] = id
-			s.data[i] = v
-			*e = sparseEntry(id, i)
-			return inserted
-		}
+	if e == nil {
+		e = s.newEntry(id)
+	} else if *e != 0 {
+		return s.insertOver(e, id, v)
 	}
 	*e = sparseEntry(id, len(s.dense))
 	s.dense = append(s.dense, id)
@@ -120,43 +164,73 @@ func (s *sparseSet[T]) insert(id EntityID, v T) insertOutcome {
 	return inserted
 }
 
-// remove takes id's component out and returns it.
-func (s *sparseSet[T]) remove(id EntityID) (T, bool) {
-	i := s.pos(id)
-	if i < 0 {
-		var zero T
-		return zero, false
+// insertOver handles an insertion into a non-zero sparse entry e: the same
+// entity (replace), a newer one (refuse), or a dead entity's leftover (take
+// over its slot).
+func (s *sparseSet[T]) insertOver(e *uint64, id EntityID, v T) insertOutcome {
+	gen := entryGen(*e)
+	i := int(uint32(*e)) - 1
+	switch {
+	case gen == id.Generation():
+		s.data[i] = v
+		return replaced
+	case gen > id.Generation():
+		return refused
+	default: // a dead entity's leftover: the slot now belongs to id
+		s.dense[i] = id
+		s.data[i] = v
+		*e = sparseEntry(id, i)
+		return inserted
 	}
-	v := s.data[i]
-	s.swapRemove(i)
+}
+
+// remove takes id's component out and returns it. Its body is deleteID's,
+// repeated to save a call on this per-entity path.
+func (s *sparseSet[T]) remove(id EntityID) (v T, ok bool) {
+	e := s.entry(id)
+	if e == nil {
+		return v, false
+	}
+	i := int(uint32(*e)) - 1
+	*e = 0
+	dense, data := s.dense, s.data
+	v = data[i]
+	last := len(dense) - 1
+	if i != last {
+		moved := dense[last]
+		dense[i] = moved
+		data[i] = data[last]
+		s.pages[moved.Index()>>pageShift][moved.Index()&pageMask] = sparseEntry(moved, i)
+	}
+	var zero T
+	data[last] = zero // let the garbage collector have what it referenced
+	s.dense = dense[:last]
+	s.data = data[:last]
 	return v, true
 }
 
-// swapRemove deletes the element at dense position i, moving the last element
-// into its place.
-func (s *sparseSet[T]) swapRemove(i int) {
-	last := len(s.dense) - 1
-	removed := s.dense[i]
-	if i != last {
-		moved := s.dense[last]
-		s.dense[i] = moved
-		s.data[i] = s.data[last]
-		s.pages[moved.Index()>>pageShift][moved.Index()&pageMask] = sparseEntry(moved, i)
-	}
-	s.pages[removed.Index()>>pageShift][removed.Index()&pageMask] = 0
-	var zero T
-	s.data[last] = zero // let the garbage collector have what it referenced
-	s.dense = s.dense[:last]
-	s.data = s.data[:last]
-}
-
 // deleteID removes id's component and reports whether there was one.
+// Removal swap-removes: the last element moves into the hole, and its
+// sparse entry follows it.
 func (s *sparseSet[T]) deleteID(id EntityID) bool {
-	i := s.pos(id)
-	if i < 0 {
+	e := s.entry(id)
+	if e == nil {
 		return false
 	}
-	s.swapRemove(i)
+	i := int(uint32(*e)) - 1
+	*e = 0
+	dense, data := s.dense, s.data
+	last := len(dense) - 1
+	if i != last {
+		moved := dense[last]
+		dense[i] = moved
+		data[i] = data[last]
+		s.pages[moved.Index()>>pageShift][moved.Index()&pageMask] = sparseEntry(moved, i)
+	}
+	var zero T
+	data[last] = zero // let the garbage collector have what it referenced
+	s.dense = dense[:last]
+	s.data = data[:last]
 	return true
 }
 
@@ -178,10 +252,24 @@ func (s *sparseSet[T]) length() int          { return len(s.dense) }
 func (s *sparseSet[T]) ids() []EntityID      { return s.dense }
 
 // bulkInsert gives ids[i] the component vals[i], growing the storage once.
+// It has the outcome of calling insert for each id in turn.
 func (s *sparseSet[T]) bulkInsert(ids []EntityID, vals []T) {
+	vals = vals[:len(ids)]
 	s.dense = grow(s.dense, len(ids))
 	s.data = grow(s.data, len(ids))
-	for i, id := range ids {
-		s.insert(id, vals[i])
+	dense, data := s.dense, s.data
+	for k, id := range ids {
+		e := s.entryFor(id)
+		if e == nil {
+			e = s.newEntry(id)
+		} else if *e != 0 {
+			s.dense, s.data = dense, data
+			s.insertOver(e, id, vals[k])
+			continue
+		}
+		*e = sparseEntry(id, len(dense))
+		dense = append(dense, id)
+		data = append(data, vals[k])
 	}
+	s.dense, s.data = dense, data
 }

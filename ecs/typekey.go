@@ -42,23 +42,23 @@ type typeTableData[V any] struct {
 
 func hashKey(k typeKey) uint64 { return uint64(k>>3) * 0x9E3779B97F4A7C15 }
 
-// get returns the value stored for k.
-func (t *typeTable[V]) get(k typeKey) (V, bool) {
-	d := t.cur.Load()
-	if d != nil {
-		mask := uint64(len(d.keys) - 1)
+// get returns the value stored for k. It calls nothing, so that it stays
+// small enough to inline into getOrAdd: storageFor runs it on every
+// World-level call.
+func (t *typeTable[V]) get(k typeKey) (v V, ok bool) {
+	if d := t.cur.Load(); d != nil {
+		keys := d.keys
+		mask := uint64(len(keys) - 1)
 		for i := hashKey(k) >> 32 & mask; ; i = (i + 1) & mask {
-			switch d.keys[i] {
+			switch keys[i] {
 			case k:
 				return d.vals[i], true
 			case 0:
-				var zero V
-				return zero, false
+				return v, false
 			}
 		}
 	}
-	var zero V
-	return zero, false
+	return v, false
 }
 
 // getOrAdd returns the value for k, storing mk() first if there is none.
@@ -66,6 +66,12 @@ func (t *typeTable[V]) getOrAdd(k typeKey, mk func() V) V {
 	if v, ok := t.get(k); ok {
 		return v
 	}
+	return t.add(k, mk)
+}
+
+// add stores mk() for k unless another goroutine stored a value first, and
+// returns the value stored.
+func (t *typeTable[V]) add(k typeKey, mk func() V) V {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if v, ok := t.get(k); ok {

@@ -56,9 +56,7 @@ func Each1[T1 any](s Storages, fn func(EntityID, *T1)) error {
 		return err
 	}
 	defer endWrite(w, locked)
-	it := Iter1[T1]{s1: storageFor[T1](w)}
-	it.ids = it.s1.dense
-	it.EachWithID(fn)
+	newIter1(storageFor[T1](w)).EachWithID(fn)
 	return nil
 }
 
@@ -120,7 +118,9 @@ func BulkAddEntity2[T1, T2 any](s Storages, c1 []T1, c2 []T2) ([]EntityID, error
 // first missing type when it lacks one.
 func Get2[T1, T2 any](s Storages, id EntityID) (v1 T1, v2 T2, err error) {
 	w, _ := s.world()
-	sts := [...]storage{storageFor[T1](w), storageFor[T2](w)}
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	sts := [...]storage{s1, s2}
 	w, locked, err := beginReads(s, sts[:])
 	if err != nil {
 		return
@@ -130,14 +130,14 @@ func Get2[T1, T2 any](s Storages, id EntityID) (v1 T1, v2 T2, err error) {
 		err = &EntityError{Op: "Get2", ID: id}
 		return
 	}
-	p1 := sts[1-1].(*sparseSet[T1]).get(id)
+	p1 := s1.get(id)
 	if p1 == nil {
-		err = &ComponentError{Op: "Get2", ID: id, Type: sts[1-1].typeName()}
+		err = &ComponentError{Op: "Get2", ID: id, Type: s1.name}
 		return
 	}
-	p2 := sts[2-1].(*sparseSet[T2]).get(id)
+	p2 := s2.get(id)
 	if p2 == nil {
-		err = &ComponentError{Op: "Get2", ID: id, Type: sts[2-1].typeName()}
+		err = &ComponentError{Op: "Get2", ID: id, Type: s2.name}
 		return
 	}
 	return *p1, *p2, nil
@@ -153,12 +153,7 @@ func Each2[T1, T2 any](s Storages, fn func(EntityID, *T1, *T2)) error {
 		return err
 	}
 	defer endWrite(w, locked)
-	it := Iter2[T1, T2]{s1: storageFor[T1](w), s2: storageFor[T2](w)}
-	it.ids = it.s1.dense
-	if len(it.s2.dense) < len(it.ids) {
-		it.ids, it.driver = it.s2.dense, 2-1
-	}
-	it.EachWithID(fn)
+	newIter2(storageFor[T1](w), storageFor[T2](w)).EachWithID(fn)
 	return nil
 }
 
@@ -226,7 +221,10 @@ func BulkAddEntity3[T1, T2, T3 any](s Storages, c1 []T1, c2 []T2, c3 []T3) ([]En
 // first missing type when it lacks one.
 func Get3[T1, T2, T3 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, err error) {
 	w, _ := s.world()
-	sts := [...]storage{storageFor[T1](w), storageFor[T2](w), storageFor[T3](w)}
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	sts := [...]storage{s1, s2, s3}
 	w, locked, err := beginReads(s, sts[:])
 	if err != nil {
 		return
@@ -236,19 +234,19 @@ func Get3[T1, T2, T3 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, err err
 		err = &EntityError{Op: "Get3", ID: id}
 		return
 	}
-	p1 := sts[1-1].(*sparseSet[T1]).get(id)
+	p1 := s1.get(id)
 	if p1 == nil {
-		err = &ComponentError{Op: "Get3", ID: id, Type: sts[1-1].typeName()}
+		err = &ComponentError{Op: "Get3", ID: id, Type: s1.name}
 		return
 	}
-	p2 := sts[2-1].(*sparseSet[T2]).get(id)
+	p2 := s2.get(id)
 	if p2 == nil {
-		err = &ComponentError{Op: "Get3", ID: id, Type: sts[2-1].typeName()}
+		err = &ComponentError{Op: "Get3", ID: id, Type: s2.name}
 		return
 	}
-	p3 := sts[3-1].(*sparseSet[T3]).get(id)
+	p3 := s3.get(id)
 	if p3 == nil {
-		err = &ComponentError{Op: "Get3", ID: id, Type: sts[3-1].typeName()}
+		err = &ComponentError{Op: "Get3", ID: id, Type: s3.name}
 		return
 	}
 	return *p1, *p2, *p3, nil
@@ -264,15 +262,7 @@ func Each3[T1, T2, T3 any](s Storages, fn func(EntityID, *T1, *T2, *T3)) error {
 		return err
 	}
 	defer endWrite(w, locked)
-	it := Iter3[T1, T2, T3]{s1: storageFor[T1](w), s2: storageFor[T2](w), s3: storageFor[T3](w)}
-	it.ids = it.s1.dense
-	if len(it.s2.dense) < len(it.ids) {
-		it.ids, it.driver = it.s2.dense, 2-1
-	}
-	if len(it.s3.dense) < len(it.ids) {
-		it.ids, it.driver = it.s3.dense, 3-1
-	}
-	it.EachWithID(fn)
+	newIter3(storageFor[T1](w), storageFor[T2](w), storageFor[T3](w)).EachWithID(fn)
 	return nil
 }
 
@@ -346,7 +336,11 @@ func BulkAddEntity4[T1, T2, T3, T4 any](s Storages, c1 []T1, c2 []T2, c3 []T3, c
 // first missing type when it lacks one.
 func Get4[T1, T2, T3, T4 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, v4 T4, err error) {
 	w, _ := s.world()
-	sts := [...]storage{storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w)}
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	sts := [...]storage{s1, s2, s3, s4}
 	w, locked, err := beginReads(s, sts[:])
 	if err != nil {
 		return
@@ -356,24 +350,24 @@ func Get4[T1, T2, T3, T4 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, v4 
 		err = &EntityError{Op: "Get4", ID: id}
 		return
 	}
-	p1 := sts[1-1].(*sparseSet[T1]).get(id)
+	p1 := s1.get(id)
 	if p1 == nil {
-		err = &ComponentError{Op: "Get4", ID: id, Type: sts[1-1].typeName()}
+		err = &ComponentError{Op: "Get4", ID: id, Type: s1.name}
 		return
 	}
-	p2 := sts[2-1].(*sparseSet[T2]).get(id)
+	p2 := s2.get(id)
 	if p2 == nil {
-		err = &ComponentError{Op: "Get4", ID: id, Type: sts[2-1].typeName()}
+		err = &ComponentError{Op: "Get4", ID: id, Type: s2.name}
 		return
 	}
-	p3 := sts[3-1].(*sparseSet[T3]).get(id)
+	p3 := s3.get(id)
 	if p3 == nil {
-		err = &ComponentError{Op: "Get4", ID: id, Type: sts[3-1].typeName()}
+		err = &ComponentError{Op: "Get4", ID: id, Type: s3.name}
 		return
 	}
-	p4 := sts[4-1].(*sparseSet[T4]).get(id)
+	p4 := s4.get(id)
 	if p4 == nil {
-		err = &ComponentError{Op: "Get4", ID: id, Type: sts[4-1].typeName()}
+		err = &ComponentError{Op: "Get4", ID: id, Type: s4.name}
 		return
 	}
 	return *p1, *p2, *p3, *p4, nil
@@ -389,18 +383,7 @@ func Each4[T1, T2, T3, T4 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4)
 		return err
 	}
 	defer endWrite(w, locked)
-	it := Iter4[T1, T2, T3, T4]{s1: storageFor[T1](w), s2: storageFor[T2](w), s3: storageFor[T3](w), s4: storageFor[T4](w)}
-	it.ids = it.s1.dense
-	if len(it.s2.dense) < len(it.ids) {
-		it.ids, it.driver = it.s2.dense, 2-1
-	}
-	if len(it.s3.dense) < len(it.ids) {
-		it.ids, it.driver = it.s3.dense, 3-1
-	}
-	if len(it.s4.dense) < len(it.ids) {
-		it.ids, it.driver = it.s4.dense, 4-1
-	}
-	it.EachWithID(fn)
+	newIter4(storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w)).EachWithID(fn)
 	return nil
 }
 
@@ -480,7 +463,12 @@ func BulkAddEntity5[T1, T2, T3, T4, T5 any](s Storages, c1 []T1, c2 []T2, c3 []T
 // first missing type when it lacks one.
 func Get5[T1, T2, T3, T4, T5 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, v4 T4, v5 T5, err error) {
 	w, _ := s.world()
-	sts := [...]storage{storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w)}
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	sts := [...]storage{s1, s2, s3, s4, s5}
 	w, locked, err := beginReads(s, sts[:])
 	if err != nil {
 		return
@@ -490,29 +478,29 @@ func Get5[T1, T2, T3, T4, T5 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3,
 		err = &EntityError{Op: "Get5", ID: id}
 		return
 	}
-	p1 := sts[1-1].(*sparseSet[T1]).get(id)
+	p1 := s1.get(id)
 	if p1 == nil {
-		err = &ComponentError{Op: "Get5", ID: id, Type: sts[1-1].typeName()}
+		err = &ComponentError{Op: "Get5", ID: id, Type: s1.name}
 		return
 	}
-	p2 := sts[2-1].(*sparseSet[T2]).get(id)
+	p2 := s2.get(id)
 	if p2 == nil {
-		err = &ComponentError{Op: "Get5", ID: id, Type: sts[2-1].typeName()}
+		err = &ComponentError{Op: "Get5", ID: id, Type: s2.name}
 		return
 	}
-	p3 := sts[3-1].(*sparseSet[T3]).get(id)
+	p3 := s3.get(id)
 	if p3 == nil {
-		err = &ComponentError{Op: "Get5", ID: id, Type: sts[3-1].typeName()}
+		err = &ComponentError{Op: "Get5", ID: id, Type: s3.name}
 		return
 	}
-	p4 := sts[4-1].(*sparseSet[T4]).get(id)
+	p4 := s4.get(id)
 	if p4 == nil {
-		err = &ComponentError{Op: "Get5", ID: id, Type: sts[4-1].typeName()}
+		err = &ComponentError{Op: "Get5", ID: id, Type: s4.name}
 		return
 	}
-	p5 := sts[5-1].(*sparseSet[T5]).get(id)
+	p5 := s5.get(id)
 	if p5 == nil {
-		err = &ComponentError{Op: "Get5", ID: id, Type: sts[5-1].typeName()}
+		err = &ComponentError{Op: "Get5", ID: id, Type: s5.name}
 		return
 	}
 	return *p1, *p2, *p3, *p4, *p5, nil
@@ -528,21 +516,7 @@ func Each5[T1, T2, T3, T4, T5 any](s Storages, fn func(EntityID, *T1, *T2, *T3, 
 		return err
 	}
 	defer endWrite(w, locked)
-	it := Iter5[T1, T2, T3, T4, T5]{s1: storageFor[T1](w), s2: storageFor[T2](w), s3: storageFor[T3](w), s4: storageFor[T4](w), s5: storageFor[T5](w)}
-	it.ids = it.s1.dense
-	if len(it.s2.dense) < len(it.ids) {
-		it.ids, it.driver = it.s2.dense, 2-1
-	}
-	if len(it.s3.dense) < len(it.ids) {
-		it.ids, it.driver = it.s3.dense, 3-1
-	}
-	if len(it.s4.dense) < len(it.ids) {
-		it.ids, it.driver = it.s4.dense, 4-1
-	}
-	if len(it.s5.dense) < len(it.ids) {
-		it.ids, it.driver = it.s5.dense, 5-1
-	}
-	it.EachWithID(fn)
+	newIter5(storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w)).EachWithID(fn)
 	return nil
 }
 
@@ -628,7 +602,13 @@ func BulkAddEntity6[T1, T2, T3, T4, T5, T6 any](s Storages, c1 []T1, c2 []T2, c3
 // first missing type when it lacks one.
 func Get6[T1, T2, T3, T4, T5, T6 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, v4 T4, v5 T5, v6 T6, err error) {
 	w, _ := s.world()
-	sts := [...]storage{storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w)}
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	s6 := storageFor[T6](w)
+	sts := [...]storage{s1, s2, s3, s4, s5, s6}
 	w, locked, err := beginReads(s, sts[:])
 	if err != nil {
 		return
@@ -638,34 +618,34 @@ func Get6[T1, T2, T3, T4, T5, T6 any](s Storages, id EntityID) (v1 T1, v2 T2, v3
 		err = &EntityError{Op: "Get6", ID: id}
 		return
 	}
-	p1 := sts[1-1].(*sparseSet[T1]).get(id)
+	p1 := s1.get(id)
 	if p1 == nil {
-		err = &ComponentError{Op: "Get6", ID: id, Type: sts[1-1].typeName()}
+		err = &ComponentError{Op: "Get6", ID: id, Type: s1.name}
 		return
 	}
-	p2 := sts[2-1].(*sparseSet[T2]).get(id)
+	p2 := s2.get(id)
 	if p2 == nil {
-		err = &ComponentError{Op: "Get6", ID: id, Type: sts[2-1].typeName()}
+		err = &ComponentError{Op: "Get6", ID: id, Type: s2.name}
 		return
 	}
-	p3 := sts[3-1].(*sparseSet[T3]).get(id)
+	p3 := s3.get(id)
 	if p3 == nil {
-		err = &ComponentError{Op: "Get6", ID: id, Type: sts[3-1].typeName()}
+		err = &ComponentError{Op: "Get6", ID: id, Type: s3.name}
 		return
 	}
-	p4 := sts[4-1].(*sparseSet[T4]).get(id)
+	p4 := s4.get(id)
 	if p4 == nil {
-		err = &ComponentError{Op: "Get6", ID: id, Type: sts[4-1].typeName()}
+		err = &ComponentError{Op: "Get6", ID: id, Type: s4.name}
 		return
 	}
-	p5 := sts[5-1].(*sparseSet[T5]).get(id)
+	p5 := s5.get(id)
 	if p5 == nil {
-		err = &ComponentError{Op: "Get6", ID: id, Type: sts[5-1].typeName()}
+		err = &ComponentError{Op: "Get6", ID: id, Type: s5.name}
 		return
 	}
-	p6 := sts[6-1].(*sparseSet[T6]).get(id)
+	p6 := s6.get(id)
 	if p6 == nil {
-		err = &ComponentError{Op: "Get6", ID: id, Type: sts[6-1].typeName()}
+		err = &ComponentError{Op: "Get6", ID: id, Type: s6.name}
 		return
 	}
 	return *p1, *p2, *p3, *p4, *p5, *p6, nil
@@ -681,24 +661,7 @@ func Each6[T1, T2, T3, T4, T5, T6 any](s Storages, fn func(EntityID, *T1, *T2, *
 		return err
 	}
 	defer endWrite(w, locked)
-	it := Iter6[T1, T2, T3, T4, T5, T6]{s1: storageFor[T1](w), s2: storageFor[T2](w), s3: storageFor[T3](w), s4: storageFor[T4](w), s5: storageFor[T5](w), s6: storageFor[T6](w)}
-	it.ids = it.s1.dense
-	if len(it.s2.dense) < len(it.ids) {
-		it.ids, it.driver = it.s2.dense, 2-1
-	}
-	if len(it.s3.dense) < len(it.ids) {
-		it.ids, it.driver = it.s3.dense, 3-1
-	}
-	if len(it.s4.dense) < len(it.ids) {
-		it.ids, it.driver = it.s4.dense, 4-1
-	}
-	if len(it.s5.dense) < len(it.ids) {
-		it.ids, it.driver = it.s5.dense, 5-1
-	}
-	if len(it.s6.dense) < len(it.ids) {
-		it.ids, it.driver = it.s6.dense, 6-1
-	}
-	it.EachWithID(fn)
+	newIter6(storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w)).EachWithID(fn)
 	return nil
 }
 
@@ -790,7 +753,14 @@ func BulkAddEntity7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, c1 []T1, c2 []T2
 // first missing type when it lacks one.
 func Get7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, v4 T4, v5 T5, v6 T6, v7 T7, err error) {
 	w, _ := s.world()
-	sts := [...]storage{storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w)}
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	s6 := storageFor[T6](w)
+	s7 := storageFor[T7](w)
+	sts := [...]storage{s1, s2, s3, s4, s5, s6, s7}
 	w, locked, err := beginReads(s, sts[:])
 	if err != nil {
 		return
@@ -800,39 +770,39 @@ func Get7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, id EntityID) (v1 T1, v2 T2
 		err = &EntityError{Op: "Get7", ID: id}
 		return
 	}
-	p1 := sts[1-1].(*sparseSet[T1]).get(id)
+	p1 := s1.get(id)
 	if p1 == nil {
-		err = &ComponentError{Op: "Get7", ID: id, Type: sts[1-1].typeName()}
+		err = &ComponentError{Op: "Get7", ID: id, Type: s1.name}
 		return
 	}
-	p2 := sts[2-1].(*sparseSet[T2]).get(id)
+	p2 := s2.get(id)
 	if p2 == nil {
-		err = &ComponentError{Op: "Get7", ID: id, Type: sts[2-1].typeName()}
+		err = &ComponentError{Op: "Get7", ID: id, Type: s2.name}
 		return
 	}
-	p3 := sts[3-1].(*sparseSet[T3]).get(id)
+	p3 := s3.get(id)
 	if p3 == nil {
-		err = &ComponentError{Op: "Get7", ID: id, Type: sts[3-1].typeName()}
+		err = &ComponentError{Op: "Get7", ID: id, Type: s3.name}
 		return
 	}
-	p4 := sts[4-1].(*sparseSet[T4]).get(id)
+	p4 := s4.get(id)
 	if p4 == nil {
-		err = &ComponentError{Op: "Get7", ID: id, Type: sts[4-1].typeName()}
+		err = &ComponentError{Op: "Get7", ID: id, Type: s4.name}
 		return
 	}
-	p5 := sts[5-1].(*sparseSet[T5]).get(id)
+	p5 := s5.get(id)
 	if p5 == nil {
-		err = &ComponentError{Op: "Get7", ID: id, Type: sts[5-1].typeName()}
+		err = &ComponentError{Op: "Get7", ID: id, Type: s5.name}
 		return
 	}
-	p6 := sts[6-1].(*sparseSet[T6]).get(id)
+	p6 := s6.get(id)
 	if p6 == nil {
-		err = &ComponentError{Op: "Get7", ID: id, Type: sts[6-1].typeName()}
+		err = &ComponentError{Op: "Get7", ID: id, Type: s6.name}
 		return
 	}
-	p7 := sts[7-1].(*sparseSet[T7]).get(id)
+	p7 := s7.get(id)
 	if p7 == nil {
-		err = &ComponentError{Op: "Get7", ID: id, Type: sts[7-1].typeName()}
+		err = &ComponentError{Op: "Get7", ID: id, Type: s7.name}
 		return
 	}
 	return *p1, *p2, *p3, *p4, *p5, *p6, *p7, nil
@@ -848,27 +818,7 @@ func Each7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, fn func(EntityID, *T1, *T
 		return err
 	}
 	defer endWrite(w, locked)
-	it := Iter7[T1, T2, T3, T4, T5, T6, T7]{s1: storageFor[T1](w), s2: storageFor[T2](w), s3: storageFor[T3](w), s4: storageFor[T4](w), s5: storageFor[T5](w), s6: storageFor[T6](w), s7: storageFor[T7](w)}
-	it.ids = it.s1.dense
-	if len(it.s2.dense) < len(it.ids) {
-		it.ids, it.driver = it.s2.dense, 2-1
-	}
-	if len(it.s3.dense) < len(it.ids) {
-		it.ids, it.driver = it.s3.dense, 3-1
-	}
-	if len(it.s4.dense) < len(it.ids) {
-		it.ids, it.driver = it.s4.dense, 4-1
-	}
-	if len(it.s5.dense) < len(it.ids) {
-		it.ids, it.driver = it.s5.dense, 5-1
-	}
-	if len(it.s6.dense) < len(it.ids) {
-		it.ids, it.driver = it.s6.dense, 6-1
-	}
-	if len(it.s7.dense) < len(it.ids) {
-		it.ids, it.driver = it.s7.dense, 7-1
-	}
-	it.EachWithID(fn)
+	newIter7(storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w)).EachWithID(fn)
 	return nil
 }
 
@@ -966,7 +916,15 @@ func BulkAddEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, c1 []T1, c2 
 // first missing type when it lacks one.
 func Get8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, v4 T4, v5 T5, v6 T6, v7 T7, v8 T8, err error) {
 	w, _ := s.world()
-	sts := [...]storage{storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w), storageFor[T8](w)}
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	s6 := storageFor[T6](w)
+	s7 := storageFor[T7](w)
+	s8 := storageFor[T8](w)
+	sts := [...]storage{s1, s2, s3, s4, s5, s6, s7, s8}
 	w, locked, err := beginReads(s, sts[:])
 	if err != nil {
 		return
@@ -976,44 +934,44 @@ func Get8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, id EntityID) (v1 T1, v
 		err = &EntityError{Op: "Get8", ID: id}
 		return
 	}
-	p1 := sts[1-1].(*sparseSet[T1]).get(id)
+	p1 := s1.get(id)
 	if p1 == nil {
-		err = &ComponentError{Op: "Get8", ID: id, Type: sts[1-1].typeName()}
+		err = &ComponentError{Op: "Get8", ID: id, Type: s1.name}
 		return
 	}
-	p2 := sts[2-1].(*sparseSet[T2]).get(id)
+	p2 := s2.get(id)
 	if p2 == nil {
-		err = &ComponentError{Op: "Get8", ID: id, Type: sts[2-1].typeName()}
+		err = &ComponentError{Op: "Get8", ID: id, Type: s2.name}
 		return
 	}
-	p3 := sts[3-1].(*sparseSet[T3]).get(id)
+	p3 := s3.get(id)
 	if p3 == nil {
-		err = &ComponentError{Op: "Get8", ID: id, Type: sts[3-1].typeName()}
+		err = &ComponentError{Op: "Get8", ID: id, Type: s3.name}
 		return
 	}
-	p4 := sts[4-1].(*sparseSet[T4]).get(id)
+	p4 := s4.get(id)
 	if p4 == nil {
-		err = &ComponentError{Op: "Get8", ID: id, Type: sts[4-1].typeName()}
+		err = &ComponentError{Op: "Get8", ID: id, Type: s4.name}
 		return
 	}
-	p5 := sts[5-1].(*sparseSet[T5]).get(id)
+	p5 := s5.get(id)
 	if p5 == nil {
-		err = &ComponentError{Op: "Get8", ID: id, Type: sts[5-1].typeName()}
+		err = &ComponentError{Op: "Get8", ID: id, Type: s5.name}
 		return
 	}
-	p6 := sts[6-1].(*sparseSet[T6]).get(id)
+	p6 := s6.get(id)
 	if p6 == nil {
-		err = &ComponentError{Op: "Get8", ID: id, Type: sts[6-1].typeName()}
+		err = &ComponentError{Op: "Get8", ID: id, Type: s6.name}
 		return
 	}
-	p7 := sts[7-1].(*sparseSet[T7]).get(id)
+	p7 := s7.get(id)
 	if p7 == nil {
-		err = &ComponentError{Op: "Get8", ID: id, Type: sts[7-1].typeName()}
+		err = &ComponentError{Op: "Get8", ID: id, Type: s7.name}
 		return
 	}
-	p8 := sts[8-1].(*sparseSet[T8]).get(id)
+	p8 := s8.get(id)
 	if p8 == nil {
-		err = &ComponentError{Op: "Get8", ID: id, Type: sts[8-1].typeName()}
+		err = &ComponentError{Op: "Get8", ID: id, Type: s8.name}
 		return
 	}
 	return *p1, *p2, *p3, *p4, *p5, *p6, *p7, *p8, nil
@@ -1029,29 +987,6 @@ func Each8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, fn func(EntityID, *T1
 		return err
 	}
 	defer endWrite(w, locked)
-	it := Iter8[T1, T2, T3, T4, T5, T6, T7, T8]{s1: storageFor[T1](w), s2: storageFor[T2](w), s3: storageFor[T3](w), s4: storageFor[T4](w), s5: storageFor[T5](w), s6: storageFor[T6](w), s7: storageFor[T7](w), s8: storageFor[T8](w)}
-	it.ids = it.s1.dense
-	if len(it.s2.dense) < len(it.ids) {
-		it.ids, it.driver = it.s2.dense, 2-1
-	}
-	if len(it.s3.dense) < len(it.ids) {
-		it.ids, it.driver = it.s3.dense, 3-1
-	}
-	if len(it.s4.dense) < len(it.ids) {
-		it.ids, it.driver = it.s4.dense, 4-1
-	}
-	if len(it.s5.dense) < len(it.ids) {
-		it.ids, it.driver = it.s5.dense, 5-1
-	}
-	if len(it.s6.dense) < len(it.ids) {
-		it.ids, it.driver = it.s6.dense, 6-1
-	}
-	if len(it.s7.dense) < len(it.ids) {
-		it.ids, it.driver = it.s7.dense, 7-1
-	}
-	if len(it.s8.dense) < len(it.ids) {
-		it.ids, it.driver = it.s8.dense, 8-1
-	}
-	it.EachWithID(fn)
+	newIter8(storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w), storageFor[T8](w)).EachWithID(fn)
 	return nil
 }
