@@ -50,5 +50,9 @@ CI=${CI:-true} go test -count=1 -v -run TestDesktopUnderXvfb ./desktoptest
 step "headless game: go run . -headless -seed 1 -frames 20000"
 xvfb-run -a go run . -headless -seed 1 -frames 20000
 
+# cmd/headless does not link Ebitengine: it must run with no display at all.
+step "headless game without a display: go run ./cmd/headless -seed 1 -frames 20000"
+env -u DISPLAY go run ./cmd/headless -seed 1 -frames 20000
+
 step "done"
 echo "ci.sh: all passed in $((SECONDS - all_start))s"

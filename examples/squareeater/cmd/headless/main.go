@@ -1,0 +1,27 @@
+// Command headless lets the built-in bot play Square Eater without any
+// graphics and prints a one-line summary: floors reached, friends eaten,
+// shop choices, result, frames, and the mean and worst update time per
+// frame. Unlike `go run . -headless`, it does not link Ebitengine, so it runs
+// on machines with no display at all:
+//
+//	go run ./cmd/headless -seed 1 -frames 20000
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/slipway-ecs/slipway/examples/squareeater/game"
+)
+
+func main() {
+	seed := flag.Uint64("seed", 1, "random seed")
+	frames := flag.Int("frames", 20000, "logic frames to play")
+	flag.Parse()
+	if *frames <= 0 {
+		fmt.Fprintln(os.Stderr, "headless: -frames must be positive")
+		os.Exit(2)
+	}
+	fmt.Println(game.RunHeadless(*seed, *frames).String())
+}
