@@ -134,14 +134,14 @@ func (e *entities) createMany(dst []EntityID, n int) []EntityID {
 // delete kills id and reports whether it was alive. The slot's generation is
 // bumped; a slot that reaches maxGeneration is retired instead of reused.
 func (e *entities) delete(id EntityID) bool {
-	if !e.isAlive(id) {
+	i := id.Index()
+	if int(i) >= len(e.gens) || e.gens[i] != id.Generation() || !e.alive[i] {
 		return false
 	}
-	i := id.Index()
 	e.alive[i] = false
 	e.live--
-	if e.gens[i] < maxGeneration {
-		e.gens[i]++
+	if g := id.Generation(); g < maxGeneration {
+		e.gens[i] = g + 1
 		e.free = append(e.free, i)
 	}
 	return true

@@ -75,10 +75,9 @@ func newSparseSet[T any]() *sparseSet[T] {
 // entry returns a pointer to id's sparse entry if id has a component here,
 // or nil.
 func (s *sparseSet[T]) entry(id EntityID) *uint64 {
-	i := uint32(id)
-	if p := uint(i >> pageShift); p < uint(len(s.pages)) {
+	if p := uint32(id) >> pageShift; p < uint32(len(s.pages)) {
 		if page := s.pages[p]; page != nil {
-			if e := &page[i&pageMask]; (*e^uint64(id)&genMask)-1 < math.MaxUint32 {
+			if e := &page[id&pageMask]; (*e^uint64(id)&genMask)-1 < math.MaxUint32 {
 				return e
 			}
 		}
@@ -88,10 +87,9 @@ func (s *sparseSet[T]) entry(id EntityID) *uint64 {
 
 // pos returns the dense position of id's component, or -1.
 func (s *sparseSet[T]) pos(id EntityID) int {
-	i := uint32(id)
-	if p := uint(i >> pageShift); p < uint(len(s.pages)) {
+	if p := uint32(id) >> pageShift; p < uint32(len(s.pages)) {
 		if page := s.pages[p]; page != nil {
-			if x := (page[i&pageMask] ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
+			if x := (page[id&pageMask] ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
 				return int(x)
 			}
 		}
@@ -106,10 +104,9 @@ func (s *sparseSet[T]) get(id EntityID) *T { return getIn(s.pages, s.data, id) }
 // locals. It repeats pos rather than calling it, to stay under the inlining
 // budget.
 func getIn[T any](pages []*sparsePage, data []T, id EntityID) *T {
-	i := uint32(id)
-	if p := uint(i >> pageShift); p < uint(len(pages)) {
+	if p := uint32(id) >> pageShift; p < uint32(len(pages)) {
 		if page := pages[p]; page != nil {
-			if x := (page[i&pageMask] ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
+			if x := (page[id&pageMask] ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
 				return &data[x]
 			}
 		}
@@ -123,10 +120,9 @@ func (s *sparseSet[T]) has(id EntityID) bool { return s.pos(id) >= 0 }
 // entryFor returns a pointer to id's sparse entry, or nil if its page is
 // not allocated yet (see newEntry).
 func (s *sparseSet[T]) entryFor(id EntityID) *uint64 {
-	i := uint32(id)
-	if p := uint(i >> pageShift); p < uint(len(s.pages)) {
+	if p := uint32(id) >> pageShift; p < uint32(len(s.pages)) {
 		if page := s.pages[p]; page != nil {
-			return &page[i&pageMask]
+			return &page[id&pageMask]
 		}
 	}
 	return nil
