@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"sync"
 	"sync/atomic"
 )
 
@@ -41,19 +42,20 @@ type borrower struct {
 // storage, or "all storages": many shared borrows or one exclusive.
 //
 // n > 0 counts shared borrows, n == -1 marks an exclusive one, n == 0 is free.
-// excl names the most recent exclusive holder and shared the most recent
-// shared one: enough for an error message, and free of allocation.
+// excl names the most recent exclusive holder (the current one while n < 0);
+// shared lists the current shared holders, under mu, so that a conflict names
+// a borrower that really holds the storage.
 //
-// Taking and giving back a borrow costs one atomic read-modify-write each
-// (a World-level call does both, so they are on its per-entity path). The
-// holder's name is written only when it changes and is not cleared on
-// release: a conflict is reported while n < 0, when excl names the holder,
-// except in the instant between a new holder's compare-and-swap and its
-// write of excl, when it may still name the previous exclusive holder.
+// Taking and giving back an exclusive borrow costs one atomic
+// read-modify-write each (a World-level change does both, so they are on its
+// per-entity path). Shared borrows also update the holder list under mu:
+// they are taken once per view per system run, not per entity.
 type borrowState struct {
-	n      atomic.Int32
-	excl   atomic.Pointer[borrower]
-	shared atomic.Pointer[borrower]
+	n    atomic.Int32
+	excl atomic.Pointer[borrower]
+
+	mu     sync.Mutex
+	shared []*borrower // a multiset: one entry per shared borrow held
 }
 
 // acquire takes a borrow for b, or returns a *BorrowError naming what holds
@@ -67,9 +69,7 @@ func (s *borrowState) acquire(b *borrower, excl bool, resource string) error {
 			return nil
 		}
 	} else if n := s.n.Load(); n >= 0 && s.n.CompareAndSwap(n, n+1) {
-		if s.shared.Load() != b {
-			s.shared.Store(b)
-		}
+		s.addShared(b)
 		return nil
 	}
 	return s.acquireSlow(b, excl, resource)
@@ -87,20 +87,36 @@ func (s *borrowState) acquireSlow(b *borrower, excl bool, resource string) error
 			return s.conflict(b, resource)
 		}
 		if s.n.CompareAndSwap(n, n+1) {
-			if s.shared.Load() != b {
-				s.shared.Store(b)
-			}
+			s.addShared(b)
 			return nil
 		}
 	}
 }
 
-func (s *borrowState) release(excl bool) {
+// release gives back the borrow b took.
+func (s *borrowState) release(b *borrower, excl bool) {
 	if excl {
 		s.n.Store(0)
 		return
 	}
+	s.mu.Lock()
+	for i := len(s.shared) - 1; i >= 0; i-- {
+		if s.shared[i] == b {
+			last := len(s.shared) - 1
+			s.shared[i] = s.shared[last]
+			s.shared[last] = nil
+			s.shared = s.shared[:last]
+			break
+		}
+	}
+	s.mu.Unlock()
 	s.n.Add(-1)
+}
+
+func (s *borrowState) addShared(b *borrower) {
+	s.mu.Lock()
+	s.shared = append(s.shared, b)
+	s.mu.Unlock()
 }
 
 func (s *borrowState) conflict(b *borrower, resource string) error {
@@ -109,7 +125,11 @@ func (s *borrowState) conflict(b *borrower, resource string) error {
 	if s.n.Load() < 0 {
 		held = s.excl.Load()
 	} else {
-		held = s.shared.Load()
+		s.mu.Lock()
+		if len(s.shared) > 0 {
+			held = s.shared[0] // the longest-held of the current holders
+		}
+		s.mu.Unlock()
 	}
 	if held != nil {
 		e.HeldAccess, e.HeldBy = held.view, held.by

@@ -739,7 +739,6 @@ func TestEdgeWorldCallsDuringBorrow(t *testing.T) {
 // TestEdgeConflictNamesCurrentHolder: the error names the borrow actually
 // held, not an earlier one that has been released since.
 func TestEdgeConflictNamesCurrentHolder(t *testing.T) {
-	knownBug(t, "borrowState.shared (borrow.go) records the most recent shared borrower and is never cleared on release, so a conflict on a shared borrow names whoever borrowed last, even long released: here 'World-level read by the World API' instead of 'View[ecs_test.Pos] by World.Borrow'")
 	w := ecs.NewWorld()
 	id, err := ecs.AddEntity2(w, Pos{1, 1}, Vel{1, 1})
 	must(t, err)

@@ -39,7 +39,7 @@ func (c *entitiesCore) borrow(ctx *borrowCtx, kind accessKind, view string) erro
 		return err
 	}
 	if err := ctx.w.entLock.acquire(&c.b, kind.exclusive(), "entities"); err != nil {
-		ctx.unlockAll(held)
+		ctx.unlockAll(held, &c.b)
 		return err
 	}
 	c.w, c.held = ctx.w, held
@@ -50,9 +50,9 @@ func (c *entitiesCore) release() {
 	if c == nil || c.w == nil {
 		return
 	}
-	c.w.entLock.release(c.b.kind.exclusive())
+	c.w.entLock.release(&c.b, c.b.kind.exclusive())
 	if c.held {
-		c.w.allLock.release(false)
+		c.w.allLock.release(&c.b, false)
 	}
 	c.w = nil
 }
@@ -161,7 +161,7 @@ func (v *AllStoragesViewMut) releaseView() {
 	if v.c == nil || v.c.w == nil {
 		return
 	}
-	v.c.w.allLock.release(true)
+	v.c.w.allLock.release(&v.c.b, true)
 	v.c.w = nil
 }
 

@@ -42,9 +42,9 @@ func beginReads(s Storages, sts []storage) (*World, bool, error) {
 	for i, st := range sts {
 		if err := st.borrow().acquire(worldRead, false, st.typeName()); err != nil {
 			for j := i - 1; j >= 0; j-- {
-				sts[j].borrow().release(false)
+				sts[j].borrow().release(worldRead, false)
 			}
-			w.allLock.release(false)
+			w.allLock.release(worldRead, false)
 			return nil, false, err
 		}
 	}
@@ -56,7 +56,7 @@ func endReads(w *World, locked bool, sts []storage) {
 		return
 	}
 	for i := len(sts) - 1; i >= 0; i-- {
-		sts[i].borrow().release(false)
+		sts[i].borrow().release(worldRead, false)
 	}
-	w.allLock.release(false)
+	w.allLock.release(worldRead, false)
 }

@@ -30,9 +30,9 @@ func (ctx *borrowCtx) lockAll(b *borrower) (bool, error) {
 	return true, nil
 }
 
-func (ctx *borrowCtx) unlockAll(held bool) {
+func (ctx *borrowCtx) unlockAll(held bool, b *borrower) {
 	if held {
-		ctx.w.allLock.release(false)
+		ctx.w.allLock.release(b, false)
 	}
 }
 

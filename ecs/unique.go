@@ -14,7 +14,7 @@ func AddUnique[T any](s Storages, v T) error {
 		return err
 	}
 	u.v, u.present = v, true
-	u.lock.release(true)
+	u.lock.release(b, true)
 	return nil
 }
 
@@ -27,7 +27,7 @@ func GetUnique[T any](s Storages) (T, error) {
 	if err := u.lock.acquire(worldRead, false, u.typeName()); err != nil {
 		return zero, err
 	}
-	defer u.lock.release(false)
+	defer u.lock.release(worldRead, false)
 	if !u.present {
 		return zero, &UniqueError{Op: "GetUnique", Type: u.name}
 	}
@@ -44,7 +44,7 @@ func UpdateUnique[T any](s Storages, fn func(*T)) error {
 	if err := u.lock.acquire(uniqueUpdate, true, u.resource); err != nil {
 		return err
 	}
-	defer u.lock.release(true)
+	defer u.lock.release(uniqueUpdate, true)
 	if !u.present {
 		return &UniqueError{Op: "UpdateUnique", Type: u.name}
 	}
@@ -64,7 +64,7 @@ func RemoveUnique[T any](s Storages) (T, error) {
 	if err := u.lock.acquire(b, true, u.typeName()); err != nil {
 		return zero, err
 	}
-	defer u.lock.release(true)
+	defer u.lock.release(b, true)
 	if !u.present {
 		return zero, &UniqueError{Op: "RemoveUnique", Type: u.name}
 	}
@@ -133,12 +133,12 @@ func (c *uniqueCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string)
 		return err
 	}
 	if err := u.lock.acquire(&c.b, c.b.kind.exclusive(), u.typeName()); err != nil {
-		ctx.unlockAll(held)
+		ctx.unlockAll(held, &c.b)
 		return err
 	}
 	if !u.present {
-		u.lock.release(c.b.kind.exclusive())
-		ctx.unlockAll(held)
+		u.lock.release(&c.b, c.b.kind.exclusive())
+		ctx.unlockAll(held, &c.b)
 		return &UniqueError{Op: c.b.view + " in " + ctx.by, Type: u.name}
 	}
 	c.u, c.held = u, held
@@ -149,9 +149,9 @@ func (c *uniqueCore[T]) release() {
 	if c == nil || c.u == nil {
 		return
 	}
-	c.u.lock.release(c.b.kind.exclusive())
+	c.u.lock.release(&c.b, c.b.kind.exclusive())
 	if c.held {
-		c.w.allLock.release(false)
+		c.w.allLock.release(&c.b, false)
 	}
 	c.u = nil
 }

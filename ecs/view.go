@@ -69,7 +69,7 @@ func (c *viewCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string) e
 		return err
 	}
 	if err := s.lock.acquire(&c.b, kind.exclusive(), s.name); err != nil {
-		ctx.unlockAll(held)
+		ctx.unlockAll(held, &c.b)
 		return err
 	}
 	c.s, c.held = s, held
@@ -80,9 +80,9 @@ func (c *viewCore[T]) release() {
 	if c == nil || c.s == nil {
 		return
 	}
-	c.s.lock.release(c.b.kind.exclusive())
+	c.s.lock.release(&c.b, c.b.kind.exclusive())
 	if c.held {
-		c.w.allLock.release(false)
+		c.w.allLock.release(&c.b, false)
 	}
 	c.s = nil
 }

@@ -67,7 +67,7 @@ func beginWrite(s Storages) (*World, bool, error) {
 
 func endWrite(w *World, locked bool) {
 	if locked {
-		w.allLock.release(true)
+		w.allLock.release(worldWrite, true)
 	}
 }
 
@@ -81,7 +81,7 @@ func beginRead(s Storages, st *borrowState, name string) (*World, bool, error) {
 		return nil, false, err
 	}
 	if err := st.acquire(worldRead, false, name); err != nil {
-		w.allLock.release(false)
+		w.allLock.release(worldRead, false)
 		return nil, false, err
 	}
 	return w, true, nil
@@ -89,8 +89,8 @@ func beginRead(s Storages, st *borrowState, name string) (*World, bool, error) {
 
 func endRead(w *World, locked bool, st *borrowState) {
 	if locked {
-		st.release(false)
-		w.allLock.release(false)
+		st.release(worldRead, false)
+		w.allLock.release(worldRead, false)
 	}
 }
 
