@@ -182,7 +182,7 @@ func writePage(w io.Writer, rs []result, info pageInfo) error {
 	b.WriteString("| | |\n| --- | --- |\n")
 	fmt.Fprintf(&b, "| CPU | %s |\n| Cores | %s |\n| Go | %s |\n| Date | %s |\n| Suite run time | %s |\n| Load average (1 min) before / after | %s / %s |\n\n",
 		info.cpu, info.cores, info.goVersion, info.date, info.duration, info.loadBefore, info.loadAfter)
-	b.WriteString("The machine is shared with other work and was busy during the run (see the load average: above 2 means processes were waiting for one of the 2 cores). Wall times are therefore inflated and noisy, more so for small N, where a round is short; compare implementations at the same N, run close together, rather than across runs, and read the CPU column for what the code itself costs.\n\n")
+	b.WriteString("The machine is shared with other work and was busy during the run (see the load average: above 2 means processes were waiting for one of the 2 cores). Wall times are therefore inflated and noisy, more so for small N, where a round is short; compare implementations at the same N, run close together, rather than across runs, and read the CPU column for what the code itself costs. Parallel speedups (HeavyCompute, Schedule) need two free cores at once: the \"cores busy\" figure under those tables says whether the run had them.\n\n")
 	b.WriteString("Command:\n\n```\n" + info.testCommand + "\n```\n\n")
 
 	b.WriteString("## Targets at N = 1,000,000\n\n")
@@ -221,13 +221,32 @@ func writePage(w io.Writer, rs []result, info pageInfo) error {
 				slow, ok1 := ix.get(wl, pair[0], n)
 				fast, ok2 := ix.get(wl, pair[1], n)
 				if ok1 && ok2 && fast.metrics["ns/entity"] > 0 {
-					fmt.Fprintf(&b, "`%s` runs %s faster than `%s` (wall time, N = %s).\n\n", pair[1], formatRatio(slow.metrics["ns/entity"]/fast.metrics["ns/entity"]), pair[0], groupThousands(int64(n)))
+					speed, how := slow.metrics["ns/entity"]/fast.metrics["ns/entity"], "faster"
+					if speed < 1 {
+						speed, how = 1/speed, "slower"
+					}
+					fmt.Fprintf(&b, "`%s` runs %s %s than `%s` (wall time, N = %s)", pair[1], formatRatio(speed), how, pair[0], groupThousands(int64(n)))
+					if cores, ok := coresBusy(fast); ok {
+						fmt.Fprintf(&b, "; it kept %s cores busy on average (CPU time / wall time)", strconv.FormatFloat(cores, 'f', 2, 64))
+					}
+					b.WriteString(".\n\n")
 				}
 			}
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// coresBusy returns how many cores r kept busy on average: its CPU time
+// over its wall time. Below 2 for parallel work, the machine did not give
+// the benchmark two cores at once.
+func coresBusy(r result) (float64, bool) {
+	wall, cpu := r.metrics["ns/entity"], r.metrics["cpu-ns/entity"]
+	if wall <= 0 || cpu <= 0 {
+		return 0, false
+	}
+	return cpu / wall, true
 }
 
 func cell(v float64, ok bool, format func(float64) string) string {

@@ -44,7 +44,7 @@ func TestTargetsHoldOrNot(t *testing.T) {
 		"NewWorld ≤ 3 µs":                                     {"2,500 ns", "yes", "200 ns", "yes"},
 		"Random within 1.5× of plain, N = 1,000,000":          {notMeasured, "—", notMeasured, "—"},
 		"Query2Comp group ≤ 1.2 ns":                           {notMeasured + ": no packed groups yet", "—", notMeasured, "—"},
-		"HeavyCompute parallel ≥ 1.7× faster than sequential": {"2.00×", "yes", "— (CPU time adds up the cores)", "—"},
+		"HeavyCompute parallel ≥ 1.7× faster than sequential": {"2.00×", "yes", "2.20 cores busy (CPU time / wall time)", "—"},
 	} {
 		r, ok := rows[text]
 		if !ok {
@@ -74,7 +74,7 @@ func TestWritePage(t *testing.T) {
 		"| 1,000,000 | `slipway` | 2.10 | 1.40× | 1.90 | 1.90× | 2 | 0 B |",
 		"| 1,000 | `plain` | 1.00 | — | 1.00 | — | 0 | 0 B |",
 		"| 1,000,000 | `slipway-bulk` | 9.00 | — | 7.00 | — | 40 | 8.0 MiB |",
-		"`slipway-par` runs 2.00× faster than `slipway` (wall time, N = 1,000).",
+		"`slipway-par` runs 2.00× faster than `slipway` (wall time, N = 1,000); it kept 2.20 cores busy on average (CPU time / wall time).",
 		"| Query2Comp ≤ 2.0 ns | 2.10 ns | **no** | 1.90 ns | yes |",
 	} {
 		if !strings.Contains(page, want) {
@@ -115,4 +115,17 @@ func TestFormatting(t *testing.T) {
 	equal(t, "bytes", formatBytes(2048), "2.0 KiB")
 	equal(t, "bytes", formatBytes(40), "40 B")
 	equal(t, "shell", shellJoin([]string{"go", "test", "-run", "^$", "-bench", "a|b"}), `go test -run '^$' -bench 'a|b'`)
+}
+
+func TestSpeedupSentenceSaysSlowerBelowOne(t *testing.T) {
+	o, err := parse(strings.NewReader(`BenchmarkHeavyCompute/slipway/n=1000-2      10  1 ns/op  4000 cpu-ns/entity  4000 ns/entity
+BenchmarkHeavyCompute/slipway-par/n=1000-2  10  1 ns/op  4000 cpu-ns/entity  8000 ns/entity
+`))
+	check(t, err)
+	var b bytes.Buffer
+	check(t, writePage(&b, aggregate(o.samples), infoFrom(nil)))
+	want := "`slipway-par` runs 2.00× slower than `slipway` (wall time, N = 1,000); it kept 0.50 cores busy on average (CPU time / wall time)."
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("the page lacks %q", want)
+	}
 }

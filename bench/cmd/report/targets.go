@@ -114,6 +114,9 @@ func (t target) eval(ix index) targetRow {
 			row.wall, row.wallHolds = formatRatio(s), yesNo(s >= t.minSpeedup)
 		}
 		row.cpu = "— (CPU time adds up the cores)"
+		if cores, ok := coresBusy(r); ok {
+			row.cpu = strconv.FormatFloat(cores, 'f', 2, 64) + " cores busy (CPU time / wall time)"
+		}
 	}
 	return row
 }
