@@ -126,6 +126,7 @@ func runSuite(root string, testArgs []string, reportCmd string, count int) ([]by
 		{"cpu model", model},
 		{"cores", cores},
 		{"go version", goVersion()},
+		{"commit", gitCommit(root)},
 		{"date", start.UTC().Format("2006-01-02 15:04 MST")},
 		{"duration", took.String()},
 		{"load before", loadBefore},
@@ -188,6 +189,20 @@ func loadAverage() string {
 	return f[0]
 }
 
+// gitCommit returns the commit the suite was built from, noting
+// uncommitted changes to the library or the suite, or "unknown".
+func gitCommit(root string) string {
+	b, err := exec.Command("git", "-C", root, "rev-parse", "--short", "HEAD").Output()
+	if err != nil {
+		return "unknown"
+	}
+	c := strings.TrimSpace(string(b))
+	if st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--", "ecs", "bench").Output(); err == nil && len(bytes.TrimSpace(st)) > 0 {
+		c += " (with uncommitted changes in ecs/ or bench/)"
+	}
+	return c
+}
+
 func goVersion() string {
 	b, err := exec.Command("go", "version").Output()
 	if err != nil {
@@ -210,6 +225,7 @@ func infoFrom(meta map[string]string) pageInfo {
 		cpu:           get("cpu model", get("cpu", "unknown")),
 		cores:         get("cores", "unknown"),
 		goVersion:     get("go version", "unknown"),
+		commit:        get("commit", "unknown"),
 		date:          get("date", "unknown"),
 		duration:      get("duration", "unknown"),
 		loadBefore:    get("load before", "unknown"),

@@ -159,6 +159,7 @@ type pageInfo struct {
 	cpu           string
 	cores         string
 	goVersion     string
+	commit        string // the commit the suite was built from
 	date          string
 	duration      string
 	loadBefore    string
@@ -180,8 +181,8 @@ func writePage(w io.Writer, rs []result, info pageInfo) error {
 
 	b.WriteString("## Machine and run\n\n")
 	b.WriteString("| | |\n| --- | --- |\n")
-	fmt.Fprintf(&b, "| CPU | %s |\n| Cores | %s |\n| Go | %s |\n| Date | %s |\n| Suite run time | %s |\n| Load average (1 min) before / after | %s / %s |\n\n",
-		info.cpu, info.cores, info.goVersion, info.date, info.duration, info.loadBefore, info.loadAfter)
+	fmt.Fprintf(&b, "| CPU | %s |\n| Cores | %s |\n| Go | %s |\n| Commit | %s |\n| Date | %s |\n| Suite run time | %s |\n| Load average (1 min) before / after | %s / %s |\n\n",
+		info.cpu, info.cores, info.goVersion, info.commit, info.date, info.duration, info.loadBefore, info.loadAfter)
 	b.WriteString("The machine is shared with other work and was busy during the run (see the load average: above 2 means processes were waiting for one of the 2 cores). Wall times are therefore inflated and noisy, more so for small N, where a round is short; compare implementations at the same N, run close together, rather than across runs, and read the CPU column for what the code itself costs. Parallel speedups (HeavyCompute, Schedule) need two free cores at once: the \"cores busy\" figure under those tables says whether the run had them.\n\n")
 	b.WriteString("Command:\n\n```\n" + info.testCommand + "\n```\n\n")
 

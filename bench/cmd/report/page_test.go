@@ -13,6 +13,7 @@ import (
 const suiteOutput = `# count: 1
 # test command: go test ./bench -bench . -count 1
 # cpu model: Test CPU 3000
+# commit: abc1234
 BenchmarkQuery2Comp/plain/n=1000-2       10  1 ns/op  1.0 cpu-ns/entity  1.0 ns/entity  0 B/op  0 allocs/op
 BenchmarkQuery2Comp/slipway/n=1000-2     10  1 ns/op  2.0 cpu-ns/entity  3.0 ns/entity  0 B/op  0 allocs/op
 BenchmarkQuery2Comp/plain/n=1000000-2    10  1 ns/op  1.0 cpu-ns/entity  1.5 ns/entity  0 B/op  0 allocs/op
@@ -67,6 +68,7 @@ func TestWritePage(t *testing.T) {
 	for _, want := range []string{
 		"# Benchmarks",
 		"| CPU | Test CPU 3000 |",
+		"| Commit | abc1234 |",
 		"```\ngo test ./bench -bench . -count 1\n```",
 		"median of 1 runs",
 		"### Query2Comp",
