@@ -129,21 +129,25 @@ func (s *sparseSet[T]) entryFor(id EntityID) *uint64 {
 }
 
 // newEntry allocates the page holding id's sparse entry (and grows the
-// page table to reach it) and returns a pointer to the entry. It is kept
-// out of line: it runs once per page.
+// page table to reach it) and returns a pointer to the entry.
+func (s *sparseSet[T]) newEntry(id EntityID) *uint64 {
+	return &s.page(uint32(id) >> pageShift)[id&pageMask]
+}
+
+// page returns page p, allocating it (and growing the page table to reach
+// it) if needed. It is kept out of line: it runs once per page.
 //
 //go:noinline
-func (s *sparseSet[T]) newEntry(id EntityID) *uint64 {
-	p := int(id.Index() >> pageShift)
-	if p >= len(s.pages) {
-		s.pages = append(s.pages, make([]*sparsePage, p+1-len(s.pages))...)
+func (s *sparseSet[T]) page(p uint32) *sparsePage {
+	if int(p) >= len(s.pages) {
+		s.pages = append(s.pages, make([]*sparsePage, int(p)+1-len(s.pages))...)
 	}
 	page := s.pages[p]
 	if page == nil {
 		page = new(sparsePage)
 		s.pages[p] = page
 	}
-	return &page[id.Index()&pageMask]
+	return page
 }
 
 // insert gives id the component v.
@@ -248,24 +252,32 @@ func (s *sparseSet[T]) length() int          { return len(s.dense) }
 func (s *sparseSet[T]) ids() []EntityID      { return s.dense }
 
 // bulkInsert gives ids[i] the component vals[i], growing the storage once.
-// It has the outcome of calling insert for each id in turn.
+// It has the outcome of calling insert for each id in turn. Ids in the same
+// page as the previous one (the usual case: new entities come in runs of
+// indices) reuse its page, and new components are written in place in the
+// grown arrays, which are cut to length at the end.
 func (s *sparseSet[T]) bulkInsert(ids []EntityID, vals []T) {
 	vals = vals[:len(ids)]
 	s.dense = grow(s.dense, len(ids))
 	s.data = grow(s.data, len(ids))
-	dense, data := s.dense, s.data
+	n := len(s.dense)
+	dense, data := s.dense[:n+len(ids)], s.data[:n+len(ids)]
+	var page *sparsePage
+	cur := ^uint32(0) // the page index of page
 	for k, id := range ids {
-		e := s.entryFor(id)
-		if e == nil {
-			e = s.newEntry(id)
-		} else if *e != 0 {
-			s.dense, s.data = dense, data
+		if p := uint32(id) >> pageShift; p != cur {
+			page, cur = s.page(p), p
+		}
+		e := &page[id&pageMask]
+		if *e != 0 {
+			s.dense, s.data = dense[:n], data[:n]
 			s.insertOver(e, id, vals[k])
 			continue
 		}
-		*e = sparseEntry(id, len(dense))
-		dense = append(dense, id)
-		data = append(data, vals[k])
+		*e = sparseEntry(id, n)
+		dense[n] = id
+		data[n] = vals[k]
+		n++
 	}
-	s.dense, s.data = dense, data
+	s.dense, s.data = dense[:n], data[:n]
 }
