@@ -156,17 +156,6 @@ func TestParallelOverlap(t *testing.T) {
 	arrived.Add(2)
 	done := make(chan struct{})
 	var met atomic.Int32
-	meet := func() error {
-		arrived.Done()
-		go func() { arrived.Wait(); close(done) }()
-		select {
-		case <-done:
-			met.Add(1)
-			return nil
-		case <-time.After(10 * time.Second):
-			return errors.New("the other system never arrived: systems did not overlap")
-		}
-	}
 	var once sync.Once
 	meetOnce := func() error {
 		arrived.Done()
@@ -179,7 +168,6 @@ func TestParallelOverlap(t *testing.T) {
 			return errors.New("the other system never arrived: systems did not overlap")
 		}
 	}
-	_ = meet
 	noErr(t, w.AddWorkload("w",
 		ecs.System(func(ecs.ViewMut[wPos]) error { return meetOnce() }).Named("left"),
 		ecs.System(func(ecs.ViewMut[wVel]) error { return meetOnce() }).Named("right"),
