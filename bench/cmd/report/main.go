@@ -112,6 +112,7 @@ func runSuite(root string, testArgs []string, reportCmd string, count int) ([]by
 	cmd.Stdout = io.MultiWriter(&buf, os.Stderr)
 	cmd.Stderr = os.Stderr
 	loadBefore := loadAverage()
+	commit := gitCommit(root) // before go test builds the suite from the tree
 	start := time.Now()
 	fmt.Fprintf(os.Stderr, "report: running %s\n", shellJoin(append([]string{"go"}, testArgs...)))
 	if err := cmd.Run(); err != nil {
@@ -126,7 +127,7 @@ func runSuite(root string, testArgs []string, reportCmd string, count int) ([]by
 		{"cpu model", model},
 		{"cores", cores},
 		{"go version", goVersion()},
-		{"commit", gitCommit(root)},
+		{"commit", commit},
 		{"date", start.UTC().Format("2006-01-02 15:04 MST")},
 		{"duration", took.String()},
 		{"load before", loadBefore},
