@@ -154,6 +154,7 @@ func (v *AllStoragesViewMut) borrowView(ctx *borrowCtx) error {
 		return err
 	}
 	v.c.w = ctx.w
+	ctx.w.allNow = ctx.stamp()
 	return nil
 }
 
@@ -161,6 +162,7 @@ func (v *AllStoragesViewMut) releaseView() {
 	if v.c == nil || v.c.w == nil {
 		return
 	}
+	v.c.w.allNow = 0
 	v.c.w.allLock.release(&v.c.b, true)
 	v.c.w = nil
 }

@@ -23,16 +23,29 @@ type Iter1[T1 any] struct {
 	ids    []EntityID // the driving storage's entities
 	driver int        // always 1: ids[i] owns data[i] there
 	i      int        // the next position of ids to look at
-	id     EntityID
-	p1     *T1
+	// op says what to do with each view's tracking; tracked is set when
+	// any element of op is not zero (a Changed view, or a ViewMut that
+	// marks modifications), and routes iteration through driveTracked.
+	op      [1]opTrack
+	tracked bool
+	id      EntityID
+	p1      *T1
 }
 
 // Join1 joins 1 views ([View] or [ViewMut], in any mix): the
 // iteration visits each entity that has all 1 components, driven by the
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
+//
+// A [Changed] view restricts the join to the components inserted or
+// modified in its window; a [ViewMut] of a type tracking modification marks
+// the components the join hands out.
 func Join1[T1 any](v1 Part[T1]) Iter1[T1] {
-	return newIter1(v1.core().store())
+	p1 := v1.part()
+	it := newIter1(p1.s)
+	it.op = [1]opTrack{p1.op}
+	it.tracked = it.op != [1]opTrack{}
+	return it
 }
 
 // newIter1 returns the join of the storages s1, driven by the shortest.
@@ -48,8 +61,51 @@ func (it Iter1[T1]) Not(filters ...Filter) Iter1[T1] {
 	return it
 }
 
+// driveTracked is the loop of a join with tracking: it finds each view's
+// position for the entity, applies the Changed filters, marks what ViewMuts
+// hand out, and calls visit. It returns the position of ids where visit
+// returned false, or len(ids).
+func (it *Iter1[T1]) driveTracked(visit func(EntityID, *T1) bool) int {
+	ids, driver, not := it.ids, it.driver, it.not
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		x1 := i
+		if driver != 1 {
+			if x1 = it.s1.pos(id); x1 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
+			continue
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if it.op[0].mark {
+			it.s1.track.mark(x1)
+		}
+		if !visit(id, &it.s1.data[x1]) {
+			return i
+		}
+	}
+	return len(ids)
+}
+
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter1[T1]) Next() bool {
+	if it.tracked {
+		found := false
+		i := it.driveTracked(func(id EntityID, p1 *T1) bool {
+			it.id, it.p1 = id, p1
+			found = true
+			return false
+		})
+		it.i = i
+		if found {
+			it.i++
+		}
+		return found
+	}
 	ids := it.ids
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
@@ -77,6 +133,10 @@ func (it Iter1[T1]) Each(fn func(*T1)) {
 		fn(p1)
 		return true
 	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
+	}
 	ids, not := it.ids, it.not
 	data1 := it.s1.data[:len(ids)]
 	for i := it.i; i < len(ids); i++ {
@@ -97,6 +157,10 @@ func (it Iter1[T1]) EachWithID(fn func(EntityID, *T1)) {
 		fn(id, p1)
 		return true
 	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
+	}
 	ids, not := it.ids, it.not
 	data1 := it.s1.data[:len(ids)]
 	for i := it.i; i < len(ids); i++ {
@@ -115,6 +179,10 @@ func (it Iter1[T1]) EachWithID(fn func(EntityID, *T1)) {
 func (it Iter1[T1]) All() iter.Seq[*T1] {
 	return func(yield func(*T1) bool) {
 		visit := func(_ EntityID, p1 *T1) bool { return yield(p1) }
+		if it.tracked {
+			it.driveTracked(visit)
+			return
+		}
 		ids, not := it.ids, it.not
 		data1 := it.s1.data[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
@@ -134,6 +202,10 @@ func (it Iter1[T1]) All() iter.Seq[*T1] {
 func (it Iter1[T1]) WithID() iter.Seq2[EntityID, *T1] {
 	return func(yield func(EntityID, *T1) bool) {
 		visit := func(id EntityID, p1 *T1) bool { return yield(id, p1) }
+		if it.tracked {
+			it.driveTracked(visit)
+			return
+		}
 		ids, not := it.ids, it.not
 		data1 := it.s1.data[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
@@ -151,7 +223,12 @@ func (it Iter1[T1]) WithID() iter.Seq2[EntityID, *T1] {
 
 // Get returns the components of entity id, and false if it lacks one of
 // them or is excluded by a Not filter.
+// A Changed view's filter applies, and ViewMuts of types tracking
+// modification mark what Get hands out.
 func (it Iter1[T1]) Get(id EntityID) (*T1, bool) {
+	if it.tracked {
+		return it.getTracked(id)
+	}
 	p1 := it.s1.get(id)
 	if p1 == nil || (it.not != nil && excluded(it.not, id)) {
 		return nil, false
@@ -159,11 +236,32 @@ func (it Iter1[T1]) Get(id EntityID) (*T1, bool) {
 	return p1, true
 }
 
+func (it *Iter1[T1]) getTracked(id EntityID) (*T1, bool) {
+	x1 := it.s1.pos(id)
+	if x1 < 0 {
+		return nil, false
+	}
+	if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
+		return nil, false
+	}
+	if it.not != nil && excluded(it.not, id) {
+		return nil, false
+	}
+	if it.op[0].mark {
+		it.s1.track.mark(x1)
+	}
+	return &it.s1.data[x1], true
+}
+
 // Count returns the number of matching entities.
 func (it Iter1[T1]) Count() (n int) {
 	visit := func(EntityID, *T1) bool {
 		n++
 		return true
+	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
 	}
 	ids, not := it.ids, it.not
 	data1 := it.s1.data[:len(ids)]
@@ -200,17 +298,31 @@ type Iter2[T1, T2 any] struct {
 	ids    []EntityID // the driving storage's entities
 	driver int        // which of s1..s2 drives: ids[i] owns data[i] there
 	i      int        // the next position of ids to look at
-	id     EntityID
-	p1     *T1
-	p2     *T2
+	// op says what to do with each view's tracking; tracked is set when
+	// any element of op is not zero (a Changed view, or a ViewMut that
+	// marks modifications), and routes iteration through driveTracked.
+	op      [2]opTrack
+	tracked bool
+	id      EntityID
+	p1      *T1
+	p2      *T2
 }
 
 // Join2 joins 2 views ([View] or [ViewMut], in any mix): the
 // iteration visits each entity that has all 2 components, driven by the
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
+//
+// A [Changed] view restricts the join to the components inserted or
+// modified in its window; a [ViewMut] of a type tracking modification marks
+// the components the join hands out.
 func Join2[T1, T2 any](v1 Part[T1], v2 Part[T2]) Iter2[T1, T2] {
-	return newIter2(v1.core().store(), v2.core().store())
+	p1 := v1.part()
+	p2 := v2.part()
+	it := newIter2(p1.s, p2.s)
+	it.op = [2]opTrack{p1.op, p2.op}
+	it.tracked = it.op != [2]opTrack{}
+	return it
 }
 
 // newIter2 returns the join of the storages s1, s2, driven by the shortest.
@@ -229,8 +341,63 @@ func (it Iter2[T1, T2]) Not(filters ...Filter) Iter2[T1, T2] {
 	return it
 }
 
+// driveTracked is the loop of a join with tracking: it finds each view's
+// position for the entity, applies the Changed filters, marks what ViewMuts
+// hand out, and calls visit. It returns the position of ids where visit
+// returned false, or len(ids).
+func (it *Iter2[T1, T2]) driveTracked(visit func(EntityID, *T1, *T2) bool) int {
+	ids, driver, not := it.ids, it.driver, it.not
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		x1 := i
+		if driver != 1 {
+			if x1 = it.s1.pos(id); x1 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
+			continue
+		}
+		x2 := i
+		if driver != 2 {
+			if x2 = it.s2.pos(id); x2 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
+			continue
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if it.op[0].mark {
+			it.s1.track.mark(x1)
+		}
+		if it.op[1].mark {
+			it.s2.track.mark(x2)
+		}
+		if !visit(id, &it.s1.data[x1], &it.s2.data[x2]) {
+			return i
+		}
+	}
+	return len(ids)
+}
+
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter2[T1, T2]) Next() bool {
+	if it.tracked {
+		found := false
+		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2) bool {
+			it.id, it.p1, it.p2 = id, p1, p2
+			found = true
+			return false
+		})
+		it.i = i
+		if found {
+			it.i++
+		}
+		return found
+	}
 	ids := it.ids
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
@@ -268,6 +435,10 @@ func (it Iter2[T1, T2]) Each(fn func(*T1, *T2)) {
 	visit := func(_ EntityID, p1 *T1, p2 *T2) bool {
 		fn(p1, p2)
 		return true
+	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
 	}
 	ids, not := it.ids, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
@@ -314,6 +485,10 @@ func (it Iter2[T1, T2]) EachWithID(fn func(EntityID, *T1, *T2)) {
 		fn(id, p1, p2)
 		return true
 	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
+	}
 	ids, not := it.ids, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -357,6 +532,10 @@ func (it Iter2[T1, T2]) EachWithID(fn func(EntityID, *T1, *T2)) {
 func (it Iter2[T1, T2]) All() iter.Seq2[*T1, *T2] {
 	return func(yield func(*T1, *T2) bool) {
 		visit := func(_ EntityID, p1 *T1, p2 *T2) bool { return yield(p1, p2) }
+		if it.tracked {
+			it.driveTracked(visit)
+			return
+		}
 		ids, not := it.ids, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
 		pages2, data2 := it.s2.pages, it.s2.data
@@ -407,6 +586,10 @@ type Row2[T1, T2 any] struct {
 func (it Iter2[T1, T2]) WithID() iter.Seq2[EntityID, Row2[T1, T2]] {
 	return func(yield func(EntityID, Row2[T1, T2]) bool) {
 		visit := func(id EntityID, p1 *T1, p2 *T2) bool { return yield(id, Row2[T1, T2]{p1, p2}) }
+		if it.tracked {
+			it.driveTracked(visit)
+			return
+		}
 		ids, not := it.ids, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
 		pages2, data2 := it.s2.pages, it.s2.data
@@ -449,7 +632,12 @@ func (it Iter2[T1, T2]) WithID() iter.Seq2[EntityID, Row2[T1, T2]] {
 
 // Get returns the components of entity id, and false if it lacks one of
 // them or is excluded by a Not filter.
+// A Changed view's filter applies, and ViewMuts of types tracking
+// modification mark what Get hands out.
 func (it Iter2[T1, T2]) Get(id EntityID) (*T1, *T2, bool) {
+	if it.tracked {
+		return it.getTracked(id)
+	}
 	p1 := it.s1.get(id)
 	p2 := it.s2.get(id)
 	if p1 == nil || p2 == nil || (it.not != nil && excluded(it.not, id)) {
@@ -458,11 +646,42 @@ func (it Iter2[T1, T2]) Get(id EntityID) (*T1, *T2, bool) {
 	return p1, p2, true
 }
 
+func (it *Iter2[T1, T2]) getTracked(id EntityID) (*T1, *T2, bool) {
+	x1 := it.s1.pos(id)
+	if x1 < 0 {
+		return nil, nil, false
+	}
+	if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
+		return nil, nil, false
+	}
+	x2 := it.s2.pos(id)
+	if x2 < 0 {
+		return nil, nil, false
+	}
+	if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
+		return nil, nil, false
+	}
+	if it.not != nil && excluded(it.not, id) {
+		return nil, nil, false
+	}
+	if it.op[0].mark {
+		it.s1.track.mark(x1)
+	}
+	if it.op[1].mark {
+		it.s2.track.mark(x2)
+	}
+	return &it.s1.data[x1], &it.s2.data[x2], true
+}
+
 // Count returns the number of matching entities.
 func (it Iter2[T1, T2]) Count() (n int) {
 	visit := func(EntityID, *T1, *T2) bool {
 		n++
 		return true
+	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
 	}
 	ids, not := it.ids, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
@@ -532,18 +751,33 @@ type Iter3[T1, T2, T3 any] struct {
 	ids    []EntityID // the driving storage's entities
 	driver int        // which of s1..s3 drives: ids[i] owns data[i] there
 	i      int        // the next position of ids to look at
-	id     EntityID
-	p1     *T1
-	p2     *T2
-	p3     *T3
+	// op says what to do with each view's tracking; tracked is set when
+	// any element of op is not zero (a Changed view, or a ViewMut that
+	// marks modifications), and routes iteration through driveTracked.
+	op      [3]opTrack
+	tracked bool
+	id      EntityID
+	p1      *T1
+	p2      *T2
+	p3      *T3
 }
 
 // Join3 joins 3 views ([View] or [ViewMut], in any mix): the
 // iteration visits each entity that has all 3 components, driven by the
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
+//
+// A [Changed] view restricts the join to the components inserted or
+// modified in its window; a [ViewMut] of a type tracking modification marks
+// the components the join hands out.
 func Join3[T1, T2, T3 any](v1 Part[T1], v2 Part[T2], v3 Part[T3]) Iter3[T1, T2, T3] {
-	return newIter3(v1.core().store(), v2.core().store(), v3.core().store())
+	p1 := v1.part()
+	p2 := v2.part()
+	p3 := v3.part()
+	it := newIter3(p1.s, p2.s, p3.s)
+	it.op = [3]opTrack{p1.op, p2.op, p3.op}
+	it.tracked = it.op != [3]opTrack{}
+	return it
 }
 
 // newIter3 returns the join of the storages s1, s2, s3, driven by the shortest.
@@ -565,8 +799,75 @@ func (it Iter3[T1, T2, T3]) Not(filters ...Filter) Iter3[T1, T2, T3] {
 	return it
 }
 
+// driveTracked is the loop of a join with tracking: it finds each view's
+// position for the entity, applies the Changed filters, marks what ViewMuts
+// hand out, and calls visit. It returns the position of ids where visit
+// returned false, or len(ids).
+func (it *Iter3[T1, T2, T3]) driveTracked(visit func(EntityID, *T1, *T2, *T3) bool) int {
+	ids, driver, not := it.ids, it.driver, it.not
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		x1 := i
+		if driver != 1 {
+			if x1 = it.s1.pos(id); x1 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
+			continue
+		}
+		x2 := i
+		if driver != 2 {
+			if x2 = it.s2.pos(id); x2 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
+			continue
+		}
+		x3 := i
+		if driver != 3 {
+			if x3 = it.s3.pos(id); x3 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
+			continue
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if it.op[0].mark {
+			it.s1.track.mark(x1)
+		}
+		if it.op[1].mark {
+			it.s2.track.mark(x2)
+		}
+		if it.op[2].mark {
+			it.s3.track.mark(x3)
+		}
+		if !visit(id, &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3]) {
+			return i
+		}
+	}
+	return len(ids)
+}
+
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter3[T1, T2, T3]) Next() bool {
+	if it.tracked {
+		found := false
+		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3) bool {
+			it.id, it.p1, it.p2, it.p3 = id, p1, p2, p3
+			found = true
+			return false
+		})
+		it.i = i
+		if found {
+			it.i++
+		}
+		return found
+	}
 	ids := it.ids
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
@@ -610,6 +911,10 @@ func (it Iter3[T1, T2, T3]) Each(fn func(*T1, *T2, *T3)) {
 	visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3) bool {
 		fn(p1, p2, p3)
 		return true
+	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
 	}
 	ids, not := it.ids, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
@@ -685,6 +990,10 @@ func (it Iter3[T1, T2, T3]) EachWithID(fn func(EntityID, *T1, *T2, *T3)) {
 		fn(id, p1, p2, p3)
 		return true
 	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
+	}
 	ids, not := it.ids, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -758,6 +1067,10 @@ func (it Iter3[T1, T2, T3]) All() iter.Seq[Row3[T1, T2, T3]] {
 	return func(yield func(Row3[T1, T2, T3]) bool) {
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3) bool {
 			return yield(Row3[T1, T2, T3]{p1, p2, p3})
+		}
+		if it.tracked {
+			it.driveTracked(visit)
+			return
 		}
 		ids, not := it.ids, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
@@ -834,6 +1147,10 @@ func (it Iter3[T1, T2, T3]) WithID() iter.Seq2[EntityID, Row3[T1, T2, T3]] {
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3) bool {
 			return yield(id, Row3[T1, T2, T3]{p1, p2, p3})
 		}
+		if it.tracked {
+			it.driveTracked(visit)
+			return
+		}
 		ids, not := it.ids, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
 		pages2, data2 := it.s2.pages, it.s2.data
@@ -905,7 +1222,12 @@ func (it Iter3[T1, T2, T3]) WithID() iter.Seq2[EntityID, Row3[T1, T2, T3]] {
 
 // Get returns the components of entity id, and false if it lacks one of
 // them or is excluded by a Not filter.
+// A Changed view's filter applies, and ViewMuts of types tracking
+// modification mark what Get hands out.
 func (it Iter3[T1, T2, T3]) Get(id EntityID) (*T1, *T2, *T3, bool) {
+	if it.tracked {
+		return it.getTracked(id)
+	}
 	p1 := it.s1.get(id)
 	p2 := it.s2.get(id)
 	p3 := it.s3.get(id)
@@ -915,11 +1237,52 @@ func (it Iter3[T1, T2, T3]) Get(id EntityID) (*T1, *T2, *T3, bool) {
 	return p1, p2, p3, true
 }
 
+func (it *Iter3[T1, T2, T3]) getTracked(id EntityID) (*T1, *T2, *T3, bool) {
+	x1 := it.s1.pos(id)
+	if x1 < 0 {
+		return nil, nil, nil, false
+	}
+	if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
+		return nil, nil, nil, false
+	}
+	x2 := it.s2.pos(id)
+	if x2 < 0 {
+		return nil, nil, nil, false
+	}
+	if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
+		return nil, nil, nil, false
+	}
+	x3 := it.s3.pos(id)
+	if x3 < 0 {
+		return nil, nil, nil, false
+	}
+	if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
+		return nil, nil, nil, false
+	}
+	if it.not != nil && excluded(it.not, id) {
+		return nil, nil, nil, false
+	}
+	if it.op[0].mark {
+		it.s1.track.mark(x1)
+	}
+	if it.op[1].mark {
+		it.s2.track.mark(x2)
+	}
+	if it.op[2].mark {
+		it.s3.track.mark(x3)
+	}
+	return &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3], true
+}
+
 // Count returns the number of matching entities.
 func (it Iter3[T1, T2, T3]) Count() (n int) {
 	visit := func(EntityID, *T1, *T2, *T3) bool {
 		n++
 		return true
+	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
 	}
 	ids, not := it.ids, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
@@ -1020,19 +1383,35 @@ type Iter4[T1, T2, T3, T4 any] struct {
 	ids    []EntityID // the driving storage's entities
 	driver int        // which of s1..s4 drives: ids[i] owns data[i] there
 	i      int        // the next position of ids to look at
-	id     EntityID
-	p1     *T1
-	p2     *T2
-	p3     *T3
-	p4     *T4
+	// op says what to do with each view's tracking; tracked is set when
+	// any element of op is not zero (a Changed view, or a ViewMut that
+	// marks modifications), and routes iteration through driveTracked.
+	op      [4]opTrack
+	tracked bool
+	id      EntityID
+	p1      *T1
+	p2      *T2
+	p3      *T3
+	p4      *T4
 }
 
 // Join4 joins 4 views ([View] or [ViewMut], in any mix): the
 // iteration visits each entity that has all 4 components, driven by the
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
+//
+// A [Changed] view restricts the join to the components inserted or
+// modified in its window; a [ViewMut] of a type tracking modification marks
+// the components the join hands out.
 func Join4[T1, T2, T3, T4 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4]) Iter4[T1, T2, T3, T4] {
-	return newIter4(v1.core().store(), v2.core().store(), v3.core().store(), v4.core().store())
+	p1 := v1.part()
+	p2 := v2.part()
+	p3 := v3.part()
+	p4 := v4.part()
+	it := newIter4(p1.s, p2.s, p3.s, p4.s)
+	it.op = [4]opTrack{p1.op, p2.op, p3.op, p4.op}
+	it.tracked = it.op != [4]opTrack{}
+	return it
 }
 
 // newIter4 returns the join of the storages s1, s2, s3, s4, driven by the shortest.
@@ -1057,8 +1436,87 @@ func (it Iter4[T1, T2, T3, T4]) Not(filters ...Filter) Iter4[T1, T2, T3, T4] {
 	return it
 }
 
+// driveTracked is the loop of a join with tracking: it finds each view's
+// position for the entity, applies the Changed filters, marks what ViewMuts
+// hand out, and calls visit. It returns the position of ids where visit
+// returned false, or len(ids).
+func (it *Iter4[T1, T2, T3, T4]) driveTracked(visit func(EntityID, *T1, *T2, *T3, *T4) bool) int {
+	ids, driver, not := it.ids, it.driver, it.not
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		x1 := i
+		if driver != 1 {
+			if x1 = it.s1.pos(id); x1 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
+			continue
+		}
+		x2 := i
+		if driver != 2 {
+			if x2 = it.s2.pos(id); x2 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
+			continue
+		}
+		x3 := i
+		if driver != 3 {
+			if x3 = it.s3.pos(id); x3 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
+			continue
+		}
+		x4 := i
+		if driver != 4 {
+			if x4 = it.s4.pos(id); x4 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[3]; op.filter != 0 && !it.s4.track.admits(op, x4) {
+			continue
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if it.op[0].mark {
+			it.s1.track.mark(x1)
+		}
+		if it.op[1].mark {
+			it.s2.track.mark(x2)
+		}
+		if it.op[2].mark {
+			it.s3.track.mark(x3)
+		}
+		if it.op[3].mark {
+			it.s4.track.mark(x4)
+		}
+		if !visit(id, &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3], &it.s4.data[x4]) {
+			return i
+		}
+	}
+	return len(ids)
+}
+
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter4[T1, T2, T3, T4]) Next() bool {
+	if it.tracked {
+		found := false
+		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4) bool {
+			it.id, it.p1, it.p2, it.p3, it.p4 = id, p1, p2, p3, p4
+			found = true
+			return false
+		})
+		it.i = i
+		if found {
+			it.i++
+		}
+		return found
+	}
 	ids := it.ids
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
@@ -1108,6 +1566,10 @@ func (it Iter4[T1, T2, T3, T4]) Each(fn func(*T1, *T2, *T3, *T4)) {
 	visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4) bool {
 		fn(p1, p2, p3, p4)
 		return true
+	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
 	}
 	ids, not := it.ids, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
@@ -1220,6 +1682,10 @@ func (it Iter4[T1, T2, T3, T4]) EachWithID(fn func(EntityID, *T1, *T2, *T3, *T4)
 		fn(id, p1, p2, p3, p4)
 		return true
 	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
+	}
 	ids, not := it.ids, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -1330,6 +1796,10 @@ func (it Iter4[T1, T2, T3, T4]) All() iter.Seq[Row4[T1, T2, T3, T4]] {
 	return func(yield func(Row4[T1, T2, T3, T4]) bool) {
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4) bool {
 			return yield(Row4[T1, T2, T3, T4]{p1, p2, p3, p4})
+		}
+		if it.tracked {
+			it.driveTracked(visit)
+			return
 		}
 		ids, not := it.ids, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
@@ -1443,6 +1913,10 @@ func (it Iter4[T1, T2, T3, T4]) WithID() iter.Seq2[EntityID, Row4[T1, T2, T3, T4
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4) bool {
 			return yield(id, Row4[T1, T2, T3, T4]{p1, p2, p3, p4})
 		}
+		if it.tracked {
+			it.driveTracked(visit)
+			return
+		}
 		ids, not := it.ids, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
 		pages2, data2 := it.s2.pages, it.s2.data
@@ -1551,7 +2025,12 @@ func (it Iter4[T1, T2, T3, T4]) WithID() iter.Seq2[EntityID, Row4[T1, T2, T3, T4
 
 // Get returns the components of entity id, and false if it lacks one of
 // them or is excluded by a Not filter.
+// A Changed view's filter applies, and ViewMuts of types tracking
+// modification mark what Get hands out.
 func (it Iter4[T1, T2, T3, T4]) Get(id EntityID) (*T1, *T2, *T3, *T4, bool) {
+	if it.tracked {
+		return it.getTracked(id)
+	}
 	p1 := it.s1.get(id)
 	p2 := it.s2.get(id)
 	p3 := it.s3.get(id)
@@ -1562,11 +2041,62 @@ func (it Iter4[T1, T2, T3, T4]) Get(id EntityID) (*T1, *T2, *T3, *T4, bool) {
 	return p1, p2, p3, p4, true
 }
 
+func (it *Iter4[T1, T2, T3, T4]) getTracked(id EntityID) (*T1, *T2, *T3, *T4, bool) {
+	x1 := it.s1.pos(id)
+	if x1 < 0 {
+		return nil, nil, nil, nil, false
+	}
+	if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
+		return nil, nil, nil, nil, false
+	}
+	x2 := it.s2.pos(id)
+	if x2 < 0 {
+		return nil, nil, nil, nil, false
+	}
+	if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
+		return nil, nil, nil, nil, false
+	}
+	x3 := it.s3.pos(id)
+	if x3 < 0 {
+		return nil, nil, nil, nil, false
+	}
+	if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
+		return nil, nil, nil, nil, false
+	}
+	x4 := it.s4.pos(id)
+	if x4 < 0 {
+		return nil, nil, nil, nil, false
+	}
+	if op := &it.op[3]; op.filter != 0 && !it.s4.track.admits(op, x4) {
+		return nil, nil, nil, nil, false
+	}
+	if it.not != nil && excluded(it.not, id) {
+		return nil, nil, nil, nil, false
+	}
+	if it.op[0].mark {
+		it.s1.track.mark(x1)
+	}
+	if it.op[1].mark {
+		it.s2.track.mark(x2)
+	}
+	if it.op[2].mark {
+		it.s3.track.mark(x3)
+	}
+	if it.op[3].mark {
+		it.s4.track.mark(x4)
+	}
+	return &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3], &it.s4.data[x4], true
+}
+
 // Count returns the number of matching entities.
 func (it Iter4[T1, T2, T3, T4]) Count() (n int) {
 	visit := func(EntityID, *T1, *T2, *T3, *T4) bool {
 		n++
 		return true
+	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
 	}
 	ids, not := it.ids, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
@@ -1706,20 +2236,37 @@ type Iter5[T1, T2, T3, T4, T5 any] struct {
 	ids    []EntityID // the driving storage's entities
 	driver int        // which of s1..s5 drives: ids[i] owns data[i] there
 	i      int        // the next position of ids to look at
-	id     EntityID
-	p1     *T1
-	p2     *T2
-	p3     *T3
-	p4     *T4
-	p5     *T5
+	// op says what to do with each view's tracking; tracked is set when
+	// any element of op is not zero (a Changed view, or a ViewMut that
+	// marks modifications), and routes iteration through driveTracked.
+	op      [5]opTrack
+	tracked bool
+	id      EntityID
+	p1      *T1
+	p2      *T2
+	p3      *T3
+	p4      *T4
+	p5      *T5
 }
 
 // Join5 joins 5 views ([View] or [ViewMut], in any mix): the
 // iteration visits each entity that has all 5 components, driven by the
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
+//
+// A [Changed] view restricts the join to the components inserted or
+// modified in its window; a [ViewMut] of a type tracking modification marks
+// the components the join hands out.
 func Join5[T1, T2, T3, T4, T5 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5]) Iter5[T1, T2, T3, T4, T5] {
-	return newIter5(v1.core().store(), v2.core().store(), v3.core().store(), v4.core().store(), v5.core().store())
+	p1 := v1.part()
+	p2 := v2.part()
+	p3 := v3.part()
+	p4 := v4.part()
+	p5 := v5.part()
+	it := newIter5(p1.s, p2.s, p3.s, p4.s, p5.s)
+	it.op = [5]opTrack{p1.op, p2.op, p3.op, p4.op, p5.op}
+	it.tracked = it.op != [5]opTrack{}
+	return it
 }
 
 // newIter5 returns the join of the storages s1, s2, s3, s4, s5, driven by the shortest.
@@ -1747,8 +2294,99 @@ func (it Iter5[T1, T2, T3, T4, T5]) Not(filters ...Filter) Iter5[T1, T2, T3, T4,
 	return it
 }
 
+// driveTracked is the loop of a join with tracking: it finds each view's
+// position for the entity, applies the Changed filters, marks what ViewMuts
+// hand out, and calls visit. It returns the position of ids where visit
+// returned false, or len(ids).
+func (it *Iter5[T1, T2, T3, T4, T5]) driveTracked(visit func(EntityID, *T1, *T2, *T3, *T4, *T5) bool) int {
+	ids, driver, not := it.ids, it.driver, it.not
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		x1 := i
+		if driver != 1 {
+			if x1 = it.s1.pos(id); x1 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
+			continue
+		}
+		x2 := i
+		if driver != 2 {
+			if x2 = it.s2.pos(id); x2 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
+			continue
+		}
+		x3 := i
+		if driver != 3 {
+			if x3 = it.s3.pos(id); x3 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
+			continue
+		}
+		x4 := i
+		if driver != 4 {
+			if x4 = it.s4.pos(id); x4 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[3]; op.filter != 0 && !it.s4.track.admits(op, x4) {
+			continue
+		}
+		x5 := i
+		if driver != 5 {
+			if x5 = it.s5.pos(id); x5 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[4]; op.filter != 0 && !it.s5.track.admits(op, x5) {
+			continue
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if it.op[0].mark {
+			it.s1.track.mark(x1)
+		}
+		if it.op[1].mark {
+			it.s2.track.mark(x2)
+		}
+		if it.op[2].mark {
+			it.s3.track.mark(x3)
+		}
+		if it.op[3].mark {
+			it.s4.track.mark(x4)
+		}
+		if it.op[4].mark {
+			it.s5.track.mark(x5)
+		}
+		if !visit(id, &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3], &it.s4.data[x4], &it.s5.data[x5]) {
+			return i
+		}
+	}
+	return len(ids)
+}
+
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter5[T1, T2, T3, T4, T5]) Next() bool {
+	if it.tracked {
+		found := false
+		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5) bool {
+			it.id, it.p1, it.p2, it.p3, it.p4, it.p5 = id, p1, p2, p3, p4, p5
+			found = true
+			return false
+		})
+		it.i = i
+		if found {
+			it.i++
+		}
+		return found
+	}
 	ids := it.ids
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
@@ -1807,6 +2445,10 @@ func (it Iter5[T1, T2, T3, T4, T5]) Each(fn func(*T1, *T2, *T3, *T4, *T5)) {
 		fn(p1, p2, p3, p4, p5)
 		return true
 	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
+	}
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -1860,6 +2502,10 @@ func (it Iter5[T1, T2, T3, T4, T5]) EachWithID(fn func(EntityID, *T1, *T2, *T3, 
 		fn(id, p1, p2, p3, p4, p5)
 		return true
 	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
+	}
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -1912,6 +2558,10 @@ func (it Iter5[T1, T2, T3, T4, T5]) All() iter.Seq[Row5[T1, T2, T3, T4, T5]] {
 	return func(yield func(Row5[T1, T2, T3, T4, T5]) bool) {
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5) bool {
 			return yield(Row5[T1, T2, T3, T4, T5]{p1, p2, p3, p4, p5})
+		}
+		if it.tracked {
+			it.driveTracked(visit)
+			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
@@ -1967,6 +2617,10 @@ func (it Iter5[T1, T2, T3, T4, T5]) WithID() iter.Seq2[EntityID, Row5[T1, T2, T3
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5) bool {
 			return yield(id, Row5[T1, T2, T3, T4, T5]{p1, p2, p3, p4, p5})
 		}
+		if it.tracked {
+			it.driveTracked(visit)
+			return
+		}
 		ids, driver, not := it.ids, it.driver, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
 		pages2, data2 := it.s2.pages, it.s2.data
@@ -2017,7 +2671,12 @@ func (it Iter5[T1, T2, T3, T4, T5]) WithID() iter.Seq2[EntityID, Row5[T1, T2, T3
 
 // Get returns the components of entity id, and false if it lacks one of
 // them or is excluded by a Not filter.
+// A Changed view's filter applies, and ViewMuts of types tracking
+// modification mark what Get hands out.
 func (it Iter5[T1, T2, T3, T4, T5]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, bool) {
+	if it.tracked {
+		return it.getTracked(id)
+	}
 	p1 := it.s1.get(id)
 	p2 := it.s2.get(id)
 	p3 := it.s3.get(id)
@@ -2029,11 +2688,72 @@ func (it Iter5[T1, T2, T3, T4, T5]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, b
 	return p1, p2, p3, p4, p5, true
 }
 
+func (it *Iter5[T1, T2, T3, T4, T5]) getTracked(id EntityID) (*T1, *T2, *T3, *T4, *T5, bool) {
+	x1 := it.s1.pos(id)
+	if x1 < 0 {
+		return nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
+		return nil, nil, nil, nil, nil, false
+	}
+	x2 := it.s2.pos(id)
+	if x2 < 0 {
+		return nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
+		return nil, nil, nil, nil, nil, false
+	}
+	x3 := it.s3.pos(id)
+	if x3 < 0 {
+		return nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
+		return nil, nil, nil, nil, nil, false
+	}
+	x4 := it.s4.pos(id)
+	if x4 < 0 {
+		return nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[3]; op.filter != 0 && !it.s4.track.admits(op, x4) {
+		return nil, nil, nil, nil, nil, false
+	}
+	x5 := it.s5.pos(id)
+	if x5 < 0 {
+		return nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[4]; op.filter != 0 && !it.s5.track.admits(op, x5) {
+		return nil, nil, nil, nil, nil, false
+	}
+	if it.not != nil && excluded(it.not, id) {
+		return nil, nil, nil, nil, nil, false
+	}
+	if it.op[0].mark {
+		it.s1.track.mark(x1)
+	}
+	if it.op[1].mark {
+		it.s2.track.mark(x2)
+	}
+	if it.op[2].mark {
+		it.s3.track.mark(x3)
+	}
+	if it.op[3].mark {
+		it.s4.track.mark(x4)
+	}
+	if it.op[4].mark {
+		it.s5.track.mark(x5)
+	}
+	return &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3], &it.s4.data[x4], &it.s5.data[x5], true
+}
+
 // Count returns the number of matching entities.
 func (it Iter5[T1, T2, T3, T4, T5]) Count() (n int) {
 	visit := func(EntityID, *T1, *T2, *T3, *T4, *T5) bool {
 		n++
 		return true
+	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
@@ -2117,21 +2837,39 @@ type Iter6[T1, T2, T3, T4, T5, T6 any] struct {
 	ids    []EntityID // the driving storage's entities
 	driver int        // which of s1..s6 drives: ids[i] owns data[i] there
 	i      int        // the next position of ids to look at
-	id     EntityID
-	p1     *T1
-	p2     *T2
-	p3     *T3
-	p4     *T4
-	p5     *T5
-	p6     *T6
+	// op says what to do with each view's tracking; tracked is set when
+	// any element of op is not zero (a Changed view, or a ViewMut that
+	// marks modifications), and routes iteration through driveTracked.
+	op      [6]opTrack
+	tracked bool
+	id      EntityID
+	p1      *T1
+	p2      *T2
+	p3      *T3
+	p4      *T4
+	p5      *T5
+	p6      *T6
 }
 
 // Join6 joins 6 views ([View] or [ViewMut], in any mix): the
 // iteration visits each entity that has all 6 components, driven by the
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
+//
+// A [Changed] view restricts the join to the components inserted or
+// modified in its window; a [ViewMut] of a type tracking modification marks
+// the components the join hands out.
 func Join6[T1, T2, T3, T4, T5, T6 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5], v6 Part[T6]) Iter6[T1, T2, T3, T4, T5, T6] {
-	return newIter6(v1.core().store(), v2.core().store(), v3.core().store(), v4.core().store(), v5.core().store(), v6.core().store())
+	p1 := v1.part()
+	p2 := v2.part()
+	p3 := v3.part()
+	p4 := v4.part()
+	p5 := v5.part()
+	p6 := v6.part()
+	it := newIter6(p1.s, p2.s, p3.s, p4.s, p5.s, p6.s)
+	it.op = [6]opTrack{p1.op, p2.op, p3.op, p4.op, p5.op, p6.op}
+	it.tracked = it.op != [6]opTrack{}
+	return it
 }
 
 // newIter6 returns the join of the storages s1, s2, s3, s4, s5, s6, driven by the shortest.
@@ -2162,8 +2900,111 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Not(filters ...Filter) Iter6[T1, T2, T3,
 	return it
 }
 
+// driveTracked is the loop of a join with tracking: it finds each view's
+// position for the entity, applies the Changed filters, marks what ViewMuts
+// hand out, and calls visit. It returns the position of ids where visit
+// returned false, or len(ids).
+func (it *Iter6[T1, T2, T3, T4, T5, T6]) driveTracked(visit func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6) bool) int {
+	ids, driver, not := it.ids, it.driver, it.not
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		x1 := i
+		if driver != 1 {
+			if x1 = it.s1.pos(id); x1 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
+			continue
+		}
+		x2 := i
+		if driver != 2 {
+			if x2 = it.s2.pos(id); x2 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
+			continue
+		}
+		x3 := i
+		if driver != 3 {
+			if x3 = it.s3.pos(id); x3 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
+			continue
+		}
+		x4 := i
+		if driver != 4 {
+			if x4 = it.s4.pos(id); x4 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[3]; op.filter != 0 && !it.s4.track.admits(op, x4) {
+			continue
+		}
+		x5 := i
+		if driver != 5 {
+			if x5 = it.s5.pos(id); x5 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[4]; op.filter != 0 && !it.s5.track.admits(op, x5) {
+			continue
+		}
+		x6 := i
+		if driver != 6 {
+			if x6 = it.s6.pos(id); x6 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[5]; op.filter != 0 && !it.s6.track.admits(op, x6) {
+			continue
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if it.op[0].mark {
+			it.s1.track.mark(x1)
+		}
+		if it.op[1].mark {
+			it.s2.track.mark(x2)
+		}
+		if it.op[2].mark {
+			it.s3.track.mark(x3)
+		}
+		if it.op[3].mark {
+			it.s4.track.mark(x4)
+		}
+		if it.op[4].mark {
+			it.s5.track.mark(x5)
+		}
+		if it.op[5].mark {
+			it.s6.track.mark(x6)
+		}
+		if !visit(id, &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3], &it.s4.data[x4], &it.s5.data[x5], &it.s6.data[x6]) {
+			return i
+		}
+	}
+	return len(ids)
+}
+
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter6[T1, T2, T3, T4, T5, T6]) Next() bool {
+	if it.tracked {
+		found := false
+		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6) bool {
+			it.id, it.p1, it.p2, it.p3, it.p4, it.p5, it.p6 = id, p1, p2, p3, p4, p5, p6
+			found = true
+			return false
+		})
+		it.i = i
+		if found {
+			it.i++
+		}
+		return found
+	}
 	ids := it.ids
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
@@ -2228,6 +3069,10 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Each(fn func(*T1, *T2, *T3, *T4, *T5, *T
 		fn(p1, p2, p3, p4, p5, p6)
 		return true
 	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
+	}
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -2288,6 +3133,10 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) EachWithID(fn func(EntityID, *T1, *T2, *
 		fn(id, p1, p2, p3, p4, p5, p6)
 		return true
 	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
+	}
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -2347,6 +3196,10 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) All() iter.Seq[Row6[T1, T2, T3, T4, T5, 
 	return func(yield func(Row6[T1, T2, T3, T4, T5, T6]) bool) {
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6) bool {
 			return yield(Row6[T1, T2, T3, T4, T5, T6]{p1, p2, p3, p4, p5, p6})
+		}
+		if it.tracked {
+			it.driveTracked(visit)
+			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
@@ -2409,6 +3262,10 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) WithID() iter.Seq2[EntityID, Row6[T1, T2
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6) bool {
 			return yield(id, Row6[T1, T2, T3, T4, T5, T6]{p1, p2, p3, p4, p5, p6})
 		}
+		if it.tracked {
+			it.driveTracked(visit)
+			return
+		}
 		ids, driver, not := it.ids, it.driver, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
 		pages2, data2 := it.s2.pages, it.s2.data
@@ -2466,7 +3323,12 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) WithID() iter.Seq2[EntityID, Row6[T1, T2
 
 // Get returns the components of entity id, and false if it lacks one of
 // them or is excluded by a Not filter.
+// A Changed view's filter applies, and ViewMuts of types tracking
+// modification mark what Get hands out.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, bool) {
+	if it.tracked {
+		return it.getTracked(id)
+	}
 	p1 := it.s1.get(id)
 	p2 := it.s2.get(id)
 	p3 := it.s3.get(id)
@@ -2479,11 +3341,82 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T
 	return p1, p2, p3, p4, p5, p6, true
 }
 
+func (it *Iter6[T1, T2, T3, T4, T5, T6]) getTracked(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, bool) {
+	x1 := it.s1.pos(id)
+	if x1 < 0 {
+		return nil, nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
+		return nil, nil, nil, nil, nil, nil, false
+	}
+	x2 := it.s2.pos(id)
+	if x2 < 0 {
+		return nil, nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
+		return nil, nil, nil, nil, nil, nil, false
+	}
+	x3 := it.s3.pos(id)
+	if x3 < 0 {
+		return nil, nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
+		return nil, nil, nil, nil, nil, nil, false
+	}
+	x4 := it.s4.pos(id)
+	if x4 < 0 {
+		return nil, nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[3]; op.filter != 0 && !it.s4.track.admits(op, x4) {
+		return nil, nil, nil, nil, nil, nil, false
+	}
+	x5 := it.s5.pos(id)
+	if x5 < 0 {
+		return nil, nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[4]; op.filter != 0 && !it.s5.track.admits(op, x5) {
+		return nil, nil, nil, nil, nil, nil, false
+	}
+	x6 := it.s6.pos(id)
+	if x6 < 0 {
+		return nil, nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[5]; op.filter != 0 && !it.s6.track.admits(op, x6) {
+		return nil, nil, nil, nil, nil, nil, false
+	}
+	if it.not != nil && excluded(it.not, id) {
+		return nil, nil, nil, nil, nil, nil, false
+	}
+	if it.op[0].mark {
+		it.s1.track.mark(x1)
+	}
+	if it.op[1].mark {
+		it.s2.track.mark(x2)
+	}
+	if it.op[2].mark {
+		it.s3.track.mark(x3)
+	}
+	if it.op[3].mark {
+		it.s4.track.mark(x4)
+	}
+	if it.op[4].mark {
+		it.s5.track.mark(x5)
+	}
+	if it.op[5].mark {
+		it.s6.track.mark(x6)
+	}
+	return &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3], &it.s4.data[x4], &it.s5.data[x5], &it.s6.data[x6], true
+}
+
 // Count returns the number of matching entities.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) Count() (n int) {
 	visit := func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6) bool {
 		n++
 		return true
+	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
@@ -2576,22 +3509,41 @@ type Iter7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 	ids    []EntityID // the driving storage's entities
 	driver int        // which of s1..s7 drives: ids[i] owns data[i] there
 	i      int        // the next position of ids to look at
-	id     EntityID
-	p1     *T1
-	p2     *T2
-	p3     *T3
-	p4     *T4
-	p5     *T5
-	p6     *T6
-	p7     *T7
+	// op says what to do with each view's tracking; tracked is set when
+	// any element of op is not zero (a Changed view, or a ViewMut that
+	// marks modifications), and routes iteration through driveTracked.
+	op      [7]opTrack
+	tracked bool
+	id      EntityID
+	p1      *T1
+	p2      *T2
+	p3      *T3
+	p4      *T4
+	p5      *T5
+	p6      *T6
+	p7      *T7
 }
 
 // Join7 joins 7 views ([View] or [ViewMut], in any mix): the
 // iteration visits each entity that has all 7 components, driven by the
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
+//
+// A [Changed] view restricts the join to the components inserted or
+// modified in its window; a [ViewMut] of a type tracking modification marks
+// the components the join hands out.
 func Join7[T1, T2, T3, T4, T5, T6, T7 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5], v6 Part[T6], v7 Part[T7]) Iter7[T1, T2, T3, T4, T5, T6, T7] {
-	return newIter7(v1.core().store(), v2.core().store(), v3.core().store(), v4.core().store(), v5.core().store(), v6.core().store(), v7.core().store())
+	p1 := v1.part()
+	p2 := v2.part()
+	p3 := v3.part()
+	p4 := v4.part()
+	p5 := v5.part()
+	p6 := v6.part()
+	p7 := v7.part()
+	it := newIter7(p1.s, p2.s, p3.s, p4.s, p5.s, p6.s, p7.s)
+	it.op = [7]opTrack{p1.op, p2.op, p3.op, p4.op, p5.op, p6.op, p7.op}
+	it.tracked = it.op != [7]opTrack{}
+	return it
 }
 
 // newIter7 returns the join of the storages s1, s2, s3, s4, s5, s6, s7, driven by the shortest.
@@ -2625,8 +3577,123 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Not(filters ...Filter) Iter7[T1, T2,
 	return it
 }
 
+// driveTracked is the loop of a join with tracking: it finds each view's
+// position for the entity, applies the Changed filters, marks what ViewMuts
+// hand out, and calls visit. It returns the position of ids where visit
+// returned false, or len(ids).
+func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7) bool) int {
+	ids, driver, not := it.ids, it.driver, it.not
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		x1 := i
+		if driver != 1 {
+			if x1 = it.s1.pos(id); x1 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
+			continue
+		}
+		x2 := i
+		if driver != 2 {
+			if x2 = it.s2.pos(id); x2 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
+			continue
+		}
+		x3 := i
+		if driver != 3 {
+			if x3 = it.s3.pos(id); x3 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
+			continue
+		}
+		x4 := i
+		if driver != 4 {
+			if x4 = it.s4.pos(id); x4 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[3]; op.filter != 0 && !it.s4.track.admits(op, x4) {
+			continue
+		}
+		x5 := i
+		if driver != 5 {
+			if x5 = it.s5.pos(id); x5 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[4]; op.filter != 0 && !it.s5.track.admits(op, x5) {
+			continue
+		}
+		x6 := i
+		if driver != 6 {
+			if x6 = it.s6.pos(id); x6 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[5]; op.filter != 0 && !it.s6.track.admits(op, x6) {
+			continue
+		}
+		x7 := i
+		if driver != 7 {
+			if x7 = it.s7.pos(id); x7 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[6]; op.filter != 0 && !it.s7.track.admits(op, x7) {
+			continue
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if it.op[0].mark {
+			it.s1.track.mark(x1)
+		}
+		if it.op[1].mark {
+			it.s2.track.mark(x2)
+		}
+		if it.op[2].mark {
+			it.s3.track.mark(x3)
+		}
+		if it.op[3].mark {
+			it.s4.track.mark(x4)
+		}
+		if it.op[4].mark {
+			it.s5.track.mark(x5)
+		}
+		if it.op[5].mark {
+			it.s6.track.mark(x6)
+		}
+		if it.op[6].mark {
+			it.s7.track.mark(x7)
+		}
+		if !visit(id, &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3], &it.s4.data[x4], &it.s5.data[x5], &it.s6.data[x6], &it.s7.data[x7]) {
+			return i
+		}
+	}
+	return len(ids)
+}
+
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
+	if it.tracked {
+		found := false
+		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7) bool {
+			it.id, it.p1, it.p2, it.p3, it.p4, it.p5, it.p6, it.p7 = id, p1, p2, p3, p4, p5, p6, p7
+			found = true
+			return false
+		})
+		it.i = i
+		if found {
+			it.i++
+		}
+		return found
+	}
 	ids := it.ids
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
@@ -2697,6 +3764,10 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Each(fn func(*T1, *T2, *T3, *T4, *T5
 		fn(p1, p2, p3, p4, p5, p6, p7)
 		return true
 	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
+	}
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -2764,6 +3835,10 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) EachWithID(fn func(EntityID, *T1, *T
 		fn(id, p1, p2, p3, p4, p5, p6, p7)
 		return true
 	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
+	}
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -2830,6 +3905,10 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) All() iter.Seq[Row7[T1, T2, T3, T4, 
 	return func(yield func(Row7[T1, T2, T3, T4, T5, T6, T7]) bool) {
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7) bool {
 			return yield(Row7[T1, T2, T3, T4, T5, T6, T7]{p1, p2, p3, p4, p5, p6, p7})
+		}
+		if it.tracked {
+			it.driveTracked(visit)
+			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
@@ -2899,6 +3978,10 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) WithID() iter.Seq2[EntityID, Row7[T1
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7) bool {
 			return yield(id, Row7[T1, T2, T3, T4, T5, T6, T7]{p1, p2, p3, p4, p5, p6, p7})
 		}
+		if it.tracked {
+			it.driveTracked(visit)
+			return
+		}
 		ids, driver, not := it.ids, it.driver, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
 		pages2, data2 := it.s2.pages, it.s2.data
@@ -2963,7 +4046,12 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) WithID() iter.Seq2[EntityID, Row7[T1
 
 // Get returns the components of entity id, and false if it lacks one of
 // them or is excluded by a Not filter.
+// A Changed view's filter applies, and ViewMuts of types tracking
+// modification mark what Get hands out.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, *T7, bool) {
+	if it.tracked {
+		return it.getTracked(id)
+	}
 	p1 := it.s1.get(id)
 	p2 := it.s2.get(id)
 	p3 := it.s3.get(id)
@@ -2977,11 +4065,92 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Get(id EntityID) (*T1, *T2, *T3, *T4
 	return p1, p2, p3, p4, p5, p6, p7, true
 }
 
+func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) getTracked(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, *T7, bool) {
+	x1 := it.s1.pos(id)
+	if x1 < 0 {
+		return nil, nil, nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
+		return nil, nil, nil, nil, nil, nil, nil, false
+	}
+	x2 := it.s2.pos(id)
+	if x2 < 0 {
+		return nil, nil, nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
+		return nil, nil, nil, nil, nil, nil, nil, false
+	}
+	x3 := it.s3.pos(id)
+	if x3 < 0 {
+		return nil, nil, nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
+		return nil, nil, nil, nil, nil, nil, nil, false
+	}
+	x4 := it.s4.pos(id)
+	if x4 < 0 {
+		return nil, nil, nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[3]; op.filter != 0 && !it.s4.track.admits(op, x4) {
+		return nil, nil, nil, nil, nil, nil, nil, false
+	}
+	x5 := it.s5.pos(id)
+	if x5 < 0 {
+		return nil, nil, nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[4]; op.filter != 0 && !it.s5.track.admits(op, x5) {
+		return nil, nil, nil, nil, nil, nil, nil, false
+	}
+	x6 := it.s6.pos(id)
+	if x6 < 0 {
+		return nil, nil, nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[5]; op.filter != 0 && !it.s6.track.admits(op, x6) {
+		return nil, nil, nil, nil, nil, nil, nil, false
+	}
+	x7 := it.s7.pos(id)
+	if x7 < 0 {
+		return nil, nil, nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[6]; op.filter != 0 && !it.s7.track.admits(op, x7) {
+		return nil, nil, nil, nil, nil, nil, nil, false
+	}
+	if it.not != nil && excluded(it.not, id) {
+		return nil, nil, nil, nil, nil, nil, nil, false
+	}
+	if it.op[0].mark {
+		it.s1.track.mark(x1)
+	}
+	if it.op[1].mark {
+		it.s2.track.mark(x2)
+	}
+	if it.op[2].mark {
+		it.s3.track.mark(x3)
+	}
+	if it.op[3].mark {
+		it.s4.track.mark(x4)
+	}
+	if it.op[4].mark {
+		it.s5.track.mark(x5)
+	}
+	if it.op[5].mark {
+		it.s6.track.mark(x6)
+	}
+	if it.op[6].mark {
+		it.s7.track.mark(x7)
+	}
+	return &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3], &it.s4.data[x4], &it.s5.data[x5], &it.s6.data[x6], &it.s7.data[x7], true
+}
+
 // Count returns the number of matching entities.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Count() (n int) {
 	visit := func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7) bool {
 		n++
 		return true
+	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
@@ -3083,23 +4252,43 @@ type Iter8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 	ids    []EntityID // the driving storage's entities
 	driver int        // which of s1..s8 drives: ids[i] owns data[i] there
 	i      int        // the next position of ids to look at
-	id     EntityID
-	p1     *T1
-	p2     *T2
-	p3     *T3
-	p4     *T4
-	p5     *T5
-	p6     *T6
-	p7     *T7
-	p8     *T8
+	// op says what to do with each view's tracking; tracked is set when
+	// any element of op is not zero (a Changed view, or a ViewMut that
+	// marks modifications), and routes iteration through driveTracked.
+	op      [8]opTrack
+	tracked bool
+	id      EntityID
+	p1      *T1
+	p2      *T2
+	p3      *T3
+	p4      *T4
+	p5      *T5
+	p6      *T6
+	p7      *T7
+	p8      *T8
 }
 
 // Join8 joins 8 views ([View] or [ViewMut], in any mix): the
 // iteration visits each entity that has all 8 components, driven by the
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
+//
+// A [Changed] view restricts the join to the components inserted or
+// modified in its window; a [ViewMut] of a type tracking modification marks
+// the components the join hands out.
 func Join8[T1, T2, T3, T4, T5, T6, T7, T8 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5], v6 Part[T6], v7 Part[T7], v8 Part[T8]) Iter8[T1, T2, T3, T4, T5, T6, T7, T8] {
-	return newIter8(v1.core().store(), v2.core().store(), v3.core().store(), v4.core().store(), v5.core().store(), v6.core().store(), v7.core().store(), v8.core().store())
+	p1 := v1.part()
+	p2 := v2.part()
+	p3 := v3.part()
+	p4 := v4.part()
+	p5 := v5.part()
+	p6 := v6.part()
+	p7 := v7.part()
+	p8 := v8.part()
+	it := newIter8(p1.s, p2.s, p3.s, p4.s, p5.s, p6.s, p7.s, p8.s)
+	it.op = [8]opTrack{p1.op, p2.op, p3.op, p4.op, p5.op, p6.op, p7.op, p8.op}
+	it.tracked = it.op != [8]opTrack{}
+	return it
 }
 
 // newIter8 returns the join of the storages s1, s2, s3, s4, s5, s6, s7, s8, driven by the shortest.
@@ -3136,8 +4325,135 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Not(filters ...Filter) Iter8[T1,
 	return it
 }
 
+// driveTracked is the loop of a join with tracking: it finds each view's
+// position for the entity, applies the Changed filters, marks what ViewMuts
+// hand out, and calls visit. It returns the position of ids where visit
+// returned false, or len(ids).
+func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8) bool) int {
+	ids, driver, not := it.ids, it.driver, it.not
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		x1 := i
+		if driver != 1 {
+			if x1 = it.s1.pos(id); x1 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
+			continue
+		}
+		x2 := i
+		if driver != 2 {
+			if x2 = it.s2.pos(id); x2 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
+			continue
+		}
+		x3 := i
+		if driver != 3 {
+			if x3 = it.s3.pos(id); x3 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
+			continue
+		}
+		x4 := i
+		if driver != 4 {
+			if x4 = it.s4.pos(id); x4 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[3]; op.filter != 0 && !it.s4.track.admits(op, x4) {
+			continue
+		}
+		x5 := i
+		if driver != 5 {
+			if x5 = it.s5.pos(id); x5 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[4]; op.filter != 0 && !it.s5.track.admits(op, x5) {
+			continue
+		}
+		x6 := i
+		if driver != 6 {
+			if x6 = it.s6.pos(id); x6 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[5]; op.filter != 0 && !it.s6.track.admits(op, x6) {
+			continue
+		}
+		x7 := i
+		if driver != 7 {
+			if x7 = it.s7.pos(id); x7 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[6]; op.filter != 0 && !it.s7.track.admits(op, x7) {
+			continue
+		}
+		x8 := i
+		if driver != 8 {
+			if x8 = it.s8.pos(id); x8 < 0 {
+				continue
+			}
+		}
+		if op := &it.op[7]; op.filter != 0 && !it.s8.track.admits(op, x8) {
+			continue
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if it.op[0].mark {
+			it.s1.track.mark(x1)
+		}
+		if it.op[1].mark {
+			it.s2.track.mark(x2)
+		}
+		if it.op[2].mark {
+			it.s3.track.mark(x3)
+		}
+		if it.op[3].mark {
+			it.s4.track.mark(x4)
+		}
+		if it.op[4].mark {
+			it.s5.track.mark(x5)
+		}
+		if it.op[5].mark {
+			it.s6.track.mark(x6)
+		}
+		if it.op[6].mark {
+			it.s7.track.mark(x7)
+		}
+		if it.op[7].mark {
+			it.s8.track.mark(x8)
+		}
+		if !visit(id, &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3], &it.s4.data[x4], &it.s5.data[x5], &it.s6.data[x6], &it.s7.data[x7], &it.s8.data[x8]) {
+			return i
+		}
+	}
+	return len(ids)
+}
+
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
+	if it.tracked {
+		found := false
+		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7, p8 *T8) bool {
+			it.id, it.p1, it.p2, it.p3, it.p4, it.p5, it.p6, it.p7, it.p8 = id, p1, p2, p3, p4, p5, p6, p7, p8
+			found = true
+			return false
+		})
+		it.i = i
+		if found {
+			it.i++
+		}
+		return found
+	}
 	ids := it.ids
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
@@ -3214,6 +4530,10 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Each(fn func(*T1, *T2, *T3, *T4,
 		fn(p1, p2, p3, p4, p5, p6, p7, p8)
 		return true
 	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
+	}
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -3288,6 +4608,10 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) EachWithID(fn func(EntityID, *T1
 		fn(id, p1, p2, p3, p4, p5, p6, p7, p8)
 		return true
 	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
+	}
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -3361,6 +4685,10 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) All() iter.Seq[Row8[T1, T2, T3, 
 	return func(yield func(Row8[T1, T2, T3, T4, T5, T6, T7, T8]) bool) {
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7, p8 *T8) bool {
 			return yield(Row8[T1, T2, T3, T4, T5, T6, T7, T8]{p1, p2, p3, p4, p5, p6, p7, p8})
+		}
+		if it.tracked {
+			it.driveTracked(visit)
+			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
@@ -3437,6 +4765,10 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) WithID() iter.Seq2[EntityID, Row
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7, p8 *T8) bool {
 			return yield(id, Row8[T1, T2, T3, T4, T5, T6, T7, T8]{p1, p2, p3, p4, p5, p6, p7, p8})
 		}
+		if it.tracked {
+			it.driveTracked(visit)
+			return
+		}
 		ids, driver, not := it.ids, it.driver, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
 		pages2, data2 := it.s2.pages, it.s2.data
@@ -3508,7 +4840,12 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) WithID() iter.Seq2[EntityID, Row
 
 // Get returns the components of entity id, and false if it lacks one of
 // them or is excluded by a Not filter.
+// A Changed view's filter applies, and ViewMuts of types tracking
+// modification mark what Get hands out.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8, bool) {
+	if it.tracked {
+		return it.getTracked(id)
+	}
 	p1 := it.s1.get(id)
 	p2 := it.s2.get(id)
 	p3 := it.s3.get(id)
@@ -3523,11 +4860,102 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Get(id EntityID) (*T1, *T2, *T3,
 	return p1, p2, p3, p4, p5, p6, p7, p8, true
 }
 
+func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) getTracked(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8, bool) {
+	x1 := it.s1.pos(id)
+	if x1 < 0 {
+		return nil, nil, nil, nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
+		return nil, nil, nil, nil, nil, nil, nil, nil, false
+	}
+	x2 := it.s2.pos(id)
+	if x2 < 0 {
+		return nil, nil, nil, nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
+		return nil, nil, nil, nil, nil, nil, nil, nil, false
+	}
+	x3 := it.s3.pos(id)
+	if x3 < 0 {
+		return nil, nil, nil, nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
+		return nil, nil, nil, nil, nil, nil, nil, nil, false
+	}
+	x4 := it.s4.pos(id)
+	if x4 < 0 {
+		return nil, nil, nil, nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[3]; op.filter != 0 && !it.s4.track.admits(op, x4) {
+		return nil, nil, nil, nil, nil, nil, nil, nil, false
+	}
+	x5 := it.s5.pos(id)
+	if x5 < 0 {
+		return nil, nil, nil, nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[4]; op.filter != 0 && !it.s5.track.admits(op, x5) {
+		return nil, nil, nil, nil, nil, nil, nil, nil, false
+	}
+	x6 := it.s6.pos(id)
+	if x6 < 0 {
+		return nil, nil, nil, nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[5]; op.filter != 0 && !it.s6.track.admits(op, x6) {
+		return nil, nil, nil, nil, nil, nil, nil, nil, false
+	}
+	x7 := it.s7.pos(id)
+	if x7 < 0 {
+		return nil, nil, nil, nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[6]; op.filter != 0 && !it.s7.track.admits(op, x7) {
+		return nil, nil, nil, nil, nil, nil, nil, nil, false
+	}
+	x8 := it.s8.pos(id)
+	if x8 < 0 {
+		return nil, nil, nil, nil, nil, nil, nil, nil, false
+	}
+	if op := &it.op[7]; op.filter != 0 && !it.s8.track.admits(op, x8) {
+		return nil, nil, nil, nil, nil, nil, nil, nil, false
+	}
+	if it.not != nil && excluded(it.not, id) {
+		return nil, nil, nil, nil, nil, nil, nil, nil, false
+	}
+	if it.op[0].mark {
+		it.s1.track.mark(x1)
+	}
+	if it.op[1].mark {
+		it.s2.track.mark(x2)
+	}
+	if it.op[2].mark {
+		it.s3.track.mark(x3)
+	}
+	if it.op[3].mark {
+		it.s4.track.mark(x4)
+	}
+	if it.op[4].mark {
+		it.s5.track.mark(x5)
+	}
+	if it.op[5].mark {
+		it.s6.track.mark(x6)
+	}
+	if it.op[6].mark {
+		it.s7.track.mark(x7)
+	}
+	if it.op[7].mark {
+		it.s8.track.mark(x8)
+	}
+	return &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3], &it.s4.data[x4], &it.s5.data[x5], &it.s6.data[x6], &it.s7.data[x7], &it.s8.data[x8], true
+}
+
 // Count returns the number of matching entities.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Count() (n int) {
 	visit := func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8) bool {
 		n++
 		return true
+	}
+	if it.tracked {
+		it.driveTracked(visit)
+		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data

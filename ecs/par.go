@@ -100,7 +100,11 @@ func (v ViewMut[T]) ParEach(fn func(*T)) { v.ParEachMin(ParallelMin, fn) }
 // (and no parallelism below 2×grain): use a small grain when fn is
 // expensive.
 func (v ViewMut[T]) ParEachMin(grain int, fn func(*T)) {
-	data := v.c.store().data
+	s := v.c.store()
+	if s.track != nil {
+		s.track.markAll() // every component is handed out for writing
+	}
+	data := s.data
 	parallelFor(len(data), grain, func(start, end int) {
 		for i := start; i < end; i++ {
 			fn(&data[i])

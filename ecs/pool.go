@@ -256,14 +256,18 @@ func (s *planSystem) exec() {
 		}
 	}()
 	w := s.p.world
-	now := w.tick.Add(1)
-	s.frame.ctx = borrowCtx{w: w, by: s.name, last: s.lastRun, now: now}
+	now := w.nextTick()
+	last := s.lastRun
+	if !s.ran {
+		last = now - ancient // the first run sees everything
+	}
+	s.frame.ctx = borrowCtx{w: w, by: s.name, inWorkload: true, last: last, now: now}
 	if s.tctx == nil {
 		s.err = s.shape.call(s.fn, s.frame)
 	} else {
 		s.execTraced()
 	}
-	s.lastRun = now
+	s.lastRun, s.ran = now, true
 }
 
 func (s *planSystem) execTraced() {

@@ -59,7 +59,8 @@ type planSystem struct {
 	reason   string // why it is not in an earlier batch
 	p        *plan
 
-	lastRun uint64 // tracking timestamp of its last run (0: never)
+	lastRun uint64 // tracking timestamp of its last run
+	ran     bool   // lastRun is set
 	stats   SystemStats
 
 	// per run

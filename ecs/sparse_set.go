@@ -65,11 +65,26 @@ type sparseSet[T any] struct {
 	typ  reflect.Type
 	name string
 	lock borrowState
+
+	// track is the tracking state (tracking.go), nil when the type tracks
+	// nothing: untracked storages pay one nil test per insertion or
+	// removal, and nothing per lookup or iteration.
+	track *tracker[T]
 }
 
 func newSparseSet[T any]() *sparseSet[T] {
 	t := reflect.TypeFor[T]()
 	return &sparseSet[T]{typ: t, name: typeName(t)}
+}
+
+// newTrackedSparseSet returns the storage of T for w, tracking what T
+// declares with a Tracking method (see [Tracker]).
+func newTrackedSparseSet[T any](w *World) *sparseSet[T] {
+	s := newSparseSet[T]()
+	if k := declaredTracking[T](); k != 0 {
+		s.enableTracking(k, w)
+	}
+	return s
 }
 
 // entry returns a pointer to id's sparse entry if id has a component here,
@@ -161,6 +176,9 @@ func (s *sparseSet[T]) insert(id EntityID, v T) insertOutcome {
 	*e = sparseEntry(id, len(s.dense))
 	s.dense = append(s.dense, id)
 	s.data = append(s.data, v)
+	if s.track != nil {
+		s.track.appended(1)
+	}
 	return inserted
 }
 
@@ -173,6 +191,9 @@ func (s *sparseSet[T]) insertOver(e *uint64, id EntityID, v T) insertOutcome {
 	switch {
 	case gen == id.Generation():
 		s.data[i] = v
+		if s.track != nil {
+			s.track.replaced(i)
+		}
 		return replaced
 	case gen > id.Generation():
 		return refused
@@ -180,6 +201,9 @@ func (s *sparseSet[T]) insertOver(e *uint64, id EntityID, v T) insertOutcome {
 		s.dense[i] = id
 		s.data[i] = v
 		*e = sparseEntry(id, i)
+		if s.track != nil {
+			s.track.tookOver(i)
+		}
 		return inserted
 	}
 }
@@ -196,6 +220,9 @@ func (s *sparseSet[T]) remove(id EntityID) (v T, ok bool) {
 	dense, data := s.dense, s.data
 	v = data[i]
 	last := len(dense) - 1
+	if s.track != nil {
+		s.track.removed(id, i, last)
+	}
 	if i != last {
 		moved := dense[last]
 		dense[i] = moved
@@ -221,6 +248,9 @@ func (s *sparseSet[T]) deleteID(id EntityID) bool {
 	*e = 0
 	dense, data := s.dense, s.data
 	last := len(dense) - 1
+	if s.track != nil {
+		s.track.deleted(id, &data[i], i, last)
+	}
 	if i != last {
 		moved := dense[last]
 		dense[i] = moved
@@ -236,6 +266,9 @@ func (s *sparseSet[T]) deleteID(id EntityID) bool {
 
 // clear removes every component.
 func (s *sparseSet[T]) clear() {
+	if s.track != nil {
+		s.track.cleared(s.dense, s.data)
+	}
 	for _, id := range s.dense {
 		s.pages[id.Index()>>pageShift][id.Index()&pageMask] = 0
 	}
@@ -258,6 +291,12 @@ func (s *sparseSet[T]) ids() []EntityID      { return s.dense }
 // grown arrays, which are cut to length at the end.
 func (s *sparseSet[T]) bulkInsert(ids []EntityID, vals []T) {
 	vals = vals[:len(ids)]
+	if s.track != nil {
+		for k, id := range ids {
+			s.insert(id, vals[k])
+		}
+		return
+	}
 	s.dense = grow(s.dense, len(ids))
 	s.data = grow(s.data, len(ids))
 	n := len(s.dense)

@@ -21,10 +21,20 @@ type storage interface {
 // use. It never blocks on a borrow: creating a storage does not touch any
 // existing one.
 func storageFor[T any](w *World) *sparseSet[T] {
-	return w.comps.getOrAdd(keyFor[T](), newStorage[T]).(*sparseSet[T])
+	k := keyFor[T]()
+	if s, ok := w.comps.get(k); ok {
+		return s.(*sparseSet[T])
+	}
+	return addStorage[T](w, k)
 }
 
-func newStorage[T any]() storage { return newSparseSet[T]() }
+// addStorage creates the storage of T, tracking what T declares. It runs
+// once per type and world.
+//
+//go:noinline
+func addStorage[T any](w *World, k typeKey) *sparseSet[T] {
+	return w.comps.add(k, func() storage { return newTrackedSparseSet[T](w) }).(*sparseSet[T])
+}
 
 // uniqueSlot is the type-free face of a unique's storage.
 type uniqueSlot interface {

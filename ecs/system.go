@@ -15,8 +15,19 @@ type borrowCtx struct {
 	w     *World
 	by    string // the system name, or the World function
 	inAll bool   // borrowing inside an AllStoragesViewMut: all storages already held
-	last  uint64 // tracking: the system's previous run (0: never)
-	now   uint64 // tracking: the current run's timestamp
+	// Tracking (tracking.go). In a workload, now is the run's timestamp and
+	// last the system's previous one; outside, now is taken on first need.
+	inWorkload bool
+	last       uint64
+	now        uint64
+}
+
+// stamp returns the timestamp of the run, taking one if it has none yet.
+func (ctx *borrowCtx) stamp() uint64 {
+	if ctx.now == 0 {
+		ctx.now = ctx.w.nextTick()
+	}
+	return ctx.now
 }
 
 // lockAll takes the shared borrow of all storages that every view holds.

@@ -19,6 +19,17 @@ type View[T any] struct{ c *viewCore[T] }
 
 // ViewMut is exclusive access to the components of type T: everything a
 // [View] does, plus adding, removing and changing components.
+//
+// Modification tracking: Go cannot see a write through a pointer, so when T
+// tracks modification ([TrackModification]) a ViewMut marks a component
+// modified when it hands it out for writing: [ViewMut.Get] and
+// [ViewMut.MustGet] (when the component exists), every component visited
+// by [ViewMut.All], [ViewMut.WithID], [ViewMut.ParEach] and by joins the
+// ViewMut is part of (also through [ViewMut.Modified] and its siblings),
+// and every component at once by [ViewMut.Slice]. Adding a component to an
+// entity that already has one (a replacement) marks it modified too; it is
+// not an insertion. A [View] never marks, and neither do
+// [ViewMut.Contains], [ViewMut.Len], [ViewMut.IDs] or removals.
 type ViewMut[T any] struct{ c *viewCore[T] }
 
 // viewCore is the state behind a View or ViewMut. It is allocated once per
@@ -28,6 +39,11 @@ type viewCore[T any] struct {
 	w    *World
 	b    borrower
 	held bool // all storages borrowed shared for this view
+
+	// Tracking (tracking.go): inside a workload, the view's window starts
+	// after last, the system's previous run; outside, after the last clear.
+	inWorkload bool
+	last       uint64
 }
 
 // Filter is anything that can tell whether an entity belongs to a set:
@@ -37,14 +53,31 @@ type Filter interface {
 	Contains(id EntityID) bool
 }
 
-// Part is implemented by [View] and [ViewMut]: the views a join can combine.
-// Its method is unexported; other types cannot be parts of a join.
+// Part is implemented by [View], [ViewMut] and [Changed]: the views a join
+// can combine. Its method is unexported; other types cannot be parts of a
+// join.
 type Part[T any] interface {
-	core() *viewCore[T]
+	part() joinPart[T]
 }
 
-func (v View[T]) core() *viewCore[T]    { return v.c }
-func (v ViewMut[T]) core() *viewCore[T] { return v.c }
+// joinPart is one operand of a join: a storage, and what to do with its
+// tracking.
+type joinPart[T any] struct {
+	s  *sparseSet[T]
+	op opTrack
+}
+
+func (v View[T]) part() joinPart[T]    { return v.c.part(false) }
+func (v ViewMut[T]) part() joinPart[T] { return v.c.part(true) }
+
+func (c *viewCore[T]) part(mut bool) joinPart[T] {
+	s := c.store()
+	p := joinPart[T]{s: s}
+	if mut && s.track != nil && s.track.modifiedAt != nil {
+		p.op.mark = true
+	}
+	return p
+}
 
 // store returns the borrowed storage. It must stay small enough to inline
 // into every accessor, so it panics with a constant.
@@ -73,12 +106,21 @@ func (c *viewCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string) e
 		return err
 	}
 	c.s, c.held = s, held
+	if s.track != nil {
+		c.inWorkload, c.last = ctx.inWorkload, ctx.last
+		if kind.exclusive() {
+			s.track.now = ctx.stamp()
+		}
+	}
 	return nil
 }
 
 func (c *viewCore[T]) release() {
 	if c == nil || c.s == nil {
 		return
+	}
+	if c.s.track != nil && c.b.kind.exclusive() {
+		c.s.track.now = 0
 	}
 	c.s.lock.release(&c.b, c.b.kind.exclusive())
 	if c.held {
@@ -157,27 +199,108 @@ func (v ViewMut[T]) Contains(id EntityID) bool { return v.c.store().has(id) }
 
 // Get returns a pointer to id's component, to read or change, and false if
 // id has none (or is not alive). The pointer is valid until a component of
-// type T is added or removed.
+// type T is added or removed. If T tracks modification, the component is
+// marked modified (see [ViewMut]).
 func (v ViewMut[T]) Get(id EntityID) (*T, bool) {
-	p := v.c.store().get(id)
-	return p, p != nil
+	s := v.c.store()
+	x := s.pos(id)
+	if x < 0 {
+		return nil, false
+	}
+	if s.track != nil {
+		s.track.mark(x)
+	}
+	return &s.data[x], true
 }
 
 // MustGet returns a pointer to id's component: the index form, for when the
-// entity is known to have one. Panics if it has none, naming the type and id.
-func (v ViewMut[T]) MustGet(id EntityID) *T { return mustGet(v.c.store(), id) }
+// entity is known to have one. Panics if it has none, naming the type and
+// id. It marks the component modified like [ViewMut.Get].
+func (v ViewMut[T]) MustGet(id EntityID) *T {
+	s := v.c.store()
+	p := mustGet(s, id)
+	if s.track != nil {
+		s.track.mark(s.pos(id))
+	}
+	return p
+}
 
 // All iterates over every component, in storage order. Do not add or remove
-// components of type T while iterating.
-func (v ViewMut[T]) All() iter.Seq[*T] { return all(v.c.store()) }
+// components of type T while iterating. If T tracks modification, each
+// component is marked modified as it is handed out.
+func (v ViewMut[T]) All() iter.Seq[*T] {
+	s := v.c.store()
+	data, mod, now := s.data, marks(s), uint64(0)
+	if mod != nil {
+		now = s.track.now
+	}
+	return func(yield func(*T) bool) {
+		if mod != nil {
+			mod = mod[:len(data)]
+			for i := range data {
+				mod[i] = now
+				if !yield(&data[i]) {
+					return
+				}
+			}
+			return
+		}
+		for i := range data {
+			if !yield(&data[i]) {
+				return
+			}
+		}
+	}
+}
 
-// WithID iterates over every component with the id of its entity.
-func (v ViewMut[T]) WithID() iter.Seq2[EntityID, *T] { return withID(v.c.store()) }
+// WithID iterates over every component with the id of its entity, marking
+// each modified as it is handed out if T tracks modification.
+func (v ViewMut[T]) WithID() iter.Seq2[EntityID, *T] {
+	s := v.c.store()
+	data, ids, mod, now := s.data, s.dense[:len(s.data)], marks(s), uint64(0)
+	if mod != nil {
+		now = s.track.now
+	}
+	return func(yield func(EntityID, *T) bool) {
+		if mod != nil {
+			mod = mod[:len(data)]
+			for i := range data {
+				mod[i] = now
+				if !yield(ids[i], &data[i]) {
+					return
+				}
+			}
+			return
+		}
+		for i := range data {
+			if !yield(ids[i], &data[i]) {
+				return
+			}
+		}
+	}
+}
+
+// marks returns the modification timestamps a ViewMut of s writes when it
+// hands components out, or nil if s does not track modification.
+func marks[T any](s *sparseSet[T]) []uint64 {
+	if s.track != nil {
+		return s.track.modifiedAt
+	}
+	return nil
+}
 
 // Slice returns the components as a slice, in the order of [ViewMut.IDs]:
 // the fastest way to iterate. It aliases the storage; it is invalid after
-// a component of type T is added or removed, or the view released.
-func (v ViewMut[T]) Slice() []T { return v.c.store().data }
+// a component of type T is added or removed, or the view released. If T
+// tracks modification, Slice marks every component modified: it hands
+// them all out for writing.
+func (v ViewMut[T]) Slice() []T {
+	s := v.c.store()
+	if s.track != nil {
+		s.track.markAll()
+	}
+	return s.data
+}
 
 // IDs returns the entities owning the components, in the order of
 // [ViewMut.Slice]. Do not change it.

@@ -28,7 +28,10 @@ type World struct {
 	defaultWL string
 	tracing   atomic.Bool
 
-	tick atomic.Uint64
+	tick atomic.Uint64 // the tracking clock (tracking.go)
+	// allNow is the timestamp of the system holding an AllStoragesViewMut,
+	// 0 when none does: changes made through it carry it.
+	allNow uint64
 }
 
 // NewWorld returns an empty world.

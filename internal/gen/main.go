@@ -56,7 +56,7 @@ func Letter(k int) string { return string(rune('A' + k - 1)) }
 // Generate renders the template named name for arities 1..MaxArity into
 // a gofmt-ed Go file.
 func Generate(name string) ([]byte, error) {
-	t, err := template.New(name).Funcs(template.FuncMap{"letter": Letter}).ParseFS(templates, name)
+	t, err := template.New(name).Funcs(template.FuncMap{"letter": Letter, "dec": func(k int) int { return k - 1 }}).ParseFS(templates, name)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,438 @@
+package ecs
+
+import (
+	"errors"
+	"reflect"
+	"strconv"
+	"strings"
+	"unsafe"
+)
+
+// Tracking selects which changes to a component storage are recorded. It is
+// a bit set: combine kinds with |.
+type Tracking uint8
+
+// The kinds of changes a storage can track.
+const (
+	// TrackInsertion records when each component was added to its entity.
+	TrackInsertion Tracking = 1 << iota
+	// TrackModification records when each component was last handed out
+	// for writing through a [ViewMut] (see [ViewMut] for exactly what
+	// marks).
+	TrackModification
+	// TrackDeletion keeps each deleted component, with its entity, until
+	// cleared. Deleting an entity deletes each of its components.
+	TrackDeletion
+	// TrackRemoval keeps the entities whose component was removed (taken
+	// out with Remove: the component itself went back to the caller),
+	// until cleared.
+	TrackRemoval
+	// TrackAll tracks every kind.
+	TrackAll = TrackInsertion | TrackModification | TrackDeletion | TrackRemoval
+)
+
+var trackingNames = [...]string{"insertion", "modification", "deletion", "removal"}
+
+// String names the kinds in t, joined with "|": "insertion|modification".
+// The zero Tracking prints "nothing".
+func (t Tracking) String() string {
+	if t == 0 {
+		return "nothing"
+	}
+	var parts []string
+	for i, name := range trackingNames {
+		if t&(1<<i) != 0 {
+			parts = append(parts, name)
+		}
+	}
+	if rest := t &^ TrackAll; rest != 0 {
+		parts = append(parts, "Tracking("+strconv.Itoa(int(rest))+")")
+	}
+	return strings.Join(parts, "|")
+}
+
+// Tracker is implemented by component types that declare what their storage
+// tracks: the Go form of Shipyard's `type Tracking = track::Modification`.
+// Implement it on the value type; the method is called once, on the zero
+// value, when the storage is created, so it must return a constant:
+//
+//	type Life struct{ HP float64 }
+//
+//	func (Life) Tracking() ecs.Tracking { return ecs.TrackModification }
+//
+// For types you do not own, use [TrackComponent].
+type Tracker interface {
+	Tracking() Tracking
+}
+
+// declaredTracking returns what T declares with a Tracking method.
+func declaredTracking[T any]() Tracking {
+	var zero T
+	if t, ok := any(zero).(Tracker); ok {
+		return t.Tracking() & TrackAll
+	}
+	return 0
+}
+
+// ErrNotTracked is the error a view returns when asked for changes its
+// component type does not track. See [TrackingError].
+var ErrNotTracked = errors.New("component type does not track this")
+
+// TrackingError reports a question about changes a storage does not track.
+// It wraps [ErrNotTracked].
+type TrackingError struct {
+	Op      string   // the method asked, e.g. "View[main.Life].Modified"
+	Type    string   // the component type, e.g. "main.Life"
+	Missing Tracking // the kinds the question needs and the type lacks
+	Has     Tracking // what the type tracks
+}
+
+func (e *TrackingError) Error() string {
+	return "ecs: " + e.Op + ": " + e.Type + " does not track " + e.Missing.String() +
+		" (it tracks " + e.Has.String() + "); declare it with a Tracking method on " + e.Type +
+		" or with ecs.TrackComponent[" + e.Type + "]"
+}
+
+// Unwrap returns [ErrNotTracked].
+func (e *TrackingError) Unwrap() error { return ErrNotTracked }
+
+// TrackComponent makes the storage of T track the kinds in t, in addition
+// to what it tracks already (what T declares with a [Tracker] method): the
+// way to track types you do not own. Components already in the storage are
+// not reported as inserted or modified. Tracking cannot be turned off. It
+// borrows all storages, and returns a [*BorrowError] if they are borrowed
+// elsewhere, or an error naming the bad kinds if t has bits beyond
+// [TrackAll] (nothing changes then).
+func TrackComponent[T any](s Storages, t Tracking) error {
+	if t&^TrackAll != 0 {
+		return errors.New("ecs: TrackComponent[" + typeName(reflect.TypeFor[T]()) + "]: " + t.String() + " is not a combination of TrackInsertion, TrackModification, TrackDeletion and TrackRemoval")
+	}
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return err
+	}
+	defer endWrite(w, locked)
+	storageFor[T](w).enableTracking(t, w)
+	return nil
+}
+
+// TrackingOf returns what the storage of T tracks.
+func TrackingOf[T any](s Storages) Tracking {
+	w, _ := s.world()
+	if t := storageFor[T](w).track; t != nil {
+		return t.kinds
+	}
+	return 0
+}
+
+// Timestamps.
+//
+// The world has one clock. Every system run takes the next timestamp, and
+// so does every World-level change to a tracked storage made outside
+// systems; changes made in a system carry the system's timestamp. A
+// system in a workload sees the changes whose timestamp is after its own
+// previous run (and up to the current one, which includes its own
+// changes). Timestamps are 64-bit: at a billion system runs per second
+// the clock wraps after 584 years. Comparisons are wrap-safe anyway
+// (serial-number arithmetic: a is after b when a-b, modulo 2^64, is
+// below 2^63), so the clock can start anywhere; "never modified" is
+// stored as 2^62 ticks before the insertion, so it stays in the past
+// for any window that starts less than 2^62 ticks before it.
+
+// ancient is how far in the past "never" is put, relative to a stamp.
+const ancient = 1 << 62
+
+// newer reports whether ts is after since, wrap-safely.
+func newer(ts, since uint64) bool { return int64(ts-since) > 0 }
+
+// nextTick takes the next timestamp, never 0 (0 means "none").
+func (w *World) nextTick() uint64 {
+	t := w.tick.Add(1)
+	if t == 0 {
+		t = w.tick.Add(1)
+	}
+	return t
+}
+
+// TrackingTimestamp returns the world's current tracking timestamp: the
+// last one taken. Keep it to clear, later, the deletions and removals made
+// before it with the …OlderThan methods of [ViewMut].
+func (w *World) TrackingTimestamp() uint64 { return w.tick.Load() }
+
+// TrackingTimestamp returns the world's current tracking timestamp (see
+// [World.TrackingTimestamp]).
+func (v AllStoragesViewMut) TrackingTimestamp() uint64 {
+	w, _ := v.world()
+	return w.tick.Load()
+}
+
+// tracker holds a storage's tracking state. A storage that tracks nothing
+// has none: see sparseSet.track.
+//
+// Invariants: when the storage tracks insertion (modification),
+// len(insertedAt) == len(dense) (len(modifiedAt) == len(dense)), and
+// insertedAt[i] (modifiedAt[i]) belongs to dense[i]: every move in the
+// storage moves them too. The logs are in timestamp order.
+type tracker[T any] struct {
+	kinds Tracking
+	w     *World
+	// now is the timestamp of changes made through the ViewMut holding the
+	// storage (its system's run), or 0 when no ViewMut holds it.
+	now        uint64
+	insertedAt []uint64
+	modifiedAt []uint64
+	deletions  []deletion[T]
+	removals   []removal
+	// Outside workloads, views see the insertions (modifications) after
+	// these timestamps: the last ClearAllInserted (ClearAllModified).
+	insClear, modClear uint64
+}
+
+type deletion[T any] struct {
+	id EntityID
+	at uint64
+	v  T
+}
+
+type removal struct {
+	id EntityID
+	at uint64
+}
+
+// enableTracking makes s track kinds too, from now on.
+func (s *sparseSet[T]) enableTracking(kinds Tracking, w *World) {
+	if kinds == 0 {
+		return
+	}
+	now := w.tick.Load()
+	t := s.track
+	if t == nil {
+		t = &tracker[T]{w: w, insClear: now, modClear: now}
+	}
+	add := kinds &^ t.kinds
+	if add&TrackInsertion != 0 {
+		t.insertedAt = filled(len(s.dense), cap(s.dense), now-ancient)
+	}
+	if add&TrackModification != 0 {
+		t.modifiedAt = filled(len(s.dense), cap(s.dense), now-ancient)
+	}
+	t.kinds |= kinds
+	s.track = t
+}
+
+func filled(n, c int, v uint64) []uint64 {
+	s := make([]uint64, n, c)
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
+
+// stamp returns the timestamp of a change made now: the holding system's,
+// the AllStoragesViewMut's, or a new one for a World-level change.
+func (t *tracker[T]) stamp() uint64 {
+	if t.now != 0 {
+		return t.now
+	}
+	if t.w.allNow != 0 {
+		return t.w.allNow
+	}
+	return t.w.nextTick()
+}
+
+// The hooks below keep the tracker in step with its storage, which calls
+// them only when it has a tracker. They are kept out of line so the
+// storage's own paths stay small.
+
+// appended records n components appended at the end of the dense arrays.
+//
+//go:noinline
+func (t *tracker[T]) appended(n int) {
+	ts := t.stamp()
+	if t.insertedAt != nil {
+		for range n {
+			t.insertedAt = append(t.insertedAt, ts)
+		}
+	}
+	if t.modifiedAt != nil {
+		for range n {
+			t.modifiedAt = append(t.modifiedAt, ts-ancient)
+		}
+	}
+}
+
+// replaced records that the component at i was overwritten by a new value
+// for the same entity: a modification, not an insertion.
+//
+//go:noinline
+func (t *tracker[T]) replaced(i int) {
+	if t.modifiedAt != nil {
+		t.modifiedAt[i] = t.stamp()
+	}
+}
+
+// tookOver records that the component at i now belongs to a new entity
+// (it belonged to a dead one): an insertion.
+//
+//go:noinline
+func (t *tracker[T]) tookOver(i int) {
+	ts := t.stamp()
+	if t.insertedAt != nil {
+		t.insertedAt[i] = ts
+	}
+	if t.modifiedAt != nil {
+		t.modifiedAt[i] = ts - ancient
+	}
+}
+
+// gone records that the component at i leaves, and the one at last moves
+// into its place (swap-remove).
+func (t *tracker[T]) gone(i, last int) {
+	if a := t.insertedAt; a != nil {
+		a[i] = a[last]
+		t.insertedAt = a[:last]
+	}
+	if a := t.modifiedAt; a != nil {
+		a[i] = a[last]
+		t.modifiedAt = a[:last]
+	}
+}
+
+// deleted records the deletion of id's component *v, at position i.
+//
+//go:noinline
+func (t *tracker[T]) deleted(id EntityID, v *T, i, last int) {
+	if t.kinds&TrackDeletion != 0 {
+		t.deletions = append(t.deletions, deletion[T]{id: id, at: t.stamp(), v: *v})
+	}
+	t.gone(i, last)
+}
+
+// removed records the removal of id's component, at position i.
+//
+//go:noinline
+func (t *tracker[T]) removed(id EntityID, i, last int) {
+	if t.kinds&TrackRemoval != 0 {
+		t.removals = append(t.removals, removal{id: id, at: t.stamp()})
+	}
+	t.gone(i, last)
+}
+
+// cleared records the deletion of every component.
+func (t *tracker[T]) cleared(ids []EntityID, data []T) {
+	if t.kinds&TrackDeletion != 0 {
+		ts := t.stamp()
+		for i, id := range ids {
+			t.deletions = append(t.deletions, deletion[T]{id: id, at: ts, v: data[i]})
+		}
+	}
+	if t.insertedAt != nil {
+		t.insertedAt = t.insertedAt[:0]
+	}
+	if t.modifiedAt != nil {
+		t.modifiedAt = t.modifiedAt[:0]
+	}
+}
+
+// markAll records that every component was handed out for writing.
+func (t *tracker[T]) markAll() {
+	if a := t.modifiedAt; a != nil {
+		now := t.stamp()
+		for i := range a {
+			a[i] = now
+		}
+	}
+}
+
+// opTrack is what a join does with the tracking of one of its operands.
+type opTrack struct {
+	filter   Tracking // restrict to what was inserted/modified in the window (0: no filter)
+	mark     bool     // mark visited components modified (a ViewMut of a type tracking modification)
+	ins, mod uint64   // the window: insertions (modifications) after these count
+}
+
+// admits reports whether the component at i was inserted or modified (as
+// op.filter asks) in op's window.
+func (t *tracker[T]) admits(op *opTrack, i int) bool {
+	return (op.filter&TrackInsertion != 0 && newer(t.insertedAt[i], op.ins)) ||
+		(op.filter&TrackModification != 0 && newer(t.modifiedAt[i], op.mod))
+}
+
+// mark records that the component at i is handed out for writing.
+func (t *tracker[T]) mark(i int) {
+	if t.modifiedAt != nil {
+		t.modifiedAt[i] = t.now
+	}
+}
+
+// clearChanges starts the outside-workload window of kinds (insertion,
+// modification) now.
+func (t *tracker[T]) clearChanges(kinds Tracking) {
+	now := t.stamp()
+	if kinds&TrackInsertion != 0 {
+		t.insClear = now
+	}
+	if kinds&TrackModification != 0 {
+		t.modClear = now
+	}
+}
+
+// clearLogs drops the deletions and/or removals (as kinds says) made
+// before ts, or all of them when all is set.
+func (t *tracker[T]) clearLogs(kinds Tracking, ts uint64, all bool) {
+	if kinds&TrackDeletion != 0 {
+		t.deletions = dropBefore(t.deletions, ts, all, func(d *deletion[T]) uint64 { return d.at })
+	}
+	if kinds&TrackRemoval != 0 {
+		t.removals = dropBefore(t.removals, ts, all, func(r *removal) uint64 { return r.at })
+	}
+}
+
+// dropBefore drops the entries of log made before ts (all of them when all
+// is set), keeping the array; entries are in timestamp order.
+func dropBefore[E any](log []E, ts uint64, all bool, at func(*E) uint64) []E {
+	n := len(log)
+	if !all {
+		n = 0
+		for n < len(log) && newer(ts, at(&log[n])) {
+			n++
+		}
+	}
+	kept := copy(log, log[n:])
+	clear(log[kept:])
+	return log[:kept]
+}
+
+// needs returns a *TrackingError for op unless s tracks every kind in kinds.
+func (s *sparseSet[T]) needs(op string, kinds Tracking) error {
+	var has Tracking
+	if s.track != nil {
+		has = s.track.kinds
+	}
+	if has&kinds != kinds {
+		return &TrackingError{Op: op, Type: s.name, Missing: kinds &^ has, Has: has}
+	}
+	return nil
+}
+
+// trackingMemory returns the bytes the tracker uses and allocates.
+func (t *tracker[T]) memory() (used, allocated int) {
+	if t == nil {
+		return 0, 0
+	}
+	const stamp = 8
+	del, rem := int(unsafe.Sizeof(deletion[T]{})), int(unsafe.Sizeof(removal{}))
+	used = (len(t.insertedAt)+len(t.modifiedAt))*stamp + len(t.deletions)*del + len(t.removals)*rem
+	allocated = (cap(t.insertedAt)+cap(t.modifiedAt))*stamp + cap(t.deletions)*del + cap(t.removals)*rem
+	return used, allocated
+}
+
+func (t *tracker[T]) shrink() {
+	if t == nil {
+		return
+	}
+	t.insertedAt = fit(t.insertedAt)
+	t.modifiedAt = fit(t.modifiedAt)
+	t.deletions = fit(t.deletions)
+	t.removals = fit(t.removals)
+}

@@ -1,0 +1,249 @@
+package ecs
+
+import "iter"
+
+// Changed is a view narrowed to the components inserted and/or modified in
+// its window: inside a workload, since the system's previous run (its own
+// changes in this run included); outside workloads, since the last clear
+// ([ViewMut.ClearAllInserted], [ViewMut.ClearAllModified]). Get one from
+// [View.Inserted], [View.Modified] or [View.InsertedOrModified] (or the
+// [ViewMut] methods), then iterate it, or join it with other views:
+//
+//	mod, err := life.Modified()
+//	if err != nil {
+//		return err
+//	}
+//	for id, l := range mod.WithID() { ... }
+//	for l, d := range ecs.Join2(mod, dead).All() { ... }
+//
+// A Changed made from a ViewMut hands out pointers for writing, and marks
+// what it hands out modified, like the ViewMut. It is valid as long as its
+// view.
+type Changed[T any] struct {
+	c     *viewCore[T]
+	kinds Tracking
+	mut   bool
+}
+
+func (c Changed[T]) part() joinPart[T] {
+	p := c.c.part(c.mut)
+	t := p.s.track
+	p.op.filter = c.kinds
+	if c.c.inWorkload {
+		p.op.ins, p.op.mod = c.c.last, c.c.last
+	} else {
+		p.op.ins, p.op.mod = t.insClear, t.modClear
+	}
+	return p
+}
+
+// All iterates over the changed components.
+func (c Changed[T]) All() iter.Seq[*T] { return Join1(c).All() }
+
+// WithID iterates over the changed components with their entities.
+func (c Changed[T]) WithID() iter.Seq2[EntityID, *T] { return Join1(c).WithID() }
+
+// Count returns the number of changed components.
+func (c Changed[T]) Count() int { return Join1(c).Count() }
+
+// Contains reports whether id has a component that changed in the window.
+// It does not mark anything.
+func (c Changed[T]) Contains(id EntityID) bool {
+	p := c.part()
+	x := p.s.pos(id)
+	return x >= 0 && p.s.track.admits(&p.op, x)
+}
+
+// Inserted returns the view narrowed to the components inserted in its
+// window, or a [*TrackingError] if T does not track insertion.
+func (v View[T]) Inserted() (Changed[T], error) {
+	return v.c.changed("View", "Inserted", TrackInsertion, false)
+}
+
+// Modified returns the view narrowed to the components modified in its
+// window, or a [*TrackingError] if T does not track modification.
+func (v View[T]) Modified() (Changed[T], error) {
+	return v.c.changed("View", "Modified", TrackModification, false)
+}
+
+// InsertedOrModified returns the view narrowed to the components inserted
+// or modified in its window, or a [*TrackingError] if T does not track both.
+func (v View[T]) InsertedOrModified() (Changed[T], error) {
+	return v.c.changed("View", "InsertedOrModified", TrackInsertion|TrackModification, false)
+}
+
+// Inserted is [View.Inserted] through a ViewMut: what it hands out is
+// marked modified if T tracks modification.
+func (v ViewMut[T]) Inserted() (Changed[T], error) {
+	return v.c.changed("ViewMut", "Inserted", TrackInsertion, true)
+}
+
+// Modified is [View.Modified] through a ViewMut: what it hands out is
+// marked modified again, with the current timestamp.
+func (v ViewMut[T]) Modified() (Changed[T], error) {
+	return v.c.changed("ViewMut", "Modified", TrackModification, true)
+}
+
+// InsertedOrModified is [View.InsertedOrModified] through a ViewMut.
+func (v ViewMut[T]) InsertedOrModified() (Changed[T], error) {
+	return v.c.changed("ViewMut", "InsertedOrModified", TrackInsertion|TrackModification, true)
+}
+
+func (c *viewCore[T]) changed(view, method string, kinds Tracking, mut bool) (Changed[T], error) {
+	s := c.store()
+	if s.track == nil || s.track.kinds&kinds != kinds {
+		return Changed[T]{}, s.needs(view+"["+s.name+"]."+method, kinds)
+	}
+	return Changed[T]{c: c, kinds: kinds, mut: mut}, nil
+}
+
+// Deleted iterates over the components deleted in the view's window
+// (inside a workload: since the system's previous run; outside: since the
+// last [ViewMut.ClearAllDeleted]), each with the entity that had it, in
+// the order of deletion. Deleting an entity, stripping it, and
+// [ViewMut.Clear] delete its components. It returns a [*TrackingError] if T
+// does not track deletion.
+func (v View[T]) Deleted() (iter.Seq2[EntityID, T], error) { return v.c.deleted("View") }
+
+// Removed iterates over the entities whose component was removed (taken out
+// with Remove) in the view's window, in the order of removal, or returns a
+// [*TrackingError] if T does not track removal.
+func (v View[T]) Removed() (iter.Seq[EntityID], error) { return v.c.removed("View") }
+
+// RemovedOrDeleted iterates over the entities whose component was removed
+// or deleted in the view's window: removals first, then deletions. It
+// returns a [*TrackingError] if T does not track both.
+func (v View[T]) RemovedOrDeleted() (iter.Seq[EntityID], error) {
+	return v.c.removedOrDeleted("View")
+}
+
+// Deleted is [View.Deleted].
+func (v ViewMut[T]) Deleted() (iter.Seq2[EntityID, T], error) { return v.c.deleted("ViewMut") }
+
+// Removed is [View.Removed].
+func (v ViewMut[T]) Removed() (iter.Seq[EntityID], error) { return v.c.removed("ViewMut") }
+
+// RemovedOrDeleted is [View.RemovedOrDeleted].
+func (v ViewMut[T]) RemovedOrDeleted() (iter.Seq[EntityID], error) {
+	return v.c.removedOrDeleted("ViewMut")
+}
+
+// logSince returns where the view's window starts for the deletion and
+// removal logs, and whether every entry counts (outside workloads).
+func (c *viewCore[T]) logSince() (since uint64, all bool) {
+	if c.inWorkload {
+		return c.last, false
+	}
+	return 0, true
+}
+
+func (c *viewCore[T]) deleted(view string) (iter.Seq2[EntityID, T], error) {
+	s := c.store()
+	if err := s.needs(view+"["+s.name+"].Deleted", TrackDeletion); err != nil {
+		return nil, err
+	}
+	log := s.track.deletions
+	since, all := c.logSince()
+	return func(yield func(EntityID, T) bool) {
+		for i := range log {
+			if d := &log[i]; (all || newer(d.at, since)) && !yield(d.id, d.v) {
+				return
+			}
+		}
+	}, nil
+}
+
+func (c *viewCore[T]) removed(view string) (iter.Seq[EntityID], error) {
+	s := c.store()
+	if err := s.needs(view+"["+s.name+"].Removed", TrackRemoval); err != nil {
+		return nil, err
+	}
+	log := s.track.removals
+	since, all := c.logSince()
+	return func(yield func(EntityID) bool) {
+		for _, r := range log {
+			if (all || newer(r.at, since)) && !yield(r.id) {
+				return
+			}
+		}
+	}, nil
+}
+
+func (c *viewCore[T]) removedOrDeleted(view string) (iter.Seq[EntityID], error) {
+	s := c.store()
+	if err := s.needs(view+"["+s.name+"].RemovedOrDeleted", TrackRemoval|TrackDeletion); err != nil {
+		return nil, err
+	}
+	rem, del := s.track.removals, s.track.deletions
+	since, all := c.logSince()
+	return func(yield func(EntityID) bool) {
+		for _, r := range rem {
+			if (all || newer(r.at, since)) && !yield(r.id) {
+				return
+			}
+		}
+		for i := range del {
+			if d := &del[i]; (all || newer(d.at, since)) && !yield(d.id) {
+				return
+			}
+		}
+	}, nil
+}
+
+// Clearing. Inside workloads there is no need to clear insertions and
+// modifications: each system sees what changed since its own previous run.
+// Outside workloads ([World.Run], [World.Borrow]), views see what changed
+// since the last clear. The deletion and removal logs keep their entries,
+// in or out of workloads, until cleared: clear them (all, or the entries
+// older than a timestamp every interested system has passed) to bound
+// their memory. Clearing what T does not track does nothing.
+
+// ClearAllInserted starts the window of insertions seen outside workloads
+// now: the insertions made so far are no longer reported there.
+func (v ViewMut[T]) ClearAllInserted() { v.clearChanges(TrackInsertion) }
+
+// ClearAllModified starts the window of modifications seen outside
+// workloads now.
+func (v ViewMut[T]) ClearAllModified() { v.clearChanges(TrackModification) }
+
+// ClearAllInsertedAndModified does [ViewMut.ClearAllInserted] and
+// [ViewMut.ClearAllModified].
+func (v ViewMut[T]) ClearAllInsertedAndModified() {
+	v.clearChanges(TrackInsertion | TrackModification)
+}
+
+// ClearAllDeleted empties the deletion log.
+func (v ViewMut[T]) ClearAllDeleted() { v.clearLogs(TrackDeletion, 0, true) }
+
+// ClearAllRemoved empties the removal log.
+func (v ViewMut[T]) ClearAllRemoved() { v.clearLogs(TrackRemoval, 0, true) }
+
+// ClearAllRemovedAndDeleted empties the removal and deletion logs.
+func (v ViewMut[T]) ClearAllRemovedAndDeleted() {
+	v.clearLogs(TrackRemoval|TrackDeletion, 0, true)
+}
+
+// ClearAllDeletedOlderThan drops the deletions made before timestamp ts
+// (see [World.TrackingTimestamp]); those made at ts or later stay.
+func (v ViewMut[T]) ClearAllDeletedOlderThan(ts uint64) { v.clearLogs(TrackDeletion, ts, false) }
+
+// ClearAllRemovedOlderThan drops the removals made before timestamp ts.
+func (v ViewMut[T]) ClearAllRemovedOlderThan(ts uint64) { v.clearLogs(TrackRemoval, ts, false) }
+
+// ClearAllRemovedAndDeletedOlderThan drops the removals and deletions made
+// before timestamp ts.
+func (v ViewMut[T]) ClearAllRemovedAndDeletedOlderThan(ts uint64) {
+	v.clearLogs(TrackRemoval|TrackDeletion, ts, false)
+}
+
+func (v ViewMut[T]) clearChanges(kinds Tracking) {
+	if t := v.c.store().track; t != nil {
+		t.clearChanges(kinds)
+	}
+}
+
+func (v ViewMut[T]) clearLogs(kinds Tracking, ts uint64, all bool) {
+	if t := v.c.store().track; t != nil {
+		t.clearLogs(kinds, ts, all)
+	}
+}
