@@ -13,7 +13,8 @@ type StorageMemory struct {
 	Components int    // how many components it holds
 	Pages      int    // sparse pages allocated (each maps 1024 entity indices)
 	// UsedBytes is what the components need: their data and ids in the dense
-	// arrays plus the sparse pages in use.
+	// arrays, the sparse pages in use, and the tracking information (the
+	// timestamps and the deletion and removal logs) of a tracked type.
 	UsedBytes int
 	// AllocatedBytes is what is allocated: dense arrays at their capacity,
 	// every allocated page, and the page table.
@@ -100,12 +101,13 @@ func (s *sparseSet[T]) memory() StorageMemory {
 			pages++
 		}
 	}
+	trackUsed, trackAllocated := s.track.memory()
 	return StorageMemory{
 		Type:           s.name,
 		Components:     len(s.dense),
 		Pages:          pages,
-		UsedBytes:      len(s.dense)*elem + pages*pageBytes,
-		AllocatedBytes: cap(s.dense)*int(unsafe.Sizeof(EntityID(0))) + cap(s.data)*int(unsafe.Sizeof(zero)) + pages*pageBytes + cap(s.pages)*int(unsafe.Sizeof(&sparsePage{})),
+		UsedBytes:      len(s.dense)*elem + pages*pageBytes + trackUsed,
+		AllocatedBytes: cap(s.dense)*int(unsafe.Sizeof(EntityID(0))) + cap(s.data)*int(unsafe.Sizeof(zero)) + pages*pageBytes + cap(s.pages)*int(unsafe.Sizeof(&sparsePage{})) + trackAllocated,
 	}
 }
 
@@ -125,6 +127,7 @@ func (s *sparseSet[T]) shrink() {
 	s.pages = fit(s.pages[:last+1])
 	s.dense = fit(s.dense)
 	s.data = fit(s.data)
+	s.track.shrink()
 }
 
 // fit returns s in an array of exactly its length, so that the old array's
