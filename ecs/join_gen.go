@@ -23,11 +23,12 @@ type Iter1[T1 any] struct {
 	ids    []EntityID // the driving storage's entities
 	driver int        // always 1: ids[i] owns data[i] there
 	i      int        // the next position of ids to look at
-	// op says what to do with each view's tracking; tracked is set when
-	// any element of op is not zero (a Changed view, or a ViewMut that
-	// marks modifications), and routes iteration through driveTracked.
+	// op says what to do with each view's tracking. tracked is set when a
+	// view is a Changed filter, which routes iteration through
+	// driveTracked; marks is set when a view marks what it hands out.
 	op      [1]opTrack
 	tracked bool
+	marks   bool
 	id      EntityID
 	p1      *T1
 }
@@ -44,8 +45,19 @@ func Join1[T1 any](v1 Part[T1]) Iter1[T1] {
 	p1 := v1.part()
 	it := newIter1(p1.s)
 	it.op = [1]opTrack{p1.op}
-	it.tracked = it.op != [1]opTrack{}
+	it.tracked = p1.op.filter != 0
+	it.marks = p1.op.mark
 	return it
+}
+
+// marks1 returns the modification timestamps to write for view 1 and the
+// timestamp to write, or nil if view 1 does not mark.
+func (it *Iter1[T1]) marks1() ([]uint64, uint64) {
+	if !it.op[0].mark {
+		return nil, 0
+	}
+	t := it.s1.track
+	return t.modifiedAt, t.now
 }
 
 // newIter1 returns the join of the storages s1, driven by the shortest.
@@ -113,12 +125,27 @@ func (it *Iter1[T1]) Next() bool {
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
+		if it.marks {
+			it.markID(i, id)
+		}
 		it.i, it.id = i+1, id
 		it.p1 = p1
 		return true
 	}
 	it.i = len(ids)
 	return false
+}
+
+// markID marks the components the cursor hands out for entity id, found
+// at position i of the driving storage.
+func (it *Iter1[T1]) markID(i int, id EntityID) {
+	if it.op[0].mark {
+		x := i
+		if it.driver != 1 {
+			x = it.s1.pos(id)
+		}
+		it.s1.track.mark(x)
+	}
 }
 
 // ID returns the entity [Iter1.Next] stopped at.
@@ -137,6 +164,7 @@ func (it Iter1[T1]) Each(fn func(*T1)) {
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
 	ids, not := it.ids, it.not
 	data1 := it.s1.data[:len(ids)]
 	for i := it.i; i < len(ids); i++ {
@@ -144,6 +172,9 @@ func (it Iter1[T1]) Each(fn func(*T1)) {
 		p1 := &data1[i]
 		if not != nil && excluded(not, id) {
 			continue
+		}
+		if mk1 != nil {
+			mk1[i] = now1
 		}
 		if !visit(id, p1) {
 			return
@@ -161,6 +192,7 @@ func (it Iter1[T1]) EachWithID(fn func(EntityID, *T1)) {
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
 	ids, not := it.ids, it.not
 	data1 := it.s1.data[:len(ids)]
 	for i := it.i; i < len(ids); i++ {
@@ -168,6 +200,9 @@ func (it Iter1[T1]) EachWithID(fn func(EntityID, *T1)) {
 		p1 := &data1[i]
 		if not != nil && excluded(not, id) {
 			continue
+		}
+		if mk1 != nil {
+			mk1[i] = now1
 		}
 		if !visit(id, p1) {
 			return
@@ -183,6 +218,7 @@ func (it Iter1[T1]) All() iter.Seq[*T1] {
 			it.driveTracked(visit)
 			return
 		}
+		mk1, now1 := it.marks1()
 		ids, not := it.ids, it.not
 		data1 := it.s1.data[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
@@ -190,6 +226,9 @@ func (it Iter1[T1]) All() iter.Seq[*T1] {
 			p1 := &data1[i]
 			if not != nil && excluded(not, id) {
 				continue
+			}
+			if mk1 != nil {
+				mk1[i] = now1
 			}
 			if !visit(id, p1) {
 				return
@@ -206,6 +245,7 @@ func (it Iter1[T1]) WithID() iter.Seq2[EntityID, *T1] {
 			it.driveTracked(visit)
 			return
 		}
+		mk1, now1 := it.marks1()
 		ids, not := it.ids, it.not
 		data1 := it.s1.data[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
@@ -213,6 +253,9 @@ func (it Iter1[T1]) WithID() iter.Seq2[EntityID, *T1] {
 			p1 := &data1[i]
 			if not != nil && excluded(not, id) {
 				continue
+			}
+			if mk1 != nil {
+				mk1[i] = now1
 			}
 			if !visit(id, p1) {
 				return
@@ -226,7 +269,7 @@ func (it Iter1[T1]) WithID() iter.Seq2[EntityID, *T1] {
 // A Changed view's filter applies, and ViewMuts of types tracking
 // modification mark what Get hands out.
 func (it Iter1[T1]) Get(id EntityID) (*T1, bool) {
-	if it.tracked {
+	if it.tracked || it.marks {
 		return it.getTracked(id)
 	}
 	p1 := it.s1.get(id)
@@ -263,6 +306,7 @@ func (it Iter1[T1]) Count() (n int) {
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
 	ids, not := it.ids, it.not
 	data1 := it.s1.data[:len(ids)]
 	for i := it.i; i < len(ids); i++ {
@@ -270,6 +314,9 @@ func (it Iter1[T1]) Count() (n int) {
 		p1 := &data1[i]
 		if not != nil && excluded(not, id) {
 			continue
+		}
+		if mk1 != nil {
+			mk1[i] = now1
 		}
 		if !visit(id, p1) {
 			return
@@ -298,11 +345,12 @@ type Iter2[T1, T2 any] struct {
 	ids    []EntityID // the driving storage's entities
 	driver int        // which of s1..s2 drives: ids[i] owns data[i] there
 	i      int        // the next position of ids to look at
-	// op says what to do with each view's tracking; tracked is set when
-	// any element of op is not zero (a Changed view, or a ViewMut that
-	// marks modifications), and routes iteration through driveTracked.
+	// op says what to do with each view's tracking. tracked is set when a
+	// view is a Changed filter, which routes iteration through
+	// driveTracked; marks is set when a view marks what it hands out.
 	op      [2]opTrack
 	tracked bool
+	marks   bool
 	id      EntityID
 	p1      *T1
 	p2      *T2
@@ -321,8 +369,29 @@ func Join2[T1, T2 any](v1 Part[T1], v2 Part[T2]) Iter2[T1, T2] {
 	p2 := v2.part()
 	it := newIter2(p1.s, p2.s)
 	it.op = [2]opTrack{p1.op, p2.op}
-	it.tracked = it.op != [2]opTrack{}
+	it.tracked = p1.op.filter != 0 || p2.op.filter != 0
+	it.marks = p1.op.mark || p2.op.mark
 	return it
+}
+
+// marks1 returns the modification timestamps to write for view 1 and the
+// timestamp to write, or nil if view 1 does not mark.
+func (it *Iter2[T1, T2]) marks1() ([]uint64, uint64) {
+	if !it.op[0].mark {
+		return nil, 0
+	}
+	t := it.s1.track
+	return t.modifiedAt, t.now
+}
+
+// marks2 returns the modification timestamps to write for view 2 and the
+// timestamp to write, or nil if view 2 does not mark.
+func (it *Iter2[T1, T2]) marks2() ([]uint64, uint64) {
+	if !it.op[1].mark {
+		return nil, 0
+	}
+	t := it.s2.track
+	return t.modifiedAt, t.now
 }
 
 // newIter2 returns the join of the storages s1, s2, driven by the shortest.
@@ -416,12 +485,34 @@ func (it *Iter2[T1, T2]) Next() bool {
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
+		if it.marks {
+			it.markID(i, id)
+		}
 		it.i, it.id = i+1, id
 		it.p1, it.p2 = p1, p2
 		return true
 	}
 	it.i = len(ids)
 	return false
+}
+
+// markID marks the components the cursor hands out for entity id, found
+// at position i of the driving storage.
+func (it *Iter2[T1, T2]) markID(i int, id EntityID) {
+	if it.op[0].mark {
+		x := i
+		if it.driver != 1 {
+			x = it.s1.pos(id)
+		}
+		it.s1.track.mark(x)
+	}
+	if it.op[1].mark {
+		x := i
+		if it.driver != 2 {
+			x = it.s2.pos(id)
+		}
+		it.s2.track.mark(x)
+	}
 }
 
 // ID returns the entity [Iter2.Next] stopped at.
@@ -440,6 +531,8 @@ func (it Iter2[T1, T2]) Each(fn func(*T1, *T2)) {
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
+	mk2, now2 := it.marks2()
 	ids, not := it.ids, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -448,15 +541,21 @@ func (it Iter2[T1, T2]) Each(fn func(*T1, *T2)) {
 		data1 := data1[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := &data1[i]
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+			x1 := i
+			x2 := posIn(pages2, id)
+			if x2 < 0 {
 				continue
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if !visit(id, &data1[x1], &data2[x2]) {
 				return
 			}
 		}
@@ -464,15 +563,21 @@ func (it Iter2[T1, T2]) Each(fn func(*T1, *T2)) {
 		data2 := data2[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+			x1 := posIn(pages1, id)
+			if x1 < 0 {
 				continue
 			}
-			p2 := &data2[i]
+			x2 := i
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if !visit(id, &data1[x1], &data2[x2]) {
 				return
 			}
 		}
@@ -489,6 +594,8 @@ func (it Iter2[T1, T2]) EachWithID(fn func(EntityID, *T1, *T2)) {
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
+	mk2, now2 := it.marks2()
 	ids, not := it.ids, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -497,15 +604,21 @@ func (it Iter2[T1, T2]) EachWithID(fn func(EntityID, *T1, *T2)) {
 		data1 := data1[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := &data1[i]
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+			x1 := i
+			x2 := posIn(pages2, id)
+			if x2 < 0 {
 				continue
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if !visit(id, &data1[x1], &data2[x2]) {
 				return
 			}
 		}
@@ -513,15 +626,21 @@ func (it Iter2[T1, T2]) EachWithID(fn func(EntityID, *T1, *T2)) {
 		data2 := data2[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+			x1 := posIn(pages1, id)
+			if x1 < 0 {
 				continue
 			}
-			p2 := &data2[i]
+			x2 := i
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if !visit(id, &data1[x1], &data2[x2]) {
 				return
 			}
 		}
@@ -536,6 +655,8 @@ func (it Iter2[T1, T2]) All() iter.Seq2[*T1, *T2] {
 			it.driveTracked(visit)
 			return
 		}
+		mk1, now1 := it.marks1()
+		mk2, now2 := it.marks2()
 		ids, not := it.ids, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
 		pages2, data2 := it.s2.pages, it.s2.data
@@ -544,15 +665,21 @@ func (it Iter2[T1, T2]) All() iter.Seq2[*T1, *T2] {
 			data1 := data1[:len(ids)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				p1 := &data1[i]
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
+				x1 := i
+				x2 := posIn(pages2, id)
+				if x2 < 0 {
 					continue
 				}
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, p1, p2) {
+				if mk1 != nil {
+					mk1[x1] = now1
+				}
+				if mk2 != nil {
+					mk2[x2] = now2
+				}
+				if !visit(id, &data1[x1], &data2[x2]) {
 					return
 				}
 			}
@@ -560,15 +687,21 @@ func (it Iter2[T1, T2]) All() iter.Seq2[*T1, *T2] {
 			data2 := data2[:len(ids)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+				x1 := posIn(pages1, id)
+				if x1 < 0 {
 					continue
 				}
-				p2 := &data2[i]
+				x2 := i
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, p1, p2) {
+				if mk1 != nil {
+					mk1[x1] = now1
+				}
+				if mk2 != nil {
+					mk2[x2] = now2
+				}
+				if !visit(id, &data1[x1], &data2[x2]) {
 					return
 				}
 			}
@@ -590,6 +723,8 @@ func (it Iter2[T1, T2]) WithID() iter.Seq2[EntityID, Row2[T1, T2]] {
 			it.driveTracked(visit)
 			return
 		}
+		mk1, now1 := it.marks1()
+		mk2, now2 := it.marks2()
 		ids, not := it.ids, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
 		pages2, data2 := it.s2.pages, it.s2.data
@@ -598,15 +733,21 @@ func (it Iter2[T1, T2]) WithID() iter.Seq2[EntityID, Row2[T1, T2]] {
 			data1 := data1[:len(ids)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				p1 := &data1[i]
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
+				x1 := i
+				x2 := posIn(pages2, id)
+				if x2 < 0 {
 					continue
 				}
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, p1, p2) {
+				if mk1 != nil {
+					mk1[x1] = now1
+				}
+				if mk2 != nil {
+					mk2[x2] = now2
+				}
+				if !visit(id, &data1[x1], &data2[x2]) {
 					return
 				}
 			}
@@ -614,15 +755,21 @@ func (it Iter2[T1, T2]) WithID() iter.Seq2[EntityID, Row2[T1, T2]] {
 			data2 := data2[:len(ids)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+				x1 := posIn(pages1, id)
+				if x1 < 0 {
 					continue
 				}
-				p2 := &data2[i]
+				x2 := i
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, p1, p2) {
+				if mk1 != nil {
+					mk1[x1] = now1
+				}
+				if mk2 != nil {
+					mk2[x2] = now2
+				}
+				if !visit(id, &data1[x1], &data2[x2]) {
 					return
 				}
 			}
@@ -635,7 +782,7 @@ func (it Iter2[T1, T2]) WithID() iter.Seq2[EntityID, Row2[T1, T2]] {
 // A Changed view's filter applies, and ViewMuts of types tracking
 // modification mark what Get hands out.
 func (it Iter2[T1, T2]) Get(id EntityID) (*T1, *T2, bool) {
-	if it.tracked {
+	if it.tracked || it.marks {
 		return it.getTracked(id)
 	}
 	p1 := it.s1.get(id)
@@ -683,6 +830,8 @@ func (it Iter2[T1, T2]) Count() (n int) {
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
+	mk2, now2 := it.marks2()
 	ids, not := it.ids, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -691,15 +840,21 @@ func (it Iter2[T1, T2]) Count() (n int) {
 		data1 := data1[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := &data1[i]
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+			x1 := i
+			x2 := posIn(pages2, id)
+			if x2 < 0 {
 				continue
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if !visit(id, &data1[x1], &data2[x2]) {
 				return
 			}
 		}
@@ -707,15 +862,21 @@ func (it Iter2[T1, T2]) Count() (n int) {
 		data2 := data2[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+			x1 := posIn(pages1, id)
+			if x1 < 0 {
 				continue
 			}
-			p2 := &data2[i]
+			x2 := i
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if !visit(id, &data1[x1], &data2[x2]) {
 				return
 			}
 		}
@@ -751,11 +912,12 @@ type Iter3[T1, T2, T3 any] struct {
 	ids    []EntityID // the driving storage's entities
 	driver int        // which of s1..s3 drives: ids[i] owns data[i] there
 	i      int        // the next position of ids to look at
-	// op says what to do with each view's tracking; tracked is set when
-	// any element of op is not zero (a Changed view, or a ViewMut that
-	// marks modifications), and routes iteration through driveTracked.
+	// op says what to do with each view's tracking. tracked is set when a
+	// view is a Changed filter, which routes iteration through
+	// driveTracked; marks is set when a view marks what it hands out.
 	op      [3]opTrack
 	tracked bool
+	marks   bool
 	id      EntityID
 	p1      *T1
 	p2      *T2
@@ -776,8 +938,39 @@ func Join3[T1, T2, T3 any](v1 Part[T1], v2 Part[T2], v3 Part[T3]) Iter3[T1, T2, 
 	p3 := v3.part()
 	it := newIter3(p1.s, p2.s, p3.s)
 	it.op = [3]opTrack{p1.op, p2.op, p3.op}
-	it.tracked = it.op != [3]opTrack{}
+	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0
+	it.marks = p1.op.mark || p2.op.mark || p3.op.mark
 	return it
+}
+
+// marks1 returns the modification timestamps to write for view 1 and the
+// timestamp to write, or nil if view 1 does not mark.
+func (it *Iter3[T1, T2, T3]) marks1() ([]uint64, uint64) {
+	if !it.op[0].mark {
+		return nil, 0
+	}
+	t := it.s1.track
+	return t.modifiedAt, t.now
+}
+
+// marks2 returns the modification timestamps to write for view 2 and the
+// timestamp to write, or nil if view 2 does not mark.
+func (it *Iter3[T1, T2, T3]) marks2() ([]uint64, uint64) {
+	if !it.op[1].mark {
+		return nil, 0
+	}
+	t := it.s2.track
+	return t.modifiedAt, t.now
+}
+
+// marks3 returns the modification timestamps to write for view 3 and the
+// timestamp to write, or nil if view 3 does not mark.
+func (it *Iter3[T1, T2, T3]) marks3() ([]uint64, uint64) {
+	if !it.op[2].mark {
+		return nil, 0
+	}
+	t := it.s3.track
+	return t.modifiedAt, t.now
 }
 
 // newIter3 returns the join of the storages s1, s2, s3, driven by the shortest.
@@ -892,12 +1085,41 @@ func (it *Iter3[T1, T2, T3]) Next() bool {
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
+		if it.marks {
+			it.markID(i, id)
+		}
 		it.i, it.id = i+1, id
 		it.p1, it.p2, it.p3 = p1, p2, p3
 		return true
 	}
 	it.i = len(ids)
 	return false
+}
+
+// markID marks the components the cursor hands out for entity id, found
+// at position i of the driving storage.
+func (it *Iter3[T1, T2, T3]) markID(i int, id EntityID) {
+	if it.op[0].mark {
+		x := i
+		if it.driver != 1 {
+			x = it.s1.pos(id)
+		}
+		it.s1.track.mark(x)
+	}
+	if it.op[1].mark {
+		x := i
+		if it.driver != 2 {
+			x = it.s2.pos(id)
+		}
+		it.s2.track.mark(x)
+	}
+	if it.op[2].mark {
+		x := i
+		if it.driver != 3 {
+			x = it.s3.pos(id)
+		}
+		it.s3.track.mark(x)
+	}
 }
 
 // ID returns the entity [Iter3.Next] stopped at.
@@ -916,6 +1138,9 @@ func (it Iter3[T1, T2, T3]) Each(fn func(*T1, *T2, *T3)) {
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
+	mk2, now2 := it.marks2()
+	mk3, now3 := it.marks3()
 	ids, not := it.ids, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -925,19 +1150,28 @@ func (it Iter3[T1, T2, T3]) Each(fn func(*T1, *T2, *T3)) {
 		data1 := data1[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := &data1[i]
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+			x1 := i
+			x2 := posIn(pages2, id)
+			if x2 < 0 {
 				continue
 			}
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
+			x3 := posIn(pages3, id)
+			if x3 < 0 {
 				continue
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
 				return
 			}
 		}
@@ -945,19 +1179,28 @@ func (it Iter3[T1, T2, T3]) Each(fn func(*T1, *T2, *T3)) {
 		data2 := data2[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+			x1 := posIn(pages1, id)
+			if x1 < 0 {
 				continue
 			}
-			p2 := &data2[i]
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
+			x2 := i
+			x3 := posIn(pages3, id)
+			if x3 < 0 {
 				continue
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
 				return
 			}
 		}
@@ -965,19 +1208,28 @@ func (it Iter3[T1, T2, T3]) Each(fn func(*T1, *T2, *T3)) {
 		data3 := data3[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+			x1 := posIn(pages1, id)
+			if x1 < 0 {
 				continue
 			}
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+			x2 := posIn(pages2, id)
+			if x2 < 0 {
 				continue
 			}
-			p3 := &data3[i]
+			x3 := i
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
 				return
 			}
 		}
@@ -994,6 +1246,9 @@ func (it Iter3[T1, T2, T3]) EachWithID(fn func(EntityID, *T1, *T2, *T3)) {
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
+	mk2, now2 := it.marks2()
+	mk3, now3 := it.marks3()
 	ids, not := it.ids, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -1003,19 +1258,28 @@ func (it Iter3[T1, T2, T3]) EachWithID(fn func(EntityID, *T1, *T2, *T3)) {
 		data1 := data1[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := &data1[i]
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+			x1 := i
+			x2 := posIn(pages2, id)
+			if x2 < 0 {
 				continue
 			}
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
+			x3 := posIn(pages3, id)
+			if x3 < 0 {
 				continue
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
 				return
 			}
 		}
@@ -1023,19 +1287,28 @@ func (it Iter3[T1, T2, T3]) EachWithID(fn func(EntityID, *T1, *T2, *T3)) {
 		data2 := data2[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+			x1 := posIn(pages1, id)
+			if x1 < 0 {
 				continue
 			}
-			p2 := &data2[i]
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
+			x2 := i
+			x3 := posIn(pages3, id)
+			if x3 < 0 {
 				continue
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
 				return
 			}
 		}
@@ -1043,19 +1316,28 @@ func (it Iter3[T1, T2, T3]) EachWithID(fn func(EntityID, *T1, *T2, *T3)) {
 		data3 := data3[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+			x1 := posIn(pages1, id)
+			if x1 < 0 {
 				continue
 			}
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+			x2 := posIn(pages2, id)
+			if x2 < 0 {
 				continue
 			}
-			p3 := &data3[i]
+			x3 := i
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
 				return
 			}
 		}
@@ -1072,6 +1354,9 @@ func (it Iter3[T1, T2, T3]) All() iter.Seq[Row3[T1, T2, T3]] {
 			it.driveTracked(visit)
 			return
 		}
+		mk1, now1 := it.marks1()
+		mk2, now2 := it.marks2()
+		mk3, now3 := it.marks3()
 		ids, not := it.ids, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
 		pages2, data2 := it.s2.pages, it.s2.data
@@ -1081,19 +1366,28 @@ func (it Iter3[T1, T2, T3]) All() iter.Seq[Row3[T1, T2, T3]] {
 			data1 := data1[:len(ids)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				p1 := &data1[i]
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
+				x1 := i
+				x2 := posIn(pages2, id)
+				if x2 < 0 {
 					continue
 				}
-				p3 := getIn(pages3, data3, id)
-				if p3 == nil {
+				x3 := posIn(pages3, id)
+				if x3 < 0 {
 					continue
 				}
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, p1, p2, p3) {
+				if mk1 != nil {
+					mk1[x1] = now1
+				}
+				if mk2 != nil {
+					mk2[x2] = now2
+				}
+				if mk3 != nil {
+					mk3[x3] = now3
+				}
+				if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
 					return
 				}
 			}
@@ -1101,19 +1395,28 @@ func (it Iter3[T1, T2, T3]) All() iter.Seq[Row3[T1, T2, T3]] {
 			data2 := data2[:len(ids)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+				x1 := posIn(pages1, id)
+				if x1 < 0 {
 					continue
 				}
-				p2 := &data2[i]
-				p3 := getIn(pages3, data3, id)
-				if p3 == nil {
+				x2 := i
+				x3 := posIn(pages3, id)
+				if x3 < 0 {
 					continue
 				}
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, p1, p2, p3) {
+				if mk1 != nil {
+					mk1[x1] = now1
+				}
+				if mk2 != nil {
+					mk2[x2] = now2
+				}
+				if mk3 != nil {
+					mk3[x3] = now3
+				}
+				if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
 					return
 				}
 			}
@@ -1121,19 +1424,28 @@ func (it Iter3[T1, T2, T3]) All() iter.Seq[Row3[T1, T2, T3]] {
 			data3 := data3[:len(ids)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+				x1 := posIn(pages1, id)
+				if x1 < 0 {
 					continue
 				}
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
+				x2 := posIn(pages2, id)
+				if x2 < 0 {
 					continue
 				}
-				p3 := &data3[i]
+				x3 := i
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, p1, p2, p3) {
+				if mk1 != nil {
+					mk1[x1] = now1
+				}
+				if mk2 != nil {
+					mk2[x2] = now2
+				}
+				if mk3 != nil {
+					mk3[x3] = now3
+				}
+				if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
 					return
 				}
 			}
@@ -1151,6 +1463,9 @@ func (it Iter3[T1, T2, T3]) WithID() iter.Seq2[EntityID, Row3[T1, T2, T3]] {
 			it.driveTracked(visit)
 			return
 		}
+		mk1, now1 := it.marks1()
+		mk2, now2 := it.marks2()
+		mk3, now3 := it.marks3()
 		ids, not := it.ids, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
 		pages2, data2 := it.s2.pages, it.s2.data
@@ -1160,19 +1475,28 @@ func (it Iter3[T1, T2, T3]) WithID() iter.Seq2[EntityID, Row3[T1, T2, T3]] {
 			data1 := data1[:len(ids)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				p1 := &data1[i]
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
+				x1 := i
+				x2 := posIn(pages2, id)
+				if x2 < 0 {
 					continue
 				}
-				p3 := getIn(pages3, data3, id)
-				if p3 == nil {
+				x3 := posIn(pages3, id)
+				if x3 < 0 {
 					continue
 				}
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, p1, p2, p3) {
+				if mk1 != nil {
+					mk1[x1] = now1
+				}
+				if mk2 != nil {
+					mk2[x2] = now2
+				}
+				if mk3 != nil {
+					mk3[x3] = now3
+				}
+				if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
 					return
 				}
 			}
@@ -1180,19 +1504,28 @@ func (it Iter3[T1, T2, T3]) WithID() iter.Seq2[EntityID, Row3[T1, T2, T3]] {
 			data2 := data2[:len(ids)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+				x1 := posIn(pages1, id)
+				if x1 < 0 {
 					continue
 				}
-				p2 := &data2[i]
-				p3 := getIn(pages3, data3, id)
-				if p3 == nil {
+				x2 := i
+				x3 := posIn(pages3, id)
+				if x3 < 0 {
 					continue
 				}
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, p1, p2, p3) {
+				if mk1 != nil {
+					mk1[x1] = now1
+				}
+				if mk2 != nil {
+					mk2[x2] = now2
+				}
+				if mk3 != nil {
+					mk3[x3] = now3
+				}
+				if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
 					return
 				}
 			}
@@ -1200,19 +1533,28 @@ func (it Iter3[T1, T2, T3]) WithID() iter.Seq2[EntityID, Row3[T1, T2, T3]] {
 			data3 := data3[:len(ids)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+				x1 := posIn(pages1, id)
+				if x1 < 0 {
 					continue
 				}
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
+				x2 := posIn(pages2, id)
+				if x2 < 0 {
 					continue
 				}
-				p3 := &data3[i]
+				x3 := i
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, p1, p2, p3) {
+				if mk1 != nil {
+					mk1[x1] = now1
+				}
+				if mk2 != nil {
+					mk2[x2] = now2
+				}
+				if mk3 != nil {
+					mk3[x3] = now3
+				}
+				if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
 					return
 				}
 			}
@@ -1225,7 +1567,7 @@ func (it Iter3[T1, T2, T3]) WithID() iter.Seq2[EntityID, Row3[T1, T2, T3]] {
 // A Changed view's filter applies, and ViewMuts of types tracking
 // modification mark what Get hands out.
 func (it Iter3[T1, T2, T3]) Get(id EntityID) (*T1, *T2, *T3, bool) {
-	if it.tracked {
+	if it.tracked || it.marks {
 		return it.getTracked(id)
 	}
 	p1 := it.s1.get(id)
@@ -1284,6 +1626,9 @@ func (it Iter3[T1, T2, T3]) Count() (n int) {
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
+	mk2, now2 := it.marks2()
+	mk3, now3 := it.marks3()
 	ids, not := it.ids, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -1293,19 +1638,28 @@ func (it Iter3[T1, T2, T3]) Count() (n int) {
 		data1 := data1[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := &data1[i]
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+			x1 := i
+			x2 := posIn(pages2, id)
+			if x2 < 0 {
 				continue
 			}
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
+			x3 := posIn(pages3, id)
+			if x3 < 0 {
 				continue
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
 				return
 			}
 		}
@@ -1313,19 +1667,28 @@ func (it Iter3[T1, T2, T3]) Count() (n int) {
 		data2 := data2[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+			x1 := posIn(pages1, id)
+			if x1 < 0 {
 				continue
 			}
-			p2 := &data2[i]
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
+			x2 := i
+			x3 := posIn(pages3, id)
+			if x3 < 0 {
 				continue
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
 				return
 			}
 		}
@@ -1333,19 +1696,28 @@ func (it Iter3[T1, T2, T3]) Count() (n int) {
 		data3 := data3[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+			x1 := posIn(pages1, id)
+			if x1 < 0 {
 				continue
 			}
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+			x2 := posIn(pages2, id)
+			if x2 < 0 {
 				continue
 			}
-			p3 := &data3[i]
+			x3 := i
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
 				return
 			}
 		}
@@ -1383,11 +1755,12 @@ type Iter4[T1, T2, T3, T4 any] struct {
 	ids    []EntityID // the driving storage's entities
 	driver int        // which of s1..s4 drives: ids[i] owns data[i] there
 	i      int        // the next position of ids to look at
-	// op says what to do with each view's tracking; tracked is set when
-	// any element of op is not zero (a Changed view, or a ViewMut that
-	// marks modifications), and routes iteration through driveTracked.
+	// op says what to do with each view's tracking. tracked is set when a
+	// view is a Changed filter, which routes iteration through
+	// driveTracked; marks is set when a view marks what it hands out.
 	op      [4]opTrack
 	tracked bool
+	marks   bool
 	id      EntityID
 	p1      *T1
 	p2      *T2
@@ -1410,8 +1783,49 @@ func Join4[T1, T2, T3, T4 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4
 	p4 := v4.part()
 	it := newIter4(p1.s, p2.s, p3.s, p4.s)
 	it.op = [4]opTrack{p1.op, p2.op, p3.op, p4.op}
-	it.tracked = it.op != [4]opTrack{}
+	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0
+	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark
 	return it
+}
+
+// marks1 returns the modification timestamps to write for view 1 and the
+// timestamp to write, or nil if view 1 does not mark.
+func (it *Iter4[T1, T2, T3, T4]) marks1() ([]uint64, uint64) {
+	if !it.op[0].mark {
+		return nil, 0
+	}
+	t := it.s1.track
+	return t.modifiedAt, t.now
+}
+
+// marks2 returns the modification timestamps to write for view 2 and the
+// timestamp to write, or nil if view 2 does not mark.
+func (it *Iter4[T1, T2, T3, T4]) marks2() ([]uint64, uint64) {
+	if !it.op[1].mark {
+		return nil, 0
+	}
+	t := it.s2.track
+	return t.modifiedAt, t.now
+}
+
+// marks3 returns the modification timestamps to write for view 3 and the
+// timestamp to write, or nil if view 3 does not mark.
+func (it *Iter4[T1, T2, T3, T4]) marks3() ([]uint64, uint64) {
+	if !it.op[2].mark {
+		return nil, 0
+	}
+	t := it.s3.track
+	return t.modifiedAt, t.now
+}
+
+// marks4 returns the modification timestamps to write for view 4 and the
+// timestamp to write, or nil if view 4 does not mark.
+func (it *Iter4[T1, T2, T3, T4]) marks4() ([]uint64, uint64) {
+	if !it.op[3].mark {
+		return nil, 0
+	}
+	t := it.s4.track
+	return t.modifiedAt, t.now
 }
 
 // newIter4 returns the join of the storages s1, s2, s3, s4, driven by the shortest.
@@ -1547,12 +1961,48 @@ func (it *Iter4[T1, T2, T3, T4]) Next() bool {
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
+		if it.marks {
+			it.markID(i, id)
+		}
 		it.i, it.id = i+1, id
 		it.p1, it.p2, it.p3, it.p4 = p1, p2, p3, p4
 		return true
 	}
 	it.i = len(ids)
 	return false
+}
+
+// markID marks the components the cursor hands out for entity id, found
+// at position i of the driving storage.
+func (it *Iter4[T1, T2, T3, T4]) markID(i int, id EntityID) {
+	if it.op[0].mark {
+		x := i
+		if it.driver != 1 {
+			x = it.s1.pos(id)
+		}
+		it.s1.track.mark(x)
+	}
+	if it.op[1].mark {
+		x := i
+		if it.driver != 2 {
+			x = it.s2.pos(id)
+		}
+		it.s2.track.mark(x)
+	}
+	if it.op[2].mark {
+		x := i
+		if it.driver != 3 {
+			x = it.s3.pos(id)
+		}
+		it.s3.track.mark(x)
+	}
+	if it.op[3].mark {
+		x := i
+		if it.driver != 4 {
+			x = it.s4.pos(id)
+		}
+		it.s4.track.mark(x)
+	}
 }
 
 // ID returns the entity [Iter4.Next] stopped at.
@@ -1571,6 +2021,10 @@ func (it Iter4[T1, T2, T3, T4]) Each(fn func(*T1, *T2, *T3, *T4)) {
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
+	mk2, now2 := it.marks2()
+	mk3, now3 := it.marks3()
+	mk4, now4 := it.marks4()
 	ids, not := it.ids, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -1581,23 +2035,35 @@ func (it Iter4[T1, T2, T3, T4]) Each(fn func(*T1, *T2, *T3, *T4)) {
 		data1 := data1[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := &data1[i]
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+			x1 := i
+			x2 := posIn(pages2, id)
+			if x2 < 0 {
 				continue
 			}
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
+			x3 := posIn(pages3, id)
+			if x3 < 0 {
 				continue
 			}
-			p4 := getIn(pages4, data4, id)
-			if p4 == nil {
+			x4 := posIn(pages4, id)
+			if x4 < 0 {
 				continue
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3, p4) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if mk4 != nil {
+				mk4[x4] = now4
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
 				return
 			}
 		}
@@ -1605,23 +2071,35 @@ func (it Iter4[T1, T2, T3, T4]) Each(fn func(*T1, *T2, *T3, *T4)) {
 		data2 := data2[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+			x1 := posIn(pages1, id)
+			if x1 < 0 {
 				continue
 			}
-			p2 := &data2[i]
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
+			x2 := i
+			x3 := posIn(pages3, id)
+			if x3 < 0 {
 				continue
 			}
-			p4 := getIn(pages4, data4, id)
-			if p4 == nil {
+			x4 := posIn(pages4, id)
+			if x4 < 0 {
 				continue
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3, p4) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if mk4 != nil {
+				mk4[x4] = now4
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
 				return
 			}
 		}
@@ -1629,23 +2107,35 @@ func (it Iter4[T1, T2, T3, T4]) Each(fn func(*T1, *T2, *T3, *T4)) {
 		data3 := data3[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+			x1 := posIn(pages1, id)
+			if x1 < 0 {
 				continue
 			}
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+			x2 := posIn(pages2, id)
+			if x2 < 0 {
 				continue
 			}
-			p3 := &data3[i]
-			p4 := getIn(pages4, data4, id)
-			if p4 == nil {
+			x3 := i
+			x4 := posIn(pages4, id)
+			if x4 < 0 {
 				continue
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3, p4) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if mk4 != nil {
+				mk4[x4] = now4
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
 				return
 			}
 		}
@@ -1653,23 +2143,35 @@ func (it Iter4[T1, T2, T3, T4]) Each(fn func(*T1, *T2, *T3, *T4)) {
 		data4 := data4[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+			x1 := posIn(pages1, id)
+			if x1 < 0 {
 				continue
 			}
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+			x2 := posIn(pages2, id)
+			if x2 < 0 {
 				continue
 			}
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
+			x3 := posIn(pages3, id)
+			if x3 < 0 {
 				continue
 			}
-			p4 := &data4[i]
+			x4 := i
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3, p4) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if mk4 != nil {
+				mk4[x4] = now4
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
 				return
 			}
 		}
@@ -1686,6 +2188,10 @@ func (it Iter4[T1, T2, T3, T4]) EachWithID(fn func(EntityID, *T1, *T2, *T3, *T4)
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
+	mk2, now2 := it.marks2()
+	mk3, now3 := it.marks3()
+	mk4, now4 := it.marks4()
 	ids, not := it.ids, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -1696,23 +2202,35 @@ func (it Iter4[T1, T2, T3, T4]) EachWithID(fn func(EntityID, *T1, *T2, *T3, *T4)
 		data1 := data1[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := &data1[i]
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+			x1 := i
+			x2 := posIn(pages2, id)
+			if x2 < 0 {
 				continue
 			}
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
+			x3 := posIn(pages3, id)
+			if x3 < 0 {
 				continue
 			}
-			p4 := getIn(pages4, data4, id)
-			if p4 == nil {
+			x4 := posIn(pages4, id)
+			if x4 < 0 {
 				continue
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3, p4) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if mk4 != nil {
+				mk4[x4] = now4
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
 				return
 			}
 		}
@@ -1720,23 +2238,35 @@ func (it Iter4[T1, T2, T3, T4]) EachWithID(fn func(EntityID, *T1, *T2, *T3, *T4)
 		data2 := data2[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+			x1 := posIn(pages1, id)
+			if x1 < 0 {
 				continue
 			}
-			p2 := &data2[i]
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
+			x2 := i
+			x3 := posIn(pages3, id)
+			if x3 < 0 {
 				continue
 			}
-			p4 := getIn(pages4, data4, id)
-			if p4 == nil {
+			x4 := posIn(pages4, id)
+			if x4 < 0 {
 				continue
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3, p4) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if mk4 != nil {
+				mk4[x4] = now4
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
 				return
 			}
 		}
@@ -1744,23 +2274,35 @@ func (it Iter4[T1, T2, T3, T4]) EachWithID(fn func(EntityID, *T1, *T2, *T3, *T4)
 		data3 := data3[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+			x1 := posIn(pages1, id)
+			if x1 < 0 {
 				continue
 			}
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+			x2 := posIn(pages2, id)
+			if x2 < 0 {
 				continue
 			}
-			p3 := &data3[i]
-			p4 := getIn(pages4, data4, id)
-			if p4 == nil {
+			x3 := i
+			x4 := posIn(pages4, id)
+			if x4 < 0 {
 				continue
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3, p4) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if mk4 != nil {
+				mk4[x4] = now4
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
 				return
 			}
 		}
@@ -1768,23 +2310,35 @@ func (it Iter4[T1, T2, T3, T4]) EachWithID(fn func(EntityID, *T1, *T2, *T3, *T4)
 		data4 := data4[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+			x1 := posIn(pages1, id)
+			if x1 < 0 {
 				continue
 			}
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+			x2 := posIn(pages2, id)
+			if x2 < 0 {
 				continue
 			}
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
+			x3 := posIn(pages3, id)
+			if x3 < 0 {
 				continue
 			}
-			p4 := &data4[i]
+			x4 := i
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3, p4) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if mk4 != nil {
+				mk4[x4] = now4
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
 				return
 			}
 		}
@@ -1801,6 +2355,10 @@ func (it Iter4[T1, T2, T3, T4]) All() iter.Seq[Row4[T1, T2, T3, T4]] {
 			it.driveTracked(visit)
 			return
 		}
+		mk1, now1 := it.marks1()
+		mk2, now2 := it.marks2()
+		mk3, now3 := it.marks3()
+		mk4, now4 := it.marks4()
 		ids, not := it.ids, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
 		pages2, data2 := it.s2.pages, it.s2.data
@@ -1811,23 +2369,35 @@ func (it Iter4[T1, T2, T3, T4]) All() iter.Seq[Row4[T1, T2, T3, T4]] {
 			data1 := data1[:len(ids)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				p1 := &data1[i]
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
+				x1 := i
+				x2 := posIn(pages2, id)
+				if x2 < 0 {
 					continue
 				}
-				p3 := getIn(pages3, data3, id)
-				if p3 == nil {
+				x3 := posIn(pages3, id)
+				if x3 < 0 {
 					continue
 				}
-				p4 := getIn(pages4, data4, id)
-				if p4 == nil {
+				x4 := posIn(pages4, id)
+				if x4 < 0 {
 					continue
 				}
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, p1, p2, p3, p4) {
+				if mk1 != nil {
+					mk1[x1] = now1
+				}
+				if mk2 != nil {
+					mk2[x2] = now2
+				}
+				if mk3 != nil {
+					mk3[x3] = now3
+				}
+				if mk4 != nil {
+					mk4[x4] = now4
+				}
+				if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
 					return
 				}
 			}
@@ -1835,23 +2405,35 @@ func (it Iter4[T1, T2, T3, T4]) All() iter.Seq[Row4[T1, T2, T3, T4]] {
 			data2 := data2[:len(ids)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+				x1 := posIn(pages1, id)
+				if x1 < 0 {
 					continue
 				}
-				p2 := &data2[i]
-				p3 := getIn(pages3, data3, id)
-				if p3 == nil {
+				x2 := i
+				x3 := posIn(pages3, id)
+				if x3 < 0 {
 					continue
 				}
-				p4 := getIn(pages4, data4, id)
-				if p4 == nil {
+				x4 := posIn(pages4, id)
+				if x4 < 0 {
 					continue
 				}
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, p1, p2, p3, p4) {
+				if mk1 != nil {
+					mk1[x1] = now1
+				}
+				if mk2 != nil {
+					mk2[x2] = now2
+				}
+				if mk3 != nil {
+					mk3[x3] = now3
+				}
+				if mk4 != nil {
+					mk4[x4] = now4
+				}
+				if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
 					return
 				}
 			}
@@ -1859,23 +2441,35 @@ func (it Iter4[T1, T2, T3, T4]) All() iter.Seq[Row4[T1, T2, T3, T4]] {
 			data3 := data3[:len(ids)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+				x1 := posIn(pages1, id)
+				if x1 < 0 {
 					continue
 				}
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
+				x2 := posIn(pages2, id)
+				if x2 < 0 {
 					continue
 				}
-				p3 := &data3[i]
-				p4 := getIn(pages4, data4, id)
-				if p4 == nil {
+				x3 := i
+				x4 := posIn(pages4, id)
+				if x4 < 0 {
 					continue
 				}
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, p1, p2, p3, p4) {
+				if mk1 != nil {
+					mk1[x1] = now1
+				}
+				if mk2 != nil {
+					mk2[x2] = now2
+				}
+				if mk3 != nil {
+					mk3[x3] = now3
+				}
+				if mk4 != nil {
+					mk4[x4] = now4
+				}
+				if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
 					return
 				}
 			}
@@ -1883,23 +2477,35 @@ func (it Iter4[T1, T2, T3, T4]) All() iter.Seq[Row4[T1, T2, T3, T4]] {
 			data4 := data4[:len(ids)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+				x1 := posIn(pages1, id)
+				if x1 < 0 {
 					continue
 				}
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
+				x2 := posIn(pages2, id)
+				if x2 < 0 {
 					continue
 				}
-				p3 := getIn(pages3, data3, id)
-				if p3 == nil {
+				x3 := posIn(pages3, id)
+				if x3 < 0 {
 					continue
 				}
-				p4 := &data4[i]
+				x4 := i
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, p1, p2, p3, p4) {
+				if mk1 != nil {
+					mk1[x1] = now1
+				}
+				if mk2 != nil {
+					mk2[x2] = now2
+				}
+				if mk3 != nil {
+					mk3[x3] = now3
+				}
+				if mk4 != nil {
+					mk4[x4] = now4
+				}
+				if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
 					return
 				}
 			}
@@ -1917,6 +2523,10 @@ func (it Iter4[T1, T2, T3, T4]) WithID() iter.Seq2[EntityID, Row4[T1, T2, T3, T4
 			it.driveTracked(visit)
 			return
 		}
+		mk1, now1 := it.marks1()
+		mk2, now2 := it.marks2()
+		mk3, now3 := it.marks3()
+		mk4, now4 := it.marks4()
 		ids, not := it.ids, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
 		pages2, data2 := it.s2.pages, it.s2.data
@@ -1927,23 +2537,35 @@ func (it Iter4[T1, T2, T3, T4]) WithID() iter.Seq2[EntityID, Row4[T1, T2, T3, T4
 			data1 := data1[:len(ids)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				p1 := &data1[i]
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
+				x1 := i
+				x2 := posIn(pages2, id)
+				if x2 < 0 {
 					continue
 				}
-				p3 := getIn(pages3, data3, id)
-				if p3 == nil {
+				x3 := posIn(pages3, id)
+				if x3 < 0 {
 					continue
 				}
-				p4 := getIn(pages4, data4, id)
-				if p4 == nil {
+				x4 := posIn(pages4, id)
+				if x4 < 0 {
 					continue
 				}
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, p1, p2, p3, p4) {
+				if mk1 != nil {
+					mk1[x1] = now1
+				}
+				if mk2 != nil {
+					mk2[x2] = now2
+				}
+				if mk3 != nil {
+					mk3[x3] = now3
+				}
+				if mk4 != nil {
+					mk4[x4] = now4
+				}
+				if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
 					return
 				}
 			}
@@ -1951,23 +2573,35 @@ func (it Iter4[T1, T2, T3, T4]) WithID() iter.Seq2[EntityID, Row4[T1, T2, T3, T4
 			data2 := data2[:len(ids)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+				x1 := posIn(pages1, id)
+				if x1 < 0 {
 					continue
 				}
-				p2 := &data2[i]
-				p3 := getIn(pages3, data3, id)
-				if p3 == nil {
+				x2 := i
+				x3 := posIn(pages3, id)
+				if x3 < 0 {
 					continue
 				}
-				p4 := getIn(pages4, data4, id)
-				if p4 == nil {
+				x4 := posIn(pages4, id)
+				if x4 < 0 {
 					continue
 				}
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, p1, p2, p3, p4) {
+				if mk1 != nil {
+					mk1[x1] = now1
+				}
+				if mk2 != nil {
+					mk2[x2] = now2
+				}
+				if mk3 != nil {
+					mk3[x3] = now3
+				}
+				if mk4 != nil {
+					mk4[x4] = now4
+				}
+				if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
 					return
 				}
 			}
@@ -1975,23 +2609,35 @@ func (it Iter4[T1, T2, T3, T4]) WithID() iter.Seq2[EntityID, Row4[T1, T2, T3, T4
 			data3 := data3[:len(ids)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+				x1 := posIn(pages1, id)
+				if x1 < 0 {
 					continue
 				}
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
+				x2 := posIn(pages2, id)
+				if x2 < 0 {
 					continue
 				}
-				p3 := &data3[i]
-				p4 := getIn(pages4, data4, id)
-				if p4 == nil {
+				x3 := i
+				x4 := posIn(pages4, id)
+				if x4 < 0 {
 					continue
 				}
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, p1, p2, p3, p4) {
+				if mk1 != nil {
+					mk1[x1] = now1
+				}
+				if mk2 != nil {
+					mk2[x2] = now2
+				}
+				if mk3 != nil {
+					mk3[x3] = now3
+				}
+				if mk4 != nil {
+					mk4[x4] = now4
+				}
+				if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
 					return
 				}
 			}
@@ -1999,23 +2645,35 @@ func (it Iter4[T1, T2, T3, T4]) WithID() iter.Seq2[EntityID, Row4[T1, T2, T3, T4
 			data4 := data4[:len(ids)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+				x1 := posIn(pages1, id)
+				if x1 < 0 {
 					continue
 				}
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
+				x2 := posIn(pages2, id)
+				if x2 < 0 {
 					continue
 				}
-				p3 := getIn(pages3, data3, id)
-				if p3 == nil {
+				x3 := posIn(pages3, id)
+				if x3 < 0 {
 					continue
 				}
-				p4 := &data4[i]
+				x4 := i
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, p1, p2, p3, p4) {
+				if mk1 != nil {
+					mk1[x1] = now1
+				}
+				if mk2 != nil {
+					mk2[x2] = now2
+				}
+				if mk3 != nil {
+					mk3[x3] = now3
+				}
+				if mk4 != nil {
+					mk4[x4] = now4
+				}
+				if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
 					return
 				}
 			}
@@ -2028,7 +2686,7 @@ func (it Iter4[T1, T2, T3, T4]) WithID() iter.Seq2[EntityID, Row4[T1, T2, T3, T4
 // A Changed view's filter applies, and ViewMuts of types tracking
 // modification mark what Get hands out.
 func (it Iter4[T1, T2, T3, T4]) Get(id EntityID) (*T1, *T2, *T3, *T4, bool) {
-	if it.tracked {
+	if it.tracked || it.marks {
 		return it.getTracked(id)
 	}
 	p1 := it.s1.get(id)
@@ -2098,6 +2756,10 @@ func (it Iter4[T1, T2, T3, T4]) Count() (n int) {
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
+	mk2, now2 := it.marks2()
+	mk3, now3 := it.marks3()
+	mk4, now4 := it.marks4()
 	ids, not := it.ids, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -2108,23 +2770,35 @@ func (it Iter4[T1, T2, T3, T4]) Count() (n int) {
 		data1 := data1[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := &data1[i]
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+			x1 := i
+			x2 := posIn(pages2, id)
+			if x2 < 0 {
 				continue
 			}
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
+			x3 := posIn(pages3, id)
+			if x3 < 0 {
 				continue
 			}
-			p4 := getIn(pages4, data4, id)
-			if p4 == nil {
+			x4 := posIn(pages4, id)
+			if x4 < 0 {
 				continue
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3, p4) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if mk4 != nil {
+				mk4[x4] = now4
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
 				return
 			}
 		}
@@ -2132,23 +2806,35 @@ func (it Iter4[T1, T2, T3, T4]) Count() (n int) {
 		data2 := data2[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+			x1 := posIn(pages1, id)
+			if x1 < 0 {
 				continue
 			}
-			p2 := &data2[i]
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
+			x2 := i
+			x3 := posIn(pages3, id)
+			if x3 < 0 {
 				continue
 			}
-			p4 := getIn(pages4, data4, id)
-			if p4 == nil {
+			x4 := posIn(pages4, id)
+			if x4 < 0 {
 				continue
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3, p4) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if mk4 != nil {
+				mk4[x4] = now4
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
 				return
 			}
 		}
@@ -2156,23 +2842,35 @@ func (it Iter4[T1, T2, T3, T4]) Count() (n int) {
 		data3 := data3[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+			x1 := posIn(pages1, id)
+			if x1 < 0 {
 				continue
 			}
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+			x2 := posIn(pages2, id)
+			if x2 < 0 {
 				continue
 			}
-			p3 := &data3[i]
-			p4 := getIn(pages4, data4, id)
-			if p4 == nil {
+			x3 := i
+			x4 := posIn(pages4, id)
+			if x4 < 0 {
 				continue
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3, p4) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if mk4 != nil {
+				mk4[x4] = now4
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
 				return
 			}
 		}
@@ -2180,23 +2878,35 @@ func (it Iter4[T1, T2, T3, T4]) Count() (n int) {
 		data4 := data4[:len(ids)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+			x1 := posIn(pages1, id)
+			if x1 < 0 {
 				continue
 			}
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+			x2 := posIn(pages2, id)
+			if x2 < 0 {
 				continue
 			}
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
+			x3 := posIn(pages3, id)
+			if x3 < 0 {
 				continue
 			}
-			p4 := &data4[i]
+			x4 := i
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3, p4) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if mk4 != nil {
+				mk4[x4] = now4
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
 				return
 			}
 		}
@@ -2236,11 +2946,12 @@ type Iter5[T1, T2, T3, T4, T5 any] struct {
 	ids    []EntityID // the driving storage's entities
 	driver int        // which of s1..s5 drives: ids[i] owns data[i] there
 	i      int        // the next position of ids to look at
-	// op says what to do with each view's tracking; tracked is set when
-	// any element of op is not zero (a Changed view, or a ViewMut that
-	// marks modifications), and routes iteration through driveTracked.
+	// op says what to do with each view's tracking. tracked is set when a
+	// view is a Changed filter, which routes iteration through
+	// driveTracked; marks is set when a view marks what it hands out.
 	op      [5]opTrack
 	tracked bool
+	marks   bool
 	id      EntityID
 	p1      *T1
 	p2      *T2
@@ -2265,8 +2976,59 @@ func Join5[T1, T2, T3, T4, T5 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Par
 	p5 := v5.part()
 	it := newIter5(p1.s, p2.s, p3.s, p4.s, p5.s)
 	it.op = [5]opTrack{p1.op, p2.op, p3.op, p4.op, p5.op}
-	it.tracked = it.op != [5]opTrack{}
+	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0
+	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark
 	return it
+}
+
+// marks1 returns the modification timestamps to write for view 1 and the
+// timestamp to write, or nil if view 1 does not mark.
+func (it *Iter5[T1, T2, T3, T4, T5]) marks1() ([]uint64, uint64) {
+	if !it.op[0].mark {
+		return nil, 0
+	}
+	t := it.s1.track
+	return t.modifiedAt, t.now
+}
+
+// marks2 returns the modification timestamps to write for view 2 and the
+// timestamp to write, or nil if view 2 does not mark.
+func (it *Iter5[T1, T2, T3, T4, T5]) marks2() ([]uint64, uint64) {
+	if !it.op[1].mark {
+		return nil, 0
+	}
+	t := it.s2.track
+	return t.modifiedAt, t.now
+}
+
+// marks3 returns the modification timestamps to write for view 3 and the
+// timestamp to write, or nil if view 3 does not mark.
+func (it *Iter5[T1, T2, T3, T4, T5]) marks3() ([]uint64, uint64) {
+	if !it.op[2].mark {
+		return nil, 0
+	}
+	t := it.s3.track
+	return t.modifiedAt, t.now
+}
+
+// marks4 returns the modification timestamps to write for view 4 and the
+// timestamp to write, or nil if view 4 does not mark.
+func (it *Iter5[T1, T2, T3, T4, T5]) marks4() ([]uint64, uint64) {
+	if !it.op[3].mark {
+		return nil, 0
+	}
+	t := it.s4.track
+	return t.modifiedAt, t.now
+}
+
+// marks5 returns the modification timestamps to write for view 5 and the
+// timestamp to write, or nil if view 5 does not mark.
+func (it *Iter5[T1, T2, T3, T4, T5]) marks5() ([]uint64, uint64) {
+	if !it.op[4].mark {
+		return nil, 0
+	}
+	t := it.s5.track
+	return t.modifiedAt, t.now
 }
 
 // newIter5 returns the join of the storages s1, s2, s3, s4, s5, driven by the shortest.
@@ -2423,12 +3185,55 @@ func (it *Iter5[T1, T2, T3, T4, T5]) Next() bool {
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
+		if it.marks {
+			it.markID(i, id)
+		}
 		it.i, it.id = i+1, id
 		it.p1, it.p2, it.p3, it.p4, it.p5 = p1, p2, p3, p4, p5
 		return true
 	}
 	it.i = len(ids)
 	return false
+}
+
+// markID marks the components the cursor hands out for entity id, found
+// at position i of the driving storage.
+func (it *Iter5[T1, T2, T3, T4, T5]) markID(i int, id EntityID) {
+	if it.op[0].mark {
+		x := i
+		if it.driver != 1 {
+			x = it.s1.pos(id)
+		}
+		it.s1.track.mark(x)
+	}
+	if it.op[1].mark {
+		x := i
+		if it.driver != 2 {
+			x = it.s2.pos(id)
+		}
+		it.s2.track.mark(x)
+	}
+	if it.op[2].mark {
+		x := i
+		if it.driver != 3 {
+			x = it.s3.pos(id)
+		}
+		it.s3.track.mark(x)
+	}
+	if it.op[3].mark {
+		x := i
+		if it.driver != 4 {
+			x = it.s4.pos(id)
+		}
+		it.s4.track.mark(x)
+	}
+	if it.op[4].mark {
+		x := i
+		if it.driver != 5 {
+			x = it.s5.pos(id)
+		}
+		it.s5.track.mark(x)
+	}
 }
 
 // ID returns the entity [Iter5.Next] stopped at.
@@ -2449,6 +3254,11 @@ func (it Iter5[T1, T2, T3, T4, T5]) Each(fn func(*T1, *T2, *T3, *T4, *T5)) {
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
+	mk2, now2 := it.marks2()
+	mk3, now3 := it.marks3()
+	mk4, now4 := it.marks4()
+	mk5, now5 := it.marks5()
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -2457,40 +3267,55 @@ func (it Iter5[T1, T2, T3, T4, T5]) Each(fn func(*T1, *T2, *T3, *T4, *T5)) {
 	pages5, data5 := it.s5.pages, it.s5.data
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
-		var p1 *T1
-		if driver == 1 {
-			p1 = &data1[i]
-		} else if p1 = getIn(pages1, data1, id); p1 == nil {
-			continue
+		x1 := i
+		if driver != 1 {
+			if x1 = posIn(pages1, id); x1 < 0 {
+				continue
+			}
 		}
-		var p2 *T2
-		if driver == 2 {
-			p2 = &data2[i]
-		} else if p2 = getIn(pages2, data2, id); p2 == nil {
-			continue
+		x2 := i
+		if driver != 2 {
+			if x2 = posIn(pages2, id); x2 < 0 {
+				continue
+			}
 		}
-		var p3 *T3
-		if driver == 3 {
-			p3 = &data3[i]
-		} else if p3 = getIn(pages3, data3, id); p3 == nil {
-			continue
+		x3 := i
+		if driver != 3 {
+			if x3 = posIn(pages3, id); x3 < 0 {
+				continue
+			}
 		}
-		var p4 *T4
-		if driver == 4 {
-			p4 = &data4[i]
-		} else if p4 = getIn(pages4, data4, id); p4 == nil {
-			continue
+		x4 := i
+		if driver != 4 {
+			if x4 = posIn(pages4, id); x4 < 0 {
+				continue
+			}
 		}
-		var p5 *T5
-		if driver == 5 {
-			p5 = &data5[i]
-		} else if p5 = getIn(pages5, data5, id); p5 == nil {
-			continue
+		x5 := i
+		if driver != 5 {
+			if x5 = posIn(pages5, id); x5 < 0 {
+				continue
+			}
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
-		if !visit(id, p1, p2, p3, p4, p5) {
+		if mk1 != nil {
+			mk1[x1] = now1
+		}
+		if mk2 != nil {
+			mk2[x2] = now2
+		}
+		if mk3 != nil {
+			mk3[x3] = now3
+		}
+		if mk4 != nil {
+			mk4[x4] = now4
+		}
+		if mk5 != nil {
+			mk5[x5] = now5
+		}
+		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5]) {
 			return
 		}
 	}
@@ -2506,6 +3331,11 @@ func (it Iter5[T1, T2, T3, T4, T5]) EachWithID(fn func(EntityID, *T1, *T2, *T3, 
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
+	mk2, now2 := it.marks2()
+	mk3, now3 := it.marks3()
+	mk4, now4 := it.marks4()
+	mk5, now5 := it.marks5()
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -2514,40 +3344,55 @@ func (it Iter5[T1, T2, T3, T4, T5]) EachWithID(fn func(EntityID, *T1, *T2, *T3, 
 	pages5, data5 := it.s5.pages, it.s5.data
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
-		var p1 *T1
-		if driver == 1 {
-			p1 = &data1[i]
-		} else if p1 = getIn(pages1, data1, id); p1 == nil {
-			continue
+		x1 := i
+		if driver != 1 {
+			if x1 = posIn(pages1, id); x1 < 0 {
+				continue
+			}
 		}
-		var p2 *T2
-		if driver == 2 {
-			p2 = &data2[i]
-		} else if p2 = getIn(pages2, data2, id); p2 == nil {
-			continue
+		x2 := i
+		if driver != 2 {
+			if x2 = posIn(pages2, id); x2 < 0 {
+				continue
+			}
 		}
-		var p3 *T3
-		if driver == 3 {
-			p3 = &data3[i]
-		} else if p3 = getIn(pages3, data3, id); p3 == nil {
-			continue
+		x3 := i
+		if driver != 3 {
+			if x3 = posIn(pages3, id); x3 < 0 {
+				continue
+			}
 		}
-		var p4 *T4
-		if driver == 4 {
-			p4 = &data4[i]
-		} else if p4 = getIn(pages4, data4, id); p4 == nil {
-			continue
+		x4 := i
+		if driver != 4 {
+			if x4 = posIn(pages4, id); x4 < 0 {
+				continue
+			}
 		}
-		var p5 *T5
-		if driver == 5 {
-			p5 = &data5[i]
-		} else if p5 = getIn(pages5, data5, id); p5 == nil {
-			continue
+		x5 := i
+		if driver != 5 {
+			if x5 = posIn(pages5, id); x5 < 0 {
+				continue
+			}
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
-		if !visit(id, p1, p2, p3, p4, p5) {
+		if mk1 != nil {
+			mk1[x1] = now1
+		}
+		if mk2 != nil {
+			mk2[x2] = now2
+		}
+		if mk3 != nil {
+			mk3[x3] = now3
+		}
+		if mk4 != nil {
+			mk4[x4] = now4
+		}
+		if mk5 != nil {
+			mk5[x5] = now5
+		}
+		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5]) {
 			return
 		}
 	}
@@ -2563,6 +3408,11 @@ func (it Iter5[T1, T2, T3, T4, T5]) All() iter.Seq[Row5[T1, T2, T3, T4, T5]] {
 			it.driveTracked(visit)
 			return
 		}
+		mk1, now1 := it.marks1()
+		mk2, now2 := it.marks2()
+		mk3, now3 := it.marks3()
+		mk4, now4 := it.marks4()
+		mk5, now5 := it.marks5()
 		ids, driver, not := it.ids, it.driver, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
 		pages2, data2 := it.s2.pages, it.s2.data
@@ -2571,40 +3421,55 @@ func (it Iter5[T1, T2, T3, T4, T5]) All() iter.Seq[Row5[T1, T2, T3, T4, T5]] {
 		pages5, data5 := it.s5.pages, it.s5.data
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			var p1 *T1
-			if driver == 1 {
-				p1 = &data1[i]
-			} else if p1 = getIn(pages1, data1, id); p1 == nil {
-				continue
+			x1 := i
+			if driver != 1 {
+				if x1 = posIn(pages1, id); x1 < 0 {
+					continue
+				}
 			}
-			var p2 *T2
-			if driver == 2 {
-				p2 = &data2[i]
-			} else if p2 = getIn(pages2, data2, id); p2 == nil {
-				continue
+			x2 := i
+			if driver != 2 {
+				if x2 = posIn(pages2, id); x2 < 0 {
+					continue
+				}
 			}
-			var p3 *T3
-			if driver == 3 {
-				p3 = &data3[i]
-			} else if p3 = getIn(pages3, data3, id); p3 == nil {
-				continue
+			x3 := i
+			if driver != 3 {
+				if x3 = posIn(pages3, id); x3 < 0 {
+					continue
+				}
 			}
-			var p4 *T4
-			if driver == 4 {
-				p4 = &data4[i]
-			} else if p4 = getIn(pages4, data4, id); p4 == nil {
-				continue
+			x4 := i
+			if driver != 4 {
+				if x4 = posIn(pages4, id); x4 < 0 {
+					continue
+				}
 			}
-			var p5 *T5
-			if driver == 5 {
-				p5 = &data5[i]
-			} else if p5 = getIn(pages5, data5, id); p5 == nil {
-				continue
+			x5 := i
+			if driver != 5 {
+				if x5 = posIn(pages5, id); x5 < 0 {
+					continue
+				}
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3, p4, p5) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if mk4 != nil {
+				mk4[x4] = now4
+			}
+			if mk5 != nil {
+				mk5[x5] = now5
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5]) {
 				return
 			}
 		}
@@ -2621,6 +3486,11 @@ func (it Iter5[T1, T2, T3, T4, T5]) WithID() iter.Seq2[EntityID, Row5[T1, T2, T3
 			it.driveTracked(visit)
 			return
 		}
+		mk1, now1 := it.marks1()
+		mk2, now2 := it.marks2()
+		mk3, now3 := it.marks3()
+		mk4, now4 := it.marks4()
+		mk5, now5 := it.marks5()
 		ids, driver, not := it.ids, it.driver, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
 		pages2, data2 := it.s2.pages, it.s2.data
@@ -2629,40 +3499,55 @@ func (it Iter5[T1, T2, T3, T4, T5]) WithID() iter.Seq2[EntityID, Row5[T1, T2, T3
 		pages5, data5 := it.s5.pages, it.s5.data
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			var p1 *T1
-			if driver == 1 {
-				p1 = &data1[i]
-			} else if p1 = getIn(pages1, data1, id); p1 == nil {
-				continue
+			x1 := i
+			if driver != 1 {
+				if x1 = posIn(pages1, id); x1 < 0 {
+					continue
+				}
 			}
-			var p2 *T2
-			if driver == 2 {
-				p2 = &data2[i]
-			} else if p2 = getIn(pages2, data2, id); p2 == nil {
-				continue
+			x2 := i
+			if driver != 2 {
+				if x2 = posIn(pages2, id); x2 < 0 {
+					continue
+				}
 			}
-			var p3 *T3
-			if driver == 3 {
-				p3 = &data3[i]
-			} else if p3 = getIn(pages3, data3, id); p3 == nil {
-				continue
+			x3 := i
+			if driver != 3 {
+				if x3 = posIn(pages3, id); x3 < 0 {
+					continue
+				}
 			}
-			var p4 *T4
-			if driver == 4 {
-				p4 = &data4[i]
-			} else if p4 = getIn(pages4, data4, id); p4 == nil {
-				continue
+			x4 := i
+			if driver != 4 {
+				if x4 = posIn(pages4, id); x4 < 0 {
+					continue
+				}
 			}
-			var p5 *T5
-			if driver == 5 {
-				p5 = &data5[i]
-			} else if p5 = getIn(pages5, data5, id); p5 == nil {
-				continue
+			x5 := i
+			if driver != 5 {
+				if x5 = posIn(pages5, id); x5 < 0 {
+					continue
+				}
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3, p4, p5) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if mk4 != nil {
+				mk4[x4] = now4
+			}
+			if mk5 != nil {
+				mk5[x5] = now5
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5]) {
 				return
 			}
 		}
@@ -2674,7 +3559,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) WithID() iter.Seq2[EntityID, Row5[T1, T2, T3
 // A Changed view's filter applies, and ViewMuts of types tracking
 // modification mark what Get hands out.
 func (it Iter5[T1, T2, T3, T4, T5]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, bool) {
-	if it.tracked {
+	if it.tracked || it.marks {
 		return it.getTracked(id)
 	}
 	p1 := it.s1.get(id)
@@ -2755,6 +3640,11 @@ func (it Iter5[T1, T2, T3, T4, T5]) Count() (n int) {
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
+	mk2, now2 := it.marks2()
+	mk3, now3 := it.marks3()
+	mk4, now4 := it.marks4()
+	mk5, now5 := it.marks5()
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -2763,40 +3653,55 @@ func (it Iter5[T1, T2, T3, T4, T5]) Count() (n int) {
 	pages5, data5 := it.s5.pages, it.s5.data
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
-		var p1 *T1
-		if driver == 1 {
-			p1 = &data1[i]
-		} else if p1 = getIn(pages1, data1, id); p1 == nil {
-			continue
+		x1 := i
+		if driver != 1 {
+			if x1 = posIn(pages1, id); x1 < 0 {
+				continue
+			}
 		}
-		var p2 *T2
-		if driver == 2 {
-			p2 = &data2[i]
-		} else if p2 = getIn(pages2, data2, id); p2 == nil {
-			continue
+		x2 := i
+		if driver != 2 {
+			if x2 = posIn(pages2, id); x2 < 0 {
+				continue
+			}
 		}
-		var p3 *T3
-		if driver == 3 {
-			p3 = &data3[i]
-		} else if p3 = getIn(pages3, data3, id); p3 == nil {
-			continue
+		x3 := i
+		if driver != 3 {
+			if x3 = posIn(pages3, id); x3 < 0 {
+				continue
+			}
 		}
-		var p4 *T4
-		if driver == 4 {
-			p4 = &data4[i]
-		} else if p4 = getIn(pages4, data4, id); p4 == nil {
-			continue
+		x4 := i
+		if driver != 4 {
+			if x4 = posIn(pages4, id); x4 < 0 {
+				continue
+			}
 		}
-		var p5 *T5
-		if driver == 5 {
-			p5 = &data5[i]
-		} else if p5 = getIn(pages5, data5, id); p5 == nil {
-			continue
+		x5 := i
+		if driver != 5 {
+			if x5 = posIn(pages5, id); x5 < 0 {
+				continue
+			}
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
-		if !visit(id, p1, p2, p3, p4, p5) {
+		if mk1 != nil {
+			mk1[x1] = now1
+		}
+		if mk2 != nil {
+			mk2[x2] = now2
+		}
+		if mk3 != nil {
+			mk3[x3] = now3
+		}
+		if mk4 != nil {
+			mk4[x4] = now4
+		}
+		if mk5 != nil {
+			mk5[x5] = now5
+		}
+		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5]) {
 			return
 		}
 	}
@@ -2837,11 +3742,12 @@ type Iter6[T1, T2, T3, T4, T5, T6 any] struct {
 	ids    []EntityID // the driving storage's entities
 	driver int        // which of s1..s6 drives: ids[i] owns data[i] there
 	i      int        // the next position of ids to look at
-	// op says what to do with each view's tracking; tracked is set when
-	// any element of op is not zero (a Changed view, or a ViewMut that
-	// marks modifications), and routes iteration through driveTracked.
+	// op says what to do with each view's tracking. tracked is set when a
+	// view is a Changed filter, which routes iteration through
+	// driveTracked; marks is set when a view marks what it hands out.
 	op      [6]opTrack
 	tracked bool
+	marks   bool
 	id      EntityID
 	p1      *T1
 	p2      *T2
@@ -2868,8 +3774,69 @@ func Join6[T1, T2, T3, T4, T5, T6 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4
 	p6 := v6.part()
 	it := newIter6(p1.s, p2.s, p3.s, p4.s, p5.s, p6.s)
 	it.op = [6]opTrack{p1.op, p2.op, p3.op, p4.op, p5.op, p6.op}
-	it.tracked = it.op != [6]opTrack{}
+	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0 || p6.op.filter != 0
+	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark || p6.op.mark
 	return it
+}
+
+// marks1 returns the modification timestamps to write for view 1 and the
+// timestamp to write, or nil if view 1 does not mark.
+func (it *Iter6[T1, T2, T3, T4, T5, T6]) marks1() ([]uint64, uint64) {
+	if !it.op[0].mark {
+		return nil, 0
+	}
+	t := it.s1.track
+	return t.modifiedAt, t.now
+}
+
+// marks2 returns the modification timestamps to write for view 2 and the
+// timestamp to write, or nil if view 2 does not mark.
+func (it *Iter6[T1, T2, T3, T4, T5, T6]) marks2() ([]uint64, uint64) {
+	if !it.op[1].mark {
+		return nil, 0
+	}
+	t := it.s2.track
+	return t.modifiedAt, t.now
+}
+
+// marks3 returns the modification timestamps to write for view 3 and the
+// timestamp to write, or nil if view 3 does not mark.
+func (it *Iter6[T1, T2, T3, T4, T5, T6]) marks3() ([]uint64, uint64) {
+	if !it.op[2].mark {
+		return nil, 0
+	}
+	t := it.s3.track
+	return t.modifiedAt, t.now
+}
+
+// marks4 returns the modification timestamps to write for view 4 and the
+// timestamp to write, or nil if view 4 does not mark.
+func (it *Iter6[T1, T2, T3, T4, T5, T6]) marks4() ([]uint64, uint64) {
+	if !it.op[3].mark {
+		return nil, 0
+	}
+	t := it.s4.track
+	return t.modifiedAt, t.now
+}
+
+// marks5 returns the modification timestamps to write for view 5 and the
+// timestamp to write, or nil if view 5 does not mark.
+func (it *Iter6[T1, T2, T3, T4, T5, T6]) marks5() ([]uint64, uint64) {
+	if !it.op[4].mark {
+		return nil, 0
+	}
+	t := it.s5.track
+	return t.modifiedAt, t.now
+}
+
+// marks6 returns the modification timestamps to write for view 6 and the
+// timestamp to write, or nil if view 6 does not mark.
+func (it *Iter6[T1, T2, T3, T4, T5, T6]) marks6() ([]uint64, uint64) {
+	if !it.op[5].mark {
+		return nil, 0
+	}
+	t := it.s6.track
+	return t.modifiedAt, t.now
 }
 
 // newIter6 returns the join of the storages s1, s2, s3, s4, s5, s6, driven by the shortest.
@@ -3047,12 +4014,62 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) Next() bool {
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
+		if it.marks {
+			it.markID(i, id)
+		}
 		it.i, it.id = i+1, id
 		it.p1, it.p2, it.p3, it.p4, it.p5, it.p6 = p1, p2, p3, p4, p5, p6
 		return true
 	}
 	it.i = len(ids)
 	return false
+}
+
+// markID marks the components the cursor hands out for entity id, found
+// at position i of the driving storage.
+func (it *Iter6[T1, T2, T3, T4, T5, T6]) markID(i int, id EntityID) {
+	if it.op[0].mark {
+		x := i
+		if it.driver != 1 {
+			x = it.s1.pos(id)
+		}
+		it.s1.track.mark(x)
+	}
+	if it.op[1].mark {
+		x := i
+		if it.driver != 2 {
+			x = it.s2.pos(id)
+		}
+		it.s2.track.mark(x)
+	}
+	if it.op[2].mark {
+		x := i
+		if it.driver != 3 {
+			x = it.s3.pos(id)
+		}
+		it.s3.track.mark(x)
+	}
+	if it.op[3].mark {
+		x := i
+		if it.driver != 4 {
+			x = it.s4.pos(id)
+		}
+		it.s4.track.mark(x)
+	}
+	if it.op[4].mark {
+		x := i
+		if it.driver != 5 {
+			x = it.s5.pos(id)
+		}
+		it.s5.track.mark(x)
+	}
+	if it.op[5].mark {
+		x := i
+		if it.driver != 6 {
+			x = it.s6.pos(id)
+		}
+		it.s6.track.mark(x)
+	}
 }
 
 // ID returns the entity [Iter6.Next] stopped at.
@@ -3073,6 +4090,12 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Each(fn func(*T1, *T2, *T3, *T4, *T5, *T
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
+	mk2, now2 := it.marks2()
+	mk3, now3 := it.marks3()
+	mk4, now4 := it.marks4()
+	mk5, now5 := it.marks5()
+	mk6, now6 := it.marks6()
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -3082,46 +4105,64 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Each(fn func(*T1, *T2, *T3, *T4, *T5, *T
 	pages6, data6 := it.s6.pages, it.s6.data
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
-		var p1 *T1
-		if driver == 1 {
-			p1 = &data1[i]
-		} else if p1 = getIn(pages1, data1, id); p1 == nil {
-			continue
+		x1 := i
+		if driver != 1 {
+			if x1 = posIn(pages1, id); x1 < 0 {
+				continue
+			}
 		}
-		var p2 *T2
-		if driver == 2 {
-			p2 = &data2[i]
-		} else if p2 = getIn(pages2, data2, id); p2 == nil {
-			continue
+		x2 := i
+		if driver != 2 {
+			if x2 = posIn(pages2, id); x2 < 0 {
+				continue
+			}
 		}
-		var p3 *T3
-		if driver == 3 {
-			p3 = &data3[i]
-		} else if p3 = getIn(pages3, data3, id); p3 == nil {
-			continue
+		x3 := i
+		if driver != 3 {
+			if x3 = posIn(pages3, id); x3 < 0 {
+				continue
+			}
 		}
-		var p4 *T4
-		if driver == 4 {
-			p4 = &data4[i]
-		} else if p4 = getIn(pages4, data4, id); p4 == nil {
-			continue
+		x4 := i
+		if driver != 4 {
+			if x4 = posIn(pages4, id); x4 < 0 {
+				continue
+			}
 		}
-		var p5 *T5
-		if driver == 5 {
-			p5 = &data5[i]
-		} else if p5 = getIn(pages5, data5, id); p5 == nil {
-			continue
+		x5 := i
+		if driver != 5 {
+			if x5 = posIn(pages5, id); x5 < 0 {
+				continue
+			}
 		}
-		var p6 *T6
-		if driver == 6 {
-			p6 = &data6[i]
-		} else if p6 = getIn(pages6, data6, id); p6 == nil {
-			continue
+		x6 := i
+		if driver != 6 {
+			if x6 = posIn(pages6, id); x6 < 0 {
+				continue
+			}
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
-		if !visit(id, p1, p2, p3, p4, p5, p6) {
+		if mk1 != nil {
+			mk1[x1] = now1
+		}
+		if mk2 != nil {
+			mk2[x2] = now2
+		}
+		if mk3 != nil {
+			mk3[x3] = now3
+		}
+		if mk4 != nil {
+			mk4[x4] = now4
+		}
+		if mk5 != nil {
+			mk5[x5] = now5
+		}
+		if mk6 != nil {
+			mk6[x6] = now6
+		}
+		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6]) {
 			return
 		}
 	}
@@ -3137,6 +4178,12 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) EachWithID(fn func(EntityID, *T1, *T2, *
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
+	mk2, now2 := it.marks2()
+	mk3, now3 := it.marks3()
+	mk4, now4 := it.marks4()
+	mk5, now5 := it.marks5()
+	mk6, now6 := it.marks6()
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -3146,46 +4193,64 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) EachWithID(fn func(EntityID, *T1, *T2, *
 	pages6, data6 := it.s6.pages, it.s6.data
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
-		var p1 *T1
-		if driver == 1 {
-			p1 = &data1[i]
-		} else if p1 = getIn(pages1, data1, id); p1 == nil {
-			continue
+		x1 := i
+		if driver != 1 {
+			if x1 = posIn(pages1, id); x1 < 0 {
+				continue
+			}
 		}
-		var p2 *T2
-		if driver == 2 {
-			p2 = &data2[i]
-		} else if p2 = getIn(pages2, data2, id); p2 == nil {
-			continue
+		x2 := i
+		if driver != 2 {
+			if x2 = posIn(pages2, id); x2 < 0 {
+				continue
+			}
 		}
-		var p3 *T3
-		if driver == 3 {
-			p3 = &data3[i]
-		} else if p3 = getIn(pages3, data3, id); p3 == nil {
-			continue
+		x3 := i
+		if driver != 3 {
+			if x3 = posIn(pages3, id); x3 < 0 {
+				continue
+			}
 		}
-		var p4 *T4
-		if driver == 4 {
-			p4 = &data4[i]
-		} else if p4 = getIn(pages4, data4, id); p4 == nil {
-			continue
+		x4 := i
+		if driver != 4 {
+			if x4 = posIn(pages4, id); x4 < 0 {
+				continue
+			}
 		}
-		var p5 *T5
-		if driver == 5 {
-			p5 = &data5[i]
-		} else if p5 = getIn(pages5, data5, id); p5 == nil {
-			continue
+		x5 := i
+		if driver != 5 {
+			if x5 = posIn(pages5, id); x5 < 0 {
+				continue
+			}
 		}
-		var p6 *T6
-		if driver == 6 {
-			p6 = &data6[i]
-		} else if p6 = getIn(pages6, data6, id); p6 == nil {
-			continue
+		x6 := i
+		if driver != 6 {
+			if x6 = posIn(pages6, id); x6 < 0 {
+				continue
+			}
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
-		if !visit(id, p1, p2, p3, p4, p5, p6) {
+		if mk1 != nil {
+			mk1[x1] = now1
+		}
+		if mk2 != nil {
+			mk2[x2] = now2
+		}
+		if mk3 != nil {
+			mk3[x3] = now3
+		}
+		if mk4 != nil {
+			mk4[x4] = now4
+		}
+		if mk5 != nil {
+			mk5[x5] = now5
+		}
+		if mk6 != nil {
+			mk6[x6] = now6
+		}
+		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6]) {
 			return
 		}
 	}
@@ -3201,6 +4266,12 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) All() iter.Seq[Row6[T1, T2, T3, T4, T5, 
 			it.driveTracked(visit)
 			return
 		}
+		mk1, now1 := it.marks1()
+		mk2, now2 := it.marks2()
+		mk3, now3 := it.marks3()
+		mk4, now4 := it.marks4()
+		mk5, now5 := it.marks5()
+		mk6, now6 := it.marks6()
 		ids, driver, not := it.ids, it.driver, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
 		pages2, data2 := it.s2.pages, it.s2.data
@@ -3210,46 +4281,64 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) All() iter.Seq[Row6[T1, T2, T3, T4, T5, 
 		pages6, data6 := it.s6.pages, it.s6.data
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			var p1 *T1
-			if driver == 1 {
-				p1 = &data1[i]
-			} else if p1 = getIn(pages1, data1, id); p1 == nil {
-				continue
+			x1 := i
+			if driver != 1 {
+				if x1 = posIn(pages1, id); x1 < 0 {
+					continue
+				}
 			}
-			var p2 *T2
-			if driver == 2 {
-				p2 = &data2[i]
-			} else if p2 = getIn(pages2, data2, id); p2 == nil {
-				continue
+			x2 := i
+			if driver != 2 {
+				if x2 = posIn(pages2, id); x2 < 0 {
+					continue
+				}
 			}
-			var p3 *T3
-			if driver == 3 {
-				p3 = &data3[i]
-			} else if p3 = getIn(pages3, data3, id); p3 == nil {
-				continue
+			x3 := i
+			if driver != 3 {
+				if x3 = posIn(pages3, id); x3 < 0 {
+					continue
+				}
 			}
-			var p4 *T4
-			if driver == 4 {
-				p4 = &data4[i]
-			} else if p4 = getIn(pages4, data4, id); p4 == nil {
-				continue
+			x4 := i
+			if driver != 4 {
+				if x4 = posIn(pages4, id); x4 < 0 {
+					continue
+				}
 			}
-			var p5 *T5
-			if driver == 5 {
-				p5 = &data5[i]
-			} else if p5 = getIn(pages5, data5, id); p5 == nil {
-				continue
+			x5 := i
+			if driver != 5 {
+				if x5 = posIn(pages5, id); x5 < 0 {
+					continue
+				}
 			}
-			var p6 *T6
-			if driver == 6 {
-				p6 = &data6[i]
-			} else if p6 = getIn(pages6, data6, id); p6 == nil {
-				continue
+			x6 := i
+			if driver != 6 {
+				if x6 = posIn(pages6, id); x6 < 0 {
+					continue
+				}
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3, p4, p5, p6) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if mk4 != nil {
+				mk4[x4] = now4
+			}
+			if mk5 != nil {
+				mk5[x5] = now5
+			}
+			if mk6 != nil {
+				mk6[x6] = now6
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6]) {
 				return
 			}
 		}
@@ -3266,6 +4355,12 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) WithID() iter.Seq2[EntityID, Row6[T1, T2
 			it.driveTracked(visit)
 			return
 		}
+		mk1, now1 := it.marks1()
+		mk2, now2 := it.marks2()
+		mk3, now3 := it.marks3()
+		mk4, now4 := it.marks4()
+		mk5, now5 := it.marks5()
+		mk6, now6 := it.marks6()
 		ids, driver, not := it.ids, it.driver, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
 		pages2, data2 := it.s2.pages, it.s2.data
@@ -3275,46 +4370,64 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) WithID() iter.Seq2[EntityID, Row6[T1, T2
 		pages6, data6 := it.s6.pages, it.s6.data
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			var p1 *T1
-			if driver == 1 {
-				p1 = &data1[i]
-			} else if p1 = getIn(pages1, data1, id); p1 == nil {
-				continue
+			x1 := i
+			if driver != 1 {
+				if x1 = posIn(pages1, id); x1 < 0 {
+					continue
+				}
 			}
-			var p2 *T2
-			if driver == 2 {
-				p2 = &data2[i]
-			} else if p2 = getIn(pages2, data2, id); p2 == nil {
-				continue
+			x2 := i
+			if driver != 2 {
+				if x2 = posIn(pages2, id); x2 < 0 {
+					continue
+				}
 			}
-			var p3 *T3
-			if driver == 3 {
-				p3 = &data3[i]
-			} else if p3 = getIn(pages3, data3, id); p3 == nil {
-				continue
+			x3 := i
+			if driver != 3 {
+				if x3 = posIn(pages3, id); x3 < 0 {
+					continue
+				}
 			}
-			var p4 *T4
-			if driver == 4 {
-				p4 = &data4[i]
-			} else if p4 = getIn(pages4, data4, id); p4 == nil {
-				continue
+			x4 := i
+			if driver != 4 {
+				if x4 = posIn(pages4, id); x4 < 0 {
+					continue
+				}
 			}
-			var p5 *T5
-			if driver == 5 {
-				p5 = &data5[i]
-			} else if p5 = getIn(pages5, data5, id); p5 == nil {
-				continue
+			x5 := i
+			if driver != 5 {
+				if x5 = posIn(pages5, id); x5 < 0 {
+					continue
+				}
 			}
-			var p6 *T6
-			if driver == 6 {
-				p6 = &data6[i]
-			} else if p6 = getIn(pages6, data6, id); p6 == nil {
-				continue
+			x6 := i
+			if driver != 6 {
+				if x6 = posIn(pages6, id); x6 < 0 {
+					continue
+				}
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3, p4, p5, p6) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if mk4 != nil {
+				mk4[x4] = now4
+			}
+			if mk5 != nil {
+				mk5[x5] = now5
+			}
+			if mk6 != nil {
+				mk6[x6] = now6
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6]) {
 				return
 			}
 		}
@@ -3326,7 +4439,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) WithID() iter.Seq2[EntityID, Row6[T1, T2
 // A Changed view's filter applies, and ViewMuts of types tracking
 // modification mark what Get hands out.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, bool) {
-	if it.tracked {
+	if it.tracked || it.marks {
 		return it.getTracked(id)
 	}
 	p1 := it.s1.get(id)
@@ -3418,6 +4531,12 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Count() (n int) {
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
+	mk2, now2 := it.marks2()
+	mk3, now3 := it.marks3()
+	mk4, now4 := it.marks4()
+	mk5, now5 := it.marks5()
+	mk6, now6 := it.marks6()
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -3427,46 +4546,64 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Count() (n int) {
 	pages6, data6 := it.s6.pages, it.s6.data
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
-		var p1 *T1
-		if driver == 1 {
-			p1 = &data1[i]
-		} else if p1 = getIn(pages1, data1, id); p1 == nil {
-			continue
+		x1 := i
+		if driver != 1 {
+			if x1 = posIn(pages1, id); x1 < 0 {
+				continue
+			}
 		}
-		var p2 *T2
-		if driver == 2 {
-			p2 = &data2[i]
-		} else if p2 = getIn(pages2, data2, id); p2 == nil {
-			continue
+		x2 := i
+		if driver != 2 {
+			if x2 = posIn(pages2, id); x2 < 0 {
+				continue
+			}
 		}
-		var p3 *T3
-		if driver == 3 {
-			p3 = &data3[i]
-		} else if p3 = getIn(pages3, data3, id); p3 == nil {
-			continue
+		x3 := i
+		if driver != 3 {
+			if x3 = posIn(pages3, id); x3 < 0 {
+				continue
+			}
 		}
-		var p4 *T4
-		if driver == 4 {
-			p4 = &data4[i]
-		} else if p4 = getIn(pages4, data4, id); p4 == nil {
-			continue
+		x4 := i
+		if driver != 4 {
+			if x4 = posIn(pages4, id); x4 < 0 {
+				continue
+			}
 		}
-		var p5 *T5
-		if driver == 5 {
-			p5 = &data5[i]
-		} else if p5 = getIn(pages5, data5, id); p5 == nil {
-			continue
+		x5 := i
+		if driver != 5 {
+			if x5 = posIn(pages5, id); x5 < 0 {
+				continue
+			}
 		}
-		var p6 *T6
-		if driver == 6 {
-			p6 = &data6[i]
-		} else if p6 = getIn(pages6, data6, id); p6 == nil {
-			continue
+		x6 := i
+		if driver != 6 {
+			if x6 = posIn(pages6, id); x6 < 0 {
+				continue
+			}
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
-		if !visit(id, p1, p2, p3, p4, p5, p6) {
+		if mk1 != nil {
+			mk1[x1] = now1
+		}
+		if mk2 != nil {
+			mk2[x2] = now2
+		}
+		if mk3 != nil {
+			mk3[x3] = now3
+		}
+		if mk4 != nil {
+			mk4[x4] = now4
+		}
+		if mk5 != nil {
+			mk5[x5] = now5
+		}
+		if mk6 != nil {
+			mk6[x6] = now6
+		}
+		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6]) {
 			return
 		}
 	}
@@ -3509,11 +4646,12 @@ type Iter7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 	ids    []EntityID // the driving storage's entities
 	driver int        // which of s1..s7 drives: ids[i] owns data[i] there
 	i      int        // the next position of ids to look at
-	// op says what to do with each view's tracking; tracked is set when
-	// any element of op is not zero (a Changed view, or a ViewMut that
-	// marks modifications), and routes iteration through driveTracked.
+	// op says what to do with each view's tracking. tracked is set when a
+	// view is a Changed filter, which routes iteration through
+	// driveTracked; marks is set when a view marks what it hands out.
 	op      [7]opTrack
 	tracked bool
+	marks   bool
 	id      EntityID
 	p1      *T1
 	p2      *T2
@@ -3542,8 +4680,79 @@ func Join7[T1, T2, T3, T4, T5, T6, T7 any](v1 Part[T1], v2 Part[T2], v3 Part[T3]
 	p7 := v7.part()
 	it := newIter7(p1.s, p2.s, p3.s, p4.s, p5.s, p6.s, p7.s)
 	it.op = [7]opTrack{p1.op, p2.op, p3.op, p4.op, p5.op, p6.op, p7.op}
-	it.tracked = it.op != [7]opTrack{}
+	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0 || p6.op.filter != 0 || p7.op.filter != 0
+	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark || p6.op.mark || p7.op.mark
 	return it
+}
+
+// marks1 returns the modification timestamps to write for view 1 and the
+// timestamp to write, or nil if view 1 does not mark.
+func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) marks1() ([]uint64, uint64) {
+	if !it.op[0].mark {
+		return nil, 0
+	}
+	t := it.s1.track
+	return t.modifiedAt, t.now
+}
+
+// marks2 returns the modification timestamps to write for view 2 and the
+// timestamp to write, or nil if view 2 does not mark.
+func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) marks2() ([]uint64, uint64) {
+	if !it.op[1].mark {
+		return nil, 0
+	}
+	t := it.s2.track
+	return t.modifiedAt, t.now
+}
+
+// marks3 returns the modification timestamps to write for view 3 and the
+// timestamp to write, or nil if view 3 does not mark.
+func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) marks3() ([]uint64, uint64) {
+	if !it.op[2].mark {
+		return nil, 0
+	}
+	t := it.s3.track
+	return t.modifiedAt, t.now
+}
+
+// marks4 returns the modification timestamps to write for view 4 and the
+// timestamp to write, or nil if view 4 does not mark.
+func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) marks4() ([]uint64, uint64) {
+	if !it.op[3].mark {
+		return nil, 0
+	}
+	t := it.s4.track
+	return t.modifiedAt, t.now
+}
+
+// marks5 returns the modification timestamps to write for view 5 and the
+// timestamp to write, or nil if view 5 does not mark.
+func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) marks5() ([]uint64, uint64) {
+	if !it.op[4].mark {
+		return nil, 0
+	}
+	t := it.s5.track
+	return t.modifiedAt, t.now
+}
+
+// marks6 returns the modification timestamps to write for view 6 and the
+// timestamp to write, or nil if view 6 does not mark.
+func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) marks6() ([]uint64, uint64) {
+	if !it.op[5].mark {
+		return nil, 0
+	}
+	t := it.s6.track
+	return t.modifiedAt, t.now
+}
+
+// marks7 returns the modification timestamps to write for view 7 and the
+// timestamp to write, or nil if view 7 does not mark.
+func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) marks7() ([]uint64, uint64) {
+	if !it.op[6].mark {
+		return nil, 0
+	}
+	t := it.s7.track
+	return t.modifiedAt, t.now
 }
 
 // newIter7 returns the join of the storages s1, s2, s3, s4, s5, s6, s7, driven by the shortest.
@@ -3742,12 +4951,69 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
+		if it.marks {
+			it.markID(i, id)
+		}
 		it.i, it.id = i+1, id
 		it.p1, it.p2, it.p3, it.p4, it.p5, it.p6, it.p7 = p1, p2, p3, p4, p5, p6, p7
 		return true
 	}
 	it.i = len(ids)
 	return false
+}
+
+// markID marks the components the cursor hands out for entity id, found
+// at position i of the driving storage.
+func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) markID(i int, id EntityID) {
+	if it.op[0].mark {
+		x := i
+		if it.driver != 1 {
+			x = it.s1.pos(id)
+		}
+		it.s1.track.mark(x)
+	}
+	if it.op[1].mark {
+		x := i
+		if it.driver != 2 {
+			x = it.s2.pos(id)
+		}
+		it.s2.track.mark(x)
+	}
+	if it.op[2].mark {
+		x := i
+		if it.driver != 3 {
+			x = it.s3.pos(id)
+		}
+		it.s3.track.mark(x)
+	}
+	if it.op[3].mark {
+		x := i
+		if it.driver != 4 {
+			x = it.s4.pos(id)
+		}
+		it.s4.track.mark(x)
+	}
+	if it.op[4].mark {
+		x := i
+		if it.driver != 5 {
+			x = it.s5.pos(id)
+		}
+		it.s5.track.mark(x)
+	}
+	if it.op[5].mark {
+		x := i
+		if it.driver != 6 {
+			x = it.s6.pos(id)
+		}
+		it.s6.track.mark(x)
+	}
+	if it.op[6].mark {
+		x := i
+		if it.driver != 7 {
+			x = it.s7.pos(id)
+		}
+		it.s7.track.mark(x)
+	}
 }
 
 // ID returns the entity [Iter7.Next] stopped at.
@@ -3768,6 +5034,13 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Each(fn func(*T1, *T2, *T3, *T4, *T5
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
+	mk2, now2 := it.marks2()
+	mk3, now3 := it.marks3()
+	mk4, now4 := it.marks4()
+	mk5, now5 := it.marks5()
+	mk6, now6 := it.marks6()
+	mk7, now7 := it.marks7()
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -3778,52 +5051,73 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Each(fn func(*T1, *T2, *T3, *T4, *T5
 	pages7, data7 := it.s7.pages, it.s7.data
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
-		var p1 *T1
-		if driver == 1 {
-			p1 = &data1[i]
-		} else if p1 = getIn(pages1, data1, id); p1 == nil {
-			continue
+		x1 := i
+		if driver != 1 {
+			if x1 = posIn(pages1, id); x1 < 0 {
+				continue
+			}
 		}
-		var p2 *T2
-		if driver == 2 {
-			p2 = &data2[i]
-		} else if p2 = getIn(pages2, data2, id); p2 == nil {
-			continue
+		x2 := i
+		if driver != 2 {
+			if x2 = posIn(pages2, id); x2 < 0 {
+				continue
+			}
 		}
-		var p3 *T3
-		if driver == 3 {
-			p3 = &data3[i]
-		} else if p3 = getIn(pages3, data3, id); p3 == nil {
-			continue
+		x3 := i
+		if driver != 3 {
+			if x3 = posIn(pages3, id); x3 < 0 {
+				continue
+			}
 		}
-		var p4 *T4
-		if driver == 4 {
-			p4 = &data4[i]
-		} else if p4 = getIn(pages4, data4, id); p4 == nil {
-			continue
+		x4 := i
+		if driver != 4 {
+			if x4 = posIn(pages4, id); x4 < 0 {
+				continue
+			}
 		}
-		var p5 *T5
-		if driver == 5 {
-			p5 = &data5[i]
-		} else if p5 = getIn(pages5, data5, id); p5 == nil {
-			continue
+		x5 := i
+		if driver != 5 {
+			if x5 = posIn(pages5, id); x5 < 0 {
+				continue
+			}
 		}
-		var p6 *T6
-		if driver == 6 {
-			p6 = &data6[i]
-		} else if p6 = getIn(pages6, data6, id); p6 == nil {
-			continue
+		x6 := i
+		if driver != 6 {
+			if x6 = posIn(pages6, id); x6 < 0 {
+				continue
+			}
 		}
-		var p7 *T7
-		if driver == 7 {
-			p7 = &data7[i]
-		} else if p7 = getIn(pages7, data7, id); p7 == nil {
-			continue
+		x7 := i
+		if driver != 7 {
+			if x7 = posIn(pages7, id); x7 < 0 {
+				continue
+			}
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
-		if !visit(id, p1, p2, p3, p4, p5, p6, p7) {
+		if mk1 != nil {
+			mk1[x1] = now1
+		}
+		if mk2 != nil {
+			mk2[x2] = now2
+		}
+		if mk3 != nil {
+			mk3[x3] = now3
+		}
+		if mk4 != nil {
+			mk4[x4] = now4
+		}
+		if mk5 != nil {
+			mk5[x5] = now5
+		}
+		if mk6 != nil {
+			mk6[x6] = now6
+		}
+		if mk7 != nil {
+			mk7[x7] = now7
+		}
+		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7]) {
 			return
 		}
 	}
@@ -3839,6 +5133,13 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) EachWithID(fn func(EntityID, *T1, *T
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
+	mk2, now2 := it.marks2()
+	mk3, now3 := it.marks3()
+	mk4, now4 := it.marks4()
+	mk5, now5 := it.marks5()
+	mk6, now6 := it.marks6()
+	mk7, now7 := it.marks7()
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -3849,52 +5150,73 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) EachWithID(fn func(EntityID, *T1, *T
 	pages7, data7 := it.s7.pages, it.s7.data
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
-		var p1 *T1
-		if driver == 1 {
-			p1 = &data1[i]
-		} else if p1 = getIn(pages1, data1, id); p1 == nil {
-			continue
+		x1 := i
+		if driver != 1 {
+			if x1 = posIn(pages1, id); x1 < 0 {
+				continue
+			}
 		}
-		var p2 *T2
-		if driver == 2 {
-			p2 = &data2[i]
-		} else if p2 = getIn(pages2, data2, id); p2 == nil {
-			continue
+		x2 := i
+		if driver != 2 {
+			if x2 = posIn(pages2, id); x2 < 0 {
+				continue
+			}
 		}
-		var p3 *T3
-		if driver == 3 {
-			p3 = &data3[i]
-		} else if p3 = getIn(pages3, data3, id); p3 == nil {
-			continue
+		x3 := i
+		if driver != 3 {
+			if x3 = posIn(pages3, id); x3 < 0 {
+				continue
+			}
 		}
-		var p4 *T4
-		if driver == 4 {
-			p4 = &data4[i]
-		} else if p4 = getIn(pages4, data4, id); p4 == nil {
-			continue
+		x4 := i
+		if driver != 4 {
+			if x4 = posIn(pages4, id); x4 < 0 {
+				continue
+			}
 		}
-		var p5 *T5
-		if driver == 5 {
-			p5 = &data5[i]
-		} else if p5 = getIn(pages5, data5, id); p5 == nil {
-			continue
+		x5 := i
+		if driver != 5 {
+			if x5 = posIn(pages5, id); x5 < 0 {
+				continue
+			}
 		}
-		var p6 *T6
-		if driver == 6 {
-			p6 = &data6[i]
-		} else if p6 = getIn(pages6, data6, id); p6 == nil {
-			continue
+		x6 := i
+		if driver != 6 {
+			if x6 = posIn(pages6, id); x6 < 0 {
+				continue
+			}
 		}
-		var p7 *T7
-		if driver == 7 {
-			p7 = &data7[i]
-		} else if p7 = getIn(pages7, data7, id); p7 == nil {
-			continue
+		x7 := i
+		if driver != 7 {
+			if x7 = posIn(pages7, id); x7 < 0 {
+				continue
+			}
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
-		if !visit(id, p1, p2, p3, p4, p5, p6, p7) {
+		if mk1 != nil {
+			mk1[x1] = now1
+		}
+		if mk2 != nil {
+			mk2[x2] = now2
+		}
+		if mk3 != nil {
+			mk3[x3] = now3
+		}
+		if mk4 != nil {
+			mk4[x4] = now4
+		}
+		if mk5 != nil {
+			mk5[x5] = now5
+		}
+		if mk6 != nil {
+			mk6[x6] = now6
+		}
+		if mk7 != nil {
+			mk7[x7] = now7
+		}
+		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7]) {
 			return
 		}
 	}
@@ -3910,6 +5232,13 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) All() iter.Seq[Row7[T1, T2, T3, T4, 
 			it.driveTracked(visit)
 			return
 		}
+		mk1, now1 := it.marks1()
+		mk2, now2 := it.marks2()
+		mk3, now3 := it.marks3()
+		mk4, now4 := it.marks4()
+		mk5, now5 := it.marks5()
+		mk6, now6 := it.marks6()
+		mk7, now7 := it.marks7()
 		ids, driver, not := it.ids, it.driver, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
 		pages2, data2 := it.s2.pages, it.s2.data
@@ -3920,52 +5249,73 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) All() iter.Seq[Row7[T1, T2, T3, T4, 
 		pages7, data7 := it.s7.pages, it.s7.data
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			var p1 *T1
-			if driver == 1 {
-				p1 = &data1[i]
-			} else if p1 = getIn(pages1, data1, id); p1 == nil {
-				continue
+			x1 := i
+			if driver != 1 {
+				if x1 = posIn(pages1, id); x1 < 0 {
+					continue
+				}
 			}
-			var p2 *T2
-			if driver == 2 {
-				p2 = &data2[i]
-			} else if p2 = getIn(pages2, data2, id); p2 == nil {
-				continue
+			x2 := i
+			if driver != 2 {
+				if x2 = posIn(pages2, id); x2 < 0 {
+					continue
+				}
 			}
-			var p3 *T3
-			if driver == 3 {
-				p3 = &data3[i]
-			} else if p3 = getIn(pages3, data3, id); p3 == nil {
-				continue
+			x3 := i
+			if driver != 3 {
+				if x3 = posIn(pages3, id); x3 < 0 {
+					continue
+				}
 			}
-			var p4 *T4
-			if driver == 4 {
-				p4 = &data4[i]
-			} else if p4 = getIn(pages4, data4, id); p4 == nil {
-				continue
+			x4 := i
+			if driver != 4 {
+				if x4 = posIn(pages4, id); x4 < 0 {
+					continue
+				}
 			}
-			var p5 *T5
-			if driver == 5 {
-				p5 = &data5[i]
-			} else if p5 = getIn(pages5, data5, id); p5 == nil {
-				continue
+			x5 := i
+			if driver != 5 {
+				if x5 = posIn(pages5, id); x5 < 0 {
+					continue
+				}
 			}
-			var p6 *T6
-			if driver == 6 {
-				p6 = &data6[i]
-			} else if p6 = getIn(pages6, data6, id); p6 == nil {
-				continue
+			x6 := i
+			if driver != 6 {
+				if x6 = posIn(pages6, id); x6 < 0 {
+					continue
+				}
 			}
-			var p7 *T7
-			if driver == 7 {
-				p7 = &data7[i]
-			} else if p7 = getIn(pages7, data7, id); p7 == nil {
-				continue
+			x7 := i
+			if driver != 7 {
+				if x7 = posIn(pages7, id); x7 < 0 {
+					continue
+				}
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3, p4, p5, p6, p7) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if mk4 != nil {
+				mk4[x4] = now4
+			}
+			if mk5 != nil {
+				mk5[x5] = now5
+			}
+			if mk6 != nil {
+				mk6[x6] = now6
+			}
+			if mk7 != nil {
+				mk7[x7] = now7
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7]) {
 				return
 			}
 		}
@@ -3982,6 +5332,13 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) WithID() iter.Seq2[EntityID, Row7[T1
 			it.driveTracked(visit)
 			return
 		}
+		mk1, now1 := it.marks1()
+		mk2, now2 := it.marks2()
+		mk3, now3 := it.marks3()
+		mk4, now4 := it.marks4()
+		mk5, now5 := it.marks5()
+		mk6, now6 := it.marks6()
+		mk7, now7 := it.marks7()
 		ids, driver, not := it.ids, it.driver, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
 		pages2, data2 := it.s2.pages, it.s2.data
@@ -3992,52 +5349,73 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) WithID() iter.Seq2[EntityID, Row7[T1
 		pages7, data7 := it.s7.pages, it.s7.data
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			var p1 *T1
-			if driver == 1 {
-				p1 = &data1[i]
-			} else if p1 = getIn(pages1, data1, id); p1 == nil {
-				continue
+			x1 := i
+			if driver != 1 {
+				if x1 = posIn(pages1, id); x1 < 0 {
+					continue
+				}
 			}
-			var p2 *T2
-			if driver == 2 {
-				p2 = &data2[i]
-			} else if p2 = getIn(pages2, data2, id); p2 == nil {
-				continue
+			x2 := i
+			if driver != 2 {
+				if x2 = posIn(pages2, id); x2 < 0 {
+					continue
+				}
 			}
-			var p3 *T3
-			if driver == 3 {
-				p3 = &data3[i]
-			} else if p3 = getIn(pages3, data3, id); p3 == nil {
-				continue
+			x3 := i
+			if driver != 3 {
+				if x3 = posIn(pages3, id); x3 < 0 {
+					continue
+				}
 			}
-			var p4 *T4
-			if driver == 4 {
-				p4 = &data4[i]
-			} else if p4 = getIn(pages4, data4, id); p4 == nil {
-				continue
+			x4 := i
+			if driver != 4 {
+				if x4 = posIn(pages4, id); x4 < 0 {
+					continue
+				}
 			}
-			var p5 *T5
-			if driver == 5 {
-				p5 = &data5[i]
-			} else if p5 = getIn(pages5, data5, id); p5 == nil {
-				continue
+			x5 := i
+			if driver != 5 {
+				if x5 = posIn(pages5, id); x5 < 0 {
+					continue
+				}
 			}
-			var p6 *T6
-			if driver == 6 {
-				p6 = &data6[i]
-			} else if p6 = getIn(pages6, data6, id); p6 == nil {
-				continue
+			x6 := i
+			if driver != 6 {
+				if x6 = posIn(pages6, id); x6 < 0 {
+					continue
+				}
 			}
-			var p7 *T7
-			if driver == 7 {
-				p7 = &data7[i]
-			} else if p7 = getIn(pages7, data7, id); p7 == nil {
-				continue
+			x7 := i
+			if driver != 7 {
+				if x7 = posIn(pages7, id); x7 < 0 {
+					continue
+				}
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3, p4, p5, p6, p7) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if mk4 != nil {
+				mk4[x4] = now4
+			}
+			if mk5 != nil {
+				mk5[x5] = now5
+			}
+			if mk6 != nil {
+				mk6[x6] = now6
+			}
+			if mk7 != nil {
+				mk7[x7] = now7
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7]) {
 				return
 			}
 		}
@@ -4049,7 +5427,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) WithID() iter.Seq2[EntityID, Row7[T1
 // A Changed view's filter applies, and ViewMuts of types tracking
 // modification mark what Get hands out.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, *T7, bool) {
-	if it.tracked {
+	if it.tracked || it.marks {
 		return it.getTracked(id)
 	}
 	p1 := it.s1.get(id)
@@ -4152,6 +5530,13 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Count() (n int) {
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
+	mk2, now2 := it.marks2()
+	mk3, now3 := it.marks3()
+	mk4, now4 := it.marks4()
+	mk5, now5 := it.marks5()
+	mk6, now6 := it.marks6()
+	mk7, now7 := it.marks7()
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -4162,52 +5547,73 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Count() (n int) {
 	pages7, data7 := it.s7.pages, it.s7.data
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
-		var p1 *T1
-		if driver == 1 {
-			p1 = &data1[i]
-		} else if p1 = getIn(pages1, data1, id); p1 == nil {
-			continue
+		x1 := i
+		if driver != 1 {
+			if x1 = posIn(pages1, id); x1 < 0 {
+				continue
+			}
 		}
-		var p2 *T2
-		if driver == 2 {
-			p2 = &data2[i]
-		} else if p2 = getIn(pages2, data2, id); p2 == nil {
-			continue
+		x2 := i
+		if driver != 2 {
+			if x2 = posIn(pages2, id); x2 < 0 {
+				continue
+			}
 		}
-		var p3 *T3
-		if driver == 3 {
-			p3 = &data3[i]
-		} else if p3 = getIn(pages3, data3, id); p3 == nil {
-			continue
+		x3 := i
+		if driver != 3 {
+			if x3 = posIn(pages3, id); x3 < 0 {
+				continue
+			}
 		}
-		var p4 *T4
-		if driver == 4 {
-			p4 = &data4[i]
-		} else if p4 = getIn(pages4, data4, id); p4 == nil {
-			continue
+		x4 := i
+		if driver != 4 {
+			if x4 = posIn(pages4, id); x4 < 0 {
+				continue
+			}
 		}
-		var p5 *T5
-		if driver == 5 {
-			p5 = &data5[i]
-		} else if p5 = getIn(pages5, data5, id); p5 == nil {
-			continue
+		x5 := i
+		if driver != 5 {
+			if x5 = posIn(pages5, id); x5 < 0 {
+				continue
+			}
 		}
-		var p6 *T6
-		if driver == 6 {
-			p6 = &data6[i]
-		} else if p6 = getIn(pages6, data6, id); p6 == nil {
-			continue
+		x6 := i
+		if driver != 6 {
+			if x6 = posIn(pages6, id); x6 < 0 {
+				continue
+			}
 		}
-		var p7 *T7
-		if driver == 7 {
-			p7 = &data7[i]
-		} else if p7 = getIn(pages7, data7, id); p7 == nil {
-			continue
+		x7 := i
+		if driver != 7 {
+			if x7 = posIn(pages7, id); x7 < 0 {
+				continue
+			}
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
-		if !visit(id, p1, p2, p3, p4, p5, p6, p7) {
+		if mk1 != nil {
+			mk1[x1] = now1
+		}
+		if mk2 != nil {
+			mk2[x2] = now2
+		}
+		if mk3 != nil {
+			mk3[x3] = now3
+		}
+		if mk4 != nil {
+			mk4[x4] = now4
+		}
+		if mk5 != nil {
+			mk5[x5] = now5
+		}
+		if mk6 != nil {
+			mk6[x6] = now6
+		}
+		if mk7 != nil {
+			mk7[x7] = now7
+		}
+		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7]) {
 			return
 		}
 	}
@@ -4252,11 +5658,12 @@ type Iter8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 	ids    []EntityID // the driving storage's entities
 	driver int        // which of s1..s8 drives: ids[i] owns data[i] there
 	i      int        // the next position of ids to look at
-	// op says what to do with each view's tracking; tracked is set when
-	// any element of op is not zero (a Changed view, or a ViewMut that
-	// marks modifications), and routes iteration through driveTracked.
+	// op says what to do with each view's tracking. tracked is set when a
+	// view is a Changed filter, which routes iteration through
+	// driveTracked; marks is set when a view marks what it hands out.
 	op      [8]opTrack
 	tracked bool
+	marks   bool
 	id      EntityID
 	p1      *T1
 	p2      *T2
@@ -4287,8 +5694,89 @@ func Join8[T1, T2, T3, T4, T5, T6, T7, T8 any](v1 Part[T1], v2 Part[T2], v3 Part
 	p8 := v8.part()
 	it := newIter8(p1.s, p2.s, p3.s, p4.s, p5.s, p6.s, p7.s, p8.s)
 	it.op = [8]opTrack{p1.op, p2.op, p3.op, p4.op, p5.op, p6.op, p7.op, p8.op}
-	it.tracked = it.op != [8]opTrack{}
+	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0 || p6.op.filter != 0 || p7.op.filter != 0 || p8.op.filter != 0
+	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark || p6.op.mark || p7.op.mark || p8.op.mark
 	return it
+}
+
+// marks1 returns the modification timestamps to write for view 1 and the
+// timestamp to write, or nil if view 1 does not mark.
+func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) marks1() ([]uint64, uint64) {
+	if !it.op[0].mark {
+		return nil, 0
+	}
+	t := it.s1.track
+	return t.modifiedAt, t.now
+}
+
+// marks2 returns the modification timestamps to write for view 2 and the
+// timestamp to write, or nil if view 2 does not mark.
+func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) marks2() ([]uint64, uint64) {
+	if !it.op[1].mark {
+		return nil, 0
+	}
+	t := it.s2.track
+	return t.modifiedAt, t.now
+}
+
+// marks3 returns the modification timestamps to write for view 3 and the
+// timestamp to write, or nil if view 3 does not mark.
+func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) marks3() ([]uint64, uint64) {
+	if !it.op[2].mark {
+		return nil, 0
+	}
+	t := it.s3.track
+	return t.modifiedAt, t.now
+}
+
+// marks4 returns the modification timestamps to write for view 4 and the
+// timestamp to write, or nil if view 4 does not mark.
+func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) marks4() ([]uint64, uint64) {
+	if !it.op[3].mark {
+		return nil, 0
+	}
+	t := it.s4.track
+	return t.modifiedAt, t.now
+}
+
+// marks5 returns the modification timestamps to write for view 5 and the
+// timestamp to write, or nil if view 5 does not mark.
+func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) marks5() ([]uint64, uint64) {
+	if !it.op[4].mark {
+		return nil, 0
+	}
+	t := it.s5.track
+	return t.modifiedAt, t.now
+}
+
+// marks6 returns the modification timestamps to write for view 6 and the
+// timestamp to write, or nil if view 6 does not mark.
+func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) marks6() ([]uint64, uint64) {
+	if !it.op[5].mark {
+		return nil, 0
+	}
+	t := it.s6.track
+	return t.modifiedAt, t.now
+}
+
+// marks7 returns the modification timestamps to write for view 7 and the
+// timestamp to write, or nil if view 7 does not mark.
+func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) marks7() ([]uint64, uint64) {
+	if !it.op[6].mark {
+		return nil, 0
+	}
+	t := it.s7.track
+	return t.modifiedAt, t.now
+}
+
+// marks8 returns the modification timestamps to write for view 8 and the
+// timestamp to write, or nil if view 8 does not mark.
+func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) marks8() ([]uint64, uint64) {
+	if !it.op[7].mark {
+		return nil, 0
+	}
+	t := it.s8.track
+	return t.modifiedAt, t.now
 }
 
 // newIter8 returns the join of the storages s1, s2, s3, s4, s5, s6, s7, s8, driven by the shortest.
@@ -4508,12 +5996,76 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
+		if it.marks {
+			it.markID(i, id)
+		}
 		it.i, it.id = i+1, id
 		it.p1, it.p2, it.p3, it.p4, it.p5, it.p6, it.p7, it.p8 = p1, p2, p3, p4, p5, p6, p7, p8
 		return true
 	}
 	it.i = len(ids)
 	return false
+}
+
+// markID marks the components the cursor hands out for entity id, found
+// at position i of the driving storage.
+func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) markID(i int, id EntityID) {
+	if it.op[0].mark {
+		x := i
+		if it.driver != 1 {
+			x = it.s1.pos(id)
+		}
+		it.s1.track.mark(x)
+	}
+	if it.op[1].mark {
+		x := i
+		if it.driver != 2 {
+			x = it.s2.pos(id)
+		}
+		it.s2.track.mark(x)
+	}
+	if it.op[2].mark {
+		x := i
+		if it.driver != 3 {
+			x = it.s3.pos(id)
+		}
+		it.s3.track.mark(x)
+	}
+	if it.op[3].mark {
+		x := i
+		if it.driver != 4 {
+			x = it.s4.pos(id)
+		}
+		it.s4.track.mark(x)
+	}
+	if it.op[4].mark {
+		x := i
+		if it.driver != 5 {
+			x = it.s5.pos(id)
+		}
+		it.s5.track.mark(x)
+	}
+	if it.op[5].mark {
+		x := i
+		if it.driver != 6 {
+			x = it.s6.pos(id)
+		}
+		it.s6.track.mark(x)
+	}
+	if it.op[6].mark {
+		x := i
+		if it.driver != 7 {
+			x = it.s7.pos(id)
+		}
+		it.s7.track.mark(x)
+	}
+	if it.op[7].mark {
+		x := i
+		if it.driver != 8 {
+			x = it.s8.pos(id)
+		}
+		it.s8.track.mark(x)
+	}
 }
 
 // ID returns the entity [Iter8.Next] stopped at.
@@ -4534,6 +6086,14 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Each(fn func(*T1, *T2, *T3, *T4,
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
+	mk2, now2 := it.marks2()
+	mk3, now3 := it.marks3()
+	mk4, now4 := it.marks4()
+	mk5, now5 := it.marks5()
+	mk6, now6 := it.marks6()
+	mk7, now7 := it.marks7()
+	mk8, now8 := it.marks8()
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -4545,58 +6105,82 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Each(fn func(*T1, *T2, *T3, *T4,
 	pages8, data8 := it.s8.pages, it.s8.data
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
-		var p1 *T1
-		if driver == 1 {
-			p1 = &data1[i]
-		} else if p1 = getIn(pages1, data1, id); p1 == nil {
-			continue
+		x1 := i
+		if driver != 1 {
+			if x1 = posIn(pages1, id); x1 < 0 {
+				continue
+			}
 		}
-		var p2 *T2
-		if driver == 2 {
-			p2 = &data2[i]
-		} else if p2 = getIn(pages2, data2, id); p2 == nil {
-			continue
+		x2 := i
+		if driver != 2 {
+			if x2 = posIn(pages2, id); x2 < 0 {
+				continue
+			}
 		}
-		var p3 *T3
-		if driver == 3 {
-			p3 = &data3[i]
-		} else if p3 = getIn(pages3, data3, id); p3 == nil {
-			continue
+		x3 := i
+		if driver != 3 {
+			if x3 = posIn(pages3, id); x3 < 0 {
+				continue
+			}
 		}
-		var p4 *T4
-		if driver == 4 {
-			p4 = &data4[i]
-		} else if p4 = getIn(pages4, data4, id); p4 == nil {
-			continue
+		x4 := i
+		if driver != 4 {
+			if x4 = posIn(pages4, id); x4 < 0 {
+				continue
+			}
 		}
-		var p5 *T5
-		if driver == 5 {
-			p5 = &data5[i]
-		} else if p5 = getIn(pages5, data5, id); p5 == nil {
-			continue
+		x5 := i
+		if driver != 5 {
+			if x5 = posIn(pages5, id); x5 < 0 {
+				continue
+			}
 		}
-		var p6 *T6
-		if driver == 6 {
-			p6 = &data6[i]
-		} else if p6 = getIn(pages6, data6, id); p6 == nil {
-			continue
+		x6 := i
+		if driver != 6 {
+			if x6 = posIn(pages6, id); x6 < 0 {
+				continue
+			}
 		}
-		var p7 *T7
-		if driver == 7 {
-			p7 = &data7[i]
-		} else if p7 = getIn(pages7, data7, id); p7 == nil {
-			continue
+		x7 := i
+		if driver != 7 {
+			if x7 = posIn(pages7, id); x7 < 0 {
+				continue
+			}
 		}
-		var p8 *T8
-		if driver == 8 {
-			p8 = &data8[i]
-		} else if p8 = getIn(pages8, data8, id); p8 == nil {
-			continue
+		x8 := i
+		if driver != 8 {
+			if x8 = posIn(pages8, id); x8 < 0 {
+				continue
+			}
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
-		if !visit(id, p1, p2, p3, p4, p5, p6, p7, p8) {
+		if mk1 != nil {
+			mk1[x1] = now1
+		}
+		if mk2 != nil {
+			mk2[x2] = now2
+		}
+		if mk3 != nil {
+			mk3[x3] = now3
+		}
+		if mk4 != nil {
+			mk4[x4] = now4
+		}
+		if mk5 != nil {
+			mk5[x5] = now5
+		}
+		if mk6 != nil {
+			mk6[x6] = now6
+		}
+		if mk7 != nil {
+			mk7[x7] = now7
+		}
+		if mk8 != nil {
+			mk8[x8] = now8
+		}
+		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7], &data8[x8]) {
 			return
 		}
 	}
@@ -4612,6 +6196,14 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) EachWithID(fn func(EntityID, *T1
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
+	mk2, now2 := it.marks2()
+	mk3, now3 := it.marks3()
+	mk4, now4 := it.marks4()
+	mk5, now5 := it.marks5()
+	mk6, now6 := it.marks6()
+	mk7, now7 := it.marks7()
+	mk8, now8 := it.marks8()
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -4623,58 +6215,82 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) EachWithID(fn func(EntityID, *T1
 	pages8, data8 := it.s8.pages, it.s8.data
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
-		var p1 *T1
-		if driver == 1 {
-			p1 = &data1[i]
-		} else if p1 = getIn(pages1, data1, id); p1 == nil {
-			continue
+		x1 := i
+		if driver != 1 {
+			if x1 = posIn(pages1, id); x1 < 0 {
+				continue
+			}
 		}
-		var p2 *T2
-		if driver == 2 {
-			p2 = &data2[i]
-		} else if p2 = getIn(pages2, data2, id); p2 == nil {
-			continue
+		x2 := i
+		if driver != 2 {
+			if x2 = posIn(pages2, id); x2 < 0 {
+				continue
+			}
 		}
-		var p3 *T3
-		if driver == 3 {
-			p3 = &data3[i]
-		} else if p3 = getIn(pages3, data3, id); p3 == nil {
-			continue
+		x3 := i
+		if driver != 3 {
+			if x3 = posIn(pages3, id); x3 < 0 {
+				continue
+			}
 		}
-		var p4 *T4
-		if driver == 4 {
-			p4 = &data4[i]
-		} else if p4 = getIn(pages4, data4, id); p4 == nil {
-			continue
+		x4 := i
+		if driver != 4 {
+			if x4 = posIn(pages4, id); x4 < 0 {
+				continue
+			}
 		}
-		var p5 *T5
-		if driver == 5 {
-			p5 = &data5[i]
-		} else if p5 = getIn(pages5, data5, id); p5 == nil {
-			continue
+		x5 := i
+		if driver != 5 {
+			if x5 = posIn(pages5, id); x5 < 0 {
+				continue
+			}
 		}
-		var p6 *T6
-		if driver == 6 {
-			p6 = &data6[i]
-		} else if p6 = getIn(pages6, data6, id); p6 == nil {
-			continue
+		x6 := i
+		if driver != 6 {
+			if x6 = posIn(pages6, id); x6 < 0 {
+				continue
+			}
 		}
-		var p7 *T7
-		if driver == 7 {
-			p7 = &data7[i]
-		} else if p7 = getIn(pages7, data7, id); p7 == nil {
-			continue
+		x7 := i
+		if driver != 7 {
+			if x7 = posIn(pages7, id); x7 < 0 {
+				continue
+			}
 		}
-		var p8 *T8
-		if driver == 8 {
-			p8 = &data8[i]
-		} else if p8 = getIn(pages8, data8, id); p8 == nil {
-			continue
+		x8 := i
+		if driver != 8 {
+			if x8 = posIn(pages8, id); x8 < 0 {
+				continue
+			}
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
-		if !visit(id, p1, p2, p3, p4, p5, p6, p7, p8) {
+		if mk1 != nil {
+			mk1[x1] = now1
+		}
+		if mk2 != nil {
+			mk2[x2] = now2
+		}
+		if mk3 != nil {
+			mk3[x3] = now3
+		}
+		if mk4 != nil {
+			mk4[x4] = now4
+		}
+		if mk5 != nil {
+			mk5[x5] = now5
+		}
+		if mk6 != nil {
+			mk6[x6] = now6
+		}
+		if mk7 != nil {
+			mk7[x7] = now7
+		}
+		if mk8 != nil {
+			mk8[x8] = now8
+		}
+		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7], &data8[x8]) {
 			return
 		}
 	}
@@ -4690,6 +6306,14 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) All() iter.Seq[Row8[T1, T2, T3, 
 			it.driveTracked(visit)
 			return
 		}
+		mk1, now1 := it.marks1()
+		mk2, now2 := it.marks2()
+		mk3, now3 := it.marks3()
+		mk4, now4 := it.marks4()
+		mk5, now5 := it.marks5()
+		mk6, now6 := it.marks6()
+		mk7, now7 := it.marks7()
+		mk8, now8 := it.marks8()
 		ids, driver, not := it.ids, it.driver, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
 		pages2, data2 := it.s2.pages, it.s2.data
@@ -4701,58 +6325,82 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) All() iter.Seq[Row8[T1, T2, T3, 
 		pages8, data8 := it.s8.pages, it.s8.data
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			var p1 *T1
-			if driver == 1 {
-				p1 = &data1[i]
-			} else if p1 = getIn(pages1, data1, id); p1 == nil {
-				continue
+			x1 := i
+			if driver != 1 {
+				if x1 = posIn(pages1, id); x1 < 0 {
+					continue
+				}
 			}
-			var p2 *T2
-			if driver == 2 {
-				p2 = &data2[i]
-			} else if p2 = getIn(pages2, data2, id); p2 == nil {
-				continue
+			x2 := i
+			if driver != 2 {
+				if x2 = posIn(pages2, id); x2 < 0 {
+					continue
+				}
 			}
-			var p3 *T3
-			if driver == 3 {
-				p3 = &data3[i]
-			} else if p3 = getIn(pages3, data3, id); p3 == nil {
-				continue
+			x3 := i
+			if driver != 3 {
+				if x3 = posIn(pages3, id); x3 < 0 {
+					continue
+				}
 			}
-			var p4 *T4
-			if driver == 4 {
-				p4 = &data4[i]
-			} else if p4 = getIn(pages4, data4, id); p4 == nil {
-				continue
+			x4 := i
+			if driver != 4 {
+				if x4 = posIn(pages4, id); x4 < 0 {
+					continue
+				}
 			}
-			var p5 *T5
-			if driver == 5 {
-				p5 = &data5[i]
-			} else if p5 = getIn(pages5, data5, id); p5 == nil {
-				continue
+			x5 := i
+			if driver != 5 {
+				if x5 = posIn(pages5, id); x5 < 0 {
+					continue
+				}
 			}
-			var p6 *T6
-			if driver == 6 {
-				p6 = &data6[i]
-			} else if p6 = getIn(pages6, data6, id); p6 == nil {
-				continue
+			x6 := i
+			if driver != 6 {
+				if x6 = posIn(pages6, id); x6 < 0 {
+					continue
+				}
 			}
-			var p7 *T7
-			if driver == 7 {
-				p7 = &data7[i]
-			} else if p7 = getIn(pages7, data7, id); p7 == nil {
-				continue
+			x7 := i
+			if driver != 7 {
+				if x7 = posIn(pages7, id); x7 < 0 {
+					continue
+				}
 			}
-			var p8 *T8
-			if driver == 8 {
-				p8 = &data8[i]
-			} else if p8 = getIn(pages8, data8, id); p8 == nil {
-				continue
+			x8 := i
+			if driver != 8 {
+				if x8 = posIn(pages8, id); x8 < 0 {
+					continue
+				}
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3, p4, p5, p6, p7, p8) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if mk4 != nil {
+				mk4[x4] = now4
+			}
+			if mk5 != nil {
+				mk5[x5] = now5
+			}
+			if mk6 != nil {
+				mk6[x6] = now6
+			}
+			if mk7 != nil {
+				mk7[x7] = now7
+			}
+			if mk8 != nil {
+				mk8[x8] = now8
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7], &data8[x8]) {
 				return
 			}
 		}
@@ -4769,6 +6417,14 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) WithID() iter.Seq2[EntityID, Row
 			it.driveTracked(visit)
 			return
 		}
+		mk1, now1 := it.marks1()
+		mk2, now2 := it.marks2()
+		mk3, now3 := it.marks3()
+		mk4, now4 := it.marks4()
+		mk5, now5 := it.marks5()
+		mk6, now6 := it.marks6()
+		mk7, now7 := it.marks7()
+		mk8, now8 := it.marks8()
 		ids, driver, not := it.ids, it.driver, it.not
 		pages1, data1 := it.s1.pages, it.s1.data
 		pages2, data2 := it.s2.pages, it.s2.data
@@ -4780,58 +6436,82 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) WithID() iter.Seq2[EntityID, Row
 		pages8, data8 := it.s8.pages, it.s8.data
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			var p1 *T1
-			if driver == 1 {
-				p1 = &data1[i]
-			} else if p1 = getIn(pages1, data1, id); p1 == nil {
-				continue
+			x1 := i
+			if driver != 1 {
+				if x1 = posIn(pages1, id); x1 < 0 {
+					continue
+				}
 			}
-			var p2 *T2
-			if driver == 2 {
-				p2 = &data2[i]
-			} else if p2 = getIn(pages2, data2, id); p2 == nil {
-				continue
+			x2 := i
+			if driver != 2 {
+				if x2 = posIn(pages2, id); x2 < 0 {
+					continue
+				}
 			}
-			var p3 *T3
-			if driver == 3 {
-				p3 = &data3[i]
-			} else if p3 = getIn(pages3, data3, id); p3 == nil {
-				continue
+			x3 := i
+			if driver != 3 {
+				if x3 = posIn(pages3, id); x3 < 0 {
+					continue
+				}
 			}
-			var p4 *T4
-			if driver == 4 {
-				p4 = &data4[i]
-			} else if p4 = getIn(pages4, data4, id); p4 == nil {
-				continue
+			x4 := i
+			if driver != 4 {
+				if x4 = posIn(pages4, id); x4 < 0 {
+					continue
+				}
 			}
-			var p5 *T5
-			if driver == 5 {
-				p5 = &data5[i]
-			} else if p5 = getIn(pages5, data5, id); p5 == nil {
-				continue
+			x5 := i
+			if driver != 5 {
+				if x5 = posIn(pages5, id); x5 < 0 {
+					continue
+				}
 			}
-			var p6 *T6
-			if driver == 6 {
-				p6 = &data6[i]
-			} else if p6 = getIn(pages6, data6, id); p6 == nil {
-				continue
+			x6 := i
+			if driver != 6 {
+				if x6 = posIn(pages6, id); x6 < 0 {
+					continue
+				}
 			}
-			var p7 *T7
-			if driver == 7 {
-				p7 = &data7[i]
-			} else if p7 = getIn(pages7, data7, id); p7 == nil {
-				continue
+			x7 := i
+			if driver != 7 {
+				if x7 = posIn(pages7, id); x7 < 0 {
+					continue
+				}
 			}
-			var p8 *T8
-			if driver == 8 {
-				p8 = &data8[i]
-			} else if p8 = getIn(pages8, data8, id); p8 == nil {
-				continue
+			x8 := i
+			if driver != 8 {
+				if x8 = posIn(pages8, id); x8 < 0 {
+					continue
+				}
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2, p3, p4, p5, p6, p7, p8) {
+			if mk1 != nil {
+				mk1[x1] = now1
+			}
+			if mk2 != nil {
+				mk2[x2] = now2
+			}
+			if mk3 != nil {
+				mk3[x3] = now3
+			}
+			if mk4 != nil {
+				mk4[x4] = now4
+			}
+			if mk5 != nil {
+				mk5[x5] = now5
+			}
+			if mk6 != nil {
+				mk6[x6] = now6
+			}
+			if mk7 != nil {
+				mk7[x7] = now7
+			}
+			if mk8 != nil {
+				mk8[x8] = now8
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7], &data8[x8]) {
 				return
 			}
 		}
@@ -4843,7 +6523,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) WithID() iter.Seq2[EntityID, Row
 // A Changed view's filter applies, and ViewMuts of types tracking
 // modification mark what Get hands out.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8, bool) {
-	if it.tracked {
+	if it.tracked || it.marks {
 		return it.getTracked(id)
 	}
 	p1 := it.s1.get(id)
@@ -4957,6 +6637,14 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Count() (n int) {
 		it.driveTracked(visit)
 		return
 	}
+	mk1, now1 := it.marks1()
+	mk2, now2 := it.marks2()
+	mk3, now3 := it.marks3()
+	mk4, now4 := it.marks4()
+	mk5, now5 := it.marks5()
+	mk6, now6 := it.marks6()
+	mk7, now7 := it.marks7()
+	mk8, now8 := it.marks8()
 	ids, driver, not := it.ids, it.driver, it.not
 	pages1, data1 := it.s1.pages, it.s1.data
 	pages2, data2 := it.s2.pages, it.s2.data
@@ -4968,58 +6656,82 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Count() (n int) {
 	pages8, data8 := it.s8.pages, it.s8.data
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
-		var p1 *T1
-		if driver == 1 {
-			p1 = &data1[i]
-		} else if p1 = getIn(pages1, data1, id); p1 == nil {
-			continue
+		x1 := i
+		if driver != 1 {
+			if x1 = posIn(pages1, id); x1 < 0 {
+				continue
+			}
 		}
-		var p2 *T2
-		if driver == 2 {
-			p2 = &data2[i]
-		} else if p2 = getIn(pages2, data2, id); p2 == nil {
-			continue
+		x2 := i
+		if driver != 2 {
+			if x2 = posIn(pages2, id); x2 < 0 {
+				continue
+			}
 		}
-		var p3 *T3
-		if driver == 3 {
-			p3 = &data3[i]
-		} else if p3 = getIn(pages3, data3, id); p3 == nil {
-			continue
+		x3 := i
+		if driver != 3 {
+			if x3 = posIn(pages3, id); x3 < 0 {
+				continue
+			}
 		}
-		var p4 *T4
-		if driver == 4 {
-			p4 = &data4[i]
-		} else if p4 = getIn(pages4, data4, id); p4 == nil {
-			continue
+		x4 := i
+		if driver != 4 {
+			if x4 = posIn(pages4, id); x4 < 0 {
+				continue
+			}
 		}
-		var p5 *T5
-		if driver == 5 {
-			p5 = &data5[i]
-		} else if p5 = getIn(pages5, data5, id); p5 == nil {
-			continue
+		x5 := i
+		if driver != 5 {
+			if x5 = posIn(pages5, id); x5 < 0 {
+				continue
+			}
 		}
-		var p6 *T6
-		if driver == 6 {
-			p6 = &data6[i]
-		} else if p6 = getIn(pages6, data6, id); p6 == nil {
-			continue
+		x6 := i
+		if driver != 6 {
+			if x6 = posIn(pages6, id); x6 < 0 {
+				continue
+			}
 		}
-		var p7 *T7
-		if driver == 7 {
-			p7 = &data7[i]
-		} else if p7 = getIn(pages7, data7, id); p7 == nil {
-			continue
+		x7 := i
+		if driver != 7 {
+			if x7 = posIn(pages7, id); x7 < 0 {
+				continue
+			}
 		}
-		var p8 *T8
-		if driver == 8 {
-			p8 = &data8[i]
-		} else if p8 = getIn(pages8, data8, id); p8 == nil {
-			continue
+		x8 := i
+		if driver != 8 {
+			if x8 = posIn(pages8, id); x8 < 0 {
+				continue
+			}
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
-		if !visit(id, p1, p2, p3, p4, p5, p6, p7, p8) {
+		if mk1 != nil {
+			mk1[x1] = now1
+		}
+		if mk2 != nil {
+			mk2[x2] = now2
+		}
+		if mk3 != nil {
+			mk3[x3] = now3
+		}
+		if mk4 != nil {
+			mk4[x4] = now4
+		}
+		if mk5 != nil {
+			mk5[x5] = now5
+		}
+		if mk6 != nil {
+			mk6[x6] = now6
+		}
+		if mk7 != nil {
+			mk7[x7] = now7
+		}
+		if mk8 != nil {
+			mk8[x8] = now8
+		}
+		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7], &data8[x8]) {
 			return
 		}
 	}

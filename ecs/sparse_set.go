@@ -129,6 +129,18 @@ func getIn[T any](pages []*sparsePage, data []T, id EntityID) *T {
 	return nil
 }
 
+// posIn is pos on a storage's pages, for loops that keep them in locals.
+func posIn(pages []*sparsePage, id EntityID) int {
+	if p := uint32(id) >> pageShift; p < uint32(len(pages)) {
+		if page := pages[p]; page != nil {
+			if x := (page[id&pageMask] ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
+				return int(x)
+			}
+		}
+	}
+	return -1
+}
+
 // has reports whether id has a component in this storage.
 func (s *sparseSet[T]) has(id EntityID) bool { return s.pos(id) >= 0 }
 

@@ -334,6 +334,20 @@ func (t *tracker[T]) cleared(ids []EntityID, data []T) {
 	}
 }
 
+// markFirst records that the components at 0..n-1 were handed out for
+// writing.
+//
+//go:noinline
+func (t *tracker[T]) markFirst(n int) {
+	if a := t.modifiedAt; a != nil {
+		now := t.stamp()
+		a = a[:n]
+		for i := range a {
+			a[i] = now
+		}
+	}
+}
+
 // markAll records that every component was handed out for writing.
 func (t *tracker[T]) markAll() {
 	if a := t.modifiedAt; a != nil {
@@ -367,13 +381,22 @@ func (t *tracker[T]) mark(i int) {
 
 // clearChanges starts the outside-workload window of kinds (insertion,
 // modification) now.
+//
+// The clear takes a timestamp of its own; a system or borrow holding the
+// storage moves on to a later one, so that what it changes after the clear
+// is seen and what it changed before is not.
 func (t *tracker[T]) clearChanges(kinds Tracking) {
-	now := t.stamp()
+	now := t.w.nextTick()
 	if kinds&TrackInsertion != 0 {
 		t.insClear = now
 	}
 	if kinds&TrackModification != 0 {
 		t.modClear = now
+	}
+	if t.now != 0 {
+		t.now = t.w.nextTick()
+	} else if t.w.allNow != 0 {
+		t.w.allNow = t.w.nextTick()
 	}
 }
 

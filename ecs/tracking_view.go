@@ -37,14 +37,73 @@ func (c Changed[T]) part() joinPart[T] {
 	return p
 }
 
-// All iterates over the changed components.
-func (c Changed[T]) All() iter.Seq[*T] { return Join1(c).All() }
+// All iterates over the changed components, in storage order.
+func (c Changed[T]) All() iter.Seq[*T] {
+	p := c.part()
+	return func(yield func(*T) bool) {
+		data := p.s.data
+		p.scan(func(i int) bool { return yield(&data[i]) })
+	}
+}
 
 // WithID iterates over the changed components with their entities.
-func (c Changed[T]) WithID() iter.Seq2[EntityID, *T] { return Join1(c).WithID() }
+func (c Changed[T]) WithID() iter.Seq2[EntityID, *T] {
+	p := c.part()
+	return func(yield func(EntityID, *T) bool) {
+		data, ids := p.s.data, p.s.dense
+		p.scan(func(i int) bool { return yield(ids[i], &data[i]) })
+	}
+}
 
-// Count returns the number of changed components.
-func (c Changed[T]) Count() int { return Join1(c).Count() }
+// Count returns the number of changed components. It does not mark them.
+func (c Changed[T]) Count() int {
+	p := c.part()
+	p.op.mark = false
+	n := 0
+	p.scan(func(int) bool {
+		n++
+		return true
+	})
+	return n
+}
+
+// scan calls visit with the position of every component p's filter admits,
+// in storage order, marking it first if p marks, until visit returns
+// false. The loops read only the timestamps, so a scan costs little per
+// component that did not change.
+func (p *joinPart[T]) scan(visit func(int) bool) {
+	t, op := p.s.track, &p.op
+	n := len(p.s.data)
+	hit := func(i int) bool {
+		if op.mark {
+			t.modifiedAt[i] = t.now
+		}
+		return visit(i)
+	}
+	switch op.filter {
+	case TrackInsertion:
+		since := op.ins
+		for i, ts := range t.insertedAt[:n] {
+			if newer(ts, since) && !hit(i) {
+				return
+			}
+		}
+	case TrackModification:
+		since := op.mod
+		for i, ts := range t.modifiedAt[:n] {
+			if newer(ts, since) && !hit(i) {
+				return
+			}
+		}
+	default:
+		ins, mod := t.insertedAt[:n], t.modifiedAt[:n]
+		for i := range ins {
+			if (newer(ins[i], op.ins) || newer(mod[i], op.mod)) && !hit(i) {
+				return
+			}
+		}
+	}
+}
 
 // Contains reports whether id has a component that changed in the window.
 // It does not mark anything.

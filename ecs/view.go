@@ -226,67 +226,47 @@ func (v ViewMut[T]) MustGet(id EntityID) *T {
 }
 
 // All iterates over every component, in storage order. Do not add or remove
-// components of type T while iterating. If T tracks modification, each
-// component is marked modified as it is handed out.
-func (v ViewMut[T]) All() iter.Seq[*T] {
-	s := v.c.store()
-	data, mod, now := s.data, marks(s), uint64(0)
-	if mod != nil {
-		now = s.track.now
-	}
-	return func(yield func(*T) bool) {
-		if mod != nil {
-			mod = mod[:len(data)]
-			for i := range data {
-				mod[i] = now
-				if !yield(&data[i]) {
-					return
-				}
-			}
-			return
-		}
-		for i := range data {
-			if !yield(&data[i]) {
-				return
-			}
-		}
-	}
-}
+// components of type T while iterating. If T tracks modification, the
+// components handed out are marked modified (when the loop ends).
+func (v ViewMut[T]) All() iter.Seq[*T] { return allMut(v.c.store()) }
 
 // WithID iterates over every component with the id of its entity, marking
-// each modified as it is handed out if T tracks modification.
-func (v ViewMut[T]) WithID() iter.Seq2[EntityID, *T] {
-	s := v.c.store()
-	data, ids, mod, now := s.data, s.dense[:len(s.data)], marks(s), uint64(0)
-	if mod != nil {
-		now = s.track.now
-	}
-	return func(yield func(EntityID, *T) bool) {
-		if mod != nil {
-			mod = mod[:len(data)]
-			for i := range data {
-				mod[i] = now
-				if !yield(ids[i], &data[i]) {
-					return
-				}
+// the components handed out modified if T tracks modification.
+func (v ViewMut[T]) WithID() iter.Seq2[EntityID, *T] { return withIDMut(v.c.store()) }
+
+// allMut is all for a ViewMut: it counts what it hands out, and marks that
+// many components modified after the loop, keeping the loop itself as
+// tight as all's.
+func allMut[T any](s *sparseSet[T]) iter.Seq[*T] {
+	data, t := s.data, s.track
+	return func(yield func(*T) bool) {
+		i := 0
+		for i < len(data) {
+			i++
+			if !yield(&data[i-1]) {
+				break
 			}
-			return
 		}
-		for i := range data {
-			if !yield(ids[i], &data[i]) {
-				return
-			}
+		if t != nil {
+			t.markFirst(i)
 		}
 	}
 }
 
-// marks returns the modification timestamps a ViewMut of s writes when it
-// hands components out, or nil if s does not track modification.
-func marks[T any](s *sparseSet[T]) []uint64 {
-	if s.track != nil {
-		return s.track.modifiedAt
+func withIDMut[T any](s *sparseSet[T]) iter.Seq2[EntityID, *T] {
+	data, ids, t := s.data, s.dense[:len(s.data)], s.track
+	return func(yield func(EntityID, *T) bool) {
+		i := 0
+		for i < len(data) {
+			i++
+			if !yield(ids[i-1], &data[i-1]) {
+				break
+			}
+		}
+		if t != nil {
+			t.markFirst(i)
+		}
 	}
-	return nil
 }
 
 // Slice returns the components as a slice, in the order of [ViewMut.IDs]:
