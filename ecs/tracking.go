@@ -155,8 +155,9 @@ func (w *World) nextTick() uint64 {
 }
 
 // TrackingTimestamp returns the world's current tracking timestamp: the
-// last one taken. Keep it to clear, later, the deletions and removals made
-// before it with the …OlderThan methods of [ViewMut].
+// last one taken, so every change made so far has it or an earlier one.
+// Keep it to clear, later, the deletions and removals made up to it with
+// the …OlderThan methods of [ViewMut].
 func (w *World) TrackingTimestamp() uint64 { return w.tick.Load() }
 
 // TrackingTimestamp returns the world's current tracking timestamp (see
@@ -400,7 +401,7 @@ func (t *tracker[T]) clearChanges(kinds Tracking) {
 	}
 }
 
-// clearLogs drops the deletions and/or removals (as kinds says) made
+// clearLogs drops the deletions and/or removals (as kinds says) made at or
 // before ts, or all of them when all is set.
 func (t *tracker[T]) clearLogs(kinds Tracking, ts uint64, all bool) {
 	if kinds&TrackDeletion != 0 {
@@ -411,13 +412,13 @@ func (t *tracker[T]) clearLogs(kinds Tracking, ts uint64, all bool) {
 	}
 }
 
-// dropBefore drops the entries of log made before ts (all of them when all
-// is set), keeping the array; entries are in timestamp order.
+// dropBefore drops the entries of log made at or before ts (all of them
+// when all is set), keeping the array; entries are in timestamp order.
 func dropBefore[E any](log []E, ts uint64, all bool, at func(*E) uint64) []E {
 	n := len(log)
 	if !all {
 		n = 0
-		for n < len(log) && newer(ts, at(&log[n])) {
+		for n < len(log) && !newer(at(&log[n]), ts) {
 			n++
 		}
 	}

@@ -282,15 +282,17 @@ func (v ViewMut[T]) ClearAllRemovedAndDeleted() {
 	v.clearLogs(TrackRemoval|TrackDeletion, 0, true)
 }
 
-// ClearAllDeletedOlderThan drops the deletions made before timestamp ts
-// (see [World.TrackingTimestamp]); those made at ts or later stay.
+// ClearAllDeletedOlderThan drops the deletions made at or before timestamp
+// ts, that is, everything deleted before ts was read from
+// [World.TrackingTimestamp]; later deletions stay.
 func (v ViewMut[T]) ClearAllDeletedOlderThan(ts uint64) { v.clearLogs(TrackDeletion, ts, false) }
 
-// ClearAllRemovedOlderThan drops the removals made before timestamp ts.
+// ClearAllRemovedOlderThan drops the removals made at or before timestamp
+// ts (see [ViewMut.ClearAllDeletedOlderThan]).
 func (v ViewMut[T]) ClearAllRemovedOlderThan(ts uint64) { v.clearLogs(TrackRemoval, ts, false) }
 
 // ClearAllRemovedAndDeletedOlderThan drops the removals and deletions made
-// before timestamp ts.
+// at or before timestamp ts.
 func (v ViewMut[T]) ClearAllRemovedAndDeletedOlderThan(ts uint64) {
 	v.clearLogs(TrackRemoval|TrackDeletion, ts, false)
 }
