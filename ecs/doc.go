@@ -140,4 +140,17 @@
 // Systems that conflict run in the order given; the others run in
 // parallel. A system's error stops the run and comes back as a
 // [*WorkloadError] naming the workload and the system.
+//
+// # Tracking
+//
+// A component type can track insertion, modification, deletion and
+// removal ([Tracking]): declare it with a Tracking method on the type
+// ([Tracker]) or with [TrackComponent]. [View.Inserted], [View.Modified]
+// and [View.InsertedOrModified] narrow a view to what changed, as a
+// [Changed] view that joins like any other; [View.Deleted] and
+// [View.Removed] read the logs. Inside a workload each system sees what
+// changed since its own previous run; outside, since the last clear
+// ([ViewMut.ClearAllModified] and its siblings). A [ViewMut] marks a
+// component modified when it hands it out for writing. Untracked types pay
+// nothing.
 package ecs
