@@ -105,7 +105,7 @@ func (it *Iter1[T1]) driveTracked(visit func(EntityID, *T1) bool) int {
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter1[T1]) Next() bool {
-	if it.tracked {
+	if it.tracked || it.marks {
 		found := false
 		i := it.driveTracked(func(id EntityID, p1 *T1) bool {
 			it.id, it.p1 = id, p1
@@ -125,27 +125,12 @@ func (it *Iter1[T1]) Next() bool {
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
-		if it.marks {
-			it.markID(i, id)
-		}
 		it.i, it.id = i+1, id
 		it.p1 = p1
 		return true
 	}
 	it.i = len(ids)
 	return false
-}
-
-// markID marks the components the cursor hands out for entity id, found
-// at position i of the driving storage.
-func (it *Iter1[T1]) markID(i int, id EntityID) {
-	if it.op[0].mark {
-		x := i
-		if it.driver != 1 {
-			x = it.s1.pos(id)
-		}
-		it.s1.track.mark(x)
-	}
 }
 
 // ID returns the entity [Iter1.Next] stopped at.
@@ -454,7 +439,7 @@ func (it *Iter2[T1, T2]) driveTracked(visit func(EntityID, *T1, *T2) bool) int {
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter2[T1, T2]) Next() bool {
-	if it.tracked {
+	if it.tracked || it.marks {
 		found := false
 		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2) bool {
 			it.id, it.p1, it.p2 = id, p1, p2
@@ -485,34 +470,12 @@ func (it *Iter2[T1, T2]) Next() bool {
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
-		if it.marks {
-			it.markID(i, id)
-		}
 		it.i, it.id = i+1, id
 		it.p1, it.p2 = p1, p2
 		return true
 	}
 	it.i = len(ids)
 	return false
-}
-
-// markID marks the components the cursor hands out for entity id, found
-// at position i of the driving storage.
-func (it *Iter2[T1, T2]) markID(i int, id EntityID) {
-	if it.op[0].mark {
-		x := i
-		if it.driver != 1 {
-			x = it.s1.pos(id)
-		}
-		it.s1.track.mark(x)
-	}
-	if it.op[1].mark {
-		x := i
-		if it.driver != 2 {
-			x = it.s2.pos(id)
-		}
-		it.s2.track.mark(x)
-	}
 }
 
 // ID returns the entity [Iter2.Next] stopped at.
@@ -1048,7 +1011,7 @@ func (it *Iter3[T1, T2, T3]) driveTracked(visit func(EntityID, *T1, *T2, *T3) bo
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter3[T1, T2, T3]) Next() bool {
-	if it.tracked {
+	if it.tracked || it.marks {
 		found := false
 		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3) bool {
 			it.id, it.p1, it.p2, it.p3 = id, p1, p2, p3
@@ -1085,41 +1048,12 @@ func (it *Iter3[T1, T2, T3]) Next() bool {
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
-		if it.marks {
-			it.markID(i, id)
-		}
 		it.i, it.id = i+1, id
 		it.p1, it.p2, it.p3 = p1, p2, p3
 		return true
 	}
 	it.i = len(ids)
 	return false
-}
-
-// markID marks the components the cursor hands out for entity id, found
-// at position i of the driving storage.
-func (it *Iter3[T1, T2, T3]) markID(i int, id EntityID) {
-	if it.op[0].mark {
-		x := i
-		if it.driver != 1 {
-			x = it.s1.pos(id)
-		}
-		it.s1.track.mark(x)
-	}
-	if it.op[1].mark {
-		x := i
-		if it.driver != 2 {
-			x = it.s2.pos(id)
-		}
-		it.s2.track.mark(x)
-	}
-	if it.op[2].mark {
-		x := i
-		if it.driver != 3 {
-			x = it.s3.pos(id)
-		}
-		it.s3.track.mark(x)
-	}
 }
 
 // ID returns the entity [Iter3.Next] stopped at.
@@ -1918,7 +1852,7 @@ func (it *Iter4[T1, T2, T3, T4]) driveTracked(visit func(EntityID, *T1, *T2, *T3
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter4[T1, T2, T3, T4]) Next() bool {
-	if it.tracked {
+	if it.tracked || it.marks {
 		found := false
 		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4) bool {
 			it.id, it.p1, it.p2, it.p3, it.p4 = id, p1, p2, p3, p4
@@ -1961,48 +1895,12 @@ func (it *Iter4[T1, T2, T3, T4]) Next() bool {
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
-		if it.marks {
-			it.markID(i, id)
-		}
 		it.i, it.id = i+1, id
 		it.p1, it.p2, it.p3, it.p4 = p1, p2, p3, p4
 		return true
 	}
 	it.i = len(ids)
 	return false
-}
-
-// markID marks the components the cursor hands out for entity id, found
-// at position i of the driving storage.
-func (it *Iter4[T1, T2, T3, T4]) markID(i int, id EntityID) {
-	if it.op[0].mark {
-		x := i
-		if it.driver != 1 {
-			x = it.s1.pos(id)
-		}
-		it.s1.track.mark(x)
-	}
-	if it.op[1].mark {
-		x := i
-		if it.driver != 2 {
-			x = it.s2.pos(id)
-		}
-		it.s2.track.mark(x)
-	}
-	if it.op[2].mark {
-		x := i
-		if it.driver != 3 {
-			x = it.s3.pos(id)
-		}
-		it.s3.track.mark(x)
-	}
-	if it.op[3].mark {
-		x := i
-		if it.driver != 4 {
-			x = it.s4.pos(id)
-		}
-		it.s4.track.mark(x)
-	}
 }
 
 // ID returns the entity [Iter4.Next] stopped at.
@@ -3136,7 +3034,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) driveTracked(visit func(EntityID, *T1, *T2,
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter5[T1, T2, T3, T4, T5]) Next() bool {
-	if it.tracked {
+	if it.tracked || it.marks {
 		found := false
 		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5) bool {
 			it.id, it.p1, it.p2, it.p3, it.p4, it.p5 = id, p1, p2, p3, p4, p5
@@ -3185,55 +3083,12 @@ func (it *Iter5[T1, T2, T3, T4, T5]) Next() bool {
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
-		if it.marks {
-			it.markID(i, id)
-		}
 		it.i, it.id = i+1, id
 		it.p1, it.p2, it.p3, it.p4, it.p5 = p1, p2, p3, p4, p5
 		return true
 	}
 	it.i = len(ids)
 	return false
-}
-
-// markID marks the components the cursor hands out for entity id, found
-// at position i of the driving storage.
-func (it *Iter5[T1, T2, T3, T4, T5]) markID(i int, id EntityID) {
-	if it.op[0].mark {
-		x := i
-		if it.driver != 1 {
-			x = it.s1.pos(id)
-		}
-		it.s1.track.mark(x)
-	}
-	if it.op[1].mark {
-		x := i
-		if it.driver != 2 {
-			x = it.s2.pos(id)
-		}
-		it.s2.track.mark(x)
-	}
-	if it.op[2].mark {
-		x := i
-		if it.driver != 3 {
-			x = it.s3.pos(id)
-		}
-		it.s3.track.mark(x)
-	}
-	if it.op[3].mark {
-		x := i
-		if it.driver != 4 {
-			x = it.s4.pos(id)
-		}
-		it.s4.track.mark(x)
-	}
-	if it.op[4].mark {
-		x := i
-		if it.driver != 5 {
-			x = it.s5.pos(id)
-		}
-		it.s5.track.mark(x)
-	}
 }
 
 // ID returns the entity [Iter5.Next] stopped at.
@@ -3959,7 +3814,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) driveTracked(visit func(EntityID, *T1, 
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter6[T1, T2, T3, T4, T5, T6]) Next() bool {
-	if it.tracked {
+	if it.tracked || it.marks {
 		found := false
 		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6) bool {
 			it.id, it.p1, it.p2, it.p3, it.p4, it.p5, it.p6 = id, p1, p2, p3, p4, p5, p6
@@ -4014,62 +3869,12 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) Next() bool {
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
-		if it.marks {
-			it.markID(i, id)
-		}
 		it.i, it.id = i+1, id
 		it.p1, it.p2, it.p3, it.p4, it.p5, it.p6 = p1, p2, p3, p4, p5, p6
 		return true
 	}
 	it.i = len(ids)
 	return false
-}
-
-// markID marks the components the cursor hands out for entity id, found
-// at position i of the driving storage.
-func (it *Iter6[T1, T2, T3, T4, T5, T6]) markID(i int, id EntityID) {
-	if it.op[0].mark {
-		x := i
-		if it.driver != 1 {
-			x = it.s1.pos(id)
-		}
-		it.s1.track.mark(x)
-	}
-	if it.op[1].mark {
-		x := i
-		if it.driver != 2 {
-			x = it.s2.pos(id)
-		}
-		it.s2.track.mark(x)
-	}
-	if it.op[2].mark {
-		x := i
-		if it.driver != 3 {
-			x = it.s3.pos(id)
-		}
-		it.s3.track.mark(x)
-	}
-	if it.op[3].mark {
-		x := i
-		if it.driver != 4 {
-			x = it.s4.pos(id)
-		}
-		it.s4.track.mark(x)
-	}
-	if it.op[4].mark {
-		x := i
-		if it.driver != 5 {
-			x = it.s5.pos(id)
-		}
-		it.s5.track.mark(x)
-	}
-	if it.op[5].mark {
-		x := i
-		if it.driver != 6 {
-			x = it.s6.pos(id)
-		}
-		it.s6.track.mark(x)
-	}
 }
 
 // ID returns the entity [Iter6.Next] stopped at.
@@ -4890,7 +4695,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
-	if it.tracked {
+	if it.tracked || it.marks {
 		found := false
 		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7) bool {
 			it.id, it.p1, it.p2, it.p3, it.p4, it.p5, it.p6, it.p7 = id, p1, p2, p3, p4, p5, p6, p7
@@ -4951,69 +4756,12 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
-		if it.marks {
-			it.markID(i, id)
-		}
 		it.i, it.id = i+1, id
 		it.p1, it.p2, it.p3, it.p4, it.p5, it.p6, it.p7 = p1, p2, p3, p4, p5, p6, p7
 		return true
 	}
 	it.i = len(ids)
 	return false
-}
-
-// markID marks the components the cursor hands out for entity id, found
-// at position i of the driving storage.
-func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) markID(i int, id EntityID) {
-	if it.op[0].mark {
-		x := i
-		if it.driver != 1 {
-			x = it.s1.pos(id)
-		}
-		it.s1.track.mark(x)
-	}
-	if it.op[1].mark {
-		x := i
-		if it.driver != 2 {
-			x = it.s2.pos(id)
-		}
-		it.s2.track.mark(x)
-	}
-	if it.op[2].mark {
-		x := i
-		if it.driver != 3 {
-			x = it.s3.pos(id)
-		}
-		it.s3.track.mark(x)
-	}
-	if it.op[3].mark {
-		x := i
-		if it.driver != 4 {
-			x = it.s4.pos(id)
-		}
-		it.s4.track.mark(x)
-	}
-	if it.op[4].mark {
-		x := i
-		if it.driver != 5 {
-			x = it.s5.pos(id)
-		}
-		it.s5.track.mark(x)
-	}
-	if it.op[5].mark {
-		x := i
-		if it.driver != 6 {
-			x = it.s6.pos(id)
-		}
-		it.s6.track.mark(x)
-	}
-	if it.op[6].mark {
-		x := i
-		if it.driver != 7 {
-			x = it.s7.pos(id)
-		}
-		it.s7.track.mark(x)
-	}
 }
 
 // ID returns the entity [Iter7.Next] stopped at.
@@ -5929,7 +5677,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
-	if it.tracked {
+	if it.tracked || it.marks {
 		found := false
 		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7, p8 *T8) bool {
 			it.id, it.p1, it.p2, it.p3, it.p4, it.p5, it.p6, it.p7, it.p8 = id, p1, p2, p3, p4, p5, p6, p7, p8
@@ -5996,76 +5744,12 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
 		if it.not != nil && excluded(it.not, id) {
 			continue
 		}
-		if it.marks {
-			it.markID(i, id)
-		}
 		it.i, it.id = i+1, id
 		it.p1, it.p2, it.p3, it.p4, it.p5, it.p6, it.p7, it.p8 = p1, p2, p3, p4, p5, p6, p7, p8
 		return true
 	}
 	it.i = len(ids)
 	return false
-}
-
-// markID marks the components the cursor hands out for entity id, found
-// at position i of the driving storage.
-func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) markID(i int, id EntityID) {
-	if it.op[0].mark {
-		x := i
-		if it.driver != 1 {
-			x = it.s1.pos(id)
-		}
-		it.s1.track.mark(x)
-	}
-	if it.op[1].mark {
-		x := i
-		if it.driver != 2 {
-			x = it.s2.pos(id)
-		}
-		it.s2.track.mark(x)
-	}
-	if it.op[2].mark {
-		x := i
-		if it.driver != 3 {
-			x = it.s3.pos(id)
-		}
-		it.s3.track.mark(x)
-	}
-	if it.op[3].mark {
-		x := i
-		if it.driver != 4 {
-			x = it.s4.pos(id)
-		}
-		it.s4.track.mark(x)
-	}
-	if it.op[4].mark {
-		x := i
-		if it.driver != 5 {
-			x = it.s5.pos(id)
-		}
-		it.s5.track.mark(x)
-	}
-	if it.op[5].mark {
-		x := i
-		if it.driver != 6 {
-			x = it.s6.pos(id)
-		}
-		it.s6.track.mark(x)
-	}
-	if it.op[6].mark {
-		x := i
-		if it.driver != 7 {
-			x = it.s7.pos(id)
-		}
-		it.s7.track.mark(x)
-	}
-	if it.op[7].mark {
-		x := i
-		if it.driver != 8 {
-			x = it.s8.pos(id)
-		}
-		it.s8.track.mark(x)
-	}
 }
 
 // ID returns the entity [Iter8.Next] stopped at.
