@@ -25,7 +25,6 @@ type friendGrid struct {
 	maxR2  float64  // the largest r2 in sorted
 	pairs  []uint64 // pushAll's pairs that may be neighbours: a<<32 | b
 	push   []vec    // the neighbour push of each friend, by friend index
-	dirs   []vec    // moveFriends' directions, by friend index
 }
 
 // gridEntry is a friend as pushAll needs it, with its push being summed.

@@ -22,8 +22,10 @@ func movePlayer(in ecs.UniqueView[Input], player ecs.UniqueViewMut[Player]) {
 // (away while the player is powered up), steering it away from the
 // neighbours whose centres are closer than size/√1.5, as the guide does.
 // Neighbours are found through a grid rebuilt each frame (the guide compares
-// every pair); directions are all computed from the positions before any
-// friend moves.
+// every pair); their pushes are all computed from the positions before any
+// friend moves, and a friend's direction depends on nothing else that
+// moves but its own position, so each friend moves as soon as its
+// direction is known.
 func moveFriends(player ecs.UniqueView[Player], rules ecs.UniqueView[Rules], friends ecs.ViewMut[Friend], grid ecs.UniqueViewMut[friendGrid]) {
 	p := player.Get()
 	speed := rules.Get().FriendSpeed
@@ -31,31 +33,26 @@ func moveFriends(player ecs.UniqueView[Player], rules ecs.UniqueView[Rules], fri
 	g := grid.Get()
 	g.build(data)
 	g.pushAll()
-	dirs := g.dirs[:0]
+	push := g.push[:len(data)]
 	pcx, pcy := p.Center()
+	flee := p.PoweredUp()
 	for i := range data {
 		f := &data[i]
 		if f.Size <= p.Size {
-			dirs = append(dirs, vec{})
 			continue
 		}
 		cx, cy := f.Center()
 		dx, dy := normalize(pcx-cx, pcy-cy)
-		if p.PoweredUp() {
+		if flee {
 			dx, dy = -dx, -dy
 		}
-		push := g.push[i]
-		dirs = append(dirs, vec{dx*speed + push.x*0.05, dy*speed + push.y*0.05})
-	}
-	for i, d := range dirs {
+		d := vec{dx*speed + push[i].x*0.05, dy*speed + push[i].y*0.05}
 		if d == (vec{}) {
 			continue
 		}
-		f := &data[i]
 		f.X = clamp(f.X+d.x, 0, Width-f.Size)
 		f.Y = clamp(f.Y+d.y, 0, Height-f.Size)
 	}
-	g.dirs = dirs
 }
 
 // grow makes every friend grow from its centre, up to MaxSize.
