@@ -116,7 +116,7 @@ func (g *Game) Update(in Input) error {
 }
 
 func (g *Game) update(in Input) error {
-	if err := ecs.AddUnique(g.w, in); err != nil {
+	if err := put(g.w, in); err != nil {
 		return err
 	}
 	st, err := ecs.GetUnique[State](g.w)
@@ -165,7 +165,13 @@ func (g *Game) update(in Input) error {
 			st.Scene = SceneStart
 		}
 	}
-	return ecs.AddUnique(g.w, st)
+	return put(g.w, st)
+}
+
+// put stores v in place as the world's unique T, which New added. Unlike
+// ecs.AddUnique, it allocates nothing: Update calls it every frame.
+func put[T any](w *ecs.World, v T) error {
+	return ecs.UpdateUnique(w, func(u *T) { *u = v })
 }
 
 // startRun resets the run and starts floor 1.
