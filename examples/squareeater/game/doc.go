@@ -11,12 +11,13 @@
 // functions whose parameters are views — movePlayer, moveFriends, grow,
 // counters, spawn, collision, cleanUp and checkGameOver — assembled in
 // that order as the workload [MainLoop] ("main_loop"), which keeps the
-// order between any two that touch the same data and runs the rest in
-// parallel (grow and counters). collision flags what is eaten with
-// ToDelete; cleanUp deletes it with ecs.DeleteAny. checkGameOver returns
-// a [GameOver] error (Defeat or Victory) that [Game.Update] finds with
-// errors.As through the workload's error. A floor's first friends are added
-// with ecs.BulkAddEntity1.
+// order between any two that touch the same data and could run the rest in
+// parallel (grow and counters). counters is marked OnCaller, so that batch
+// runs on the calling goroutine: waking a worker for it cost more than both
+// systems. collision flags what is eaten with ToDelete; cleanUp deletes it
+// with ecs.DeleteAny. checkGameOver returns a [GameOver] error (Defeat or
+// Victory) that [Game.Update] finds with errors.As through the workload's
+// error. A floor's first friends are added with ecs.BulkAddEntity1.
 //
 // # Rules
 //
