@@ -9,7 +9,10 @@ package ecs_test
 
 import (
 	"fmt"
+	"math"
+	"runtime"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/slipway-ecs/slipway/ecs"
@@ -1126,4 +1129,715 @@ func TestTrackComponent(t *testing.T) {
 		must(t, ecs.TrackComponent[trPlain](a, ecs.TrackAll))
 		equal(t, "the other world", ecs.TrackingOf[trPlain](b), ecs.Tracking(0))
 	})
+}
+
+// trSeen is what a reader system saw in one run.
+type trSeen struct {
+	Ins, Mod, Rem []ecs.EntityID
+	Del           []del[trLife]
+}
+
+// trReader returns a reader system appending what it sees to *out.
+func trReader(out *[]trSeen) func(v ecs.View[trLife]) error {
+	return func(v ecs.View[trLife]) error {
+		var s trSeen
+		ins, err := v.Inserted()
+		if err != nil {
+			return err
+		}
+		mod, err := v.Modified()
+		if err != nil {
+			return err
+		}
+		for id := range ins.WithID() {
+			s.Ins = append(s.Ins, id)
+		}
+		for id := range mod.WithID() {
+			s.Mod = append(s.Mod, id)
+		}
+		dl, err := v.Deleted()
+		if err != nil {
+			return err
+		}
+		for id, l := range dl {
+			s.Del = append(s.Del, del[trLife]{id, l})
+		}
+		rm, err := v.Removed()
+		if err != nil {
+			return err
+		}
+		s.Rem = slices.Collect(rm)
+		*out = append(*out, s)
+		return nil
+	}
+}
+
+func (s trSeen) sorted() trSeen {
+	s.Ins, s.Mod = sorted(s.Ins), sorted(s.Mod)
+	return s
+}
+
+// TestTrackingTwoRates: in one workload a writer changes a tracked storage
+// every frame, one reader reads it every frame, another every third frame
+// (RunIf), a third only at frames 5 and 11. Each reader sees exactly the
+// changes since its own previous run (a first run sees everything), with
+// any number of workers, and whether or not the clock wraps during the run.
+func TestTrackingTwoRates(t *testing.T) {
+	clocks := []struct {
+		name  string
+		start uint64
+	}{
+		{"clock from zero", 0},
+		{"clock across the wrap", math.MaxUint64 - 30},
+		{"clock across the sign bit", math.MaxInt64 - 30},
+	}
+	for _, clock := range clocks {
+		for _, procs := range []int{1, 2, 4} {
+			t.Run(fmt.Sprintf("%s, GOMAXPROCS=%d", clock.name, procs), func(t *testing.T) {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+				w := ecs.NewWorld()
+				ecs.SetTrackingClock(w, clock.start)
+				keep, err := ecs.AddEntity1(w, trLife{-1})
+				must(t, err)
+				// Frame f: the writer adds born[f], modifies born[f-1],
+				// deletes (f even) or removes (f odd) born[f-2], and
+				// replaces keep's component every fourth frame.
+				type frameOps struct {
+					ins, mod, rem ecs.EntityID
+					del           del[trLife]
+					replaced      bool
+				}
+				var (
+					frame int
+					born  []ecs.EntityID
+					ops   []frameOps
+				)
+				writer := func(ents ecs.EntitiesViewMut, vm ecs.ViewMut[trLife]) error {
+					var o frameOps
+					o.ins = vm.AddEntity(ents, trLife{frame})
+					born = append(born, o.ins)
+					if frame >= 1 {
+						o.mod = born[frame-1]
+						vm.MustGet(o.mod).HP += 100
+					}
+					if frame >= 2 {
+						id := born[frame-2]
+						if frame%2 == 0 {
+							o.del = del[trLife]{id, *vm.MustGet(id)}
+							vm.Delete(id)
+						} else {
+							o.rem = id
+							vm.Remove(id)
+						}
+					}
+					if frame%4 == 0 {
+						o.replaced = true
+						if err := vm.AddComponentUnchecked(keep, trLife{-frame}); err != nil {
+							return err
+						}
+					}
+					ops = append(ops, o)
+					return nil
+				}
+				var everyFrame, everyThird, twice []trSeen
+				must(t, w.AddWorkload("frame",
+					ecs.System(writer).Named("writer"),
+					ecs.System(trReader(&everyFrame)).Named("every frame"),
+					ecs.System(trReader(&everyThird)).Named("every third frame").RunIf(func() bool { return frame%3 == 0 }),
+					ecs.System(trReader(&twice)).Named("at 5 and 11").RunIf(func() bool { return frame == 5 || frame == 11 }),
+				))
+				const frames = 15
+				for ; frame < frames; frame++ {
+					must(t, w.RunWorkload("frame"))
+				}
+				// expect is what a reader running at frame to, whose
+				// previous run was at frame from (-1 for none), must see.
+				expect := func(from, to int) trSeen {
+					var s trSeen
+					present := func(k int) bool { return k <= to && to < k+2 }
+					keepMod := false
+					if from < 0 {
+						s.Ins = append(s.Ins, keep)
+					}
+					for f := from + 1; f <= to; f++ {
+						o := ops[f]
+						if present(f) {
+							s.Ins = append(s.Ins, o.ins)
+						}
+						if f >= 1 && present(f-1) {
+							s.Mod = append(s.Mod, o.mod)
+						}
+						if f >= 2 && f%2 == 0 {
+							s.Del = append(s.Del, o.del)
+						}
+						if f >= 2 && f%2 == 1 {
+							s.Rem = append(s.Rem, o.rem)
+						}
+						keepMod = keepMod || o.replaced
+					}
+					if keepMod {
+						s.Mod = append(s.Mod, keep)
+					}
+					return s.sorted()
+				}
+				check := func(who string, runs []trSeen, at []int) {
+					t.Helper()
+					if len(runs) != len(at) {
+						t.Fatalf("%s ran %d times, want %d", who, len(runs), len(at))
+					}
+					prev := -1
+					for i, f := range at {
+						deepEqual(t, fmt.Sprintf("%s at frame %d", who, f), runs[i].sorted(), expect(prev, f))
+						prev = f
+					}
+				}
+				check("every-frame reader", everyFrame, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14})
+				check("every-third-frame reader", everyThird, []int{0, 3, 6, 9, 12})
+				check("reader at 5 and 11", twice, []int{5, 11})
+				if clock.start > math.MaxUint64/2+math.MaxUint64/4 {
+					isTrue(t, w.TrackingTimestamp() < 1000, "the clock did not wrap: %d", w.TrackingTimestamp())
+				}
+			})
+		}
+	}
+}
+
+// TestTrackingOwnChanges: a system in a workload sees its own changes of
+// the current run, not those of its previous run; a later system in the
+// same run sees both the writer's changes of this run; outside workloads,
+// the same system sees everything since the last clear instead.
+func TestTrackingOwnChanges(t *testing.T) {
+	w := ecs.NewWorld()
+	base, err := ecs.BulkAddEntity1(w, []trLife{{0}, {1}, {2}, {3}, {4}, {5}})
+	must(t, err)
+	type obs struct {
+		modNow, modPrev, insNow, insPrev, insBase bool
+		mod, ins                                  []ecs.EntityID
+	}
+	var (
+		run   int
+		added []ecs.EntityID
+		got   []obs
+	)
+	self := func(ents ecs.EntitiesViewMut, vm ecs.ViewMut[trLife]) error {
+		vm.MustGet(base[run]).HP += 10
+		added = append(added, vm.AddEntity(ents, trLife{100 + run}))
+		mod, err := vm.Modified()
+		if err != nil {
+			return err
+		}
+		ins, err := vm.Inserted()
+		if err != nil {
+			return err
+		}
+		var o obs
+		// Contains does not mark: it looks without changing the answer.
+		o.modNow = mod.Contains(base[run])
+		o.insNow = ins.Contains(added[run])
+		o.insBase = ins.Contains(base[5])
+		if run > 0 {
+			o.modPrev = mod.Contains(base[run-1])
+			o.insPrev = ins.Contains(added[run-1])
+		}
+		for _, id := range append(slices.Clone(base), added...) {
+			if mod.Contains(id) {
+				o.mod = append(o.mod, id)
+			}
+			if ins.Contains(id) {
+				o.ins = append(o.ins, id)
+			}
+		}
+		got = append(got, o)
+		return nil
+	}
+	var after []trSeen
+	must(t, w.AddWorkload("w", ecs.System(self).Named("self"), ecs.System(trReader(&after)).Named("after")))
+	for run = 0; run < 3; run++ {
+		must(t, w.RunWorkload("w"))
+	}
+	for r, o := range got {
+		isTrue(t, o.modNow, "run %d: its own modification is not seen", r)
+		isTrue(t, o.insNow, "run %d: its own insertion is not seen", r)
+		isTrue(t, !o.modPrev, "run %d: the modification of its previous run is seen again", r)
+		isTrue(t, !o.insPrev, "run %d: the insertion of its previous run is seen again", r)
+		equal(t, fmt.Sprintf("run %d sees the first insertions", r), o.insBase, r == 0)
+		sameSet(t, fmt.Sprintf("run %d: modified", r), o.mod, []ecs.EntityID{base[r]})
+		want := []ecs.EntityID{added[r]}
+		if r == 0 {
+			want = append(want, base...)
+		}
+		sameSet(t, fmt.Sprintf("run %d: inserted", r), o.ins, want)
+		// The reader after it in the same run sees the same changes (its
+		// previous run came after the writer's previous run).
+		if r > 0 {
+			sameSet(t, fmt.Sprintf("run %d: reader's modified", r), after[r].Mod, []ecs.EntityID{base[r]})
+			sameSet(t, fmt.Sprintf("run %d: reader's inserted", r), after[r].Ins, []ecs.EntityID{added[r]})
+		}
+	}
+	// Outside workloads, nothing was cleared: the same system sees the
+	// changes of every run so far, its own included.
+	withViewMut(t, w, func(vm ecs.ViewMut[trLife]) { vm.ClearAllInsertedAndModified() })
+	got = got[:0]
+	for run = 3; run < 5; run++ {
+		must(t, w.Run(self))
+	}
+	sameSet(t, "World.Run, first: modified", got[0].mod, base[3:4])
+	sameSet(t, "World.Run, second: modified", got[1].mod, base[3:5])
+	sameSet(t, "World.Run, second: inserted", got[1].ins, added[3:5])
+}
+
+// TestTrackingOutsideWindows: outside workloads, insertions and
+// modifications are seen from the last clear, whoever looks and however
+// often. Clearing inside a borrow drops what the borrow changed before the
+// clear, not what it changes after.
+func TestTrackingOutsideWindows(t *testing.T) {
+	t.Run("looking changes nothing", func(t *testing.T) {
+		w, ids := clearedWorld(t, 4)
+		withViewMut(t, w, func(vm ecs.ViewMut[trLife]) { vm.MustGet(ids[0]).HP = 9 })
+		for range 3 {
+			sameSet(t, "Modified", modifiedIDs[trLife](t, w), ids[:1])
+		}
+		must(t, w.Run(func(v ecs.View[trLife]) {
+			mod, err := v.Modified()
+			sameSet(t, "Modified from World.Run", changedIDs(t, mod, err), ids[:1])
+		}))
+		// A workload system's window is its own: it does not move the
+		// outside one.
+		must(t, w.AddWorkload("w", func(v ecs.View[trLife]) {}))
+		must(t, w.RunWorkload("w"))
+		sameSet(t, "Modified after a workload", modifiedIDs[trLife](t, w), ids[:1])
+	})
+	// Each case starts with ids[0] modified and nothing inserted, and
+	// returns what it inserted (or NullID); ins and mod say what must be
+	// reported after it.
+	type result struct{ ins, mod []ecs.EntityID }
+	cases := []struct {
+		name string
+		fn   func(vm ecs.ViewMut[trLife], ents ecs.EntitiesViewMut, ids []ecs.EntityID) ecs.EntityID
+		want func(ids []ecs.EntityID, n ecs.EntityID) result
+	}{
+		{"change, then ClearAllModified", func(vm ecs.ViewMut[trLife], _ ecs.EntitiesViewMut, ids []ecs.EntityID) ecs.EntityID {
+			vm.MustGet(ids[1]).HP = 1
+			vm.ClearAllModified()
+			return ecs.NullID
+		}, func([]ecs.EntityID, ecs.EntityID) result { return result{} }},
+		{"ClearAllModified, then change", func(vm ecs.ViewMut[trLife], _ ecs.EntitiesViewMut, ids []ecs.EntityID) ecs.EntityID {
+			vm.ClearAllModified()
+			vm.MustGet(ids[1]).HP = 1
+			return ecs.NullID
+		}, func(ids []ecs.EntityID, _ ecs.EntityID) result { return result{mod: ids[1:2]} }},
+		{"ClearAllModified, then iterate", func(vm ecs.ViewMut[trLife], _ ecs.EntitiesViewMut, ids []ecs.EntityID) ecs.EntityID {
+			vm.ClearAllModified()
+			for range vm.All() {
+			}
+			return ecs.NullID
+		}, func(ids []ecs.EntityID, _ ecs.EntityID) result { return result{mod: ids} }},
+		{"iterate Modified, then ClearAllModified (the guide's pattern)", func(vm ecs.ViewMut[trLife], _ ecs.EntitiesViewMut, ids []ecs.EntityID) ecs.EntityID {
+			mod, _ := vm.Modified()
+			for l := range mod.All() {
+				l.HP++
+			}
+			vm.ClearAllModified()
+			return ecs.NullID
+		}, func([]ecs.EntityID, ecs.EntityID) result { return result{} }},
+		{"insert, then ClearAllInserted", func(vm ecs.ViewMut[trLife], ents ecs.EntitiesViewMut, _ []ecs.EntityID) ecs.EntityID {
+			n := vm.AddEntity(ents, trLife{})
+			vm.ClearAllInserted()
+			return n
+		}, func(ids []ecs.EntityID, _ ecs.EntityID) result { return result{mod: ids[:1]} }},
+		{"ClearAllInserted, then insert", func(vm ecs.ViewMut[trLife], ents ecs.EntitiesViewMut, _ []ecs.EntityID) ecs.EntityID {
+			vm.ClearAllInserted()
+			return vm.AddEntity(ents, trLife{})
+		}, func(ids []ecs.EntityID, n ecs.EntityID) result { return result{ins: []ecs.EntityID{n}, mod: ids[:1]} }},
+		{"ClearAllInsertedAndModified between changes", func(vm ecs.ViewMut[trLife], ents ecs.EntitiesViewMut, ids []ecs.EntityID) ecs.EntityID {
+			vm.MustGet(ids[2]).HP = 1
+			vm.AddEntity(ents, trLife{})
+			vm.ClearAllInsertedAndModified()
+			vm.MustGet(ids[3]).HP = 1
+			return vm.AddEntity(ents, trLife{})
+		}, func(ids []ecs.EntityID, n ecs.EntityID) result { return result{ins: []ecs.EntityID{n}, mod: ids[3:4]} }},
+		{"two clears in one borrow", func(vm ecs.ViewMut[trLife], _ ecs.EntitiesViewMut, ids []ecs.EntityID) ecs.EntityID {
+			vm.ClearAllModified()
+			vm.MustGet(ids[1]).HP = 1
+			vm.ClearAllModified()
+			vm.MustGet(ids[2]).HP = 1
+			return ecs.NullID
+		}, func(ids []ecs.EntityID, _ ecs.EntityID) result { return result{mod: ids[2:3]} }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, where := range []string{"World.Run", "World.Borrow"} {
+				w, ids := clearedWorld(t, 4)
+				withViewMut(t, w, func(vm ecs.ViewMut[trLife]) { vm.MustGet(ids[0]).HP = 9 })
+				var n ecs.EntityID
+				if where == "World.Run" {
+					must(t, w.Run(func(vm ecs.ViewMut[trLife], ents ecs.EntitiesViewMut) { n = c.fn(vm, ents, ids) }))
+				} else {
+					var vm ecs.ViewMut[trLife]
+					var ents ecs.EntitiesViewMut
+					release, err := w.Borrow(&vm, &ents)
+					must(t, err)
+					n = c.fn(vm, ents, ids)
+					release()
+				}
+				want := c.want(ids, n)
+				sameSet(t, where+": Inserted", insertedIDs[trLife](t, w), want.ins)
+				sameSet(t, where+": Modified", modifiedIDs[trLife](t, w), want.mod)
+				// And a later borrow, changing nothing, does not bring
+				// anything back or drop anything.
+				withViewMut(t, w, func(ecs.ViewMut[trLife]) {})
+				sameSet(t, where+": Inserted later", insertedIDs[trLife](t, w), want.ins)
+				sameSet(t, where+": Modified later", modifiedIDs[trLife](t, w), want.mod)
+			}
+		})
+	}
+}
+
+// TestTrackingOlderThan: the …OlderThan clears drop the entries made up to
+// the timestamp (everything made before it was read from
+// World.TrackingTimestamp or AllStoragesViewMut.TrackingTimestamp) and keep
+// the later ones; each clears only its own logs.
+func TestTrackingOlderThan(t *testing.T) {
+	type step struct {
+		remove bool // else delete
+		stamp  bool // read the timestamp after this step
+	}
+	cases := []struct {
+		name     string
+		clear    func(vm ecs.ViewMut[trLife], ts uint64)
+		dropsDel bool
+		dropsRem bool
+	}{
+		{"ClearAllDeletedOlderThan", func(vm ecs.ViewMut[trLife], ts uint64) { vm.ClearAllDeletedOlderThan(ts) }, true, false},
+		{"ClearAllRemovedOlderThan", func(vm ecs.ViewMut[trLife], ts uint64) { vm.ClearAllRemovedOlderThan(ts) }, false, true},
+		{"ClearAllRemovedAndDeletedOlderThan", func(vm ecs.ViewMut[trLife], ts uint64) { vm.ClearAllRemovedAndDeletedOlderThan(ts) }, true, true},
+	}
+	for _, c := range cases {
+		for _, how := range []string{"World.TrackingTimestamp", "AllStoragesViewMut.TrackingTimestamp"} {
+			t.Run(c.name+" with "+how, func(t *testing.T) {
+				w := ecs.NewWorld()
+				ids, err := ecs.BulkAddEntity1(w, []trLife{{0}, {1}, {2}, {3}, {4}, {5}})
+				must(t, err)
+				stamp := func() (ts uint64) {
+					if how == "World.TrackingTimestamp" {
+						return w.TrackingTimestamp()
+					}
+					must(t, w.Run(func(all ecs.AllStoragesViewMut) { ts = all.TrackingTimestamp() }))
+					return ts
+				}
+				// 0 deleted, 1 removed, stamp, 2 deleted, 3 removed, stamp2, 4 deleted.
+				must(t, w.DeleteEntity(ids[0]))
+				_, _, err = ecs.Remove[trLife](w, ids[1])
+				must(t, err)
+				ts := stamp()
+				withViewMut(t, w, func(vm ecs.ViewMut[trLife]) {
+					vm.Delete(ids[2])
+					vm.Remove(ids[3])
+				})
+				ts2 := stamp()
+				isTrue(t, newerThan(ts2, ts), "timestamps do not advance: %d then %d", ts, ts2)
+				must(t, w.DeleteEntity(ids[4]))
+				withViewMut(t, w, func(vm ecs.ViewMut[trLife]) { c.clear(vm, ts) })
+				wantDel := []del[trLife]{{ids[0], trLife{0}}, {ids[2], trLife{2}}, {ids[4], trLife{4}}}
+				wantRem := []ecs.EntityID{ids[1], ids[3]}
+				if c.dropsDel {
+					wantDel = wantDel[1:]
+				}
+				if c.dropsRem {
+					wantRem = wantRem[1:]
+				}
+				sameSeq(t, "Deleted after the first clear", deletedOf[trLife](t, w), wantDel)
+				sameSeq(t, "Removed after the first clear", removedOf[trLife](t, w), wantRem)
+				// Clearing again with the same timestamp changes nothing;
+				// with the later one, it drops what came before it.
+				withViewMut(t, w, func(vm ecs.ViewMut[trLife]) { c.clear(vm, ts) })
+				sameSeq(t, "Deleted after clearing again", deletedOf[trLife](t, w), wantDel)
+				withViewMut(t, w, func(vm ecs.ViewMut[trLife]) { c.clear(vm, ts2) })
+				if c.dropsDel {
+					wantDel = wantDel[1:]
+				}
+				if c.dropsRem {
+					wantRem = wantRem[1:]
+				}
+				sameSeq(t, "Deleted after the second clear", deletedOf[trLife](t, w), wantDel)
+				sameSeq(t, "Removed after the second clear", removedOf[trLife](t, w), wantRem)
+				// The current timestamp drops everything made so far.
+				withViewMut(t, w, func(vm ecs.ViewMut[trLife]) { c.clear(vm, w.TrackingTimestamp()) })
+				if c.dropsDel {
+					wantDel = nil
+				}
+				if c.dropsRem {
+					wantRem = nil
+				}
+				sameSeq(t, "Deleted after clearing up to now", deletedOf[trLife](t, w), wantDel)
+				sameSeq(t, "Removed after clearing up to now", removedOf[trLife](t, w), wantRem)
+			})
+		}
+	}
+}
+
+// newerThan reports whether timestamp a is after b, wrap-safely.
+func newerThan(a, b uint64) bool { return int64(a-b) > 0 }
+
+// storageMemory returns the memory report of T's storage in w.
+func storageMemory[T any](t *testing.T, w *ecs.World) ecs.StorageMemory {
+	t.Helper()
+	r, err := w.MemoryUsage()
+	must(t, err)
+	name := fmt.Sprintf("%T", *new(T))
+	for _, s := range r.Storages {
+		if s.Type == name {
+			return s
+		}
+	}
+	t.Fatalf("no storage %s in the memory report", name)
+	return ecs.StorageMemory{}
+}
+
+// TestTrackingDeletionLogBounded: entities come and go for thousands of
+// steps (each step logs one deletion or one removal); clearing every k
+// steps keeps the logs, and the storage's memory, bounded. Without clears
+// the logs grow, and the memory report shows it.
+func TestTrackingDeletionLogBounded(t *testing.T) {
+	const steps, k = 3000, 16
+	type clearFn func(vm ecs.ViewMut[trLife], prev uint64)
+	// exact(i) is the number of log entries after step i (0-based).
+	everyK := func(i int) int { return (i + 1) % k }
+	olderThanPrevious := func(i int) int {
+		if i+1 < k {
+			return i + 1
+		}
+		return k + (i+1)%k
+	}
+	cases := []struct {
+		name  string
+		clear clearFn // nil: never
+		exact func(i int) int
+	}{
+		{"ClearAllRemovedAndDeleted", func(vm ecs.ViewMut[trLife], _ uint64) { vm.ClearAllRemovedAndDeleted() }, everyK},
+		{"ClearAllDeleted and ClearAllRemoved", func(vm ecs.ViewMut[trLife], _ uint64) {
+			vm.ClearAllDeleted()
+			vm.ClearAllRemoved()
+		}, everyK},
+		{"ClearAllRemovedAndDeletedOlderThan the previous clear", func(vm ecs.ViewMut[trLife], prev uint64) {
+			vm.ClearAllRemovedAndDeletedOlderThan(prev)
+		}, olderThanPrevious},
+		{"ClearAllDeletedOlderThan and ClearAllRemovedOlderThan the previous clear", func(vm ecs.ViewMut[trLife], prev uint64) {
+			vm.ClearAllDeletedOlderThan(prev)
+			vm.ClearAllRemovedOlderThan(prev)
+		}, olderThanPrevious},
+		{"never cleared", nil, func(i int) int { return i + 1 }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := ecs.NewWorld()
+			prev := w.TrackingTimestamp()
+			var mid ecs.StorageMemory
+			for i := range steps {
+				id, err := ecs.AddEntity1(w, trLife{i})
+				must(t, err)
+				if i%2 == 1 {
+					_, _, err := ecs.Remove[trLife](w, id)
+					must(t, err)
+				}
+				must(t, w.DeleteEntity(id))
+				if c.clear != nil && (i+1)%k == 0 {
+					ts := w.TrackingTimestamp()
+					withViewMut(t, w, func(vm ecs.ViewMut[trLife]) { c.clear(vm, prev) })
+					prev = ts
+				}
+				if n := len(deletedOf[trLife](t, w)) + len(removedOf[trLife](t, w)); n != c.exact(i) {
+					t.Fatalf("after step %d: %d log entries, want %d", i, n, c.exact(i))
+				}
+				if i == steps/2 {
+					mid = storageMemory[trLife](t, w)
+				}
+			}
+			end := storageMemory[trLife](t, w)
+			if c.clear != nil {
+				equal(t, "AllocatedBytes, from half way to the end", end.AllocatedBytes, mid.AllocatedBytes)
+				// The half-way report already had up to 2k entries: the
+				// end has as many at most, whatever the steps in between.
+				isTrue(t, end.UsedBytes <= mid.UsedBytes+2*k*64, "UsedBytes went from %d half way to %d at the end", mid.UsedBytes, end.UsedBytes)
+			} else {
+				// Each entry holds at least an id and a timestamp.
+				isTrue(t, end.UsedBytes-mid.UsedBytes >= (steps/2-1)*16,
+					"the log grew by %d entries but UsedBytes only from %d to %d", steps/2-1, mid.UsedBytes, end.UsedBytes)
+			}
+		})
+	}
+	t.Run("in a workload, a cleaner every k frames", func(t *testing.T) {
+		w := ecs.NewWorld()
+		var (
+			frame     int
+			prev      uint64
+			ran       bool
+			seenPer   []int
+			lastAlive ecs.EntityID
+		)
+		churn := func(all ecs.AllStoragesViewMut) error {
+			id, err := ecs.AddEntity1(all, trLife{frame})
+			if err != nil {
+				return err
+			}
+			lastAlive = id
+			return all.DeleteEntity(id)
+		}
+		reader := func(v ecs.View[trLife]) error {
+			d, err := v.Deleted()
+			if err != nil {
+				return err
+			}
+			n := 0
+			for id, l := range d {
+				if id != lastAlive || l.HP != frame {
+					return fmt.Errorf("frame %d: saw deletion of %v %v", frame, id, l)
+				}
+				n++
+			}
+			seenPer = append(seenPer, n)
+			return nil
+		}
+		cleaner := func(vm ecs.ViewMut[trLife]) {
+			if ran {
+				vm.ClearAllDeletedOlderThan(prev)
+			}
+			prev, ran = w.TrackingTimestamp(), true
+		}
+		must(t, w.AddWorkload("w",
+			ecs.System(churn).Named("churn"),
+			ecs.System(reader).Named("reader"),
+			ecs.System(cleaner).Named("cleaner").RunIf(func() bool { return (frame+1)%k == 0 }),
+		))
+		var mid ecs.StorageMemory
+		for frame = 0; frame < steps; frame++ {
+			must(t, w.RunWorkload("w"))
+			// The cleaner drops what was deleted up to its previous run.
+			if n, want := len(deletedOf[trLife](t, w)), olderThanPrevious(frame); n != want {
+				t.Fatalf("after frame %d: %d deletions logged, want %d", frame, n, want)
+			}
+			if frame == steps/2 {
+				mid = storageMemory[trLife](t, w)
+			}
+		}
+		equal(t, "AllocatedBytes, from half way to the end", storageMemory[trLife](t, w).AllocatedBytes, mid.AllocatedBytes)
+		equal(t, "reader runs", len(seenPer), steps)
+		for f, n := range seenPer {
+			if n != 1 {
+				t.Fatalf("frame %d: the reader saw %d deletions, want 1", f, n)
+			}
+		}
+	})
+}
+
+// TestTrackingParallelWorkload runs tracked storages through a workload
+// whose systems run in parallel (writers of different types together,
+// readers together, parallel iteration inside systems), many times, and
+// checks every run's windows. Its point is the race detector (go test
+// -race); the checks keep it a behaviour test too.
+func TestTrackingParallelWorkload(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	const n, frames = 256, 150
+	w := ecs.NewWorld()
+	must(t, ecs.TrackComponent[trPlain](w, ecs.TrackAll))
+	for i := range n {
+		_, err := ecs.AddEntity3(w, trLife{i}, trMana{i}, trPlain{i})
+		must(t, err)
+	}
+	var (
+		frame                       int
+		lifeMod, lifeIns, lifeDel   atomic.Int64
+		manaMod, plainMod, joinSeen atomic.Int64
+	)
+	// Writers, in parallel with each other: Life changes a quarter of its
+	// components and has one entity come and one go per frame; Mana is
+	// marked whole by a parallel iteration; Plain is marked through a
+	// parallel join with Life's view... of the previous frame's changes.
+	writeLife := func(ents ecs.EntitiesViewMut, vm ecs.ViewMut[trLife]) {
+		ids := vm.IDs()
+		for i := 0; i < len(ids); i += 4 {
+			vm.MustGet(ids[i]).HP++
+		}
+		vm.Delete(ids[len(ids)-1])
+		vm.AddEntity(ents, trLife{frame})
+	}
+	writeMana := func(vm ecs.ViewMut[trMana]) {
+		vm.ParEachMin(16, func(m *trMana) { m.MP++ })
+	}
+	readLife := func(v ecs.View[trLife]) error {
+		mod, err := v.Modified()
+		if err != nil {
+			return err
+		}
+		ins, err := v.Inserted()
+		if err != nil {
+			return err
+		}
+		d, err := v.Deleted()
+		if err != nil {
+			return err
+		}
+		nd := 0
+		for range d {
+			nd++
+		}
+		lifeMod.Store(int64(mod.Count()))
+		lifeIns.Store(int64(ins.Count()))
+		lifeDel.Store(int64(nd))
+		return nil
+	}
+	readMana := func(v ecs.View[trMana]) error {
+		mod, err := v.Modified()
+		if err != nil {
+			return err
+		}
+		var c atomic.Int64
+		ecs.Join1(mod).ParEachMin(16, func(*trMana) { c.Add(1) })
+		manaMod.Store(c.Load())
+		return nil
+	}
+	markPlain := func(vm ecs.ViewMut[trPlain], m ecs.View[trMana]) error {
+		mod, err := m.Modified()
+		if err != nil {
+			return err
+		}
+		var c atomic.Int64
+		ecs.Join2(vm, mod).ParEachMin(16, func(p *trPlain, _ *trMana) { c.Add(1) })
+		joinSeen.Store(c.Load())
+		return nil
+	}
+	readPlain := func(v ecs.View[trPlain]) error {
+		mod, err := v.Modified()
+		if err != nil {
+			return err
+		}
+		plainMod.Store(int64(mod.Count()))
+		return nil
+	}
+	must(t, w.AddWorkload("w",
+		ecs.System(writeLife).Named("writeLife"),
+		ecs.System(writeMana).Named("writeMana"),
+		ecs.System(readLife).Named("readLife"),
+		ecs.System(readMana).Named("readMana"),
+		ecs.System(markPlain).Named("markPlain"),
+		ecs.System(readPlain).Named("readPlain"),
+	))
+	for frame = 0; frame < frames; frame++ {
+		must(t, w.RunWorkload("w"))
+		// writeLife modified the components at positions 0, 4, ... of n,
+		// then deleted the last (position n-1) and added one: n/4
+		// modified, one inserted, one deleted. (On the first frame the
+		// reader's first run also sees the first insertions.)
+		if frame > 0 {
+			equal(t, fmt.Sprintf("frame %d: Life modified", frame), lifeMod.Load(), int64(n/4))
+			equal(t, fmt.Sprintf("frame %d: Life inserted", frame), lifeIns.Load(), int64(1))
+			equal(t, fmt.Sprintf("frame %d: Life deleted", frame), lifeDel.Load(), int64(1))
+		}
+		equal(t, fmt.Sprintf("frame %d: Mana modified", frame), manaMod.Load(), int64(n))
+		equal(t, fmt.Sprintf("frame %d: Plain joined", frame), joinSeen.Load(), int64(n))
+		equal(t, fmt.Sprintf("frame %d: Plain modified", frame), plainMod.Load(), int64(n))
+		if t.Failed() {
+			t.FailNow()
+		}
+	}
 }
