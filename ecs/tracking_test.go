@@ -1498,10 +1498,6 @@ func TestTrackingOutsideWindows(t *testing.T) {
 // World.TrackingTimestamp or AllStoragesViewMut.TrackingTimestamp) and keep
 // the later ones; each clears only its own logs.
 func TestTrackingOlderThan(t *testing.T) {
-	type step struct {
-		remove bool // else delete
-		stamp  bool // read the timestamp after this step
-	}
 	cases := []struct {
 		name     string
 		clear    func(vm ecs.ViewMut[trLife], ts uint64)
