@@ -70,6 +70,9 @@ type sparseSet[T any] struct {
 	// nothing: untracked storages pay one nil test per insertion or
 	// removal, and nothing per lookup or iteration.
 	track *tracker[T]
+	// group is the packed owning group this storage is a member of
+	// (group.go), or nil.
+	group *group
 }
 
 func newSparseSet[T any]() *sparseSet[T] {
@@ -191,6 +194,9 @@ func (s *sparseSet[T]) insert(id EntityID, v T) insertOutcome {
 	if s.track != nil {
 		s.track.appended(1)
 	}
+	if s.group != nil {
+		s.group.joined(id)
+	}
 	return inserted
 }
 
@@ -210,6 +216,12 @@ func (s *sparseSet[T]) insertOver(e *uint64, id EntityID, v T) insertOutcome {
 	case gen > id.Generation():
 		return refused
 	default: // a dead entity's leftover: the slot now belongs to id
+		if s.group != nil {
+			// The leftover may be in the group's packed range: delete it
+			// the ordinary way, and insert id anew.
+			s.deleteID(s.dense[i])
+			return s.insert(id, v)
+		}
 		s.dense[i] = id
 		s.data[i] = v
 		*e = sparseEntry(id, i)
@@ -226,6 +238,9 @@ func (s *sparseSet[T]) remove(id EntityID) (v T, ok bool) {
 	e := s.entry(id)
 	if e == nil {
 		return v, false
+	}
+	if s.group != nil && int(uint32(*e))-1 < s.group.n {
+		s.group.leave(id)
 	}
 	i := int(uint32(*e)) - 1
 	*e = 0
@@ -256,6 +271,9 @@ func (s *sparseSet[T]) deleteID(id EntityID) bool {
 	if e == nil {
 		return false
 	}
+	if s.group != nil && int(uint32(*e))-1 < s.group.n {
+		s.group.leave(id)
+	}
 	i := int(uint32(*e)) - 1
 	*e = 0
 	dense, data := s.dense, s.data
@@ -281,6 +299,9 @@ func (s *sparseSet[T]) clear() {
 	if s.track != nil {
 		s.track.cleared(s.dense, s.data)
 	}
+	if s.group != nil {
+		s.group.n = 0 // no entity has every member type any more
+	}
 	for _, id := range s.dense {
 		s.pages[id.Index()>>pageShift][id.Index()&pageMask] = 0
 	}
@@ -303,7 +324,7 @@ func (s *sparseSet[T]) ids() []EntityID      { return s.dense }
 // grown arrays, which are cut to length at the end.
 func (s *sparseSet[T]) bulkInsert(ids []EntityID, vals []T) {
 	vals = vals[:len(ids)]
-	if s.track != nil {
+	if s.track != nil || s.group != nil {
 		for k, id := range ids {
 			s.insert(id, vals[k])
 		}

@@ -1,0 +1,171 @@
+package ecs
+
+import (
+	"errors"
+	"strings"
+)
+
+// ErrGroup is wrapped by the errors of group declarations: see [GroupError].
+var ErrGroup = errors.New("invalid group")
+
+// GroupError reports a group that cannot be declared. It wraps [ErrGroup].
+type GroupError struct {
+	Group  string // the group asked for, e.g. "Group[main.Pos, main.Vel]"
+	Reason string // what is wrong, naming the types involved
+}
+
+func (e *GroupError) Error() string { return "ecs: " + e.Group + ": " + e.Reason }
+
+// Unwrap returns [ErrGroup].
+func (e *GroupError) Unwrap() error { return ErrGroup }
+
+// group is a packed owning group over two or more storages (DESIGN.md §8):
+// the n entities that have a component in every member storage sit at
+// positions 0..n-1 of each member, in the same order. A join over exactly
+// the member types is then a loop over aligned slices, with no probe per
+// entity.
+//
+// Membership is kept by the storages' insertion and removal paths: an
+// entity that gains its last member component is swapped to position n of
+// every member (n grows); an entity losing a member component while in the
+// group is first swapped to position n-1 of every member (n shrinks). Both
+// are O(number of members).
+type group struct {
+	name    string
+	members []groupMember
+	n       int
+}
+
+// groupMember is the face a storage shows its group.
+type groupMember interface {
+	typeName() string
+	pos(EntityID) int
+	swapPos(i, j int)
+	ids() []EntityID
+	length() int
+	groupOf() *group
+	setGroup(*group)
+}
+
+// joined is called by a member storage after id gained its component
+// there (appended at the end): id joins the group if it now has every
+// member component.
+func (g *group) joined(id EntityID) {
+	for _, m := range g.members {
+		if m.pos(id) < 0 {
+			return
+		}
+	}
+	for _, m := range g.members {
+		m.swapPos(m.pos(id), g.n)
+	}
+	g.n++
+}
+
+// leave is called by a member storage before id's component leaves it,
+// when id is in the group (at a position below n): id moves out of the
+// packed range of every member.
+func (g *group) leave(id EntityID) {
+	g.n--
+	for _, m := range g.members {
+		m.swapPos(m.pos(id), g.n)
+	}
+}
+
+// addGroup declares the group over members, packing the entities that
+// already have all of them.
+func (w *World) addGroup(name string, members []groupMember) error {
+	for i, m := range members {
+		for _, o := range members[:i] {
+			if o == m {
+				return &GroupError{Group: name, Reason: m.typeName() + " appears twice"}
+			}
+		}
+		if g := m.groupOf(); g != nil {
+			return &GroupError{Group: name, Reason: m.typeName() + " is already owned by " + g.name + "; a type can be owned by one group only"}
+		}
+	}
+	g := &group{name: name, members: members}
+	driver := members[0]
+	for _, m := range members[1:] {
+		if m.length() < driver.length() {
+			driver = m
+		}
+	}
+	// Scanning the driver in order is safe while packing: a swap moves
+	// the entity at position n (n ≤ the scan position, already looked at)
+	// to the scan position.
+	ids := driver.ids()
+	for i := 0; i < len(ids); i++ {
+		g.joined(ids[i])
+	}
+	for _, m := range members {
+		m.setGroup(g)
+	}
+	return nil
+}
+
+// groupName returns "Group[A, B]" for the storages' types.
+func groupName(members []groupMember) string {
+	names := make([]string, len(members))
+	for i, m := range members {
+		names[i] = m.typeName()
+	}
+	return "Group[" + strings.Join(names, ", ") + "]"
+}
+
+// packed returns the group whose members are exactly the storages given,
+// if any: the join over them can run on the aligned packed range.
+func packed(storages ...groupMember) *group {
+	g := storages[0].groupOf()
+	if g == nil || len(g.members) != len(storages) {
+		return nil
+	}
+	for i, s := range storages {
+		if s.groupOf() != g {
+			return nil
+		}
+		for _, o := range storages[:i] {
+			if o == s {
+				return nil
+			}
+		}
+	}
+	return g
+}
+
+// GroupLen returns the number of entities in the group that owns T (the
+// entities having every type of the group), and false if no group owns T.
+func GroupLen[T any](s Storages) (int, bool) {
+	w, _ := s.world()
+	if g := storageFor[T](w).group; g != nil {
+		return g.n, true
+	}
+	return 0, false
+}
+
+// The methods below make *sparseSet[T] a groupMember.
+
+func (s *sparseSet[T]) groupOf() *group   { return s.group }
+func (s *sparseSet[T]) setGroup(g *group) { s.group = g }
+
+// swapPos swaps the components at positions i and j, with their entities,
+// sparse entries and tracking timestamps.
+func (s *sparseSet[T]) swapPos(i, j int) {
+	if i == j {
+		return
+	}
+	a, b := s.dense[i], s.dense[j]
+	s.dense[i], s.dense[j] = b, a
+	s.data[i], s.data[j] = s.data[j], s.data[i]
+	s.pages[a.Index()>>pageShift][a.Index()&pageMask] = sparseEntry(a, j)
+	s.pages[b.Index()>>pageShift][b.Index()&pageMask] = sparseEntry(b, i)
+	if t := s.track; t != nil {
+		if x := t.insertedAt; x != nil {
+			x[i], x[j] = x[j], x[i]
+		}
+		if x := t.modifiedAt; x != nil {
+			x[i], x[j] = x[j], x[i]
+		}
+	}
+}

@@ -1,0 +1,413 @@
+package ecs
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+)
+
+type gA struct{ V int }
+type gB struct{ V int }
+type gC struct{ V int }
+
+// gT tracks everything, to check that group swaps move timestamps along.
+type gT struct{ V int }
+
+func (gT) Tracking() Tracking { return TrackAll }
+
+// checkGroup verifies a group's invariants: the first n positions of every
+// member hold the same entities in the same order, each of them has every
+// member component, and no entity past n has them all.
+func checkGroup(t testing.TB, g *group) {
+	t.Helper()
+	first := g.members[0].ids()
+	for _, m := range g.members {
+		ids := m.ids()
+		if len(ids) < g.n {
+			t.Fatalf("%s: %s has %d components, fewer than the group's %d", g.name, m.typeName(), len(ids), g.n)
+		}
+		for i := range g.n {
+			if ids[i] != first[i] {
+				t.Fatalf("%s: position %d is %v in %s but %v in %s", g.name, i, ids[i], m.typeName(), first[i], g.members[0].typeName())
+			}
+		}
+	}
+	for _, m := range g.members {
+		for _, id := range m.ids()[g.n:] {
+			all := true
+			for _, o := range g.members {
+				all = all && o.pos(id) >= 0
+			}
+			if all {
+				t.Fatalf("%s: %v has every member type but is outside the packed range (n=%d)", g.name, id, g.n)
+			}
+		}
+	}
+}
+
+func TestGroupErrors(t *testing.T) {
+	w := NewWorld()
+	if err := AddGroup2[gA, gB](w); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		add  func() error
+		want string
+	}{
+		{"owned twice", func() error { return AddGroup2[gB, gC](w) }, "ecs.gB is already owned by Group[ecs.gA, ecs.gB]"},
+		{"same type twice", func() error { return AddGroup2[gC, gC](w) }, "ecs.gC appears twice"},
+		{"same type in a larger group", func() error { return AddGroup3[gC, gT, gC](w) }, "ecs.gC appears twice"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.add()
+			if !errors.Is(err, ErrGroup) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want ErrGroup containing %q", err, tc.want)
+			}
+			if g := storageFor[gC](w).group; g != nil {
+				t.Fatalf("gC was given group %s by a failed declaration", g.name)
+			}
+		})
+	}
+	var a ViewMut[gA]
+	release, err := w.Borrow(&a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var be *BorrowError
+	if err := AddGroup2[gC, gT](w); !errors.As(err, &be) {
+		t.Fatalf("AddGroup2 while a view is borrowed: err = %v, want a *BorrowError", err)
+	}
+	release()
+	if storageFor[gC](w).group != nil || storageFor[gT](w).group != nil {
+		t.Fatal("a refused declaration changed the storages")
+	}
+	if n, ok := GroupLen[gC](w); ok || n != 0 {
+		t.Fatalf("GroupLen of an ungrouped type = %d, %v", n, ok)
+	}
+}
+
+// TestGroupPacksAndJoins declares a group over a world that already has
+// entities, and checks that joins over exactly the group's types use the
+// packed range (in any order of the views) while others do not.
+func TestGroupPacksAndJoins(t *testing.T) {
+	w := NewWorld()
+	want := map[EntityID]int{}
+	for i := range 50 {
+		switch i % 3 {
+		case 0:
+			id, _ := AddEntity2(w, gA{i}, gB{-i})
+			want[id] = i
+		case 1:
+			_, _ = AddEntity1(w, gA{i})
+		case 2:
+			_, _ = AddEntity2(w, gB{i}, gC{i})
+		}
+	}
+	if err := AddGroup2[gA, gB](w); err != nil {
+		t.Fatal(err)
+	}
+	g := storageFor[gA](w).group
+	checkGroup(t, g)
+	if n, ok := GroupLen[gB](w); !ok || n != len(want) {
+		t.Fatalf("GroupLen = %d, %v; want %d", n, ok, len(want))
+	}
+	err := w.Run(func(a View[gA], b View[gB], c View[gC]) {
+		got := map[EntityID]int{}
+		it := Join2(b, a)
+		if it.driver != 0 {
+			t.Errorf("Join2(b, a) over the group: driver = %d, want 0 (packed)", it.driver)
+		}
+		for id, r := range it.WithID() {
+			if r.A.V != -r.B.V {
+				t.Errorf("%v: components of different entities: %v %v", id, r.A, r.B)
+			}
+			got[id] = r.B.V
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("join over the group = %v, want %v", got, want)
+		}
+		if d := Join3(a, b, c).driver; d == 0 {
+			t.Error("Join3 with a type outside the group took the packed path")
+		}
+		if d := Join2(a, c).driver; d == 0 {
+			t.Error("Join2 of one member and another type took the packed path")
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestGroupKeepsTimestampsWithEntities checks that the swaps a group makes
+// move tracking timestamps along with their components.
+func TestGroupKeepsTimestampsWithEntities(t *testing.T) {
+	w := NewWorld()
+	if err := AddGroup2[gT, gA](w); err != nil {
+		t.Fatal(err)
+	}
+	var ids []EntityID
+	for i := range 10 {
+		id, _ := AddEntity1(w, gT{i})
+		ids = append(ids, id)
+	}
+	mark := func(id EntityID) {
+		if err := w.Run(func(v ViewMut[gT]) { v.MustGet(id).V += 100 }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Run(func(v ViewMut[gT]) { v.ClearAllInsertedAndModified() }); err != nil {
+		t.Fatal(err)
+	}
+	mark(ids[7])
+	mark(ids[3])
+	// Giving gA to entities swaps them to the front of gT's storage.
+	for _, i := range []int{9, 7, 0, 5} {
+		if err := AddComponent1(w, ids[i], gA{i}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, _, _ = Remove[gA](w, ids[9]) // swaps back out
+	checkGroup(t, storageFor[gT](w).group)
+	err := w.Run(func(v View[gT]) {
+		mod, err := v.Modified()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for p := range mod.All() {
+			got = append(got, p.V)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, []int{103, 107}) {
+			t.Errorf("modified after group swaps = %v, want [103 107]", got)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestGroupModel applies a fixed pseudo-random sequence of every storage
+// change to a world with a group over gA, gB, gC and to a map model, and
+// checks after each step the group's invariants and that joins return
+// what the model says. See FuzzGroups for the fuzzed version.
+func TestGroupModel(t *testing.T) {
+	for seed := range 20 {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			ops := make([]byte, 400)
+			x := uint32(seed*7919 + 1)
+			for i := range ops {
+				x ^= x << 13
+				x ^= x >> 17
+				x ^= x << 5
+				ops[i] = byte(x)
+			}
+			runGroupModel(t, ops)
+		})
+	}
+}
+
+func FuzzGroups(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15})
+	f.Add([]byte("group me: add, remove, delete, strip, bulk, clear; again and again"))
+	f.Fuzz(func(t *testing.T, ops []byte) { runGroupModel(t, ops) })
+}
+
+// runGroupModel interprets ops two bytes at a time: an operation and an
+// argument.
+func runGroupModel(t *testing.T, ops []byte) {
+	w := NewWorld()
+	type row struct {
+		a, b, c *int
+	}
+	model := map[EntityID]*row{}
+	var live []EntityID
+	grouped := false
+	val := 0
+	next := func() *int { val++; v := val; return &v }
+	pick := func(arg byte) (EntityID, bool) {
+		if len(live) == 0 {
+			return NullID, false
+		}
+		return live[int(arg)%len(live)], true
+	}
+	for k := 0; k+1 < len(ops); k += 2 {
+		op, arg := ops[k]%12, ops[k+1]
+		switch op {
+		case 0: // add an entity with a subset of the types
+			id, _ := w.AddEntity()
+			r := &row{}
+			if arg&1 != 0 {
+				r.a = next()
+				_ = AddComponent1(w, id, gA{*r.a})
+			}
+			if arg&2 != 0 {
+				r.b = next()
+				_ = AddComponent1(w, id, gB{*r.b})
+			}
+			if arg&4 != 0 {
+				r.c = next()
+				_ = AddComponent1(w, id, gC{*r.c})
+			}
+			model[id] = r
+			live = append(live, id)
+		case 1, 2, 3: // add or replace one component
+			if id, ok := pick(arg); ok {
+				v := next()
+				switch op {
+				case 1:
+					model[id].a = v
+					_ = AddComponent1(w, id, gA{*v})
+				case 2:
+					model[id].b = v
+					_ = AddComponent1(w, id, gB{*v})
+				case 3:
+					model[id].c = v
+					_ = AddComponent1(w, id, gC{*v})
+				}
+			}
+		case 4: // remove gA
+			if id, ok := pick(arg); ok {
+				got, had, _ := Remove[gA](w, id)
+				if had != (model[id].a != nil) || had && got.V != *model[id].a {
+					t.Fatalf("Remove[gA](%v) = %v, %v; model %v", id, got, had, model[id].a)
+				}
+				model[id].a = nil
+			}
+		case 5: // delete gB
+			if id, ok := pick(arg); ok {
+				_, _ = DeleteComponent[gB](w, id)
+				model[id].b = nil
+			}
+		case 6: // delete gC through a view
+			if id, ok := pick(arg); ok {
+				_ = w.Run(func(c ViewMut[gC]) { c.Delete(id) })
+				model[id].c = nil
+			}
+		case 7: // delete an entity
+			if id, ok := pick(arg); ok {
+				_ = w.DeleteEntity(id)
+				delete(model, id)
+				live = slices.DeleteFunc(live, func(x EntityID) bool { return x == id })
+			}
+		case 8: // strip
+			if id, ok := pick(arg); ok {
+				_ = w.Strip(id)
+				model[id] = &row{}
+			}
+		case 9: // bulk add entities with all three
+			n := int(arg%5) + 1
+			as, bs, cs := make([]gA, n), make([]gB, n), make([]gC, n)
+			rows := make([]*row, n)
+			for i := range n {
+				rows[i] = &row{a: next(), b: next(), c: next()}
+				as[i], bs[i], cs[i] = gA{*rows[i].a}, gB{*rows[i].b}, gC{*rows[i].c}
+			}
+			ids, err := BulkAddEntity3(w, as, bs, cs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, id := range ids {
+				model[id] = rows[i]
+				live = append(live, id)
+			}
+		case 10: // clear one storage
+			if arg%8 == 0 {
+				_ = w.Run(func(b ViewMut[gB]) { b.Clear() })
+				for _, r := range model {
+					r.b = nil
+				}
+			}
+		case 11: // declare the group (once)
+			if !grouped {
+				if err := AddGroup3[gA, gB, gC](w); err != nil {
+					t.Fatal(err)
+				}
+				grouped = true
+			}
+		}
+		if grouped {
+			checkGroup(t, storageFor[gA](w).group)
+		}
+		want := map[EntityID][3]int{}
+		for id, r := range model {
+			if r.a != nil && r.b != nil && r.c != nil {
+				want[id] = [3]int{*r.a, *r.b, *r.c}
+			}
+		}
+		got := map[EntityID][3]int{}
+		Each3(w, func(id EntityID, a *gA, b *gB, c *gC) { got[id] = [3]int{a.V, b.V, c.V} })
+		if !maps.Equal(got, want) {
+			t.Fatalf("step %d (op %d): Each3 = %v, want %v", k/2, op, got, want)
+		}
+		if grouped {
+			if n, _ := GroupLen[gC](w); n != len(want) {
+				t.Fatalf("step %d: GroupLen = %d, want %d", k/2, n, len(want))
+			}
+		}
+		wantAB := 0
+		for _, r := range model {
+			if r.a != nil && r.b != nil {
+				wantAB++
+			}
+		}
+		if err := w.Run(func(a View[gA], b View[gB]) {
+			if n := Join2(a, b).Count(); n != wantAB {
+				t.Fatalf("step %d: Join2(gA, gB).Count() = %d, want %d", k/2, n, wantAB)
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestGroupPacked(t *testing.T) {
+	w := NewWorld()
+	if err := AddGroup2[gT, gA](w); err != nil {
+		t.Fatal(err)
+	}
+	both := map[EntityID]int{}
+	for i := range 20 {
+		id, _ := AddEntity1(w, gT{i})
+		if i%4 != 0 {
+			_ = AddComponent1(w, id, gA{i})
+			both[id] = i
+		}
+	}
+	err := w.Run(func(tv ViewMut[gT], a View[gA], b View[gB]) {
+		tv.ClearAllModified()
+		ids, ts, as, ok := Join2(a, tv).Packed()
+		if !ok {
+			t.Fatal("Join2 over the group's types: Packed not ok")
+		}
+		if len(ids) != len(both) || len(ts) != len(ids) || len(as) != len(ids) {
+			t.Fatalf("Packed lengths %d %d %d, want %d", len(ids), len(ts), len(as), len(both))
+		}
+		for i, id := range ids {
+			if as[i].V != both[id] || ts[i].V != both[id] {
+				t.Errorf("Packed[%d] = %v %v %v, want %d", i, id, as[i], ts[i], both[id])
+			}
+		}
+		mod, _ := tv.Modified()
+		if got := mod.Count(); got != len(both) {
+			t.Errorf("Packed through a ViewMut marked %d components, want %d", got, len(both))
+		}
+		cases := map[string]bool{}
+		_, _, _, cases["Not filter"] = Join2(a, tv).Not(b).Packed()
+		m, _ := tv.Modified()
+		_, _, _, cases["Changed view"] = Join2(a, m).Packed()
+		_, _, _, cases["not a group"] = Join2(a, b).Packed()
+		for name, ok := range cases {
+			if ok {
+				t.Errorf("%s: Packed ok, want false", name)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
