@@ -297,6 +297,9 @@ func runTracking(t *testing.T, data []byte, verbose bool) ftStats {
 	if start != 0 {
 		ecs.SetTrackingClock(r.w, start)
 	}
+	// Until the input saves one, the saved timestamp is the clock's start:
+	// before every change (0 would not be, once the clock wraps).
+	r.savedTS = r.w.TrackingTimestamp()
 	r.build()
 	for r.step = 0; in.more() && r.step < ftMaxSteps; r.step++ {
 		op := int(in.next()) % ftOpCount
