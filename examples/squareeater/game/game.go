@@ -168,8 +168,9 @@ func (g *Game) update(in Input) error {
 	return put(g.w, st)
 }
 
-// put stores v in place as the world's unique T, which New added. Unlike
-// ecs.AddUnique, it allocates nothing: Update calls it every frame.
+// put stores v as the world's unique T, which New added, by changing it in
+// place: that allocates nothing (ecs.AddUnique, which replaces it, did), and
+// Update calls put every frame.
 func put[T any](w *ecs.World, v T) error {
 	return ecs.UpdateUnique(w, func(u *T) { *u = v })
 }
