@@ -36,8 +36,11 @@ type EntityError struct {
 }
 
 func (e *EntityError) Error() string {
-	return fmt.Sprintf("ecs: %s: %v is not alive (deleted, or never created by this world)", e.Op, e.ID)
+	return fmt.Sprintf("ecs: %s: %v %s", e.Op, e.ID, notAlive)
 }
+
+// notAlive is what an EntityError says of its id.
+const notAlive = "is not alive (deleted, or never created by this world)"
 
 // Unwrap returns [ErrDeadEntity].
 func (e *EntityError) Unwrap() error { return ErrDeadEntity }

@@ -59,6 +59,23 @@ func fzSeeds() [][]byte {
 			fzOpDeleteComp, 254, 1, 1, fzOpStrip, 202, 0, fzOpDelete, 255, 1, fzOpDelete, 203, 2, fzOpDelete, 253, 3},
 		// many adds and deletes so that slots are reused several times
 		slices.Repeat([]byte{fzOpAdd, 7, 0, 3, fzOpAdd, 1, 1, 4, fzOpDelete, 0, 3, fzOpBulk, 3, 2, 1, fzOpDeleteAny, 0, 0, fzOpJoin, 3, 4, 2}, 6),
+		// the bulk calls on existing entities: repeats, dead ids among
+		// live ones, every mask and path
+		{fzOpBulk, 8, 7, 0, fzOpBulk, 6, 1, 1, fzOpBulk, 5, 0, 0, fzOpDelete, 2, 0,
+			fzOpBulkAddComp, 4, 1, 0, 9, 0, 1, 0, 3,
+			fzOpBulkAddComp, 3, 5, 1, 4, 5, 2, 7,
+			fzOpBulkAddComp, 2, 6, 0, 1, 2, 5, // a dead id: refused
+			fzOpBulkAddComp, 5, 6, 1, 8, 14, 15, 16, 17, 14,
+			fzOpBulkAddComp, 4, 2, 0, 2, 18, 19, 9, 10,
+			fzOpBulkDeleteComp, 4, 0, 0, 0, 1, 0, 3,
+			fzOpBulkDeleteComp, 3, 1, 1, 14, 2, 15, // a dead id: refused
+			fzOpBulkDeleteComp, 5, 2, 1, 14, 15, 16, 14, 17,
+			fzOpJoin, 3, 4, 1,
+			fzOpDeleteMany, 3, 0, 0, 1, 0,
+			fzOpDeleteMany, 2, 1, 3, 1, // a dead id: refused
+			fzOpDeleteMany, 4, 2, 8, 9, 10, 9,
+			fzOpDeleteMany, 1, 1, 255, // NullID: refused
+			fzOpBulk, 7, 7, 1, fzOpDeleteMany, 5, 0, 20, 21, 22, 23, 24, fzOpJoin, 7, 0, 0},
 	}
 }
 
@@ -94,17 +111,20 @@ const (
 
 // Operation codes: the first byte of each step, modulo fzOpCount.
 const (
-	fzOpAdd        = iota // mask, path, value
-	fzOpAddComp           // id, mask, path, value
-	fzOpRemove            // id, type, path
-	fzOpDeleteComp        // id, type, path
-	fzOpStrip             // id, path
-	fzOpDelete            // id, path
-	fzOpBulk              // n, mask, path
-	fzOpDeleteAny         // type, path
-	fzOpJoin              // selection mask, not mask, form
-	fzOpModify            // form, delta
-	fzOpClear             // type
+	fzOpAdd            = iota // mask, path, value
+	fzOpAddComp               // id, mask, path, value
+	fzOpRemove                // id, type, path
+	fzOpDeleteComp            // id, type, path
+	fzOpStrip                 // id, path
+	fzOpDelete                // id, path
+	fzOpBulk                  // n, mask, path
+	fzOpDeleteAny             // type, path
+	fzOpJoin                  // selection mask, not mask, form
+	fzOpModify                // form, delta
+	fzOpClear                 // type
+	fzOpBulkAddComp           // n, mask, path, value, n ids
+	fzOpDeleteMany            // n, path, n ids
+	fzOpBulkDeleteComp        // n, type, path, n ids
 	fzOpCount
 )
 
@@ -373,6 +393,21 @@ func (r *fzRun) apply(op int, in *fzReader) {
 		form, delta := in.next()%4, int32(int8(in.next()))
 		r.logf("modify form=%d delta=%d", form, delta)
 		r.modify(form, delta)
+	case fzOpBulkAddComp:
+		n, mask, path, v := int(in.next()%6), in.next()%7+1, in.next()%2, int32(int8(in.next()))
+		ids := r.pickIDs(in, n)
+		r.logf("bulkAddComponent %v mask=%03b path=%d v=%d", ids, mask, path, v)
+		r.bulkAddComponent(ids, mask, path, v)
+	case fzOpDeleteMany:
+		n, path := int(in.next()%6), in.next()%3
+		ids := r.pickIDs(in, n)
+		r.logf("deleteEntities %v path=%d", ids, path)
+		r.deleteEntities(ids, path)
+	case fzOpBulkDeleteComp:
+		n, typ, path := int(in.next()%6), in.next()%3, in.next()%2
+		ids := r.pickIDs(in, n)
+		r.logf("bulkDeleteComponent %v type=%d path=%d", ids, typ, path)
+		r.bulkDeleteComponent(ids, typ, path)
 	case fzOpClear:
 		typ := in.next() % 3
 		r.logf("clear type=%d", typ)
@@ -727,6 +762,153 @@ func (r *fzRun) bulk(n int, mask, path byte) {
 			r.m.c[id] = true
 		}
 	}
+}
+
+// pickIDs reads n id selectors.
+func (r *fzRun) pickIDs(in *fzReader, n int) []ecs.EntityID {
+	ids := make([]ecs.EntityID, n)
+	for i := range ids {
+		ids[i] = r.pickID(in.next())
+	}
+	return ids
+}
+
+// firstDead returns the position of the first id of ids the model does
+// not have alive, or -1.
+func (r *fzRun) firstDead(ids []ecs.EntityID) int {
+	for i, id := range ids {
+		if !r.m.live[id] {
+			return i
+		}
+	}
+	return -1
+}
+
+// bulkRefused checks that err is the refusal of a bulk call for ids[at],
+// and reports whether there was one to check (at >= 0).
+func (r *fzRun) bulkRefused(op string, ids []ecs.EntityID, at int, err error) bool {
+	r.t.Helper()
+	if at < 0 {
+		r.noErr(op, err)
+		return false
+	}
+	r.dead(op, ids[at], err)
+	var be *ecs.BulkError
+	if !errors.As(err, &be) || be.Index != at || be.Op != op {
+		r.t.Errorf("%s: got %v, want a *BulkError for ids[%d]", op, err, at)
+	}
+	return true
+}
+
+// onStorages calls do with the world, or with an AllStoragesViewMut in a
+// system (path 1).
+func (r *fzRun) onStorages(path byte, do func(ecs.Storages)) {
+	if path == 0 {
+		do(r.w)
+		return
+	}
+	r.run("bulk", func(all ecs.AllStoragesViewMut) { do(all) })
+}
+
+// bulkAddComponent gives ids[i] the components in mask, with values from
+// v and i, through BulkAddComponentN in several argument orders.
+func (r *fzRun) bulkAddComponent(ids []ecs.EntityID, mask, path byte, v int32) {
+	n := len(ids)
+	as, bs, cs := make([]fzA, n), make([]fzB, n), make([]fzC, n)
+	for i := range n {
+		as[i], bs[i] = fzA{v + int32(i)}, fzB{uint8(v) + uint8(3*i)}
+	}
+	var err error
+	var op string
+	r.onStorages(path, func(s ecs.Storages) {
+		switch mask {
+		case mA:
+			op, err = "BulkAddComponent1", ecs.BulkAddComponent1(s, ids, as)
+		case mB:
+			op, err = "BulkAddComponent1", ecs.BulkAddComponent1(s, ids, bs)
+		case mC:
+			op, err = "BulkAddComponent1", ecs.BulkAddComponent1(s, ids, cs)
+		case mA | mB:
+			op, err = "BulkAddComponent2", ecs.BulkAddComponent2(s, ids, bs, as)
+		case mA | mC:
+			op, err = "BulkAddComponent2", ecs.BulkAddComponent2(s, ids, as, cs)
+		case mB | mC:
+			op, err = "BulkAddComponent2", ecs.BulkAddComponent2(s, ids, cs, bs)
+		default:
+			op, err = "BulkAddComponent3", ecs.BulkAddComponent3(s, ids, cs, as, bs)
+		}
+	})
+	if r.bulkRefused(op, ids, r.firstDead(ids), err) {
+		return
+	}
+	for i, id := range ids { // a repeated id ends with its last values
+		if mask&mA != 0 {
+			r.m.a[id] = as[i].V
+		}
+		if mask&mB != 0 {
+			r.m.b[id] = bs[i].V
+		}
+		if mask&mC != 0 {
+			r.m.c[id] = true
+		}
+	}
+}
+
+// deleteEntities deletes ids through World.DeleteEntities,
+// ecs.DeleteEntities or AllStoragesViewMut.DeleteEntities.
+func (r *fzRun) deleteEntities(ids []ecs.EntityID, path byte) {
+	var err error
+	switch path {
+	case 0:
+		err = r.w.DeleteEntities(ids...)
+	case 1:
+		err = ecs.DeleteEntities(r.w, ids...)
+	default:
+		r.run("deleteEntities", func(all ecs.AllStoragesViewMut) { err = all.DeleteEntities(ids...) })
+	}
+	if r.bulkRefused("DeleteEntities", ids, r.firstDead(ids), err) {
+		return
+	}
+	for _, id := range ids { // a repeated id is deleted once
+		delete(r.m.live, id)
+		r.m.strip(id)
+	}
+}
+
+// bulkDeleteComponent deletes the component of one type from ids and
+// checks the count.
+func (r *fzRun) bulkDeleteComponent(ids []ecs.EntityID, typ, path byte) {
+	var n int
+	var err error
+	r.onStorages(path, func(s ecs.Storages) {
+		switch typ {
+		case 0:
+			n, err = ecs.BulkDeleteComponent[fzA](s, ids...)
+		case 1:
+			n, err = ecs.BulkDeleteComponent[fzB](s, ids...)
+		default:
+			n, err = ecs.BulkDeleteComponent[fzC](s, ids...)
+		}
+	})
+	if r.bulkRefused("BulkDeleteComponent", ids, r.firstDead(ids), err) {
+		return
+	}
+	had := map[ecs.EntityID]bool{}
+	for _, id := range ids {
+		row := r.m.row(id)
+		if [3]bool{row.HasA, row.HasB, row.HasC}[typ] {
+			had[id] = true
+		}
+		switch typ {
+		case 0:
+			delete(r.m.a, id)
+		case 1:
+			delete(r.m.b, id)
+		default:
+			delete(r.m.c, id)
+		}
+	}
+	equal(r.t, "BulkDeleteComponent count", n, len(had))
 }
 
 // deleteAny deletes every entity with a component of the given type.

@@ -18,12 +18,22 @@ func lengthMismatch(op string, arg, got, want int) error {
 	return &lengthError{op: op, arg: arg, got: got, want: want}
 }
 
+// idsLengthMismatch reports that the component slice c<arg> of a bulk
+// operation on existing entities has got elements for want ids.
+func idsLengthMismatch(op string, arg, got, want int) error {
+	return &lengthError{op: op, arg: arg, got: got, want: want, ids: true}
+}
+
 type lengthError struct {
 	op             string
 	arg, got, want int
+	ids            bool // want is the number of ids, arg numbers the component slices
 }
 
 func (e *lengthError) Error() string {
+	if e.ids {
+		return fmt.Sprintf("ecs: %s: c%d has %d elements, ids has %d", e.op, e.arg, e.got, e.want)
+	}
 	return fmt.Sprintf("ecs: %s: slice %d has %d elements, slice 1 has %d", e.op, e.arg, e.got, e.want)
 }
 

@@ -12,6 +12,10 @@ type storage interface {
 	ids() []EntityID
 	has(EntityID) bool
 	deleteID(EntityID) bool
+	deleteIDs(ids []EntityID, sc *bulkScratch) int
+	sweepable(n int) bool
+	zeroIDs(ids []EntityID) int
+	closeGaps(k int)
 	clear()
 	memory() StorageMemory
 	shrink()

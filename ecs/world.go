@@ -22,6 +22,7 @@ type World struct {
 	ents    entities
 	entLock borrowState
 	allLock borrowState
+	scratch bulkScratch // memory the bulk operations reuse (bulk.go)
 
 	workMu    sync.Mutex
 	workloads map[string]*plan
@@ -164,6 +165,10 @@ func (w *World) stripAll(id EntityID) {
 // DeleteAny deletes every entity that has a component of type T (with all
 // their components) and returns how many it deleted. It is the guide's
 // `delete_any`, used to clean up entities flagged with a tag component.
+// It works like [DeleteEntities], in one pass per storage. Components of
+// type T that no live entity owns (left behind by
+// [EntitiesViewMut.DeleteUnchecked]) go too, with whatever else their
+// dead entity left, but are not counted.
 func DeleteAny[T any](s Storages) (int, error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -171,13 +176,16 @@ func DeleteAny[T any](s Storages) (int, error) {
 	}
 	defer endWrite(w, locked)
 	st := storageFor[T](w)
-	n := 0
-	for len(st.dense) > 0 {
-		id := st.dense[len(st.dense)-1]
-		w.stripAll(id)
-		w.ents.delete(id)
-		n++
+	// Copy the ids out (deleting them empties the storage they come from),
+	// last first: the order of one-by-one deletion from the end, which
+	// leaves the free list such that new entities take the indices of the
+	// old ones in their storage order.
+	ids := grow(w.scratch.ids[:0], len(st.dense))[:len(st.dense)]
+	for i, id := range st.dense {
+		ids[len(ids)-1-i] = id
 	}
+	n := w.deleteMany(ids)
+	w.scratch.ids = ids[:0]
 	return n, nil
 }
 

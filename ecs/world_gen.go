@@ -46,6 +46,33 @@ func BulkAddEntity1[T1 any](s Storages, c1 []T1) ([]EntityID, error) {
 	return ids, nil
 }
 
+// BulkAddComponent1 gives each entity ids[i] the component c1[i],
+// replacing any it had of the same type: the result of calling
+// [AddComponent1] for each id in turn, with one borrow, one lookup per
+// type and one pass over each storage.
+//
+// The component slices must have len(ids) elements; otherwise it returns
+// an error wrapping [ErrLengthMismatch]. Every id must be alive; otherwise
+// it returns a [*BulkError] naming the first id that is not and its
+// position in ids (it wraps an [*EntityError]). Either way it changes
+// nothing then. An id given more than once ends with the components of
+// its last occurrence.
+func BulkAddComponent1[T1 any](s Storages, ids []EntityID, c1 []T1) error {
+	if len(c1) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent1", 1, len(c1), len(ids))
+	}
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return err
+	}
+	defer endWrite(w, locked)
+	if err := w.ents.checkAlive("BulkAddComponent1", ids); err != nil {
+		return err
+	}
+	storageFor[T1](w).bulkInsert(ids, c1)
+	return nil
+}
+
 // Each1 calls fn with every entity that has components of types
 // T1, and pointers to them, which fn may change. Through a [*World] it
 // borrows all storages for the whole iteration: fn must not call other
@@ -111,6 +138,37 @@ func BulkAddEntity2[T1, T2 any](s Storages, c1 []T1, c2 []T2) ([]EntityID, error
 	storageFor[T1](w).bulkInsert(ids, c1)
 	storageFor[T2](w).bulkInsert(ids, c2)
 	return ids, nil
+}
+
+// BulkAddComponent2 gives each entity ids[i] the components c1[i], c2[i],
+// replacing any it had of the same type: the result of calling
+// [AddComponent2] for each id in turn, with one borrow, one lookup per
+// type and one pass over each storage.
+//
+// The component slices must have len(ids) elements; otherwise it returns
+// an error wrapping [ErrLengthMismatch]. Every id must be alive; otherwise
+// it returns a [*BulkError] naming the first id that is not and its
+// position in ids (it wraps an [*EntityError]). Either way it changes
+// nothing then. An id given more than once ends with the components of
+// its last occurrence.
+func BulkAddComponent2[T1, T2 any](s Storages, ids []EntityID, c1 []T1, c2 []T2) error {
+	if len(c1) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent2", 1, len(c1), len(ids))
+	}
+	if len(c2) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent2", 2, len(c2), len(ids))
+	}
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return err
+	}
+	defer endWrite(w, locked)
+	if err := w.ents.checkAlive("BulkAddComponent2", ids); err != nil {
+		return err
+	}
+	storageFor[T1](w).bulkInsert(ids, c1)
+	storageFor[T2](w).bulkInsert(ids, c2)
+	return nil
 }
 
 // Get2 returns copies of id's components of types T1, T2. It returns
@@ -214,6 +272,41 @@ func BulkAddEntity3[T1, T2, T3 any](s Storages, c1 []T1, c2 []T2, c3 []T3) ([]En
 	storageFor[T2](w).bulkInsert(ids, c2)
 	storageFor[T3](w).bulkInsert(ids, c3)
 	return ids, nil
+}
+
+// BulkAddComponent3 gives each entity ids[i] the components c1[i], c2[i], c3[i],
+// replacing any it had of the same type: the result of calling
+// [AddComponent3] for each id in turn, with one borrow, one lookup per
+// type and one pass over each storage.
+//
+// The component slices must have len(ids) elements; otherwise it returns
+// an error wrapping [ErrLengthMismatch]. Every id must be alive; otherwise
+// it returns a [*BulkError] naming the first id that is not and its
+// position in ids (it wraps an [*EntityError]). Either way it changes
+// nothing then. An id given more than once ends with the components of
+// its last occurrence.
+func BulkAddComponent3[T1, T2, T3 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3) error {
+	if len(c1) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent3", 1, len(c1), len(ids))
+	}
+	if len(c2) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent3", 2, len(c2), len(ids))
+	}
+	if len(c3) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent3", 3, len(c3), len(ids))
+	}
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return err
+	}
+	defer endWrite(w, locked)
+	if err := w.ents.checkAlive("BulkAddComponent3", ids); err != nil {
+		return err
+	}
+	storageFor[T1](w).bulkInsert(ids, c1)
+	storageFor[T2](w).bulkInsert(ids, c2)
+	storageFor[T3](w).bulkInsert(ids, c3)
+	return nil
 }
 
 // Get3 returns copies of id's components of types T1, T2, T3. It returns
@@ -329,6 +422,45 @@ func BulkAddEntity4[T1, T2, T3, T4 any](s Storages, c1 []T1, c2 []T2, c3 []T3, c
 	storageFor[T3](w).bulkInsert(ids, c3)
 	storageFor[T4](w).bulkInsert(ids, c4)
 	return ids, nil
+}
+
+// BulkAddComponent4 gives each entity ids[i] the components c1[i], c2[i], c3[i], c4[i],
+// replacing any it had of the same type: the result of calling
+// [AddComponent4] for each id in turn, with one borrow, one lookup per
+// type and one pass over each storage.
+//
+// The component slices must have len(ids) elements; otherwise it returns
+// an error wrapping [ErrLengthMismatch]. Every id must be alive; otherwise
+// it returns a [*BulkError] naming the first id that is not and its
+// position in ids (it wraps an [*EntityError]). Either way it changes
+// nothing then. An id given more than once ends with the components of
+// its last occurrence.
+func BulkAddComponent4[T1, T2, T3, T4 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4) error {
+	if len(c1) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent4", 1, len(c1), len(ids))
+	}
+	if len(c2) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent4", 2, len(c2), len(ids))
+	}
+	if len(c3) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent4", 3, len(c3), len(ids))
+	}
+	if len(c4) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent4", 4, len(c4), len(ids))
+	}
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return err
+	}
+	defer endWrite(w, locked)
+	if err := w.ents.checkAlive("BulkAddComponent4", ids); err != nil {
+		return err
+	}
+	storageFor[T1](w).bulkInsert(ids, c1)
+	storageFor[T2](w).bulkInsert(ids, c2)
+	storageFor[T3](w).bulkInsert(ids, c3)
+	storageFor[T4](w).bulkInsert(ids, c4)
+	return nil
 }
 
 // Get4 returns copies of id's components of types T1, T2, T3, T4. It returns
@@ -456,6 +588,49 @@ func BulkAddEntity5[T1, T2, T3, T4, T5 any](s Storages, c1 []T1, c2 []T2, c3 []T
 	storageFor[T4](w).bulkInsert(ids, c4)
 	storageFor[T5](w).bulkInsert(ids, c5)
 	return ids, nil
+}
+
+// BulkAddComponent5 gives each entity ids[i] the components c1[i], c2[i], c3[i], c4[i], c5[i],
+// replacing any it had of the same type: the result of calling
+// [AddComponent5] for each id in turn, with one borrow, one lookup per
+// type and one pass over each storage.
+//
+// The component slices must have len(ids) elements; otherwise it returns
+// an error wrapping [ErrLengthMismatch]. Every id must be alive; otherwise
+// it returns a [*BulkError] naming the first id that is not and its
+// position in ids (it wraps an [*EntityError]). Either way it changes
+// nothing then. An id given more than once ends with the components of
+// its last occurrence.
+func BulkAddComponent5[T1, T2, T3, T4, T5 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5) error {
+	if len(c1) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent5", 1, len(c1), len(ids))
+	}
+	if len(c2) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent5", 2, len(c2), len(ids))
+	}
+	if len(c3) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent5", 3, len(c3), len(ids))
+	}
+	if len(c4) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent5", 4, len(c4), len(ids))
+	}
+	if len(c5) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent5", 5, len(c5), len(ids))
+	}
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return err
+	}
+	defer endWrite(w, locked)
+	if err := w.ents.checkAlive("BulkAddComponent5", ids); err != nil {
+		return err
+	}
+	storageFor[T1](w).bulkInsert(ids, c1)
+	storageFor[T2](w).bulkInsert(ids, c2)
+	storageFor[T3](w).bulkInsert(ids, c3)
+	storageFor[T4](w).bulkInsert(ids, c4)
+	storageFor[T5](w).bulkInsert(ids, c5)
+	return nil
 }
 
 // Get5 returns copies of id's components of types T1, T2, T3, T4, T5. It returns
@@ -595,6 +770,53 @@ func BulkAddEntity6[T1, T2, T3, T4, T5, T6 any](s Storages, c1 []T1, c2 []T2, c3
 	storageFor[T5](w).bulkInsert(ids, c5)
 	storageFor[T6](w).bulkInsert(ids, c6)
 	return ids, nil
+}
+
+// BulkAddComponent6 gives each entity ids[i] the components c1[i], c2[i], c3[i], c4[i], c5[i], c6[i],
+// replacing any it had of the same type: the result of calling
+// [AddComponent6] for each id in turn, with one borrow, one lookup per
+// type and one pass over each storage.
+//
+// The component slices must have len(ids) elements; otherwise it returns
+// an error wrapping [ErrLengthMismatch]. Every id must be alive; otherwise
+// it returns a [*BulkError] naming the first id that is not and its
+// position in ids (it wraps an [*EntityError]). Either way it changes
+// nothing then. An id given more than once ends with the components of
+// its last occurrence.
+func BulkAddComponent6[T1, T2, T3, T4, T5, T6 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6) error {
+	if len(c1) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent6", 1, len(c1), len(ids))
+	}
+	if len(c2) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent6", 2, len(c2), len(ids))
+	}
+	if len(c3) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent6", 3, len(c3), len(ids))
+	}
+	if len(c4) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent6", 4, len(c4), len(ids))
+	}
+	if len(c5) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent6", 5, len(c5), len(ids))
+	}
+	if len(c6) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent6", 6, len(c6), len(ids))
+	}
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return err
+	}
+	defer endWrite(w, locked)
+	if err := w.ents.checkAlive("BulkAddComponent6", ids); err != nil {
+		return err
+	}
+	storageFor[T1](w).bulkInsert(ids, c1)
+	storageFor[T2](w).bulkInsert(ids, c2)
+	storageFor[T3](w).bulkInsert(ids, c3)
+	storageFor[T4](w).bulkInsert(ids, c4)
+	storageFor[T5](w).bulkInsert(ids, c5)
+	storageFor[T6](w).bulkInsert(ids, c6)
+	return nil
 }
 
 // Get6 returns copies of id's components of types T1, T2, T3, T4, T5, T6. It returns
@@ -746,6 +968,57 @@ func BulkAddEntity7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, c1 []T1, c2 []T2
 	storageFor[T6](w).bulkInsert(ids, c6)
 	storageFor[T7](w).bulkInsert(ids, c7)
 	return ids, nil
+}
+
+// BulkAddComponent7 gives each entity ids[i] the components c1[i], c2[i], c3[i], c4[i], c5[i], c6[i], c7[i],
+// replacing any it had of the same type: the result of calling
+// [AddComponent7] for each id in turn, with one borrow, one lookup per
+// type and one pass over each storage.
+//
+// The component slices must have len(ids) elements; otherwise it returns
+// an error wrapping [ErrLengthMismatch]. Every id must be alive; otherwise
+// it returns a [*BulkError] naming the first id that is not and its
+// position in ids (it wraps an [*EntityError]). Either way it changes
+// nothing then. An id given more than once ends with the components of
+// its last occurrence.
+func BulkAddComponent7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7) error {
+	if len(c1) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent7", 1, len(c1), len(ids))
+	}
+	if len(c2) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent7", 2, len(c2), len(ids))
+	}
+	if len(c3) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent7", 3, len(c3), len(ids))
+	}
+	if len(c4) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent7", 4, len(c4), len(ids))
+	}
+	if len(c5) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent7", 5, len(c5), len(ids))
+	}
+	if len(c6) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent7", 6, len(c6), len(ids))
+	}
+	if len(c7) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent7", 7, len(c7), len(ids))
+	}
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return err
+	}
+	defer endWrite(w, locked)
+	if err := w.ents.checkAlive("BulkAddComponent7", ids); err != nil {
+		return err
+	}
+	storageFor[T1](w).bulkInsert(ids, c1)
+	storageFor[T2](w).bulkInsert(ids, c2)
+	storageFor[T3](w).bulkInsert(ids, c3)
+	storageFor[T4](w).bulkInsert(ids, c4)
+	storageFor[T5](w).bulkInsert(ids, c5)
+	storageFor[T6](w).bulkInsert(ids, c6)
+	storageFor[T7](w).bulkInsert(ids, c7)
+	return nil
 }
 
 // Get7 returns copies of id's components of types T1, T2, T3, T4, T5, T6, T7. It returns
@@ -909,6 +1182,61 @@ func BulkAddEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, c1 []T1, c2 
 	storageFor[T7](w).bulkInsert(ids, c7)
 	storageFor[T8](w).bulkInsert(ids, c8)
 	return ids, nil
+}
+
+// BulkAddComponent8 gives each entity ids[i] the components c1[i], c2[i], c3[i], c4[i], c5[i], c6[i], c7[i], c8[i],
+// replacing any it had of the same type: the result of calling
+// [AddComponent8] for each id in turn, with one borrow, one lookup per
+// type and one pass over each storage.
+//
+// The component slices must have len(ids) elements; otherwise it returns
+// an error wrapping [ErrLengthMismatch]. Every id must be alive; otherwise
+// it returns a [*BulkError] naming the first id that is not and its
+// position in ids (it wraps an [*EntityError]). Either way it changes
+// nothing then. An id given more than once ends with the components of
+// its last occurrence.
+func BulkAddComponent8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7, c8 []T8) error {
+	if len(c1) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent8", 1, len(c1), len(ids))
+	}
+	if len(c2) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent8", 2, len(c2), len(ids))
+	}
+	if len(c3) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent8", 3, len(c3), len(ids))
+	}
+	if len(c4) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent8", 4, len(c4), len(ids))
+	}
+	if len(c5) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent8", 5, len(c5), len(ids))
+	}
+	if len(c6) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent8", 6, len(c6), len(ids))
+	}
+	if len(c7) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent8", 7, len(c7), len(ids))
+	}
+	if len(c8) != len(ids) {
+		return idsLengthMismatch("BulkAddComponent8", 8, len(c8), len(ids))
+	}
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return err
+	}
+	defer endWrite(w, locked)
+	if err := w.ents.checkAlive("BulkAddComponent8", ids); err != nil {
+		return err
+	}
+	storageFor[T1](w).bulkInsert(ids, c1)
+	storageFor[T2](w).bulkInsert(ids, c2)
+	storageFor[T3](w).bulkInsert(ids, c3)
+	storageFor[T4](w).bulkInsert(ids, c4)
+	storageFor[T5](w).bulkInsert(ids, c5)
+	storageFor[T6](w).bulkInsert(ids, c6)
+	storageFor[T7](w).bulkInsert(ids, c7)
+	storageFor[T8](w).bulkInsert(ids, c8)
+	return nil
 }
 
 // Get8 returns copies of id's components of types T1, T2, T3, T4, T5, T6, T7, T8. It returns

@@ -1,0 +1,427 @@
+package ecs
+
+import (
+	"math"
+	"reflect"
+	"strconv"
+	"sync"
+)
+
+// Bulk operations: many entities per call. Each has the outcome of the
+// one-entity call applied to every id in turn (tested against it), but
+// borrows once, looks every storage up once, checks every id before
+// changing anything, and works through each storage in one pass with no
+// call per entity. BulkAddEntity1 … BulkAddEntity8 and BulkAddComponent1 …
+// BulkAddComponent8 are generated (world_gen.go); the rest is here.
+//
+// Storages that track changes (or belong to a group) go through their
+// per-element methods, which keep the tracking logs (and the group) in
+// step; only the storages that need no bookkeeping take the fast paths.
+
+// BulkError reports the id a bulk operation refused, with its position in
+// the ids given. Err says what is wrong with it: an [*EntityError] (so
+// errors.Is(err, ErrDeadEntity) holds for a dead id). A bulk operation that
+// returns an error has changed nothing.
+type BulkError struct {
+	Op    string // the operation, e.g. "DeleteEntities"
+	Index int    // the position of the refused id in the ids given
+	Err   error  // what is wrong with it
+}
+
+func (e *BulkError) Error() string {
+	msg := "ecs: " + e.Op + ": ids[" + strconv.Itoa(e.Index) + "]: "
+	if ee, ok := e.Err.(*EntityError); ok {
+		return msg + ee.ID.String() + " " + notAlive
+	}
+	return msg + e.Err.Error()
+}
+
+// Unwrap returns Err.
+func (e *BulkError) Unwrap() error { return e.Err }
+
+// bulkScratch is memory the bulk operations reuse from call to call, so
+// that they allocate nothing in steady state. It is only touched under the
+// world's exclusive all-storages borrow.
+type bulkScratch struct {
+	pos   []uint32   // dense positions freed in one storage
+	ids   []EntityID // ids to delete, copied out of a storage (DeleteAny)
+	sweep []sweeper  // the storages sweeping (deleteComponents)
+}
+
+// DeleteEntities deletes each of ids with all its components: the result
+// of calling [DeleteEntity] for each in turn, in one pass per storage. It
+// is the bulk form for deleting many entities at once.
+//
+// Every id must be alive: otherwise DeleteEntities returns a [*BulkError]
+// naming the first id that is not and its position in ids (it wraps an
+// [*EntityError], so errors.Is(err, ErrDeadEntity) holds), and deletes
+// nothing. An id given more than once is deleted once. Through a [*World]
+// it borrows all storages for the call, and fails with a [*BorrowError]
+// when something is borrowed elsewhere.
+//
+// The components that remain may sit in another storage order than
+// one-by-one deletion would leave them in; iteration order is unspecified
+// either way.
+func DeleteEntities(s Storages, ids ...EntityID) error {
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return err
+	}
+	defer endWrite(w, locked)
+	if w.ents.killAll(ids) {
+		w.deleteComponents(ids)
+		return nil
+	}
+	// An id is dead, or repeated: which?
+	if err := w.ents.checkAlive("DeleteEntities", ids); err != nil {
+		return err
+	}
+	w.deleteMany(ids)
+	return nil
+}
+
+// DeleteEntities deletes each of ids with all its components, all or
+// nothing: see [DeleteEntities].
+func (w *World) DeleteEntities(ids ...EntityID) error { return DeleteEntities(w, ids...) }
+
+// DeleteEntities deletes each of ids with all its components, all or
+// nothing: see [DeleteEntities].
+func (v AllStoragesViewMut) DeleteEntities(ids ...EntityID) error { return DeleteEntities(v, ids...) }
+
+// BulkDeleteComponent deletes the component of type T of each of ids and
+// returns how many there were: the result of calling [DeleteComponent] for
+// each id in turn, in one pass over the storage. Ids without a T are
+// skipped, and an id given more than once counts once.
+//
+// Every id must be alive: otherwise it returns a [*BulkError] naming the
+// first id that is not and its position in ids (it wraps an
+// [*EntityError]), and deletes nothing. The components that remain may sit
+// in another storage order than one-by-one deletion would leave them in.
+func BulkDeleteComponent[T any](s Storages, ids ...EntityID) (int, error) {
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return 0, err
+	}
+	defer endWrite(w, locked)
+	if err := w.ents.checkAlive("BulkDeleteComponent", ids); err != nil {
+		return 0, err
+	}
+	return storageFor[T](w).deleteIDs(ids, &w.scratch), nil
+}
+
+// deleteMany deletes ids (alive, or dead leftovers whose components are to
+// go) from every storage, then kills the live ones, and returns how many
+// it killed. It is a no-op for ids that are neither.
+func (w *World) deleteMany(ids []EntityID) int {
+	w.deleteComponents(ids)
+	return w.ents.deleteMany(ids)
+}
+
+// sweepChunk is how many ids deleteComponents hands each sweeping storage
+// at a time: few enough to stay in the first-level cache while every
+// storage reads them.
+const sweepChunk = 1024
+
+// deleteComponents deletes the components of ids from every storage.
+//
+// The storages that hold no more components than there are ids (when
+// deleting many entities, usually all of them) sweep: they go through the
+// ids chunk by chunk, each storage freeing the entries of a chunk in turn
+// while the chunk is in cache, so the ids are read from memory once, not
+// once per storage; then each closes its gaps. The others delete the ids
+// one storage after the other (deleteIDs).
+func (w *World) deleteComponents(ids []EntityID) {
+	if len(ids) == 0 {
+		return
+	}
+	sw := w.scratch.sweep[:0]
+	for _, st := range w.comps.all() {
+		if st.sweepable(len(ids)) {
+			sw = append(sw, sweeper{st: st})
+		} else {
+			st.deleteIDs(ids, &w.scratch)
+		}
+	}
+	if len(sw) == 1 {
+		sw[0].k = sw[0].st.zeroIDs(ids)
+	} else {
+		for lo := 0; lo < len(ids); lo += sweepChunk {
+			chunk := ids[lo:min(lo+sweepChunk, len(ids))]
+			for j := range sw {
+				sw[j].k += sw[j].st.zeroIDs(chunk)
+			}
+		}
+	}
+	for _, x := range sw {
+		x.st.closeGaps(x.k)
+	}
+	w.scratch.sweep = sw[:0]
+}
+
+// sweeper is a storage sweeping ids, and how many it freed so far.
+type sweeper struct {
+	st storage
+	k  int
+}
+
+// killAll kills every id of ids, as delete does for each in turn, if they
+// are all alive and distinct, and reports whether they were. If they are
+// not, it changes nothing. Checking and killing in the same pass reads
+// the ids and the entities storage once.
+func (e *entities) killAll(ids []EntityID) bool {
+	free := grow(e.free, len(ids))
+	gens, alive := e.gens, e.alive
+	for k, id := range ids {
+		i, g := id.Index(), id.Generation()
+		if int(i) >= len(gens) || gens[i] != g || !alive[i] {
+			// Undo: the ids before k were alive and distinct.
+			for _, id := range ids[:k] {
+				i := id.Index()
+				gens[i], alive[i] = id.Generation(), true
+			}
+			e.free = free[:len(e.free)]
+			return false
+		}
+		alive[i] = false
+		if g < maxGeneration {
+			gens[i] = g + 1
+			free = append(free, i)
+		}
+	}
+	e.free = free
+	e.live -= len(ids)
+	return true
+}
+
+// checkAlive returns a *BulkError for op naming the first of ids that is
+// not alive, or nil.
+func (e *entities) checkAlive(op string, ids []EntityID) error {
+	gens, alive := e.gens, e.alive
+	for k, id := range ids {
+		i := id.Index()
+		if int(i) >= len(gens) || gens[i] != id.Generation() || !alive[i] {
+			return &BulkError{Op: op, Index: k, Err: &EntityError{Op: op, ID: id}}
+		}
+	}
+	return nil
+}
+
+// deleteMany kills the live ones of ids, in order, as delete does for
+// each, and returns how many it killed. Dead ids (repeats included) are
+// skipped.
+func (e *entities) deleteMany(ids []EntityID) int {
+	free := grow(e.free, len(ids))
+	gens, alive := e.gens, e.alive
+	n := 0
+	for _, id := range ids {
+		i := id.Index()
+		g := id.Generation()
+		if int(i) >= len(gens) || gens[i] != g || !alive[i] {
+			continue
+		}
+		alive[i] = false
+		n++
+		if g < maxGeneration {
+			gens[i] = g + 1
+			free = append(free, i)
+		}
+	}
+	e.free = free
+	e.live -= n
+	return n
+}
+
+// bulkable reports whether the storage can take the bulk fast paths: it
+// has no tracking logs or group to keep in step.
+func (s *sparseSet[T]) bulkable() bool { return s.track == nil && s.group == nil }
+
+// deleteIDs deletes the components of ids and returns how many there were,
+// with the outcome of deleteID for each id in turn (repeats find nothing
+// the second time). The fast path frees every position first, then fills
+// the freed positions below the new length with the survivors above it:
+// one lookup per id, and one move per hole that is not in the part cut
+// off. It needs no order among the ids. sc provides the memory for the
+// freed positions.
+func (s *sparseSet[T]) deleteIDs(ids []EntityID, sc *bulkScratch) int {
+	if len(s.dense) == 0 || len(ids) == 0 {
+		return 0
+	}
+	if !s.bulkable() {
+		n := 0
+		for _, id := range ids {
+			if s.deleteID(id) {
+				n++
+			}
+		}
+		return n
+	}
+	if len(ids) >= len(s.dense) {
+		k := s.zeroIDs(ids)
+		s.closeGaps(k)
+		return k
+	}
+	holes := grow(sc.pos[:0], min(len(ids), len(s.dense)))
+	pages := s.pages
+	var page *sparsePage
+	cur := ^uint32(0) // the page index of page
+	for _, id := range ids {
+		if p := uint32(id) >> pageShift; p != cur {
+			if p >= uint32(len(pages)) {
+				continue
+			}
+			page, cur = pages[p], p
+		}
+		if page == nil {
+			continue
+		}
+		e := &page[id&pageMask]
+		if x := (*e ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
+			*e = 0
+			holes = append(holes, uint32(x))
+		}
+	}
+	sc.pos = holes
+	k := len(holes)
+	if k == 0 {
+		return 0
+	}
+	dense, data := s.dense, s.data
+	n := len(dense)
+	keep := n - k
+	if keep > 0 {
+		// Mark the holes in the part cut off, so the scan for survivors
+		// there can skip them; NullID is never stored (insertions refuse
+		// it). Then fill each hole below keep with a survivor from the
+		// top: there are exactly as many of those as holes below keep.
+		for _, h := range holes {
+			if int(h) >= keep {
+				dense[h] = NullID
+			}
+		}
+		top := n - 1
+		for _, h := range holes {
+			if int(h) >= keep {
+				continue
+			}
+			for dense[top] == NullID {
+				top--
+			}
+			moved := dense[top]
+			dense[h] = moved
+			data[h] = data[top]
+			pages[moved.Index()>>pageShift][moved.Index()&pageMask] = sparseEntry(moved, int(h))
+			top--
+		}
+	}
+	if hasPointers(s.typ) {
+		clear(data[keep:n]) // let the garbage collector have what they referenced
+	}
+	s.dense, s.data = dense[:keep], data[:keep]
+	return k
+}
+
+// sweepable reports whether the storage deletes n ids by sweeping
+// (zeroIDs, then closeGaps): it takes the fast paths, has components, and
+// no more than n.
+func (s *sparseSet[T]) sweepable(n int) bool {
+	return s.bulkable() && len(s.dense) > 0 && len(s.dense) <= n
+}
+
+// zeroIDs frees the sparse entries of those of ids that have a component
+// here and returns how many there were. It leaves the dense arrays as
+// they are: closeGaps finishes the deletion, and nothing else may touch
+// the storage in between.
+func (s *sparseSet[T]) zeroIDs(ids []EntityID) int {
+	pages := s.pages
+	var page *sparsePage
+	cur := ^uint32(0) // the page index of page
+	k := 0
+	for _, id := range ids {
+		if p := uint32(id) >> pageShift; p != cur {
+			if p >= uint32(len(pages)) {
+				continue
+			}
+			page, cur = pages[p], p
+		}
+		if page == nil {
+			continue
+		}
+		e := &page[id&pageMask]
+		if (*e^uint64(id)&genMask)-1 < math.MaxUint32 {
+			*e = 0
+			k++
+		}
+	}
+	return k
+}
+
+// closeGaps removes the k components whose entries zeroIDs freed: when
+// components remain, it moves them down over the freed positions in one
+// pass over the storage, keeping their order. Sweeping is for deleting at
+// least as many ids as the storage holds, so the pass is no longer than
+// the ids.
+func (s *sparseSet[T]) closeGaps(k int) {
+	if k == 0 {
+		return
+	}
+	dense, data := s.dense, s.data
+	n := len(dense)
+	keep := 0
+	if k < n {
+		// A component stays when its entity's entry is still set (the
+		// entry of dense[p] belongs to dense[p]: a storage holds one
+		// component per index).
+		pages := s.pages
+		for p, id := range dense {
+			e := &pages[id.Index()>>pageShift][id.Index()&pageMask]
+			if *e == 0 {
+				continue
+			}
+			if keep != p {
+				dense[keep] = id
+				data[keep] = data[p]
+				*e = sparseEntry(id, keep)
+			}
+			keep++
+		}
+	}
+	if hasPointers(s.typ) {
+		clear(data[keep:n]) // let the garbage collector have what they referenced
+	}
+	s.dense, s.data = dense[:keep], data[:keep]
+}
+
+// pointerTypes caches hasPointers per type.
+var pointerTypes sync.Map // reflect.Type → bool
+
+// hasPointers reports whether values of type t hold pointers the garbage
+// collector follows, so that a slice of them must be cleared where it is
+// cut, not just shortened.
+func hasPointers(t reflect.Type) bool {
+	if v, ok := pointerTypes.Load(t); ok {
+		return v.(bool)
+	}
+	has := typeHasPointers(t)
+	pointerTypes.Store(t, has)
+	return has
+}
+
+func typeHasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return false
+	case reflect.Array:
+		return t.Len() > 0 && typeHasPointers(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if typeHasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+		return false
+	default: // pointers, strings, slices, maps, channels, functions, interfaces
+		return true
+	}
+}

@@ -1,0 +1,484 @@
+package ecs_test
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/slipway-ecs/slipway/ecs"
+)
+
+// The bulk operations must do what the one-entity calls do for each id in
+// turn. Each test below builds two identical worlds, applies a bulk call to
+// one and the one-by-one loop to the other, and compares everything
+// observable: live entities, every component, change tracking, and the ids
+// the worlds hand out next (which shows their free lists agree).
+
+type bkPos struct{ X, Y float64 }
+type bkVel struct{ X, Y float64 }
+type bkTag struct{}
+type bkName struct{ S string } // holds a pointer: storages clear what they cut off
+type bkLife struct{ HP int }   // tracks everything: the per-element paths
+
+func (bkLife) Tracking() ecs.Tracking { return ecs.TrackAll }
+
+// bkState is what the tests compare.
+type bkState struct {
+	Live              []ecs.EntityID
+	Pos               map[ecs.EntityID]bkPos
+	Vel               map[ecs.EntityID]bkVel
+	Tag               map[ecs.EntityID]bool
+	Name              map[ecs.EntityID]bkName
+	Life              map[ecs.EntityID]bkLife
+	Inserted, Changed []ecs.EntityID // bkLife inserted, modified (sorted)
+	Deleted           []string       // bkLife's deletion log, in order
+	Removed           []ecs.EntityID // bkLife's removal log, in order
+}
+
+// bkComponents reads a storage through v, checking that every component
+// is found again by id (the sparse entries point where they should).
+func bkComponents[T comparable](t *testing.T, v ecs.View[T]) map[ecs.EntityID]T {
+	t.Helper()
+	m := map[ecs.EntityID]T{}
+	for i, id := range v.IDs() {
+		c := v.Slice()[i]
+		if _, dup := m[id]; dup {
+			t.Errorf("%T: %v stored twice", c, id)
+		}
+		m[id] = c
+		if p, ok := v.Get(id); !ok || *p != c {
+			t.Errorf("%T: Get(%v) = %v, %v; stored at %d: %v", c, id, p, ok, i, c)
+		}
+	}
+	return m
+}
+
+func bkSnap(t *testing.T, w *ecs.World) bkState {
+	t.Helper()
+	var ents ecs.EntitiesView
+	var p ecs.View[bkPos]
+	var v ecs.View[bkVel]
+	var g ecs.View[bkTag]
+	var n ecs.View[bkName]
+	var l ecs.View[bkLife]
+	release, err := w.Borrow(&ents, &p, &v, &g, &n, &l)
+	must(t, err)
+	defer release()
+	s := bkState{
+		Live: slices.Collect(ents.All()),
+		Pos:  bkComponents(t, p), Vel: bkComponents(t, v), Name: bkComponents(t, n), Life: bkComponents(t, l),
+		Tag: map[ecs.EntityID]bool{},
+	}
+	for id := range bkComponents(t, g) {
+		s.Tag[id] = true
+	}
+	ins, err := l.Inserted()
+	must(t, err)
+	for id := range ins.WithID() {
+		s.Inserted = append(s.Inserted, id)
+	}
+	mod, err := l.Modified()
+	must(t, err)
+	for id := range mod.WithID() {
+		s.Changed = append(s.Changed, id)
+	}
+	slices.Sort(s.Inserted)
+	slices.Sort(s.Changed)
+	del, err := l.Deleted()
+	must(t, err)
+	for id, c := range del {
+		s.Deleted = append(s.Deleted, fmt.Sprint(id, c))
+	}
+	rem, err := l.Removed()
+	must(t, err)
+	s.Removed = slices.Collect(rem)
+	return s
+}
+
+// bkSame fails unless a and b hold the same, then checks that they hand
+// out the same ids next.
+func bkSame(t *testing.T, a, b *ecs.World) {
+	t.Helper()
+	deepEqual(t, "bulk vs one by one", bkSnap(t, a), bkSnap(t, b))
+	for range 40 {
+		x, err := a.AddEntity()
+		must(t, err)
+		y, err := b.AddEntity()
+		must(t, err)
+		if x != y {
+			t.Fatalf("next ids differ: bulk world gives %v, one-by-one world %v", x, y)
+		}
+	}
+}
+
+// bkWorld builds a world from seed: entities with random sets of the test
+// types, some deleted and their slots reused, and some dead entities'
+// components left behind (EntitiesViewMut.DeleteUnchecked), with the ids
+// of the live and of the dead entities.
+func bkWorld(t *testing.T, seed uint64, n int) (w *ecs.World, live, dead []ecs.EntityID) {
+	t.Helper()
+	w = ecs.NewWorld()
+	r := rand.New(rand.NewPCG(seed, 7))
+	add := func(id ecs.EntityID, mask int, k int) {
+		if mask&1 != 0 {
+			must(t, ecs.AddComponent1(w, id, bkPos{float64(k), 1}))
+		}
+		if mask&2 != 0 {
+			must(t, ecs.AddComponent1(w, id, bkVel{1, float64(k)}))
+		}
+		if mask&4 != 0 {
+			must(t, ecs.AddComponent1(w, id, bkTag{}))
+		}
+		if mask&8 != 0 {
+			must(t, ecs.AddComponent1(w, id, bkName{fmt.Sprint("n", k)}))
+		}
+		if mask&16 != 0 {
+			must(t, ecs.AddComponent1(w, id, bkLife{k}))
+		}
+	}
+	for k := range n {
+		id, err := w.AddEntity()
+		must(t, err)
+		add(id, r.IntN(32), k)
+		live = append(live, id)
+	}
+	// Delete a fifth, then reuse half of the freed slots.
+	r.Shuffle(len(live), func(i, j int) { live[i], live[j] = live[j], live[i] })
+	cut := len(live) / 5
+	for _, id := range live[:cut] {
+		must(t, w.DeleteEntity(id))
+	}
+	dead = append(dead, live[:cut]...)
+	live = live[cut:]
+	for k := range cut / 2 {
+		id, err := w.AddEntity()
+		must(t, err)
+		add(id, r.IntN(32), n+k)
+		live = append(live, id)
+	}
+	// Leave a few dead entities' components behind.
+	left := live[:len(live)/20]
+	must(t, w.Run(func(ents ecs.EntitiesViewMut) {
+		for _, id := range left {
+			ents.DeleteUnchecked(id)
+		}
+	}))
+	dead = append(dead, left...)
+	live = live[len(left):]
+	// Start the tracking windows after the setup.
+	must(t, w.Run(func(l ecs.ViewMut[bkLife]) {
+		l.ClearAllInsertedAndModified()
+		l.ClearAllRemovedAndDeleted()
+	}))
+	return w, live, dead
+}
+
+// bkPick returns the ids a case works on, from the live ids of a world
+// built by bkWorld.
+type bkPick struct {
+	name string
+	pick func(r *rand.Rand, live []ecs.EntityID) []ecs.EntityID
+}
+
+var bkPicks = []bkPick{
+	{"none", func(*rand.Rand, []ecs.EntityID) []ecs.EntityID { return nil }},
+	{"one", func(_ *rand.Rand, live []ecs.EntityID) []ecs.EntityID { return live[3:4] }},
+	{"all", func(_ *rand.Rand, live []ecs.EntityID) []ecs.EntityID { return slices.Clone(live) }},
+	{"all in index order", func(_ *rand.Rand, live []ecs.EntityID) []ecs.EntityID {
+		ids := slices.Clone(live)
+		slices.SortFunc(ids, func(a, b ecs.EntityID) int { return int(a.Index()) - int(b.Index()) })
+		return ids
+	}},
+	{"half, shuffled", func(r *rand.Rand, live []ecs.EntityID) []ecs.EntityID {
+		ids := slices.Clone(live)
+		r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+		return ids[:len(ids)/2]
+	}},
+	{"a tenth, with repeats", func(r *rand.Rand, live []ecs.EntityID) []ecs.EntityID {
+		var ids []ecs.EntityID
+		for range len(live) / 10 {
+			id := live[r.IntN(len(live))]
+			ids = append(ids, id, live[r.IntN(len(live))], id)
+		}
+		return ids
+	}},
+}
+
+// bkCase runs every pick on two worlds of n entities: bulk on one, one by
+// one on the other.
+func bkCase(t *testing.T, n int, bulk, single func(t *testing.T, w *ecs.World, ids []ecs.EntityID)) {
+	for seed, p := range bkPicks {
+		t.Run(p.name, func(t *testing.T) {
+			a, live, _ := bkWorld(t, uint64(seed), n)
+			b, _, _ := bkWorld(t, uint64(seed), n)
+			ids := p.pick(rand.New(rand.NewPCG(uint64(seed), 3)), live)
+			bulk(t, a, ids)
+			single(t, b, ids)
+			bkSame(t, a, b)
+		})
+	}
+}
+
+func TestDeleteEntitiesMatchesOneByOne(t *testing.T) {
+	for _, n := range []int{50, 3000} {
+		t.Run(fmt.Sprint("n=", n), func(t *testing.T) {
+			bkCase(t, n,
+				func(t *testing.T, w *ecs.World, ids []ecs.EntityID) { must(t, w.DeleteEntities(ids...)) },
+				func(t *testing.T, w *ecs.World, ids []ecs.EntityID) {
+					for _, id := range ids {
+						if w.IsAlive(id) { // a repeat is deleted once
+							must(t, w.DeleteEntity(id))
+						}
+					}
+				})
+		})
+	}
+}
+
+func TestBulkDeleteComponentMatchesOneByOne(t *testing.T) {
+	bkCase(t, 3000,
+		func(t *testing.T, w *ecs.World, ids []ecs.EntityID) {
+			n1, err := ecs.BulkDeleteComponent[bkPos](w, ids...)
+			must(t, err)
+			n2, err := ecs.BulkDeleteComponent[bkLife](w, ids...)
+			must(t, err)
+			n3, err := ecs.BulkDeleteComponent[bkName](w, ids...)
+			must(t, err)
+			t.Logf("deleted %d, %d, %d", n1, n2, n3)
+		},
+		func(t *testing.T, w *ecs.World, ids []ecs.EntityID) {
+			for _, id := range ids {
+				_, err := ecs.DeleteComponent[bkPos](w, id)
+				must(t, err)
+			}
+			for _, id := range ids {
+				_, err := ecs.DeleteComponent[bkLife](w, id)
+				must(t, err)
+			}
+			for _, id := range ids {
+				_, err := ecs.DeleteComponent[bkName](w, id)
+				must(t, err)
+			}
+		})
+}
+
+func TestBulkDeleteComponentCounts(t *testing.T) {
+	w, live, _ := bkWorld(t, 9, 500)
+	ids := append(slices.Clone(live[:100]), live[:10]...) // ten repeats
+	want := 0
+	for _, id := range live[:100] {
+		if ok, _ := ecs.Contains[bkVel](w, id); ok {
+			want++
+		}
+	}
+	got, err := ecs.BulkDeleteComponent[bkVel](w, ids...)
+	must(t, err)
+	equal(t, "deleted", got, want)
+	got, err = ecs.BulkDeleteComponent[bkVel](w, ids...)
+	must(t, err)
+	equal(t, "deleted again", got, 0)
+}
+
+func TestBulkAddComponentMatchesOneByOne(t *testing.T) {
+	vals := func(ids []ecs.EntityID) ([]bkPos, []bkTag, []bkName, []bkLife) {
+		ps, ts, ns, ls := make([]bkPos, len(ids)), make([]bkTag, len(ids)), make([]bkName, len(ids)), make([]bkLife, len(ids))
+		for i := range ids {
+			ps[i], ns[i], ls[i] = bkPos{-float64(i), 2}, bkName{fmt.Sprint("b", i)}, bkLife{-i}
+		}
+		return ps, ts, ns, ls
+	}
+	t.Run("AddComponent1", func(t *testing.T) {
+		bkCase(t, 3000,
+			func(t *testing.T, w *ecs.World, ids []ecs.EntityID) {
+				ps, _, _, ls := vals(ids)
+				must(t, ecs.BulkAddComponent1(w, ids, ps))
+				must(t, ecs.BulkAddComponent1(w, ids, ls))
+			},
+			func(t *testing.T, w *ecs.World, ids []ecs.EntityID) {
+				ps, _, _, ls := vals(ids)
+				for i, id := range ids {
+					must(t, ecs.AddComponent1(w, id, ps[i]))
+				}
+				for i, id := range ids {
+					must(t, ecs.AddComponent1(w, id, ls[i]))
+				}
+			})
+	})
+	t.Run("AddComponent4", func(t *testing.T) {
+		bkCase(t, 3000,
+			func(t *testing.T, w *ecs.World, ids []ecs.EntityID) {
+				ps, ts, ns, ls := vals(ids)
+				must(t, ecs.BulkAddComponent4(w, ids, ls, ns, ts, ps))
+			},
+			func(t *testing.T, w *ecs.World, ids []ecs.EntityID) {
+				ps, ts, ns, ls := vals(ids)
+				for i, id := range ids {
+					must(t, ecs.AddComponent4(w, id, ls[i], ns[i], ts[i], ps[i]))
+				}
+			})
+	})
+}
+
+// The Op names in errors, and a bulk call for each with every id of ids.
+var bkOps = []struct {
+	op  string
+	run func(s ecs.Storages, ids []ecs.EntityID) error
+}{
+	{"DeleteEntities", func(s ecs.Storages, ids []ecs.EntityID) error { return ecs.DeleteEntities(s, ids...) }},
+	{"BulkDeleteComponent", func(s ecs.Storages, ids []ecs.EntityID) error {
+		_, err := ecs.BulkDeleteComponent[bkPos](s, ids...)
+		return err
+	}},
+	{"BulkAddComponent1", func(s ecs.Storages, ids []ecs.EntityID) error {
+		return ecs.BulkAddComponent1(s, ids, make([]bkLife, len(ids)))
+	}},
+	{"BulkAddComponent3", func(s ecs.Storages, ids []ecs.EntityID) error {
+		return ecs.BulkAddComponent3(s, ids, make([]bkPos, len(ids)), make([]bkName, len(ids)), make([]bkTag, len(ids)))
+	}},
+}
+
+// A bulk call given an id that is not alive names it and its position,
+// wraps ErrDeadEntity and an *EntityError, and changes nothing.
+func TestBulkRefusesDeadIDs(t *testing.T) {
+	for _, o := range bkOps {
+		t.Run(o.op, func(t *testing.T) {
+			w, live, dead := bkWorld(t, 4, 300)
+			last := live[len(live)-1]
+			bad := map[string]ecs.EntityID{
+				"deleted":         dead[0],
+				"left components": dead[len(dead)-1],
+				"null":            ecs.NullID,
+				"never issued":    fzForge(100_000, 0),
+				"future":          fzForge(last.Index(), last.Generation()+1),
+			}
+			before := bkSnap(t, w)
+			for what, id := range bad {
+				ids := append(slices.Clone(live[:6]), id, live[0], dead[1])
+				err := o.run(w, ids)
+				errIs(t, err, ecs.ErrDeadEntity)
+				be := errAs[*ecs.BulkError](t, err)
+				equal(t, what+": index", be.Index, 6)
+				equal(t, what+": op", be.Op, o.op)
+				ee := errAs[*ecs.EntityError](t, err)
+				equal(t, what+": id", ee.ID, id)
+				errHas(t, err, o.op, "ids[6]", id.String(), "not alive")
+				deepEqual(t, what+": unchanged", bkSnap(t, w), before)
+			}
+			// Through an AllStoragesViewMut, too.
+			must(t, w.Run(func(all ecs.AllStoragesViewMut) {
+				errIs(t, o.run(all, []ecs.EntityID{dead[2]}), ecs.ErrDeadEntity)
+			}))
+			deepEqual(t, "unchanged", bkSnap(t, w), before)
+		})
+	}
+}
+
+// A bulk call while something is borrowed elsewhere is a borrow error,
+// and changes nothing.
+func TestBulkBorrowConflict(t *testing.T) {
+	for _, o := range bkOps {
+		t.Run(o.op, func(t *testing.T) {
+			w, live, _ := bkWorld(t, 5, 100)
+			before := bkSnap(t, w)
+			var v ecs.View[bkVel]
+			release, err := w.Borrow(&v)
+			must(t, err)
+			err = o.run(w, live)
+			release()
+			errIs(t, err, ecs.ErrBorrowConflict)
+			deepEqual(t, "unchanged", bkSnap(t, w), before)
+			must(t, o.run(w, live)) // and works once released
+		})
+	}
+}
+
+func TestBulkAddComponentLengthMismatch(t *testing.T) {
+	w, live, _ := bkWorld(t, 6, 100)
+	before := bkSnap(t, w)
+	ids := live[:3]
+	err := ecs.BulkAddComponent2(w, ids, make([]bkPos, 3), make([]bkVel, 2))
+	errIs(t, err, ecs.ErrLengthMismatch)
+	errHas(t, err, "BulkAddComponent2", "c2 has 2 elements, ids has 3")
+	err = ecs.BulkAddComponent1(w, ids, make([]bkPos, 4))
+	errHas(t, err, "BulkAddComponent1", "c1 has 4 elements, ids has 3")
+	deepEqual(t, "unchanged", bkSnap(t, w), before)
+}
+
+// A repeated id ends with the components of its last occurrence, as with
+// one call per id.
+func TestBulkAddComponentRepeatedID(t *testing.T) {
+	w := ecs.NewWorld()
+	a, _ := ecs.AddEntity1(w, bkPos{1, 1})
+	b, _ := w.AddEntity()
+	must(t, ecs.BulkAddComponent1(w, []ecs.EntityID{a, b, a, b, a}, []bkPos{{2, 0}, {3, 0}, {4, 0}, {5, 0}, {6, 0}}))
+	pa, _ := ecs.Get[bkPos](w, a)
+	pb, _ := ecs.Get[bkPos](w, b)
+	equal(t, "a", pa, bkPos{6, 0})
+	equal(t, "b", pb, bkPos{5, 0})
+	var v ecs.View[bkPos]
+	release, err := w.Borrow(&v)
+	must(t, err)
+	equal(t, "Len", v.Len(), 2)
+	release()
+}
+
+// Inside a system, the bulk calls take the AllStoragesViewMut.
+func TestBulkThroughAllStorages(t *testing.T) {
+	w, live, _ := bkWorld(t, 8, 200)
+	must(t, w.Run(func(all ecs.AllStoragesViewMut) error {
+		if err := ecs.BulkAddComponent1(all, live[:50], make([]bkVel, 50)); err != nil {
+			return err
+		}
+		if _, err := ecs.BulkDeleteComponent[bkVel](all, live[:25]...); err != nil {
+			return err
+		}
+		return all.DeleteEntities(live[:10]...)
+	}))
+	for _, id := range live[:10] {
+		isTrue(t, !w.IsAlive(id), "%v still alive", id)
+	}
+	for i, id := range live[10:50] {
+		has, err := ecs.Contains[bkVel](w, id)
+		must(t, err)
+		equal(t, fmt.Sprint("has Vel ", id), has, i >= 15)
+	}
+}
+
+// In steady state the bulk calls allocate nothing.
+func TestBulkAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	const n = 5000
+	w := ecs.NewWorld()
+	ps, vs := make([]bkPos, n), make([]bkVel, n)
+	ids, err := ecs.BulkAddEntity2(w, ps, vs)
+	must(t, err)
+	round := func() {
+		must(t, ecs.BulkAddComponent1(w, ids, make([]bkTag, n)))
+		_, err := ecs.BulkDeleteComponent[bkTag](w, ids...)
+		must(t, err)
+		must(t, w.DeleteEntities(ids...))
+		ids, err = ecs.BulkAddEntity2(w, ps, vs)
+		must(t, err)
+	}
+	round()
+	// One allocation per round: the id slice BulkAddEntity2 returns.
+	if a := testing.AllocsPerRun(20, round); a > 1 {
+		t.Errorf("%v allocations per round, want 1 (BulkAddEntity2's ids)", a)
+	}
+}
+
+func TestBulkErrorMessage(t *testing.T) {
+	w := ecs.NewWorld()
+	a, _ := w.AddEntity()
+	must(t, w.DeleteEntity(a))
+	err := w.DeleteEntities(a)
+	want := "ecs: DeleteEntities: ids[0]: " + a.String() + " is not alive (deleted, or never created by this world)"
+	equal(t, "message", err.Error(), want)
+	isTrue(t, strings.Count(err.Error(), "ecs:") == 1, "message repeats its prefix: %q", err)
+	isTrue(t, errors.Is(err, ecs.ErrDeadEntity), "not ErrDeadEntity")
+}
