@@ -97,7 +97,7 @@ func (s *sparseSet[T]) memory() StorageMemory {
 	elem := int(unsafe.Sizeof(zero)) + int(unsafe.Sizeof(EntityID(0)))
 	pages := 0
 	for _, p := range s.pages {
-		if p != nil {
+		if p != &emptyPage {
 			pages++
 		}
 	}
@@ -119,7 +119,7 @@ func (s *sparseSet[T]) shrink() {
 	last := -1
 	for i := range s.pages {
 		if !used[i] {
-			s.pages[i] = nil
+			s.pages[i] = &emptyPage
 		} else {
 			last = i
 		}

@@ -3,6 +3,7 @@ package ecs
 import (
 	"math"
 	"reflect"
+	"slices"
 )
 
 const (
@@ -14,6 +15,11 @@ const (
 // sparsePage maps entity indices to dense positions. An entry is
 // generation<<32 | (position+1); zero means "no component".
 type sparsePage [pageSize]uint64
+
+// emptyPage stands for every page not allocated: it maps nothing, and is
+// never written (an insertion allocates a page of its own first). A page
+// table never holds nil, so lookups need no nil test.
+var emptyPage sparsePage
 
 // genMask selects the generation half of an entry (and of an EntityID).
 const genMask = ^uint64(math.MaxUint32)
@@ -48,8 +54,8 @@ const (
 //     sparseEntry(dense[i], i); every other sparse entry is zero.
 //   - pages are allocated on first use and only freed by shrink (memory.go)
 //     once no entity maps to them, so a sparse index far from the others
-//     costs one page, not an array as long as the index. A nil page maps
-//     nothing.
+//     costs one page, not an array as long as the index. Pages not
+//     allocated are &emptyPage, never nil.
 //   - removal swap-removes: the last element moves into the hole, and its
 //     sparse entry is updated in the same step.
 //
@@ -94,10 +100,8 @@ func newTrackedSparseSet[T any](w *World) *sparseSet[T] {
 // or nil.
 func (s *sparseSet[T]) entry(id EntityID) *uint64 {
 	if p := uint32(id) >> pageShift; p < uint32(len(s.pages)) {
-		if page := s.pages[p]; page != nil {
-			if e := &page[id&pageMask]; (*e^uint64(id)&genMask)-1 < math.MaxUint32 {
-				return e
-			}
+		if e := &s.pages[p][id&pageMask]; (*e^uint64(id)&genMask)-1 < math.MaxUint32 {
+			return e
 		}
 	}
 	return nil
@@ -106,10 +110,8 @@ func (s *sparseSet[T]) entry(id EntityID) *uint64 {
 // pos returns the dense position of id's component, or -1.
 func (s *sparseSet[T]) pos(id EntityID) int {
 	if p := uint32(id) >> pageShift; p < uint32(len(s.pages)) {
-		if page := s.pages[p]; page != nil {
-			if x := (page[id&pageMask] ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
-				return int(x)
-			}
+		if x := (s.pages[p][id&pageMask] ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
+			return int(x)
 		}
 	}
 	return -1
@@ -123,10 +125,8 @@ func (s *sparseSet[T]) get(id EntityID) *T { return getIn(s.pages, s.data, id) }
 // budget.
 func getIn[T any](pages []*sparsePage, data []T, id EntityID) *T {
 	if p := uint32(id) >> pageShift; p < uint32(len(pages)) {
-		if page := pages[p]; page != nil {
-			if x := (page[id&pageMask] ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
-				return &data[x]
-			}
+		if x := (pages[p][id&pageMask] ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
+			return &data[x]
 		}
 	}
 	return nil
@@ -135,10 +135,8 @@ func getIn[T any](pages []*sparsePage, data []T, id EntityID) *T {
 // posIn is pos on a storage's pages, for loops that keep them in locals.
 func posIn(pages []*sparsePage, id EntityID) int {
 	if p := uint32(id) >> pageShift; p < uint32(len(pages)) {
-		if page := pages[p]; page != nil {
-			if x := (page[id&pageMask] ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
-				return int(x)
-			}
+		if x := (pages[p][id&pageMask] ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
+			return int(x)
 		}
 	}
 	return -1
@@ -151,7 +149,7 @@ func (s *sparseSet[T]) has(id EntityID) bool { return s.pos(id) >= 0 }
 // not allocated yet (see newEntry).
 func (s *sparseSet[T]) entryFor(id EntityID) *uint64 {
 	if p := uint32(id) >> pageShift; p < uint32(len(s.pages)) {
-		if page := s.pages[p]; page != nil {
+		if page := s.pages[p]; page != &emptyPage {
 			return &page[id&pageMask]
 		}
 	}
@@ -169,11 +167,14 @@ func (s *sparseSet[T]) newEntry(id EntityID) *uint64 {
 //
 //go:noinline
 func (s *sparseSet[T]) page(p uint32) *sparsePage {
-	if int(p) >= len(s.pages) {
-		s.pages = append(s.pages, make([]*sparsePage, int(p)+1-len(s.pages))...)
+	if n := int(p) + 1 - len(s.pages); n > 0 {
+		s.pages = slices.Grow(s.pages, n)
+		for range n {
+			s.pages = append(s.pages, &emptyPage)
+		}
 	}
 	page := s.pages[p]
-	if page == nil {
+	if page == &emptyPage {
 		page = new(sparsePage)
 		s.pages[p] = page
 	}
