@@ -1921,3 +1921,28 @@ func TestTrackingShrinkToFit(t *testing.T) {
 	sameSeq(t, "Deleted", deletedOf[trLife](t, w), []del[trLife]{{ids[97], trLife{97}}, {ids[99], trLife{99}}})
 	sameSeq(t, "Removed", removedOf[trLife](t, w), ids[96:97])
 }
+
+// trBundle is a custom view: its fields get the window of the system that
+// takes it.
+type trBundle struct {
+	Life ecs.View[trLife]
+	Tag  ecs.View[trTag]
+}
+
+func TestTrackingBundleWindow(t *testing.T) {
+	w := ecs.NewWorld()
+	_, err := ecs.AddEntity1(w, trLife{0})
+	must(t, err)
+	var counts []int
+	must(t, w.AddWorkload("w", func(b trBundle) error {
+		ins, err := b.Life.Inserted()
+		counts = append(counts, ins.Count())
+		return err
+	}))
+	for i := range 3 {
+		_, err := ecs.AddEntity2(w, trLife{i}, trTag{})
+		must(t, err)
+		must(t, w.RunWorkload("w"))
+	}
+	sameSeq(t, "insertions seen per run", counts, []int{2, 1, 1})
+}
