@@ -255,8 +255,13 @@ func (it *Iter1[T1]) getTracked(id EntityID) (*T1, bool) {
 	return &it.s1.data[x1], true
 }
 
-// Count returns the number of matching entities.
+// Count returns the number of matching entities. It hands nothing out,
+// so it marks nothing modified.
 func (it Iter1[T1]) Count() (n int) {
+	it.marks = false
+	for k := range it.op {
+		it.op[k].mark = false
+	}
 	visit := func(EntityID, *T1) bool {
 		n++
 		return true
@@ -714,8 +719,13 @@ func (it Iter2[T1, T2]) Packed() (ids []EntityID, c1 []T1, c2 []T2, ok bool) {
 	return it.ids, it.s1.data[:n], it.s2.data[:n], true
 }
 
-// Count returns the number of matching entities.
+// Count returns the number of matching entities. It hands nothing out,
+// so it marks nothing modified.
 func (it Iter2[T1, T2]) Count() (n int) {
+	it.marks = false
+	for k := range it.op {
+		it.op[k].mark = false
+	}
 	visit := func(EntityID, *T1, *T2) bool {
 		n++
 		return true
@@ -1275,8 +1285,13 @@ func (it Iter3[T1, T2, T3]) Packed() (ids []EntityID, c1 []T1, c2 []T2, c3 []T3,
 	return it.ids, it.s1.data[:n], it.s2.data[:n], it.s3.data[:n], true
 }
 
-// Count returns the number of matching entities.
+// Count returns the number of matching entities. It hands nothing out,
+// so it marks nothing modified.
 func (it Iter3[T1, T2, T3]) Count() (n int) {
+	it.marks = false
+	for k := range it.op {
+		it.op[k].mark = false
+	}
 	visit := func(EntityID, *T1, *T2, *T3) bool {
 		n++
 		return true
@@ -1915,8 +1930,13 @@ func (it Iter4[T1, T2, T3, T4]) Packed() (ids []EntityID, c1 []T1, c2 []T2, c3 [
 	return it.ids, it.s1.data[:n], it.s2.data[:n], it.s3.data[:n], it.s4.data[:n], true
 }
 
-// Count returns the number of matching entities.
+// Count returns the number of matching entities. It hands nothing out,
+// so it marks nothing modified.
 func (it Iter4[T1, T2, T3, T4]) Count() (n int) {
+	it.marks = false
+	for k := range it.op {
+		it.op[k].mark = false
+	}
 	visit := func(EntityID, *T1, *T2, *T3, *T4) bool {
 		n++
 		return true
@@ -2636,8 +2656,13 @@ func (it Iter5[T1, T2, T3, T4, T5]) Packed() (ids []EntityID, c1 []T1, c2 []T2, 
 	return it.ids, it.s1.data[:n], it.s2.data[:n], it.s3.data[:n], it.s4.data[:n], it.s5.data[:n], true
 }
 
-// Count returns the number of matching entities.
+// Count returns the number of matching entities. It hands nothing out,
+// so it marks nothing modified.
 func (it Iter5[T1, T2, T3, T4, T5]) Count() (n int) {
+	it.marks = false
+	for k := range it.op {
+		it.op[k].mark = false
+	}
 	visit := func(EntityID, *T1, *T2, *T3, *T4, *T5) bool {
 		n++
 		return true
@@ -3436,8 +3461,13 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Packed() (ids []EntityID, c1 []T1, c2 []
 	return it.ids, it.s1.data[:n], it.s2.data[:n], it.s3.data[:n], it.s4.data[:n], it.s5.data[:n], it.s6.data[:n], true
 }
 
-// Count returns the number of matching entities.
+// Count returns the number of matching entities. It hands nothing out,
+// so it marks nothing modified.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) Count() (n int) {
+	it.marks = false
+	for k := range it.op {
+		it.op[k].mark = false
+	}
 	visit := func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6) bool {
 		n++
 		return true
@@ -4315,8 +4345,13 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Packed() (ids []EntityID, c1 []T1, c
 	return it.ids, it.s1.data[:n], it.s2.data[:n], it.s3.data[:n], it.s4.data[:n], it.s5.data[:n], it.s6.data[:n], it.s7.data[:n], true
 }
 
-// Count returns the number of matching entities.
+// Count returns the number of matching entities. It hands nothing out,
+// so it marks nothing modified.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Count() (n int) {
+	it.marks = false
+	for k := range it.op {
+		it.op[k].mark = false
+	}
 	visit := func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7) bool {
 		n++
 		return true
@@ -5273,8 +5308,13 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Packed() (ids []EntityID, c1 []T
 	return it.ids, it.s1.data[:n], it.s2.data[:n], it.s3.data[:n], it.s4.data[:n], it.s5.data[:n], it.s6.data[:n], it.s7.data[:n], it.s8.data[:n], true
 }
 
-// Count returns the number of matching entities.
+// Count returns the number of matching entities. It hands nothing out,
+// so it marks nothing modified.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Count() (n int) {
+	it.marks = false
+	for k := range it.op {
+		it.op[k].mark = false
+	}
 	visit := func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8) bool {
 		n++
 		return true

@@ -159,7 +159,8 @@ func (c *viewCore[T]) changed(view, method string, kinds Tracking, mut bool) (Ch
 // Deleted iterates over the components deleted in the view's window
 // (inside a workload: since the system's previous run; outside: since the
 // last [ViewMut.ClearAllDeleted]), each with the entity that had it, in
-// the order of deletion. Deleting an entity, stripping it, and
+// the order of deletion. The sequence reads the log when it is ranged
+// over: after a clear, it yields what the clear kept. Deleting an entity, stripping it, and
 // [ViewMut.Clear] delete its components. It returns a [*TrackingError] if T
 // does not track deletion.
 func (v View[T]) Deleted() (iter.Seq2[EntityID, T], error) { return v.c.deleted("View") }
@@ -201,9 +202,10 @@ func (c *viewCore[T]) deleted(view string) (iter.Seq2[EntityID, T], error) {
 	if err := s.needs(view+"["+s.name+"].Deleted", TrackDeletion); err != nil {
 		return nil, err
 	}
-	log := s.track.deletions
+	t := s.track
 	since, all := c.logSince()
 	return func(yield func(EntityID, T) bool) {
+		log := t.deletions // the log as it is now, cleared or not
 		for i := range log {
 			if d := &log[i]; (all || newer(d.at, since)) && !yield(d.id, d.v) {
 				return
@@ -217,9 +219,10 @@ func (c *viewCore[T]) removed(view string) (iter.Seq[EntityID], error) {
 	if err := s.needs(view+"["+s.name+"].Removed", TrackRemoval); err != nil {
 		return nil, err
 	}
-	log := s.track.removals
+	t := s.track
 	since, all := c.logSince()
 	return func(yield func(EntityID) bool) {
+		log := t.removals // the log as it is now, cleared or not
 		for _, r := range log {
 			if (all || newer(r.at, since)) && !yield(r.id) {
 				return
@@ -233,9 +236,10 @@ func (c *viewCore[T]) removedOrDeleted(view string) (iter.Seq[EntityID], error) 
 	if err := s.needs(view+"["+s.name+"].RemovedOrDeleted", TrackRemoval|TrackDeletion); err != nil {
 		return nil, err
 	}
-	rem, del := s.track.removals, s.track.deletions
+	t := s.track
 	since, all := c.logSince()
 	return func(yield func(EntityID) bool) {
+		rem, del := t.removals, t.deletions // the logs as they are now
 		for _, r := range rem {
 			if (all || newer(r.at, since)) && !yield(r.id) {
 				return
