@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -409,5 +410,39 @@ func TestGroupPacked(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestGroupParEach runs a join over a group in parallel (small grain, so
+// that it splits even on this small world) and checks that every member
+// is visited once.
+func TestGroupParEach(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	w := NewWorld()
+	if err := AddGroup2[gA, gB](w); err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for i := range 1000 {
+		id, _ := AddEntity1(w, gA{i})
+		if i%3 != 0 {
+			_ = AddComponent1(w, id, gB{1})
+			want += i
+		}
+	}
+	err := w.Run(func(a ViewMut[gA], b View[gB]) {
+		it := Join2(a, b)
+		if it.driver != 0 {
+			t.Fatalf("driver = %d, want the packed group", it.driver)
+		}
+		it.ParEachMin(16, func(a *gA, b *gB) { a.V += b.V * 1_000_000 })
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := 0
+	_ = Each2(w, func(_ EntityID, a *gA, _ *gB) { got += a.V - 1_000_000 })
+	if got != want {
+		t.Fatalf("after ParEach: sum = %d, want %d (each member once)", got, want)
 	}
 }
