@@ -16,7 +16,7 @@
 // creates one with no component, [AddEntity1] … [AddEntity8] create one with
 // components, and [BulkAddEntity1] … [BulkAddEntity8] create many at once
 // from slices. [World.DeleteEntity] deletes an entity with all its
-// components. Its index is reused later, with a new generation, so an id kept
+// components, [World.DeleteEntities] many at once. Its index is reused later, with a new generation, so an id kept
 // after the delete is stale: every call given it reports [ErrDeadEntity] (or
 // false, for the calls that report absence) and never touches the entity
 // that reuses the index. [World.IsAlive] tells whether an id is alive, and
@@ -38,6 +38,13 @@
 //
 // Through a *World, each of these borrows what it needs for the length of
 // the call.
+//
+// The bulk calls do the same for many entities at once, in one pass per
+// storage: [BulkAddEntity1] … [BulkAddEntity8], [BulkAddComponent1] …
+// [BulkAddComponent8], [BulkDeleteComponent] and [DeleteEntities]. Each
+// has the outcome of the one-entity call applied to every id in turn, and
+// checks every id before it changes anything: a dead one is reported in a
+// [*BulkError] with its position.
 //
 // # Views and borrowing
 //

@@ -262,3 +262,59 @@ func ExampleBulkAddEntity2() {
 	// [EntityID(0.0) EntityID(1.0)] <nil>
 	// true 2
 }
+
+// BulkAddComponent2 gives many existing entities their components at once;
+// a dead id among them is refused, with its position, before anything
+// changes.
+func ExampleBulkAddComponent2() {
+	w := ecs.NewWorld()
+	first, _ := w.AddEntity()
+	more, _ := ecs.BulkAddEntity1(w, []Pos{{5, 5}, {6, 6}})
+	all := append([]ecs.EntityID{first}, more...)
+
+	err := ecs.BulkAddComponent2(w, all, []Pos{{0, 0}, {1, 1}, {2, 2}}, []Vel{{1, 0}, {0, 1}, {1, 1}})
+	fmt.Println(err)
+	fmt.Println(ecs.Get2[Pos, Vel](w, all[1])) // the Pos was replaced
+
+	_ = w.DeleteEntity(all[2])
+	err = ecs.BulkAddComponent1(w, all, []Vel{{9, 9}, {9, 9}, {9, 9}})
+	var be *ecs.BulkError
+	fmt.Println(errors.As(err, &be), be.Index, errors.Is(err, ecs.ErrDeadEntity))
+	fmt.Println(ecs.Get[Vel](w, all[0])) // unchanged
+	// Output:
+	// <nil>
+	// {1 1} {0 1} <nil>
+	// true 2 true
+	// {1 0} <nil>
+}
+
+// DeleteEntities deletes many entities with all their components, all or
+// nothing; an id given twice is deleted once.
+func ExampleDeleteEntities() {
+	w := ecs.NewWorld()
+	ids, _ := ecs.BulkAddEntity2(w, make([]Pos, 5), make([]Vel, 5))
+
+	fmt.Println(ecs.DeleteEntities(w, ids[1], ids[3], ids[1]), w.EntityCount())
+	err := ecs.DeleteEntities(w, ids[0], ids[3])
+	fmt.Println(err)
+	fmt.Println(w.EntityCount(), w.IsAlive(ids[0]))
+	// Output:
+	// <nil> 3
+	// ecs: DeleteEntities: ids[1]: EntityID(3.0) is not alive (deleted, or never created by this world)
+	// 3 true
+}
+
+// BulkDeleteComponent deletes one component type from many entities and
+// reports how many had one.
+func ExampleBulkDeleteComponent() {
+	w := ecs.NewWorld()
+	ids, _ := ecs.BulkAddEntity1(w, make([]Pos, 4))
+	_ = ecs.BulkAddComponent1(w, ids[:2], []Vel{{1, 0}, {2, 0}})
+
+	n, err := ecs.BulkDeleteComponent[Vel](w, ids...)
+	fmt.Println(n, err)
+	fmt.Println(ecs.Contains[Vel](w, ids[0]))
+	// Output:
+	// 2 <nil>
+	// false <nil>
+}
