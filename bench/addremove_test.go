@@ -25,11 +25,9 @@ func BenchmarkAddRemove(b *testing.B) { benchAddRemove(b, buildAddRemove) }
 func BenchmarkAddRemoveLarge(b *testing.B) { benchAddRemove(b, buildAddRemoveLarge) }
 
 // benchAddRemove measures the baseline (the component in a slice indexed by
-// entity, with a presence flag), every layout, and the bulk variant.
-//
-// Slipway has no call that adds a component to many entities, so the bulk
-// variant adds one at a time (without the liveness check), and removes with
-// ViewMut.Clear: every entity that has a Velocity loses it.
+// entity, with a presence flag), every layout, and the bulk variant:
+// BulkAddComponent1 gives every entity its Velocity, then
+// BulkDeleteComponent deletes them all (both check every id first).
 func benchAddRemove(b *testing.B, build func(testing.TB, *ecs.World, int) []ecs.EntityID) {
 	impls := []impl{{"plain", func(b *testing.B, n int) {
 		s := &plainFlagged[Velocity]{vals: make([]Velocity, n), has: make([]bool, n)}
@@ -44,8 +42,9 @@ func benchAddRemove(b *testing.B, build func(testing.TB, *ecs.World, int) []ecs.
 	}
 	impls = append(impls, impl{"slipway-bulk", func(b *testing.B, n int) {
 		w := ecs.NewWorld()
-		sys := addRemoveBulkSystem(build(b, w, n))
-		measure(b, n, func() { check(b, w.Run(sys)) })
+		ids := build(b, w, n)
+		vels := constColumn[Velocity](n, 1, 2)
+		measure(b, n, func() { check(b, addRemoveBulk(w, ids, vels)) })
 	}})
 	runImpls(b, impls...)
 }
@@ -102,27 +101,14 @@ func removeEach(vel ecs.ViewMut[Velocity], ids []ecs.EntityID) {
 	}
 }
 
-// addRemoveBulkSystem returns the system of one round of the bulk variant.
-func addRemoveBulkSystem(ids []ecs.EntityID) func(ecs.ViewMut[Velocity]) error {
-	return func(vel ecs.ViewMut[Velocity]) error { return addRemoveBulk(vel, ids) }
-}
-
+// addRemoveBulk is one round of the bulk variant: vels[i] to ids[i] in one
+// call, then every Velocity of ids deleted in another.
+//
 //go:noinline
-func addRemoveBulk(vel ecs.ViewMut[Velocity], ids []ecs.EntityID) error {
-	if err := addEachUnchecked(vel, ids); err != nil {
+func addRemoveBulk(w *ecs.World, ids []ecs.EntityID, vels []Velocity) error {
+	if err := ecs.BulkAddComponent1(w, ids, vels); err != nil {
 		return err
 	}
-	vel.Clear()
-	return nil
-}
-
-// addEachUnchecked gives every entity of ids a Velocity, one at a time,
-// without checking that it is alive.
-func addEachUnchecked(vel ecs.ViewMut[Velocity], ids []ecs.EntityID) error {
-	for _, id := range ids {
-		if err := vel.AddComponentUnchecked(id, Velocity{1, 2}); err != nil {
-			return err
-		}
-	}
-	return nil
+	_, err := ecs.BulkDeleteComponent[Velocity](w, ids...)
+	return err
 }

@@ -3,9 +3,8 @@ package bench
 // The delete workloads: delete N entities that have 2 or 10 components.
 //
 // Slipway deletes one entity at a time inside a system holding an
-// AllStoragesViewMut. It has no call deleting a list of entities, so the
-// bulk variant deletes them all with DeleteAny (every entity having a given
-// component, with all its components). The baselines keep entities in a
+// AllStoragesViewMut; the bulk variant deletes the list of entities with
+// one World.DeleteEntities call. The baselines keep entities in a
 // slice of structs with a liveness flag: deleting clears the entity's
 // components, marks it dead and pushes its index on a free list.
 // Re-creating the entities between rounds is never timed.
@@ -39,13 +38,12 @@ func BenchmarkDelete2Comp(b *testing.B) {
 			ps, vs := column[Position](n), constColumn[Velocity](n, 1, 2)
 			benchDelete(b, n, func(w *ecs.World) ([]ecs.EntityID, error) {
 				return ecs.BulkAddEntity2(w, ps, vs)
-			}, deleteAll[Position])
+			}, deleteEntities)
 		}},
 	)
 }
 
-// BenchmarkDelete10Comp is Delete2Comp with entities having C1..C10; the
-// bulk variant uses DeleteAny[C1].
+// BenchmarkDelete10Comp is Delete2Comp with entities having C1..C10.
 func BenchmarkDelete10Comp(b *testing.B) {
 	runImpls(b,
 		impl{"plain", func(b *testing.B, n int) {
@@ -64,15 +62,15 @@ func BenchmarkDelete10Comp(b *testing.B) {
 		}},
 		impl{"slipway-bulk", func(b *testing.B, n int) {
 			src := newCols10(n)
-			benchDelete(b, n, func(w *ecs.World) ([]ecs.EntityID, error) { return fill10(w, &src) }, deleteAll[C1])
+			benchDelete(b, n, func(w *ecs.World) ([]ecs.EntityID, error) { return fill10(w, &src) }, deleteEntities)
 		}},
 	)
 }
 
 // benchDelete runs delete rounds over a batch of worlds that fill refills,
 // untimed, between rounds. With bulk nil a round deletes the ids fill
-// returned, one at a time; otherwise it calls bulk on the world.
-func benchDelete(b *testing.B, n int, fill func(*ecs.World) ([]ecs.EntityID, error), bulk func(*ecs.World) error) {
+// returned, one at a time; otherwise it calls bulk with the world and them.
+func benchDelete(b *testing.B, n int, fill func(*ecs.World) ([]ecs.EntityID, error), bulk func(*ecs.World, []ecs.EntityID) error) {
 	worlds := make([]*ecs.World, batchFor(n))
 	ids := make([][]ecs.EntityID, len(worlds))
 	systems := make([]func(ecs.AllStoragesViewMut) error, len(worlds))
@@ -88,7 +86,7 @@ func benchDelete(b *testing.B, n int, fill func(*ecs.World) ([]ecs.EntityID, err
 		},
 		func(i int) {
 			if bulk != nil {
-				check(b, bulk(worlds[i]))
+				check(b, bulk(worlds[i], ids[i]))
 			} else {
 				check(b, worlds[i].Run(systems[i]))
 			}
@@ -110,11 +108,10 @@ func deleteEach(all ecs.AllStoragesViewMut, ids []ecs.EntityID) error {
 	return nil
 }
 
-// deleteAll deletes every entity that has a T, with DeleteAny.
-func deleteAll[T any](w *ecs.World) error {
-	_, err := ecs.DeleteAny[T](w)
-	return err
-}
+// deleteEntities deletes the entities ids, in one call.
+//
+//go:noinline
+func deleteEntities(w *ecs.World, ids []ecs.EntityID) error { return w.DeleteEntities(ids...) }
 
 // plainStore is the baselines' entity store: entities of type E in a
 // slice indexed by entity, liveness flags and a free list.

@@ -215,12 +215,13 @@ func TestAddRemoveWorkloadsAddThenRemove(t *testing.T) {
 			equal(t, "velocities after adding", vel.Len(), n)
 			removeEach(vel, es)
 			equal(t, "velocities after removing", vel.Len(), 0)
-			check(t, addEachUnchecked(vel, es))
-			equal(t, "velocities after the unchecked add", vel.Len(), n)
 			release()
 
+			vels := constColumn[Velocity](n, 1, 2)
+			check(t, ecs.BulkAddComponent1(w, es, vels))
+			equal(t, "velocities after the bulk add", count[Velocity](t, w), n)
 			check(t, w.Run(addRemoveSystem(es)))
-			check(t, w.Run(addRemoveBulkSystem(es)))
+			check(t, addRemoveBulk(w, es, vels))
 			equal(t, "velocities after the rounds", count[Velocity](t, w), 0)
 			equal(t, "entities", w.EntityCount(), n)
 			after := snapshot(t, w)
@@ -236,6 +237,9 @@ func TestAddRemoveWorkloadsAddThenRemove(t *testing.T) {
 			check(t, w.DeleteEntity(es[0]))
 			if err := w.Run(addRemoveSystem(es)); !errors.Is(err, ecs.ErrDeadEntity) {
 				t.Errorf("round with a dead entity: got %v, want ErrDeadEntity", err)
+			}
+			if err := addRemoveBulk(w, es, vels); !errors.Is(err, ecs.ErrDeadEntity) {
+				t.Errorf("bulk round with a dead entity: got %v, want ErrDeadEntity", err)
 			}
 		})
 	}
@@ -253,12 +257,12 @@ func TestDeleteWorkloadsDeleteEverything(t *testing.T) {
 	cases := []struct {
 		name string
 		fill func(*ecs.World) ([]ecs.EntityID, error)
-		bulk func(*ecs.World) error
+		bulk func(*ecs.World, []ecs.EntityID) error
 	}{
 		{"Delete2Comp", fill2, nil},
-		{"bulk Delete2Comp", fill2, deleteAll[Position]},
+		{"bulk Delete2Comp", fill2, deleteEntities},
 		{"Delete10Comp", fillTen, nil},
-		{"bulk Delete10Comp", fillTen, deleteAll[C1]},
+		{"bulk Delete10Comp", fillTen, deleteEntities},
 	}
 	for _, c := range cases {
 		w := ecs.NewWorld()
@@ -267,7 +271,7 @@ func TestDeleteWorkloadsDeleteEverything(t *testing.T) {
 			check(t, err)
 			equal(t, c.name+" entities before", w.EntityCount(), n)
 			if c.bulk != nil {
-				check(t, c.bulk(w))
+				check(t, c.bulk(w, es))
 			} else {
 				check(t, w.Run(deleteSystem(&es)))
 			}

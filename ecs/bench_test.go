@@ -279,6 +279,26 @@ func BenchmarkAddRemove(b *testing.B) {
 		}
 		clk.report(n)
 	})
+	b.Run(cbName("slipway-bulk", n), func(b *testing.B) {
+		// BulkAddComponent1, then BulkDeleteComponent.
+		w, ids := cbWorld(b, n, false)
+		_, vs := cbData(n)
+		cbCheck(b, cbAddRemoveBulk(w, ids, vs))
+		clk := cbStart(b)
+		for b.Loop() {
+			cbCheck(b, cbAddRemoveBulk(w, ids, vs))
+		}
+		clk.report(n)
+	})
+}
+
+//go:noinline
+func cbAddRemoveBulk(w *ecs.World, ids []ecs.EntityID, vs []cbVel) error {
+	if err := ecs.BulkAddComponent1(w, ids, vs); err != nil {
+		return err
+	}
+	_, err := ecs.BulkDeleteComponent[cbVel](w, ids...)
+	return err
 }
 
 //go:noinline
@@ -537,6 +557,15 @@ func BenchmarkDelete2(b *testing.B) {
 			err = cbDeleteAll(all, ids)
 			release()
 			cbCheck(b, err)
+		}
+		clk.report(n)
+	})
+	b.Run(cbName("slipway-bulk", n), func(b *testing.B) {
+		w := warm(b)
+		clk := cbStart(b)
+		for b.Loop() {
+			ids := refill(b, w, clk)
+			cbCheck(b, w.DeleteEntities(ids...))
 		}
 		clk.report(n)
 	})
