@@ -250,14 +250,29 @@ type sysShape struct {
 	params      []*viewShape
 	access      []Access
 	returnsErr  bool
-	returnsBool bool      // a condition, not a system
-	frames      sync.Pool // *frame
+	returnsBool bool // a condition, not a system
+	// direct is set when every parameter is one of Slipway's views (each a
+	// struct of one pointer): the function is then called with callDirect
+	// instead of reflect.Value.Call, which costs more and allocates.
+	direct bool
+	ret    retKind
+	frames sync.Pool // *frame
 }
+
+// retKind is what a system or condition returns.
+type retKind uint8
+
+const (
+	retNone retKind = iota
+	retErr
+	retBool
+)
 
 // frame is the argument storage for one call of a system: the parameter
 // values, and the viewParams that borrow into them.
 type frame struct {
 	args   []reflect.Value
+	ptrs   []unsafe.Pointer // where each args[i] is stored, for callDirect
 	params []viewParam
 	n      int       // params borrowed so far
 	ctx    borrowCtx // kept here so that borrowing does not allocate
@@ -353,15 +368,29 @@ func buildSystem(t reflect.Type) (*sysShape, *SystemError) {
 		s.params = append(s.params, vs)
 		s.access = append(s.access, vs.access...)
 	}
+	switch {
+	case s.returnsErr:
+		s.ret = retErr
+	case s.returnsBool:
+		s.ret = retBool
+	}
+	s.direct = len(s.params) <= maxDirect
+	for _, p := range s.params {
+		s.direct = s.direct && p.builtin && p.t.Size() == unsafe.Sizeof(unsafe.Pointer(nil))
+	}
 	s.frames.New = func() any { return s.newFrame() }
 	return s, nil
 }
+
+// maxDirect is the largest number of parameters callDirect handles.
+const maxDirect = 8
 
 func (s *sysShape) newFrame() *frame {
 	f := &frame{}
 	for _, p := range s.params {
 		v := reflect.New(p.t)
 		f.args = append(f.args, v.Elem())
+		f.ptrs = append(f.ptrs, v.UnsafePointer())
 		f.params = append(f.params, p.instance(v.UnsafePointer()))
 	}
 	return f
@@ -393,6 +422,16 @@ func (s *sysShape) call(fn reflect.Value, f *frame) (err error) {
 		return err
 	}
 	defer f.release()
+	if s.direct {
+		// The function value is the data word of the interface holding
+		// it: a pointer to its code and closure.
+		v := fn.Interface()
+		err, result, _ := callDirect((*[2]unsafe.Pointer)(unsafe.Pointer(&v))[1], f.ptrs, s.ret)
+		if s.returnsBool && !result {
+			return errCondFalse
+		}
+		return err
+	}
 	if !s.returnsErr && !s.returnsBool {
 		fn.Call(f.args)
 		return nil

@@ -78,7 +78,7 @@ func Generate(name string) ([]byte, error) {
 func main() {
 	dir := flag.String("dir", ".", "directory to write the generated files to")
 	flag.Parse()
-	for _, name := range []string{"join_gen.go.tmpl", "world_gen.go.tmpl", "par_gen.go.tmpl", "group_gen.go.tmpl"} {
+	for _, name := range []string{"join_gen.go.tmpl", "world_gen.go.tmpl", "par_gen.go.tmpl", "group_gen.go.tmpl", "call_gen.go.tmpl"} {
 		out, err := Generate(name)
 		if err != nil {
 			log.Fatal(err)

@@ -1,0 +1,109 @@
+package ecs
+
+import (
+	"errors"
+	"testing"
+)
+
+type cv1 struct{ N int }
+type cv2 struct{ N int }
+type cv3 struct{ N int }
+type cv4 struct{ N int }
+type cv5 struct{ N int }
+type cv6 struct{ N int }
+type cv7 struct{ N int }
+type cv8 struct{ N int }
+type cv9 struct{ N int }
+
+// TestCallDirect runs systems of every kind of return and several arities
+// through World.Run, and checks which are called directly (without
+// reflect) and that each gets its own views, in order, and its closure.
+func TestCallDirect(t *testing.T) {
+	w := NewWorld()
+	if _, err := AddEntity8(w, cv1{1}, cv2{2}, cv3{3}, cv4{4}, cv5{5}, cv6{6}, cv7{7}, cv8{8}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := AddEntity1(w, cv9{9}); err != nil {
+		t.Fatal(err)
+	}
+	sum := func(vs ...int) int {
+		s := 0
+		for _, v := range vs {
+			s += v
+		}
+		return s
+	}
+	first := func(v View[cv1]) int { return v.Slice()[0].N }
+	got := 0
+	errBoom := errors.New("boom")
+	type custom struct {
+		A View[cv1]
+		B ViewMut[cv2]
+	}
+	for _, tc := range []struct {
+		name    string
+		sys     any
+		direct  bool
+		want    int
+		wantErr error
+	}{
+		{"no parameter", func() { got = 42 }, true, 42, nil},
+		{"no parameter, error", func() error { got = 43; return errBoom }, true, 43, errBoom},
+		{"one view", func(a View[cv1]) { got = first(a) }, true, 1, nil},
+		{"three mixed views", func(e EntitiesView, a ViewMut[cv3], u View[cv2]) error {
+			got = e.Len()*100 + a.Slice()[0].N*10 + u.Slice()[0].N
+			return nil
+		}, true, 232, nil},
+		{"eight views", func(a View[cv1], b View[cv2], c View[cv3], d View[cv4], e View[cv5], f View[cv6], g View[cv7], h ViewMut[cv8]) error {
+			got = sum(a.Slice()[0].N, b.Slice()[0].N*2, c.Slice()[0].N, d.Slice()[0].N, e.Slice()[0].N, f.Slice()[0].N, g.Slice()[0].N, h.Slice()[0].N*100)
+			return errBoom
+		}, true, 1 + 4 + 3 + 4 + 5 + 6 + 7 + 800, errBoom},
+		{"nine views (reflect)", func(a View[cv1], b View[cv2], c View[cv3], d View[cv4], e View[cv5], f View[cv6], g View[cv7], h View[cv8], i View[cv9]) {
+			got = i.Slice()[0].N
+		}, false, 9, nil},
+		{"custom view (reflect)", func(c custom) { got = c.A.Slice()[0].N + c.B.Slice()[0].N }, false, 3, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := analyseSystem(tc.sys, tc.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.direct != tc.direct {
+				t.Errorf("direct = %v, want %v", s.direct, tc.direct)
+			}
+			got = 0
+			err = w.Run(tc.sys)
+			if !errors.Is(err, tc.wantErr) || (tc.wantErr == nil) != (err == nil) {
+				t.Errorf("Run error = %v, want %v", err, tc.wantErr)
+			}
+			if got != tc.want {
+				t.Errorf("the system computed %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestCallDirectConditions runs conditions returning true and false
+// through a workload with the direct call.
+func TestCallDirectConditions(t *testing.T) {
+	w := NewWorld()
+	_, _ = AddEntity1(w, cv1{5})
+	ran := 0
+	limit := 5
+	cond := func(a View[cv1]) bool { return a.Slice()[0].N < limit }
+	if s, err := analyseCond(cond, "cond"); err != nil || !s.direct {
+		t.Fatalf("condition: direct = %v, err = %v", s != nil && s.direct, err)
+	}
+	if err := w.AddWorkload("w", System(func() { ran++ }).RunIf(cond)); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []int{5, 6, 3, 10} {
+		limit = l
+		if err := w.RunWorkload("w"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ran != 2 {
+		t.Fatalf("the system ran %d times, want 2 (limits 6 and 10)", ran)
+	}
+}
