@@ -206,7 +206,7 @@ func (p *plan) shouldRun(s *planSystem) (bool, error) {
 	for _, wi := range s.wconds {
 		c := p.wconds[wi]
 		if !c.done {
-			c.value, c.err = c.eval(p.world)
+			c.value, c.err = c.eval(p.world, nil)
 			c.done = true
 		}
 		if c.err != nil || !c.value {
@@ -214,7 +214,7 @@ func (p *plan) shouldRun(s *planSystem) (bool, error) {
 		}
 	}
 	for _, c := range s.conds {
-		v, err := c.eval(p.world)
+		v, err := c.eval(p.world, s)
 		if err != nil || !v {
 			return false, err
 		}
@@ -222,13 +222,22 @@ func (p *plan) shouldRun(s *planSystem) (bool, error) {
 	return true, nil
 }
 
-// eval evaluates the condition, applying SkipIf's negation.
-func (c *planCond) eval(w *World) (bool, error) {
+// eval evaluates the condition, applying SkipIf's negation. The views of
+// a condition of system s see s's tracking window (what changed since s
+// last ran); those of a workload's condition (s nil) see the window of
+// views outside workloads.
+func (c *planCond) eval(w *World, s *planSystem) (bool, error) {
 	var v bool
 	if c.plain != nil {
 		v = c.plain()
 	} else {
 		c.frame.ctx = borrowCtx{w: w, by: c.name}
+		if s != nil {
+			c.frame.ctx.inWorkload, c.frame.ctx.last = true, s.lastRun
+			if !s.ran {
+				c.frame.ctx.last = w.tick.Load() - ancient
+			}
+		}
 		switch err := c.shape.call(c.fn, c.frame); err {
 		case nil:
 			v = true

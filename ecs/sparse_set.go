@@ -223,12 +223,12 @@ func (s *sparseSet[T]) insertOver(e *uint64, id EntityID, v T) insertOutcome {
 			s.deleteID(s.dense[i])
 			return s.insert(id, v)
 		}
+		if s.track != nil {
+			s.track.tookOver(s.dense[i], &s.data[i], i)
+		}
 		s.dense[i] = id
 		s.data[i] = v
 		*e = sparseEntry(id, i)
-		if s.track != nil {
-			s.track.tookOver(i)
-		}
 		return inserted
 	}
 }

@@ -272,12 +272,16 @@ func (t *tracker[T]) replaced(i int) {
 	}
 }
 
-// tookOver records that the component at i now belongs to a new entity
-// (it belonged to a dead one): an insertion.
+// tookOver records that the component *v at i, left behind by the dead
+// entity old (see EntitiesViewMut.DeleteUnchecked), is about to be
+// overwritten by a new entity's: the deletion of old's, and an insertion.
 //
 //go:noinline
-func (t *tracker[T]) tookOver(i int) {
+func (t *tracker[T]) tookOver(old EntityID, v *T, i int) {
 	ts := t.stamp()
+	if t.kinds&TrackDeletion != 0 {
+		t.deletions = append(t.deletions, deletion[T]{id: old, at: ts, v: *v})
+	}
 	if t.insertedAt != nil {
 		t.insertedAt[i] = ts
 	}

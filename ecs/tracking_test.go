@@ -1945,3 +1945,64 @@ func TestTrackingBundleWindow(t *testing.T) {
 	}
 	sameSeq(t, "insertions seen per run", counts, []int{2, 1, 1})
 }
+
+// TestTrackingConditionSeesItsSystemsWindow: a run condition of a system
+// in a workload sees what changed since that system last ran, so "run if
+// something was modified" is true only after new modifications.
+func TestTrackingConditionSeesItsSystemsWindow(t *testing.T) {
+	w := ecs.NewWorld()
+	id, err := ecs.AddEntity1(w, trLife{1})
+	must(t, err)
+	write := false
+	runs := 0
+	anyModified := func(l ecs.View[trLife]) bool {
+		m, err := l.Modified()
+		must(t, err)
+		return m.Count() > 0
+	}
+	must(t, w.AddWorkload("w",
+		func(l ecs.ViewMut[trLife]) {
+			if write {
+				l.MustGet(id).HP++
+			}
+		},
+		ecs.System(func(ecs.View[trLife]) { runs++ }).RunIf(anyModified),
+	))
+	for frame, wr := range []bool{true, false, false, true, false} {
+		write = wr
+		must(t, w.RunWorkload("w"))
+		want := 1
+		if frame >= 3 {
+			want = 2
+		}
+		equal(t, fmt.Sprintf("runs after frame %d", frame), runs, want)
+	}
+}
+
+// TestTrackingLeftoverTakenOver: a component left behind by
+// EntitiesViewMut.DeleteUnchecked is logged as deleted when a new entity
+// reusing the slot takes its place, and the new one counts as inserted.
+func TestTrackingLeftoverTakenOver(t *testing.T) {
+	w := ecs.NewWorld()
+	old, err := ecs.AddEntity1(w, trLife{7})
+	must(t, err)
+	must(t, w.Run(func(ents ecs.EntitiesViewMut, v ecs.ViewMut[trLife]) {
+		v.ClearAllInsertedAndModified()
+		ents.DeleteUnchecked(old) // leaves trLife{7} behind
+	}))
+	must(t, w.Run(func(ents ecs.EntitiesViewMut, v ecs.ViewMut[trLife]) {
+		id := ents.AddEntity()
+		equal(t, "reused index", id.Index(), old.Index())
+		must(t, v.AddComponentUnchecked(id, trLife{8}))
+		del, err := v.Deleted()
+		must(t, err)
+		var gone []string
+		for d, c := range del {
+			gone = append(gone, fmt.Sprint(d == old, c.HP))
+		}
+		deepEqual(t, "deleted", gone, []string{"true 7"})
+		ins, err := v.Inserted()
+		must(t, err)
+		equal(t, "inserted", ins.Contains(id), true)
+	}))
+}

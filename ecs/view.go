@@ -227,7 +227,8 @@ func (v ViewMut[T]) MustGet(id EntityID) *T {
 
 // All iterates over every component, in storage order. Do not add or remove
 // components of type T while iterating. If T tracks modification, the
-// components handed out are marked modified (when the loop ends).
+// components handed out are marked modified when the loop ends, including
+// the one the loop body was given when it broke out of the loop.
 func (v ViewMut[T]) All() iter.Seq[*T] { return allMut(v.c.store()) }
 
 // WithID iterates over every component with the id of its entity, marking
