@@ -8,9 +8,9 @@ import "unsafe"
 // Slipway's own views, without reflect: every such view is a struct of one
 // pointer, passed exactly like an unsafe.Pointer, so fn can be called as a
 // function of unsafe.Pointers. args[i] points to parameter i's view. It
-// reports the function's error (ret == retErr) or bool (ret == retBool).
+// reports the function's bool (ret == retBool) or error (ret == retErr).
 // ok is false when len(args) is above the arities generated.
-func callDirect(fn unsafe.Pointer, args []unsafe.Pointer, ret retKind) (err error, result bool, ok bool) {
+func callDirect(fn unsafe.Pointer, args []unsafe.Pointer, ret retKind) (result, ok bool, err error) {
 	switch len(args) {
 	case 0:
 		switch ret {
@@ -27,7 +27,7 @@ func callDirect(fn unsafe.Pointer, args []unsafe.Pointer, ret retKind) (err erro
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			result = f()
 		}
-		return err, result, true
+		return result, true, err
 	case 1:
 		a1 := *(*unsafe.Pointer)(args[0])
 		switch ret {
@@ -44,7 +44,7 @@ func callDirect(fn unsafe.Pointer, args []unsafe.Pointer, ret retKind) (err erro
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			result = f(a1)
 		}
-		return err, result, true
+		return result, true, err
 	case 2:
 		a1 := *(*unsafe.Pointer)(args[0])
 		a2 := *(*unsafe.Pointer)(args[1])
@@ -62,7 +62,7 @@ func callDirect(fn unsafe.Pointer, args []unsafe.Pointer, ret retKind) (err erro
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			result = f(a1, a2)
 		}
-		return err, result, true
+		return result, true, err
 	case 3:
 		a1 := *(*unsafe.Pointer)(args[0])
 		a2 := *(*unsafe.Pointer)(args[1])
@@ -81,7 +81,7 @@ func callDirect(fn unsafe.Pointer, args []unsafe.Pointer, ret retKind) (err erro
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			result = f(a1, a2, a3)
 		}
-		return err, result, true
+		return result, true, err
 	case 4:
 		a1 := *(*unsafe.Pointer)(args[0])
 		a2 := *(*unsafe.Pointer)(args[1])
@@ -101,7 +101,7 @@ func callDirect(fn unsafe.Pointer, args []unsafe.Pointer, ret retKind) (err erro
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			result = f(a1, a2, a3, a4)
 		}
-		return err, result, true
+		return result, true, err
 	case 5:
 		a1 := *(*unsafe.Pointer)(args[0])
 		a2 := *(*unsafe.Pointer)(args[1])
@@ -122,7 +122,7 @@ func callDirect(fn unsafe.Pointer, args []unsafe.Pointer, ret retKind) (err erro
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			result = f(a1, a2, a3, a4, a5)
 		}
-		return err, result, true
+		return result, true, err
 	case 6:
 		a1 := *(*unsafe.Pointer)(args[0])
 		a2 := *(*unsafe.Pointer)(args[1])
@@ -144,7 +144,7 @@ func callDirect(fn unsafe.Pointer, args []unsafe.Pointer, ret retKind) (err erro
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			result = f(a1, a2, a3, a4, a5, a6)
 		}
-		return err, result, true
+		return result, true, err
 	case 7:
 		a1 := *(*unsafe.Pointer)(args[0])
 		a2 := *(*unsafe.Pointer)(args[1])
@@ -167,7 +167,7 @@ func callDirect(fn unsafe.Pointer, args []unsafe.Pointer, ret retKind) (err erro
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			result = f(a1, a2, a3, a4, a5, a6, a7)
 		}
-		return err, result, true
+		return result, true, err
 	case 8:
 		a1 := *(*unsafe.Pointer)(args[0])
 		a2 := *(*unsafe.Pointer)(args[1])
@@ -191,7 +191,7 @@ func callDirect(fn unsafe.Pointer, args []unsafe.Pointer, ret retKind) (err erro
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			result = f(a1, a2, a3, a4, a5, a6, a7, a8)
 		}
-		return err, result, true
+		return result, true, err
 	}
-	return nil, false, false
+	return false, false, nil
 }

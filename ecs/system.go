@@ -426,7 +426,7 @@ func (s *sysShape) call(fn reflect.Value, f *frame) (err error) {
 		// The function value is the data word of the interface holding
 		// it: a pointer to its code and closure.
 		v := fn.Interface()
-		err, result, _ := callDirect((*[2]unsafe.Pointer)(unsafe.Pointer(&v))[1], f.ptrs, s.ret)
+		result, _, err := callDirect((*[2]unsafe.Pointer)(unsafe.Pointer(&v))[1], f.ptrs, s.ret)
 		if s.returnsBool && !result {
 			return errCondFalse
 		}
