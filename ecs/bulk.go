@@ -320,6 +320,42 @@ func (s *sparseSet[T]) deleteIDs(ids []EntityID, sc *bulkScratch) int {
 	return k
 }
 
+// insertMany gives ids[k] the component vals[k], with the outcome of
+// insert for each k in turn. It first assumes every id is new here (the
+// usual case: new entities, or entities that lack the type), writing the
+// sparse entries for positions at the end, then appends all the ids and
+// components in two copies, which move memory much faster than a loop
+// writing three arrays at once. At the first id that has an entry already
+// (a replacement, a repeat, or a dead entity's leftover), it appends what
+// it has and hands the rest to bulkInsert.
+func (s *sparseSet[T]) insertMany(ids []EntityID, vals []T) {
+	vals = vals[:len(ids)]
+	if !s.bulkable() {
+		s.bulkInsert(ids, vals)
+		return
+	}
+	base := len(s.dense)
+	var page *sparsePage
+	cur := ^uint32(0) // the page index of page
+	k := 0
+	for ; k < len(ids); k++ {
+		id := ids[k]
+		if p := uint32(id) >> pageShift; p != cur {
+			page, cur = s.page(p), p
+		}
+		e := &page[id&pageMask]
+		if *e != 0 {
+			break
+		}
+		*e = sparseEntry(id, base+k)
+	}
+	s.dense = append(s.dense, ids[:k]...)
+	s.data = append(s.data, vals[:k]...)
+	if k < len(ids) {
+		s.bulkInsert(ids[k:], vals[k:])
+	}
+}
+
 // sweepable reports whether the storage deletes n ids by sweeping
 // (zeroIDs, then closeGaps): it takes the fast paths, has components, and
 // no more than n.

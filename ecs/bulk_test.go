@@ -168,6 +168,14 @@ func bkWorld(t *testing.T, seed uint64, n int) (w *ecs.World, live, dead []ecs.E
 	}))
 	dead = append(dead, left...)
 	live = live[len(left):]
+	// New entities in those slots: their components take over the
+	// leftovers' places.
+	for k := range len(left) / 2 {
+		id, err := w.AddEntity()
+		must(t, err)
+		add(id, r.IntN(32)&^(8|16), 2*n+k)
+		live = append(live, id)
+	}
 	// Start the tracking windows after the setup.
 	must(t, w.Run(func(l ecs.ViewMut[bkLife]) {
 		l.ClearAllInsertedAndModified()

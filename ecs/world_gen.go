@@ -42,7 +42,7 @@ func BulkAddEntity1[T1 any](s Storages, c1 []T1) ([]EntityID, error) {
 	}
 	defer endWrite(w, locked)
 	ids := w.ents.createMany(nil, len(c1))
-	storageFor[T1](w).bulkInsert(ids, c1)
+	storageFor[T1](w).insertMany(ids, c1)
 	return ids, nil
 }
 
@@ -69,7 +69,7 @@ func BulkAddComponent1[T1 any](s Storages, ids []EntityID, c1 []T1) error {
 	if err := w.ents.checkAlive("BulkAddComponent1", ids); err != nil {
 		return err
 	}
-	storageFor[T1](w).bulkInsert(ids, c1)
+	storageFor[T1](w).insertMany(ids, c1)
 	return nil
 }
 
@@ -135,8 +135,8 @@ func BulkAddEntity2[T1, T2 any](s Storages, c1 []T1, c2 []T2) ([]EntityID, error
 	}
 	defer endWrite(w, locked)
 	ids := w.ents.createMany(nil, len(c1))
-	storageFor[T1](w).bulkInsert(ids, c1)
-	storageFor[T2](w).bulkInsert(ids, c2)
+	storageFor[T1](w).insertMany(ids, c1)
+	storageFor[T2](w).insertMany(ids, c2)
 	return ids, nil
 }
 
@@ -166,8 +166,8 @@ func BulkAddComponent2[T1, T2 any](s Storages, ids []EntityID, c1 []T1, c2 []T2)
 	if err := w.ents.checkAlive("BulkAddComponent2", ids); err != nil {
 		return err
 	}
-	storageFor[T1](w).bulkInsert(ids, c1)
-	storageFor[T2](w).bulkInsert(ids, c2)
+	storageFor[T1](w).insertMany(ids, c1)
+	storageFor[T2](w).insertMany(ids, c2)
 	return nil
 }
 
@@ -268,9 +268,9 @@ func BulkAddEntity3[T1, T2, T3 any](s Storages, c1 []T1, c2 []T2, c3 []T3) ([]En
 	}
 	defer endWrite(w, locked)
 	ids := w.ents.createMany(nil, len(c1))
-	storageFor[T1](w).bulkInsert(ids, c1)
-	storageFor[T2](w).bulkInsert(ids, c2)
-	storageFor[T3](w).bulkInsert(ids, c3)
+	storageFor[T1](w).insertMany(ids, c1)
+	storageFor[T2](w).insertMany(ids, c2)
+	storageFor[T3](w).insertMany(ids, c3)
 	return ids, nil
 }
 
@@ -303,9 +303,9 @@ func BulkAddComponent3[T1, T2, T3 any](s Storages, ids []EntityID, c1 []T1, c2 [
 	if err := w.ents.checkAlive("BulkAddComponent3", ids); err != nil {
 		return err
 	}
-	storageFor[T1](w).bulkInsert(ids, c1)
-	storageFor[T2](w).bulkInsert(ids, c2)
-	storageFor[T3](w).bulkInsert(ids, c3)
+	storageFor[T1](w).insertMany(ids, c1)
+	storageFor[T2](w).insertMany(ids, c2)
+	storageFor[T3](w).insertMany(ids, c3)
 	return nil
 }
 
@@ -417,10 +417,10 @@ func BulkAddEntity4[T1, T2, T3, T4 any](s Storages, c1 []T1, c2 []T2, c3 []T3, c
 	}
 	defer endWrite(w, locked)
 	ids := w.ents.createMany(nil, len(c1))
-	storageFor[T1](w).bulkInsert(ids, c1)
-	storageFor[T2](w).bulkInsert(ids, c2)
-	storageFor[T3](w).bulkInsert(ids, c3)
-	storageFor[T4](w).bulkInsert(ids, c4)
+	storageFor[T1](w).insertMany(ids, c1)
+	storageFor[T2](w).insertMany(ids, c2)
+	storageFor[T3](w).insertMany(ids, c3)
+	storageFor[T4](w).insertMany(ids, c4)
 	return ids, nil
 }
 
@@ -456,10 +456,10 @@ func BulkAddComponent4[T1, T2, T3, T4 any](s Storages, ids []EntityID, c1 []T1, 
 	if err := w.ents.checkAlive("BulkAddComponent4", ids); err != nil {
 		return err
 	}
-	storageFor[T1](w).bulkInsert(ids, c1)
-	storageFor[T2](w).bulkInsert(ids, c2)
-	storageFor[T3](w).bulkInsert(ids, c3)
-	storageFor[T4](w).bulkInsert(ids, c4)
+	storageFor[T1](w).insertMany(ids, c1)
+	storageFor[T2](w).insertMany(ids, c2)
+	storageFor[T3](w).insertMany(ids, c3)
+	storageFor[T4](w).insertMany(ids, c4)
 	return nil
 }
 
@@ -582,11 +582,11 @@ func BulkAddEntity5[T1, T2, T3, T4, T5 any](s Storages, c1 []T1, c2 []T2, c3 []T
 	}
 	defer endWrite(w, locked)
 	ids := w.ents.createMany(nil, len(c1))
-	storageFor[T1](w).bulkInsert(ids, c1)
-	storageFor[T2](w).bulkInsert(ids, c2)
-	storageFor[T3](w).bulkInsert(ids, c3)
-	storageFor[T4](w).bulkInsert(ids, c4)
-	storageFor[T5](w).bulkInsert(ids, c5)
+	storageFor[T1](w).insertMany(ids, c1)
+	storageFor[T2](w).insertMany(ids, c2)
+	storageFor[T3](w).insertMany(ids, c3)
+	storageFor[T4](w).insertMany(ids, c4)
+	storageFor[T5](w).insertMany(ids, c5)
 	return ids, nil
 }
 
@@ -625,11 +625,11 @@ func BulkAddComponent5[T1, T2, T3, T4, T5 any](s Storages, ids []EntityID, c1 []
 	if err := w.ents.checkAlive("BulkAddComponent5", ids); err != nil {
 		return err
 	}
-	storageFor[T1](w).bulkInsert(ids, c1)
-	storageFor[T2](w).bulkInsert(ids, c2)
-	storageFor[T3](w).bulkInsert(ids, c3)
-	storageFor[T4](w).bulkInsert(ids, c4)
-	storageFor[T5](w).bulkInsert(ids, c5)
+	storageFor[T1](w).insertMany(ids, c1)
+	storageFor[T2](w).insertMany(ids, c2)
+	storageFor[T3](w).insertMany(ids, c3)
+	storageFor[T4](w).insertMany(ids, c4)
+	storageFor[T5](w).insertMany(ids, c5)
 	return nil
 }
 
@@ -763,12 +763,12 @@ func BulkAddEntity6[T1, T2, T3, T4, T5, T6 any](s Storages, c1 []T1, c2 []T2, c3
 	}
 	defer endWrite(w, locked)
 	ids := w.ents.createMany(nil, len(c1))
-	storageFor[T1](w).bulkInsert(ids, c1)
-	storageFor[T2](w).bulkInsert(ids, c2)
-	storageFor[T3](w).bulkInsert(ids, c3)
-	storageFor[T4](w).bulkInsert(ids, c4)
-	storageFor[T5](w).bulkInsert(ids, c5)
-	storageFor[T6](w).bulkInsert(ids, c6)
+	storageFor[T1](w).insertMany(ids, c1)
+	storageFor[T2](w).insertMany(ids, c2)
+	storageFor[T3](w).insertMany(ids, c3)
+	storageFor[T4](w).insertMany(ids, c4)
+	storageFor[T5](w).insertMany(ids, c5)
+	storageFor[T6](w).insertMany(ids, c6)
 	return ids, nil
 }
 
@@ -810,12 +810,12 @@ func BulkAddComponent6[T1, T2, T3, T4, T5, T6 any](s Storages, ids []EntityID, c
 	if err := w.ents.checkAlive("BulkAddComponent6", ids); err != nil {
 		return err
 	}
-	storageFor[T1](w).bulkInsert(ids, c1)
-	storageFor[T2](w).bulkInsert(ids, c2)
-	storageFor[T3](w).bulkInsert(ids, c3)
-	storageFor[T4](w).bulkInsert(ids, c4)
-	storageFor[T5](w).bulkInsert(ids, c5)
-	storageFor[T6](w).bulkInsert(ids, c6)
+	storageFor[T1](w).insertMany(ids, c1)
+	storageFor[T2](w).insertMany(ids, c2)
+	storageFor[T3](w).insertMany(ids, c3)
+	storageFor[T4](w).insertMany(ids, c4)
+	storageFor[T5](w).insertMany(ids, c5)
+	storageFor[T6](w).insertMany(ids, c6)
 	return nil
 }
 
@@ -960,13 +960,13 @@ func BulkAddEntity7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, c1 []T1, c2 []T2
 	}
 	defer endWrite(w, locked)
 	ids := w.ents.createMany(nil, len(c1))
-	storageFor[T1](w).bulkInsert(ids, c1)
-	storageFor[T2](w).bulkInsert(ids, c2)
-	storageFor[T3](w).bulkInsert(ids, c3)
-	storageFor[T4](w).bulkInsert(ids, c4)
-	storageFor[T5](w).bulkInsert(ids, c5)
-	storageFor[T6](w).bulkInsert(ids, c6)
-	storageFor[T7](w).bulkInsert(ids, c7)
+	storageFor[T1](w).insertMany(ids, c1)
+	storageFor[T2](w).insertMany(ids, c2)
+	storageFor[T3](w).insertMany(ids, c3)
+	storageFor[T4](w).insertMany(ids, c4)
+	storageFor[T5](w).insertMany(ids, c5)
+	storageFor[T6](w).insertMany(ids, c6)
+	storageFor[T7](w).insertMany(ids, c7)
 	return ids, nil
 }
 
@@ -1011,13 +1011,13 @@ func BulkAddComponent7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, ids []EntityI
 	if err := w.ents.checkAlive("BulkAddComponent7", ids); err != nil {
 		return err
 	}
-	storageFor[T1](w).bulkInsert(ids, c1)
-	storageFor[T2](w).bulkInsert(ids, c2)
-	storageFor[T3](w).bulkInsert(ids, c3)
-	storageFor[T4](w).bulkInsert(ids, c4)
-	storageFor[T5](w).bulkInsert(ids, c5)
-	storageFor[T6](w).bulkInsert(ids, c6)
-	storageFor[T7](w).bulkInsert(ids, c7)
+	storageFor[T1](w).insertMany(ids, c1)
+	storageFor[T2](w).insertMany(ids, c2)
+	storageFor[T3](w).insertMany(ids, c3)
+	storageFor[T4](w).insertMany(ids, c4)
+	storageFor[T5](w).insertMany(ids, c5)
+	storageFor[T6](w).insertMany(ids, c6)
+	storageFor[T7](w).insertMany(ids, c7)
 	return nil
 }
 
@@ -1173,14 +1173,14 @@ func BulkAddEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, c1 []T1, c2 
 	}
 	defer endWrite(w, locked)
 	ids := w.ents.createMany(nil, len(c1))
-	storageFor[T1](w).bulkInsert(ids, c1)
-	storageFor[T2](w).bulkInsert(ids, c2)
-	storageFor[T3](w).bulkInsert(ids, c3)
-	storageFor[T4](w).bulkInsert(ids, c4)
-	storageFor[T5](w).bulkInsert(ids, c5)
-	storageFor[T6](w).bulkInsert(ids, c6)
-	storageFor[T7](w).bulkInsert(ids, c7)
-	storageFor[T8](w).bulkInsert(ids, c8)
+	storageFor[T1](w).insertMany(ids, c1)
+	storageFor[T2](w).insertMany(ids, c2)
+	storageFor[T3](w).insertMany(ids, c3)
+	storageFor[T4](w).insertMany(ids, c4)
+	storageFor[T5](w).insertMany(ids, c5)
+	storageFor[T6](w).insertMany(ids, c6)
+	storageFor[T7](w).insertMany(ids, c7)
+	storageFor[T8](w).insertMany(ids, c8)
 	return ids, nil
 }
 
@@ -1228,14 +1228,14 @@ func BulkAddComponent8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, ids []Ent
 	if err := w.ents.checkAlive("BulkAddComponent8", ids); err != nil {
 		return err
 	}
-	storageFor[T1](w).bulkInsert(ids, c1)
-	storageFor[T2](w).bulkInsert(ids, c2)
-	storageFor[T3](w).bulkInsert(ids, c3)
-	storageFor[T4](w).bulkInsert(ids, c4)
-	storageFor[T5](w).bulkInsert(ids, c5)
-	storageFor[T6](w).bulkInsert(ids, c6)
-	storageFor[T7](w).bulkInsert(ids, c7)
-	storageFor[T8](w).bulkInsert(ids, c8)
+	storageFor[T1](w).insertMany(ids, c1)
+	storageFor[T2](w).insertMany(ids, c2)
+	storageFor[T3](w).insertMany(ids, c3)
+	storageFor[T4](w).insertMany(ids, c4)
+	storageFor[T5](w).insertMany(ids, c5)
+	storageFor[T6](w).insertMany(ids, c6)
+	storageFor[T7](w).insertMany(ids, c7)
+	storageFor[T8](w).insertMany(ids, c8)
 	return nil
 }
 
