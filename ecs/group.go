@@ -166,6 +166,8 @@ func (s *sparseSet[T]) swapPos(i, j int) {
 		}
 		if x := t.modifiedAt; x != nil {
 			x[i], x[j] = x[j], x[i]
+			t.bump(i, x[i])
+			t.bump(j, x[j])
 		}
 	}
 }

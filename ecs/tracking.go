@@ -182,6 +182,12 @@ type tracker[T any] struct {
 	now        uint64
 	insertedAt []uint64
 	modifiedAt []uint64
+	// modBlock[b] is at least as new as every modifiedAt[i] with i>>3 == b
+	// (blocks of 8 timestamps, a cache line): a scan for modifications
+	// skips the blocks not newer than its window. It may be newer than
+	// its block's timestamps (an element moved out), never older.
+	// len(modBlock) == (len(modifiedAt)+7)/8.
+	modBlock []uint64
 	deletions  []deletion[T]
 	removals   []removal
 	// Outside workloads, views see the insertions (modifications) after
@@ -216,9 +222,34 @@ func (s *sparseSet[T]) enableTracking(kinds Tracking, w *World) {
 	}
 	if add&TrackModification != 0 {
 		t.modifiedAt = filled(len(s.dense), cap(s.dense), now-ancient)
+		t.modBlock = filled(blocks(len(s.dense)), blocks(cap(s.dense)), now-ancient)
 	}
 	t.kinds |= kinds
 	s.track = t
+}
+
+// blocks returns how many blocks of modBlock cover n timestamps.
+func blocks(n int) int { return (n + 7) >> 3 }
+
+// bump records in modBlock that the timestamp at i is now ts.
+func (t *tracker[T]) bump(i int, ts uint64) {
+	if b := &t.modBlock[i>>3]; newer(ts, *b) {
+		*b = ts
+	}
+}
+
+// fill sets every element of a to v. It fills a first chunk small enough
+// to stay in the L1 cache, then copies it over the rest: memmove's wide
+// stores rather than one store per loop iteration.
+func fill(a []uint64, v uint64) {
+	const chunk = 2048 // 16 KiB
+	first := a[:min(len(a), chunk)]
+	for i := range first {
+		first[i] = v
+	}
+	for n := len(first); n < len(a); n += chunk {
+		copy(a[n:], first)
+	}
 }
 
 func filled(n, c int, v uint64) []uint64 {
@@ -259,6 +290,9 @@ func (t *tracker[T]) appended(n int) {
 		for range n {
 			t.modifiedAt = append(t.modifiedAt, ts-ancient)
 		}
+		for len(t.modBlock) < blocks(len(t.modifiedAt)) {
+			t.modBlock = append(t.modBlock, ts-ancient)
+		}
 	}
 }
 
@@ -268,7 +302,9 @@ func (t *tracker[T]) appended(n int) {
 //go:noinline
 func (t *tracker[T]) replaced(i int) {
 	if t.modifiedAt != nil {
-		t.modifiedAt[i] = t.stamp()
+		ts := t.stamp()
+		t.modifiedAt[i] = ts
+		t.bump(i, ts)
 	}
 }
 
@@ -299,7 +335,9 @@ func (t *tracker[T]) gone(i, last int) {
 	}
 	if a := t.modifiedAt; a != nil {
 		a[i] = a[last]
+		t.bump(i, a[i])
 		t.modifiedAt = a[:last]
+		t.modBlock = t.modBlock[:blocks(last)]
 	}
 }
 
@@ -336,6 +374,7 @@ func (t *tracker[T]) cleared(ids []EntityID, data []T) {
 	}
 	if t.modifiedAt != nil {
 		t.modifiedAt = t.modifiedAt[:0]
+		t.modBlock = t.modBlock[:0]
 	}
 }
 
@@ -346,20 +385,21 @@ func (t *tracker[T]) cleared(ids []EntityID, data []T) {
 func (t *tracker[T]) markFirst(n int) {
 	if a := t.modifiedAt; a != nil {
 		now := t.stamp()
-		a = a[:n]
-		for i := range a {
-			a[i] = now
-		}
+		fill(a[:n], now)
+		fill(t.modBlock[:blocks(n)], now)
 	}
 }
+
+// markBlocks records in modBlock that the first n timestamps were set to
+// t.now.
+func (t *tracker[T]) markBlocks(n int) { fill(t.modBlock[:blocks(n)], t.now) }
 
 // markAll records that every component was handed out for writing.
 func (t *tracker[T]) markAll() {
 	if a := t.modifiedAt; a != nil {
 		now := t.stamp()
-		for i := range a {
-			a[i] = now
-		}
+		fill(a, now)
+		fill(t.modBlock, now)
 	}
 }
 
@@ -381,6 +421,7 @@ func (t *tracker[T]) admits(op *opTrack, i int) bool {
 func (t *tracker[T]) mark(i int) {
 	if t.modifiedAt != nil {
 		t.modifiedAt[i] = t.now
+		t.modBlock[i>>3] = t.now // t.now is the newest timestamp the storage has seen
 	}
 }
 
@@ -450,8 +491,8 @@ func (t *tracker[T]) memory() (used, allocated int) {
 	}
 	const stamp = 8
 	del, rem := int(unsafe.Sizeof(deletion[T]{})), int(unsafe.Sizeof(removal{}))
-	used = (len(t.insertedAt)+len(t.modifiedAt))*stamp + len(t.deletions)*del + len(t.removals)*rem
-	allocated = (cap(t.insertedAt)+cap(t.modifiedAt))*stamp + cap(t.deletions)*del + cap(t.removals)*rem
+	used = (len(t.insertedAt)+len(t.modifiedAt)+len(t.modBlock))*stamp + len(t.deletions)*del + len(t.removals)*rem
+	allocated = (cap(t.insertedAt)+cap(t.modifiedAt)+cap(t.modBlock))*stamp + cap(t.deletions)*del + cap(t.removals)*rem
 	return used, allocated
 }
 
@@ -461,6 +502,7 @@ func (t *tracker[T]) shrink() {
 	}
 	t.insertedAt = fit(t.insertedAt)
 	t.modifiedAt = fit(t.modifiedAt)
+	t.modBlock = fit(t.modBlock)
 	t.deletions = fit(t.deletions)
 	t.removals = fit(t.removals)
 }

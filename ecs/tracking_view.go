@@ -76,7 +76,7 @@ func (p *joinPart[T]) scan(visit func(int) bool) {
 	n := len(p.s.data)
 	hit := func(i int) bool {
 		if op.mark {
-			t.modifiedAt[i] = t.now
+			t.mark(i)
 		}
 		return visit(i)
 	}
@@ -89,10 +89,17 @@ func (p *joinPart[T]) scan(visit func(int) bool) {
 			}
 		}
 	case TrackModification:
-		since := op.mod
-		for i, ts := range t.modifiedAt[:n] {
-			if newer(ts, since) && !hit(i) {
-				return
+		// Only the blocks of 8 newer than the window can hold a
+		// modification in it.
+		since, mod := op.mod, t.modifiedAt[:n]
+		for b, m := range t.modBlock[:blocks(n)] {
+			if !newer(m, since) {
+				continue
+			}
+			for i := b << 3; i < min(b<<3+8, n); i++ {
+				if newer(mod[i], since) && !hit(i) {
+					return
+				}
 			}
 		}
 	default:

@@ -241,15 +241,22 @@ func (v ViewMut[T]) WithID() iter.Seq2[EntityID, *T] { return withIDMut(v.c.stor
 func allMut[T any](s *sparseSet[T]) iter.Seq[*T] {
 	data, t := s.data, s.track
 	return func(yield func(*T) bool) {
-		i := 0
-		for i < len(data) {
-			i++
-			if !yield(&data[i-1]) {
-				break
+		if t != nil && t.modifiedAt != nil {
+			mod, now := t.modifiedAt[:len(data)], t.now
+			for i := range data {
+				mod[i] = now
+				if !yield(&data[i]) {
+					t.markBlocks(i + 1)
+					return
+				}
 			}
+			t.markBlocks(len(data))
+			return
 		}
-		if t != nil {
-			t.markFirst(i)
+		for i := range data {
+			if !yield(&data[i]) {
+				return
+			}
 		}
 	}
 }
