@@ -75,6 +75,10 @@ func (s *borrowState) acquire(b *borrower, excl bool, resource string) error {
 	return s.acquireSlow(b, excl, resource)
 }
 
+// releaseExclusive gives back an exclusive borrow: release(b, true),
+// small enough to inline.
+func (s *borrowState) releaseExclusive() { s.n.Store(0) }
+
 // acquireSlow is acquire after its first attempt failed: shared borrows
 // retry while other shared borrows come and go.
 func (s *borrowState) acquireSlow(b *borrower, excl bool, resource string) error {

@@ -1,6 +1,9 @@
 package ecs
 
-import "reflect"
+import (
+	"reflect"
+	"unsafe"
+)
 
 // storage is the type-free face of a component storage: what world-wide
 // operations (delete an entity everywhere, strip, report) need without
@@ -25,7 +28,8 @@ type storage interface {
 // use. It never blocks on a borrow: creating a storage does not touch any
 // existing one.
 func storageFor[T any](w *World) *sparseSet[T] {
-	k := keyFor[T]()
+	e := any((*T)(nil))
+	k := typeKey((*[2]uintptr)(unsafe.Pointer(&e))[0]) // keyFor[T](), inlined by hand
 	if s, ok := w.comps.get(k); ok {
 		return s.(*sparseSet[T])
 	}

@@ -22,8 +22,20 @@ func keyOf(t reflect.Type) typeKey {
 	return typeKey((*[2]uintptr)(unsafe.Pointer(&t))[1])
 }
 
-// keyFor returns the key of T.
-func keyFor[T any]() typeKey { return keyOf(reflect.TypeFor[T]()) }
+// keyFor returns the key of T in the world's tables of storages and
+// uniques: the address of the type descriptor of *T, which is as unique
+// per T as T's own (keyOf). It is the type word of an interface holding a
+// nil *T, which generic code reads from its dictionary in one load, where
+// reflect.TypeFor[T] takes a chain of them. Keys from keyFor and keyOf are
+// never mixed: keyOf keys only meet other keyOf keys (access.go).
+//
+// storageFor repeats this body rather than calling keyFor: in generic code
+// even an inlined generic call reaches its type through one more
+// dictionary, and storageFor runs on every World-level call.
+func keyFor[T any]() typeKey {
+	e := any((*T)(nil))
+	return typeKey((*[2]uintptr)(unsafe.Pointer(&e))[0])
+}
 
 // typeTable maps type keys to values. Reads are lock-free (one atomic load
 // and an open-addressing probe); writes, which happen once per type per

@@ -57,8 +57,25 @@ var (
 
 const allName = "all storages"
 
-// beginWrite borrows everything exclusively for a World-level change.
+// beginWrite borrows everything exclusively for a World-level change. Its
+// common case, a *World whose storages nobody borrows, takes the borrow
+// with one compare-and-swap and no further call: World-level changes run
+// it once per entity.
 func beginWrite(s Storages) (*World, bool, error) {
+	if w, ok := s.(*World); ok {
+		if l := &w.allLock; l.n.CompareAndSwap(0, -1) {
+			if l.excl.Load() != worldWrite {
+				l.excl.Store(worldWrite)
+			}
+			return w, true, nil
+		}
+	}
+	return beginWriteSlow(s)
+}
+
+// beginWriteSlow is beginWrite for an AllStoragesViewMut (which holds
+// everything already), and for a world borrowed elsewhere.
+func beginWriteSlow(s Storages) (*World, bool, error) {
 	w, held := s.world()
 	if held {
 		return w, false, nil
@@ -71,7 +88,7 @@ func beginWrite(s Storages) (*World, bool, error) {
 
 func endWrite(w *World, locked bool) {
 	if locked {
-		w.allLock.release(worldWrite, true)
+		w.allLock.releaseExclusive()
 	}
 }
 
@@ -133,11 +150,12 @@ func DeleteEntity(s Storages, id EntityID) error {
 		return err
 	}
 	defer endWrite(w, locked)
-	if !w.ents.isAlive(id) {
+	// Kill first: delete checks that id is alive as it goes, and the
+	// storages match components by id, not by liveness.
+	if !w.ents.delete(id) {
 		return &EntityError{Op: "DeleteEntity", ID: id}
 	}
 	w.stripAll(id)
-	w.ents.delete(id)
 	return nil
 }
 
