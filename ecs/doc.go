@@ -16,10 +16,10 @@
 // creates one with no component, [AddEntity1] … [AddEntity8] create one with
 // components, and [BulkAddEntity1] … [BulkAddEntity8] create many at once
 // from slices. [World.DeleteEntity] deletes an entity with all its
-// components, [World.DeleteEntities] many at once. Its index is reused later, with a new generation, so an id kept
-// after the delete is stale: every call given it reports [ErrDeadEntity] (or
-// false, for the calls that report absence) and never touches the entity
-// that reuses the index. [World.IsAlive] tells whether an id is alive, and
+// components, [World.DeleteEntities] many at once. Its index is reused
+// later, with a new generation, so an id kept after the delete is stale:
+// every call given it reports [ErrDeadEntity] (or false, for the calls that
+// report absence) and never touches the entity that reuses the index. [World.IsAlive] tells whether an id is alive, and
 // [NullID] is an id that never is.
 //
 // # Components and storages
