@@ -68,28 +68,27 @@ func changedIDs[T any](t testing.TB, c ecs.Changed[T], err error) []ecs.EntityID
 
 // insertedIDs, modifiedIDs and insOrModIDs return what a View[T] reports,
 // outside workloads (a View never marks: looking changes nothing).
-func insertedIDs[T any](t testing.TB, w *ecs.World) (ids []ecs.EntityID) {
+func insertedIDs[T any](t testing.TB, w *ecs.World) []ecs.EntityID {
 	t.Helper()
-	withView(t, w, func(v ecs.View[T]) {
-		c, err := v.Inserted()
-		ids = changedIDs(t, c, err)
-	})
-	return ids
+	return queryIDs(t, w, ecs.View[T].Inserted)
 }
 
-func modifiedIDs[T any](t testing.TB, w *ecs.World) (ids []ecs.EntityID) {
+func modifiedIDs[T any](t testing.TB, w *ecs.World) []ecs.EntityID {
 	t.Helper()
-	withView(t, w, func(v ecs.View[T]) {
-		c, err := v.Modified()
-		ids = changedIDs(t, c, err)
-	})
-	return ids
+	return queryIDs(t, w, ecs.View[T].Modified)
 }
 
-func insOrModIDs[T any](t testing.TB, w *ecs.World) (ids []ecs.EntityID) {
+func insOrModIDs[T any](t testing.TB, w *ecs.World) []ecs.EntityID {
+	t.Helper()
+	return queryIDs(t, w, ecs.View[T].InsertedOrModified)
+}
+
+// queryIDs borrows a View[T] and returns the ids of the Changed view query
+// makes of it.
+func queryIDs[T any](t testing.TB, w *ecs.World, query func(ecs.View[T]) (ecs.Changed[T], error)) (ids []ecs.EntityID) {
 	t.Helper()
 	withView(t, w, func(v ecs.View[T]) {
-		c, err := v.InsertedOrModified()
+		c, err := query(v)
 		ids = changedIDs(t, c, err)
 	})
 	return ids
