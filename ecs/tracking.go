@@ -394,6 +394,27 @@ func (t *tracker[T]) markFirst(n int) {
 // t.now.
 func (t *tracker[T]) markBlocks(n int) { fill(t.modBlock[:blocks(n)], t.now) }
 
+// worldMarks prepares s for a World-level iteration that hands its
+// components out for writing (Each1 … Each8): if s tracks modification,
+// the iteration marks them, with the timestamp of this World-level change.
+// endWorldMarks must follow.
+func worldMarks[T any](s *sparseSet[T]) opTrack {
+	if t := s.track; t != nil && t.modifiedAt != nil {
+		if t.now == 0 {
+			t.now = t.stamp()
+		}
+		return opTrack{mark: true}
+	}
+	return opTrack{}
+}
+
+// endWorldMarks ends what worldMarks started.
+func endWorldMarks[T any](s *sparseSet[T]) {
+	if s.track != nil {
+		s.track.now = 0
+	}
+}
+
 // markAll records that every component was handed out for writing.
 func (t *tracker[T]) markAll() {
 	if a := t.modifiedAt; a != nil {

@@ -481,7 +481,6 @@ func TestTrackingViewMutMarks(t *testing.T) {
 // may change", like a ViewMut's iteration: writes through them should be
 // recorded as modifications of a tracked type.
 func TestTrackingWorldEachMarks(t *testing.T) {
-	knownBug(t, "Each1..Each8 (World level) hand out pointers for writing but never mark modification, and their docs do not say so")
 	w, ids := clearedWorld(t, 3)
 	must(t, ecs.Each1(w, func(_ ecs.EntityID, l *trLife) { l.HP += 10 }))
 	sameSet(t, "Modified after Each1", modifiedIDs[trLife](t, w), ids)

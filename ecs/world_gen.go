@@ -74,16 +74,27 @@ func BulkAddComponent1[T1 any](s Storages, ids []EntityID, c1 []T1) error {
 }
 
 // Each1 calls fn with every entity that has components of types
-// T1, and pointers to them, which fn may change. Through a [*World] it
-// borrows all storages for the whole iteration: fn must not call other
-// World functions (they would fail with a [*BorrowError]).
+// T1, and pointers to them, which fn may change: like a [ViewMut],
+// it marks the components it hands out modified if their type tracks
+// modification. Through a [*World] it borrows all storages for the whole
+// iteration: fn must not call other World functions (they would fail with
+// a [*BorrowError]).
 func Each1[T1 any](s Storages, fn func(EntityID, *T1)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
 	}
 	defer endWrite(w, locked)
-	newIter1(storageFor[T1](w)).EachWithID(fn)
+	s1 := storageFor[T1](w)
+	it := newIter1(s1)
+	if s1.track != nil {
+		it.op = [1]opTrack{worldMarks(s1)}
+		it.marks = it.op != [1]opTrack{}
+		defer func() {
+			endWorldMarks(s1)
+		}()
+	}
+	it.EachWithID(fn)
 	return nil
 }
 
@@ -202,16 +213,29 @@ func Get2[T1, T2 any](s Storages, id EntityID) (v1 T1, v2 T2, err error) {
 }
 
 // Each2 calls fn with every entity that has components of types
-// T1, T2, and pointers to them, which fn may change. Through a [*World] it
-// borrows all storages for the whole iteration: fn must not call other
-// World functions (they would fail with a [*BorrowError]).
+// T1, T2, and pointers to them, which fn may change: like a [ViewMut],
+// it marks the components it hands out modified if their type tracks
+// modification. Through a [*World] it borrows all storages for the whole
+// iteration: fn must not call other World functions (they would fail with
+// a [*BorrowError]).
 func Each2[T1, T2 any](s Storages, fn func(EntityID, *T1, *T2)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
 	}
 	defer endWrite(w, locked)
-	newIter2(storageFor[T1](w), storageFor[T2](w)).EachWithID(fn)
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	it := newIter2(s1, s2)
+	if s1.track != nil || s2.track != nil {
+		it.op = [2]opTrack{worldMarks(s1), worldMarks(s2)}
+		it.marks = it.op != [2]opTrack{}
+		defer func() {
+			endWorldMarks(s1)
+			endWorldMarks(s2)
+		}()
+	}
+	it.EachWithID(fn)
 	return nil
 }
 
@@ -346,16 +370,31 @@ func Get3[T1, T2, T3 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, err err
 }
 
 // Each3 calls fn with every entity that has components of types
-// T1, T2, T3, and pointers to them, which fn may change. Through a [*World] it
-// borrows all storages for the whole iteration: fn must not call other
-// World functions (they would fail with a [*BorrowError]).
+// T1, T2, T3, and pointers to them, which fn may change: like a [ViewMut],
+// it marks the components it hands out modified if their type tracks
+// modification. Through a [*World] it borrows all storages for the whole
+// iteration: fn must not call other World functions (they would fail with
+// a [*BorrowError]).
 func Each3[T1, T2, T3 any](s Storages, fn func(EntityID, *T1, *T2, *T3)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
 	}
 	defer endWrite(w, locked)
-	newIter3(storageFor[T1](w), storageFor[T2](w), storageFor[T3](w)).EachWithID(fn)
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	it := newIter3(s1, s2, s3)
+	if s1.track != nil || s2.track != nil || s3.track != nil {
+		it.op = [3]opTrack{worldMarks(s1), worldMarks(s2), worldMarks(s3)}
+		it.marks = it.op != [3]opTrack{}
+		defer func() {
+			endWorldMarks(s1)
+			endWorldMarks(s2)
+			endWorldMarks(s3)
+		}()
+	}
+	it.EachWithID(fn)
 	return nil
 }
 
@@ -506,16 +545,33 @@ func Get4[T1, T2, T3, T4 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, v4 
 }
 
 // Each4 calls fn with every entity that has components of types
-// T1, T2, T3, T4, and pointers to them, which fn may change. Through a [*World] it
-// borrows all storages for the whole iteration: fn must not call other
-// World functions (they would fail with a [*BorrowError]).
+// T1, T2, T3, T4, and pointers to them, which fn may change: like a [ViewMut],
+// it marks the components it hands out modified if their type tracks
+// modification. Through a [*World] it borrows all storages for the whole
+// iteration: fn must not call other World functions (they would fail with
+// a [*BorrowError]).
 func Each4[T1, T2, T3, T4 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
 	}
 	defer endWrite(w, locked)
-	newIter4(storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w)).EachWithID(fn)
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	it := newIter4(s1, s2, s3, s4)
+	if s1.track != nil || s2.track != nil || s3.track != nil || s4.track != nil {
+		it.op = [4]opTrack{worldMarks(s1), worldMarks(s2), worldMarks(s3), worldMarks(s4)}
+		it.marks = it.op != [4]opTrack{}
+		defer func() {
+			endWorldMarks(s1)
+			endWorldMarks(s2)
+			endWorldMarks(s3)
+			endWorldMarks(s4)
+		}()
+	}
+	it.EachWithID(fn)
 	return nil
 }
 
@@ -682,16 +738,35 @@ func Get5[T1, T2, T3, T4, T5 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3,
 }
 
 // Each5 calls fn with every entity that has components of types
-// T1, T2, T3, T4, T5, and pointers to them, which fn may change. Through a [*World] it
-// borrows all storages for the whole iteration: fn must not call other
-// World functions (they would fail with a [*BorrowError]).
+// T1, T2, T3, T4, T5, and pointers to them, which fn may change: like a [ViewMut],
+// it marks the components it hands out modified if their type tracks
+// modification. Through a [*World] it borrows all storages for the whole
+// iteration: fn must not call other World functions (they would fail with
+// a [*BorrowError]).
 func Each5[T1, T2, T3, T4, T5 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4, *T5)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
 	}
 	defer endWrite(w, locked)
-	newIter5(storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w)).EachWithID(fn)
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	it := newIter5(s1, s2, s3, s4, s5)
+	if s1.track != nil || s2.track != nil || s3.track != nil || s4.track != nil || s5.track != nil {
+		it.op = [5]opTrack{worldMarks(s1), worldMarks(s2), worldMarks(s3), worldMarks(s4), worldMarks(s5)}
+		it.marks = it.op != [5]opTrack{}
+		defer func() {
+			endWorldMarks(s1)
+			endWorldMarks(s2)
+			endWorldMarks(s3)
+			endWorldMarks(s4)
+			endWorldMarks(s5)
+		}()
+	}
+	it.EachWithID(fn)
 	return nil
 }
 
@@ -874,16 +949,37 @@ func Get6[T1, T2, T3, T4, T5, T6 any](s Storages, id EntityID) (v1 T1, v2 T2, v3
 }
 
 // Each6 calls fn with every entity that has components of types
-// T1, T2, T3, T4, T5, T6, and pointers to them, which fn may change. Through a [*World] it
-// borrows all storages for the whole iteration: fn must not call other
-// World functions (they would fail with a [*BorrowError]).
+// T1, T2, T3, T4, T5, T6, and pointers to them, which fn may change: like a [ViewMut],
+// it marks the components it hands out modified if their type tracks
+// modification. Through a [*World] it borrows all storages for the whole
+// iteration: fn must not call other World functions (they would fail with
+// a [*BorrowError]).
 func Each6[T1, T2, T3, T4, T5, T6 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
 	}
 	defer endWrite(w, locked)
-	newIter6(storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w)).EachWithID(fn)
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	s6 := storageFor[T6](w)
+	it := newIter6(s1, s2, s3, s4, s5, s6)
+	if s1.track != nil || s2.track != nil || s3.track != nil || s4.track != nil || s5.track != nil || s6.track != nil {
+		it.op = [6]opTrack{worldMarks(s1), worldMarks(s2), worldMarks(s3), worldMarks(s4), worldMarks(s5), worldMarks(s6)}
+		it.marks = it.op != [6]opTrack{}
+		defer func() {
+			endWorldMarks(s1)
+			endWorldMarks(s2)
+			endWorldMarks(s3)
+			endWorldMarks(s4)
+			endWorldMarks(s5)
+			endWorldMarks(s6)
+		}()
+	}
+	it.EachWithID(fn)
 	return nil
 }
 
@@ -1082,16 +1178,39 @@ func Get7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, id EntityID) (v1 T1, v2 T2
 }
 
 // Each7 calls fn with every entity that has components of types
-// T1, T2, T3, T4, T5, T6, T7, and pointers to them, which fn may change. Through a [*World] it
-// borrows all storages for the whole iteration: fn must not call other
-// World functions (they would fail with a [*BorrowError]).
+// T1, T2, T3, T4, T5, T6, T7, and pointers to them, which fn may change: like a [ViewMut],
+// it marks the components it hands out modified if their type tracks
+// modification. Through a [*World] it borrows all storages for the whole
+// iteration: fn must not call other World functions (they would fail with
+// a [*BorrowError]).
 func Each7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
 	}
 	defer endWrite(w, locked)
-	newIter7(storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w)).EachWithID(fn)
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	s6 := storageFor[T6](w)
+	s7 := storageFor[T7](w)
+	it := newIter7(s1, s2, s3, s4, s5, s6, s7)
+	if s1.track != nil || s2.track != nil || s3.track != nil || s4.track != nil || s5.track != nil || s6.track != nil || s7.track != nil {
+		it.op = [7]opTrack{worldMarks(s1), worldMarks(s2), worldMarks(s3), worldMarks(s4), worldMarks(s5), worldMarks(s6), worldMarks(s7)}
+		it.marks = it.op != [7]opTrack{}
+		defer func() {
+			endWorldMarks(s1)
+			endWorldMarks(s2)
+			endWorldMarks(s3)
+			endWorldMarks(s4)
+			endWorldMarks(s5)
+			endWorldMarks(s6)
+			endWorldMarks(s7)
+		}()
+	}
+	it.EachWithID(fn)
 	return nil
 }
 
@@ -1306,15 +1425,40 @@ func Get8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, id EntityID) (v1 T1, v
 }
 
 // Each8 calls fn with every entity that has components of types
-// T1, T2, T3, T4, T5, T6, T7, T8, and pointers to them, which fn may change. Through a [*World] it
-// borrows all storages for the whole iteration: fn must not call other
-// World functions (they would fail with a [*BorrowError]).
+// T1, T2, T3, T4, T5, T6, T7, T8, and pointers to them, which fn may change: like a [ViewMut],
+// it marks the components it hands out modified if their type tracks
+// modification. Through a [*World] it borrows all storages for the whole
+// iteration: fn must not call other World functions (they would fail with
+// a [*BorrowError]).
 func Each8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
 	}
 	defer endWrite(w, locked)
-	newIter8(storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w), storageFor[T8](w)).EachWithID(fn)
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	s6 := storageFor[T6](w)
+	s7 := storageFor[T7](w)
+	s8 := storageFor[T8](w)
+	it := newIter8(s1, s2, s3, s4, s5, s6, s7, s8)
+	if s1.track != nil || s2.track != nil || s3.track != nil || s4.track != nil || s5.track != nil || s6.track != nil || s7.track != nil || s8.track != nil {
+		it.op = [8]opTrack{worldMarks(s1), worldMarks(s2), worldMarks(s3), worldMarks(s4), worldMarks(s5), worldMarks(s6), worldMarks(s7), worldMarks(s8)}
+		it.marks = it.op != [8]opTrack{}
+		defer func() {
+			endWorldMarks(s1)
+			endWorldMarks(s2)
+			endWorldMarks(s3)
+			endWorldMarks(s4)
+			endWorldMarks(s5)
+			endWorldMarks(s6)
+			endWorldMarks(s7)
+			endWorldMarks(s8)
+		}()
+	}
+	it.EachWithID(fn)
 	return nil
 }
