@@ -142,9 +142,11 @@ func (w *World) deleteComponents(ids []EntityID) {
 			st.deleteIDs(ids, &w.scratch)
 		}
 	}
-	if len(sw) == 1 {
+	switch len(sw) {
+	case 0:
+	case 1:
 		sw[0].k = sw[0].st.zeroIDs(ids)
-	} else {
+	default:
 		for lo := 0; lo < len(ids); lo += sweepChunk {
 			chunk := ids[lo:min(lo+sweepChunk, len(ids))]
 			for j := range sw {

@@ -120,7 +120,18 @@ func bkSame(t *testing.T, a, b *ecs.World) {
 // of the live and of the dead entities.
 func bkWorld(t *testing.T, seed uint64, n int) (w *ecs.World, live, dead []ecs.EntityID) {
 	t.Helper()
+	return bkWorldGrouped(t, seed, n, false)
+}
+
+// bkWorldGrouped is bkWorld, with a packed group over bkPos and bkVel
+// when grouped: grouped storages take the per-element paths, which keep
+// the group packed.
+func bkWorldGrouped(t *testing.T, seed uint64, n int, grouped bool) (w *ecs.World, live, dead []ecs.EntityID) {
+	t.Helper()
 	w = ecs.NewWorld()
+	if grouped {
+		must(t, ecs.AddGroup2[bkPos, bkVel](w))
+	}
 	r := rand.New(rand.NewPCG(seed, 7))
 	add := func(id ecs.EntityID, mask int, k int) {
 		if mask&1 != 0 {
@@ -218,15 +229,47 @@ var bkPicks = []bkPick{
 // bkCase runs every pick on two worlds of n entities: bulk on one, one by
 // one on the other.
 func bkCase(t *testing.T, n int, bulk, single func(t *testing.T, w *ecs.World, ids []ecs.EntityID)) {
-	for seed, p := range bkPicks {
-		t.Run(p.name, func(t *testing.T) {
-			a, live, _ := bkWorld(t, uint64(seed), n)
-			b, _, _ := bkWorld(t, uint64(seed), n)
-			ids := p.pick(rand.New(rand.NewPCG(uint64(seed), 3)), live)
-			bulk(t, a, ids)
-			single(t, b, ids)
-			bkSame(t, a, b)
-		})
+	for _, grouped := range []bool{false, true} {
+		for seed, p := range bkPicks {
+			name := p.name
+			if grouped {
+				name += ", grouped"
+			}
+			t.Run(name, func(t *testing.T) {
+				a, live, _ := bkWorldGrouped(t, uint64(seed), n, grouped)
+				b, _, _ := bkWorldGrouped(t, uint64(seed), n, grouped)
+				ids := p.pick(rand.New(rand.NewPCG(uint64(seed), 3)), live)
+				bulk(t, a, ids)
+				single(t, b, ids)
+				bkSame(t, a, b)
+				if grouped {
+					bkPacked(t, a)
+				}
+			})
+		}
+	}
+}
+
+// bkPacked checks the group over bkPos and bkVel: the entities that have
+// both sit first in both storages, in the same order.
+func bkPacked(t *testing.T, w *ecs.World) {
+	t.Helper()
+	n, ok := ecs.GroupLen[bkPos](w)
+	isTrue(t, ok, "no group")
+	var p ecs.View[bkPos]
+	var v ecs.View[bkVel]
+	release, err := w.Borrow(&p, &v)
+	must(t, err)
+	defer release()
+	both := 0
+	for _, id := range p.IDs() {
+		if v.Contains(id) {
+			both++
+		}
+	}
+	equal(t, "group length", n, both)
+	if !slices.Equal(p.IDs()[:n], v.IDs()[:n]) {
+		t.Errorf("group not packed: %v vs %v", p.IDs()[:n], v.IDs()[:n])
 	}
 }
 
