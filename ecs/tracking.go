@@ -187,9 +187,9 @@ type tracker[T any] struct {
 	// skips the blocks not newer than its window. It may be newer than
 	// its block's timestamps (an element moved out), never older.
 	// len(modBlock) == (len(modifiedAt)+7)/8.
-	modBlock []uint64
-	deletions  []deletion[T]
-	removals   []removal
+	modBlock  []uint64
+	deletions []deletion[T]
+	removals  []removal
 	// Outside workloads, views see the insertions (modifications) after
 	// these timestamps: the last ClearAllInserted (ClearAllModified).
 	insClear, modClear uint64
