@@ -244,6 +244,7 @@ func bkCase(t *testing.T, n int, bulk, single func(t *testing.T, w *ecs.World, i
 				bkSame(t, a, b)
 				if grouped {
 					bkPacked(t, a)
+					bkPacked(t, b)
 				}
 			})
 		}

@@ -15,6 +15,8 @@ type storage interface {
 	ids() []EntityID
 	has(EntityID) bool
 	deleteID(EntityID) bool
+	pagesRef() *[]*sparsePage
+	deleteFound(id EntityID, e *uint64)
 	deleteIDs(ids []EntityID, sc *bulkScratch) int
 	sweepable(n int) bool
 	zeroIDs(ids []EntityID) int

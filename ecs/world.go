@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
 )
@@ -23,6 +24,7 @@ type World struct {
 	entLock borrowState
 	allLock borrowState
 	scratch bulkScratch // memory the bulk operations reuse (bulk.go)
+	strip   []stripRef  // every storage, for stripAll
 
 	workMu    sync.Mutex
 	workloads map[string]*plan
@@ -174,10 +176,61 @@ func Strip(s Storages, id EntityID) error {
 	return nil
 }
 
+// stripAll deletes id's components from every storage. It looks id up in
+// each storage's sparse pages itself, through w.strip, and calls the
+// storage (through its interface) only when id has a component there,
+// handing it the entry found: a world may have many component types, an
+// entity usually few of them. It runs under the exclusive all-storages
+// borrow, like everything that touches w.strip.
 func (w *World) stripAll(id EntityID) {
-	for _, s := range w.comps.all() {
-		s.deleteID(id)
+	all := w.comps.all()
+	if len(w.strip) != len(all) {
+		w.strip = w.strip[:0]
+		for _, st := range all {
+			w.strip = append(w.strip, stripRef{pages: st.pagesRef(), st: st})
+		}
 	}
+	p, x := uint32(id)>>pageShift, id&pageMask
+	for _, r := range w.strip {
+		if pages := *r.pages; p < uint32(len(pages)) {
+			if pg := pages[p]; pg != nil && (pg[x]^uint64(id)&genMask)-1 < math.MaxUint32 {
+				r.st.deleteFound(id, &pg[x])
+			}
+		}
+	}
+}
+
+// stripRef is a storage as stripAll sees it: the address of its page
+// table, and the storage.
+type stripRef struct {
+	pages *[]*sparsePage
+	st    storage
+}
+
+func (s *sparseSet[T]) pagesRef() *[]*sparsePage { return &s.pages }
+
+// deleteFound is deleteID for an id known to have a component here, whose
+// sparse entry is at e. Storages with tracking or a group delete through
+// deleteID, which keeps them in step; the others swap-remove here,
+// without looking id up again.
+func (s *sparseSet[T]) deleteFound(id EntityID, e *uint64) {
+	if !s.bulkable() {
+		s.deleteID(id)
+		return
+	}
+	i := int(uint32(*e)) - 1
+	*e = 0
+	dense, data := s.dense, s.data
+	last := len(dense) - 1
+	if i != last {
+		moved := dense[last]
+		dense[i] = moved
+		data[i] = data[last]
+		s.pages[moved.Index()>>pageShift][moved.Index()&pageMask] = sparseEntry(moved, i)
+	}
+	var zero T
+	data[last] = zero // let the garbage collector have what it referenced
+	s.dense, s.data = dense[:last], data[:last]
 }
 
 // DeleteAny deletes every entity that has a component of type T (with all
