@@ -72,7 +72,8 @@ func (w *World) MemoryUsage() (MemoryReport, error) {
 
 // ShrinkToFit releases memory the world holds but does not use: spare
 // capacity of every storage's arrays, sparse pages that no longer map any
-// entity, and spare capacity of the entities storage. Storages then grow
+// entity, spare capacity of the entities storage, and the working memory
+// of the bulk operations. Storages then grow
 // again as needed. It borrows all storages for the call.
 func (w *World) ShrinkToFit() error {
 	w, locked, err := beginWrite(w)
@@ -87,6 +88,7 @@ func (w *World) ShrinkToFit() error {
 	e.gens = fit(e.gens)
 	e.alive = fit(e.alive)
 	e.free = fit(e.free)
+	w.scratch = bulkScratch{} // the bulk operations' working memory
 	return nil
 }
 
