@@ -11,7 +11,7 @@ import (
 
 // addRemoveLayouts are the Slipway variants of the add/remove workloads
 // that add and remove one entity at a time.
-var addRemoveLayouts = []layout{plainLayout}
+var addRemoveLayouts = []layout{plainLayout, groupLayout}
 
 // BenchmarkAddRemove: N entities with Position; the round adds Velocity to
 // all of them, then removes it from all. The warm-up round of measure runs

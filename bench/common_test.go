@@ -205,8 +205,7 @@ func newRand() *rand.Rand { return rand.New(rand.NewPCG(0x5119, 0x3a7)) }
 // layout is how a Slipway world is prepared before a workload fills it.
 // Every Slipway variant of a workload whose name is not "slipway-bulk" is
 // a layout: the same setup and the same timed work, in a world prepared
-// differently. A packed group over Position and Velocity will be one more
-// entry in the layouts lists of the query and add/remove workloads.
+// differently: groupLayout is one.
 type layout struct {
 	name    string
 	prepare func(w *ecs.World) error // nil: nothing to prepare
@@ -214,6 +213,12 @@ type layout struct {
 
 // plainLayout is the default: storages as the world makes them.
 var plainLayout = layout{name: "slipway"}
+
+// groupLayout declares a packed owning group over Position and Velocity
+// before the workload fills the world: queries over both run on aligned
+// slices, and adding or removing Velocity moves the entity across the
+// group's boundary.
+var groupLayout = layout{name: "slipway-group", prepare: func(w *ecs.World) error { return ecs.AddGroup2[Position, Velocity](w) }}
 
 // newWorld returns an empty world prepared by l.
 func (l layout) newWorld(tb testing.TB) *ecs.World {

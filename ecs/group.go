@@ -51,16 +51,21 @@ type groupMember interface {
 // there (appended at the end): id joins the group if it now has every
 // member component.
 func (g *group) joined(id EntityID) {
-	for _, m := range g.members {
-		if m.pos(id) < 0 {
+	var at [maxGroup]int // id's position in each member
+	for k, m := range g.members {
+		if at[k] = m.pos(id); at[k] < 0 {
 			return
 		}
 	}
-	for _, m := range g.members {
-		m.swapPos(m.pos(id), g.n)
+	for k, m := range g.members {
+		m.swapPos(at[k], g.n)
 	}
 	g.n++
 }
+
+// maxGroup is the most member types a group can have (AddGroup2 …
+// AddGroup8).
+const maxGroup = 8
 
 // leave is called by a member storage before id's component leaves it,
 // when id is in the group (at a position below n): id moves out of the
