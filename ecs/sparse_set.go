@@ -193,7 +193,7 @@ func (s *sparseSet[T]) insert(id EntityID, v T) insertOutcome {
 	s.dense = append(s.dense, id)
 	s.data = append(s.data, v)
 	if s.track != nil {
-		s.track.appended(1)
+		s.track.appended()
 	}
 	if s.group != nil {
 		s.group.joined(id)

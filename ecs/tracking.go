@@ -254,9 +254,7 @@ func fill(a []uint64, v uint64) {
 
 func filled(n, c int, v uint64) []uint64 {
 	s := make([]uint64, n, c)
-	for i := range s {
-		s[i] = v
-	}
+	fill(s, v)
 	return s
 }
 
@@ -276,21 +274,17 @@ func (t *tracker[T]) stamp() uint64 {
 // them only when it has a tracker. They are kept out of line so the
 // storage's own paths stay small.
 
-// appended records n components appended at the end of the dense arrays.
+// appended records a component appended at the end of the dense arrays.
 //
 //go:noinline
-func (t *tracker[T]) appended(n int) {
+func (t *tracker[T]) appended() {
 	ts := t.stamp()
 	if t.insertedAt != nil {
-		for range n {
-			t.insertedAt = append(t.insertedAt, ts)
-		}
+		t.insertedAt = append(t.insertedAt, ts)
 	}
 	if t.modifiedAt != nil {
-		for range n {
-			t.modifiedAt = append(t.modifiedAt, ts-ancient)
-		}
-		for len(t.modBlock) < blocks(len(t.modifiedAt)) {
+		t.modifiedAt = append(t.modifiedAt, ts-ancient)
+		if len(t.modBlock) < blocks(len(t.modifiedAt)) {
 			t.modBlock = append(t.modBlock, ts-ancient)
 		}
 	}
@@ -416,13 +410,7 @@ func endWorldMarks[T any](s *sparseSet[T]) {
 }
 
 // markAll records that every component was handed out for writing.
-func (t *tracker[T]) markAll() {
-	if a := t.modifiedAt; a != nil {
-		now := t.stamp()
-		fill(a, now)
-		fill(t.modBlock, now)
-	}
-}
+func (t *tracker[T]) markAll() { t.markFirst(len(t.modifiedAt)) }
 
 // opTrack is what a join does with the tracking of one of its operands.
 type opTrack struct {

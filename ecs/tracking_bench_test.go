@@ -71,12 +71,8 @@ func BenchmarkTrackIterate(b *testing.B) {
 	})
 	b.Run(cbName("tracked-join2", n), func(b *testing.B) {
 		w := ecs.NewWorld()
-		ps, vs := cbData(n)
-		tps := make([]tbPos, n)
-		for i, p := range ps {
-			tps[i] = tbPos(p)
-		}
-		_, err := ecs.BulkAddEntity2(w, tps, vs)
+		_, vs := cbData(n)
+		_, err := ecs.BulkAddEntity2(w, tbData(n), vs)
 		cbCheck(b, err)
 		var pos ecs.ViewMut[tbPos]
 		var vel ecs.View[cbVel]
@@ -89,15 +85,20 @@ func BenchmarkTrackIterate(b *testing.B) {
 	})
 }
 
-func tbTrackedWorld(b *testing.B, n int) ecs.ViewMut[tbPos] {
-	b.Helper()
-	w := ecs.NewWorld()
+// tbData returns cbData's positions as tracked components.
+func tbData(n int) []tbPos {
 	ps, _ := cbData(n)
 	tps := make([]tbPos, n)
 	for i, p := range ps {
 		tps[i] = tbPos(p)
 	}
-	_, err := ecs.BulkAddEntity1(w, tps)
+	return tps
+}
+
+func tbTrackedWorld(b *testing.B, n int) ecs.ViewMut[tbPos] {
+	b.Helper()
+	w := ecs.NewWorld()
+	_, err := ecs.BulkAddEntity1(w, tbData(n))
 	cbCheck(b, err)
 	var pos ecs.ViewMut[tbPos]
 	cbBorrow(b, w, &pos)
@@ -146,12 +147,7 @@ func BenchmarkTrackModified(b *testing.B) {
 	} {
 		b.Run(cbName(impl.name, n), func(b *testing.B) {
 			w := ecs.NewWorld()
-			ps, _ := cbData(n)
-			tps := make([]tbPos, n)
-			for i, p := range ps {
-				tps[i] = tbPos(p)
-			}
-			ids, err := ecs.BulkAddEntity1(w, tps)
+			ids, err := ecs.BulkAddEntity1(w, tbData(n))
 			cbCheck(b, err)
 			rng := rand.New(rand.NewPCG(1, 2))
 			touch := func() {
