@@ -170,9 +170,9 @@ func (s *sparseSet[T]) swapPos(i, j int) {
 			x[i], x[j] = x[j], x[i]
 		}
 		if x := t.modifiedAt; x != nil {
-			x[i], x[j] = x[j], x[i]
-			t.bump(i, x[i])
-			t.bump(j, x[j])
+			xi, xj := x[i], x[j]
+			t.setModified(i, xj)
+			t.setModified(j, xi)
 		}
 	}
 }

@@ -182,18 +182,36 @@ type tracker[T any] struct {
 	now        uint64
 	insertedAt []uint64
 	modifiedAt []uint64
-	// modBlock[b] is at least as new as every modifiedAt[i] with i>>3 == b
-	// (blocks of 8 timestamps, a cache line): a scan for modifications
-	// skips the blocks not newer than its window. It may be newer than
-	// its block's timestamps (an element moved out), never older.
+	// modBlock[b] summarises modifiedAt[8b:8b+8] (see modSummary), so a
+	// scan for modifications reads the timestamps of few blocks.
 	// len(modBlock) == (len(modifiedAt)+7)/8.
-	modBlock  []uint64
+	modBlock  []modSummary
 	deletions []deletion[T]
 	removals  []removal
 	// Outside workloads, views see the insertions (modifications) after
 	// these timestamps: the last ClearAllInserted (ClearAllModified).
 	insClear, modClear uint64
 }
+
+// modSummary summarises a block of 8 modification timestamps (a cache
+// line of them) for a scan asking which are newer than since:
+//
+//   - bit k of at set: timestamp k of the block is exactly max;
+//   - bit k of at clear: timestamp k is not newer than rest.
+//
+// So when rest is not newer than since, the answer is at (or nothing, if
+// max is not newer either) without reading the block. Marking through a
+// ViewMut sets the timestamps of a block to the same "now" again and
+// again, which keeps at exact and rest old: a scan over a storage of
+// which a few components changed reads the summaries in order and almost
+// no timestamp. Bits of at past the end of the storage mean nothing.
+type modSummary struct {
+	max, rest uint64
+	at        uint8
+}
+
+// summaryOf returns the summary of a block whose timestamps all are ts.
+func summaryOf(ts uint64) modSummary { return modSummary{max: ts, rest: ts - ancient, at: 0xff} }
 
 type deletion[T any] struct {
 	id EntityID
@@ -222,7 +240,7 @@ func (s *sparseSet[T]) enableTracking(kinds Tracking, w *World) {
 	}
 	if add&TrackModification != 0 {
 		t.modifiedAt = filled(len(s.dense), cap(s.dense), now-ancient)
-		t.modBlock = filled(blocks(len(s.dense)), blocks(cap(s.dense)), now-ancient)
+		t.modBlock = filled(blocks(len(s.dense)), blocks(cap(s.dense)), summaryOf(now-ancient))
 	}
 	t.kinds |= kinds
 	s.track = t
@@ -231,18 +249,38 @@ func (s *sparseSet[T]) enableTracking(kinds Tracking, w *World) {
 // blocks returns how many blocks of modBlock cover n timestamps.
 func blocks(n int) int { return (n + 7) >> 3 }
 
-// bump records in modBlock that the timestamp at i is now ts.
-func (t *tracker[T]) bump(i int, ts uint64) {
-	if b := &t.modBlock[i>>3]; newer(ts, *b) {
-		*b = ts
+// setModified sets the modification timestamp at i to ts, and keeps its
+// block's summary true.
+func (t *tracker[T]) setModified(i int, ts uint64) {
+	t.modifiedAt[i] = ts
+	b, bit := &t.modBlock[i>>3], uint8(1)<<(i&7)
+	switch {
+	case ts == b.max:
+		b.at |= bit
+	case newer(ts, b.max):
+		b.retire()
+		b.max, b.at = ts, bit
+	default:
+		b.at &^= bit
+		if newer(ts, b.rest) {
+			b.rest = ts
+		}
+	}
+}
+
+// retire makes rest cover the timestamps at stands for, before max and at
+// change.
+func (b *modSummary) retire() {
+	if b.at != 0 && newer(b.max, b.rest) {
+		b.rest = b.max
 	}
 }
 
 // fill sets every element of a to v. It fills a first chunk small enough
 // to stay in the L1 cache, then copies it over the rest: memmove's wide
 // stores rather than one store per loop iteration.
-func fill(a []uint64, v uint64) {
-	const chunk = 2048 // 16 KiB
+func fill[E any](a []E, v E) {
+	const chunk = 1024
 	first := a[:min(len(a), chunk)]
 	for i := range first {
 		first[i] = v
@@ -252,8 +290,8 @@ func fill(a []uint64, v uint64) {
 	}
 }
 
-func filled(n, c int, v uint64) []uint64 {
-	s := make([]uint64, n, c)
+func filled[E any](n, c int, v E) []E {
+	s := make([]E, n, c)
 	fill(s, v)
 	return s
 }
@@ -285,8 +323,9 @@ func (t *tracker[T]) appended() {
 	if t.modifiedAt != nil {
 		t.modifiedAt = append(t.modifiedAt, ts-ancient)
 		if len(t.modBlock) < blocks(len(t.modifiedAt)) {
-			t.modBlock = append(t.modBlock, ts-ancient)
+			t.modBlock = append(t.modBlock, summaryOf(ts-ancient))
 		}
+		t.setModified(len(t.modifiedAt)-1, ts-ancient)
 	}
 }
 
@@ -296,9 +335,7 @@ func (t *tracker[T]) appended() {
 //go:noinline
 func (t *tracker[T]) replaced(i int) {
 	if t.modifiedAt != nil {
-		ts := t.stamp()
-		t.modifiedAt[i] = ts
-		t.bump(i, ts)
+		t.setModified(i, t.stamp())
 	}
 }
 
@@ -316,7 +353,7 @@ func (t *tracker[T]) tookOver(old EntityID, v *T, i int) {
 		t.insertedAt[i] = ts
 	}
 	if t.modifiedAt != nil {
-		t.modifiedAt[i] = ts - ancient
+		t.setModified(i, ts-ancient)
 	}
 }
 
@@ -328,8 +365,7 @@ func (t *tracker[T]) gone(i, last int) {
 		t.insertedAt = a[:last]
 	}
 	if a := t.modifiedAt; a != nil {
-		a[i] = a[last]
-		t.bump(i, a[i])
+		t.setModified(i, a[last])
 		t.modifiedAt = a[:last]
 		t.modBlock = t.modBlock[:blocks(last)]
 	}
@@ -380,13 +416,27 @@ func (t *tracker[T]) markFirst(n int) {
 	if a := t.modifiedAt; a != nil {
 		now := t.stamp()
 		fill(a[:n], now)
-		fill(t.modBlock[:blocks(n)], now)
+		t.summarise(n, now)
 	}
 }
 
 // markBlocks records in modBlock that the first n timestamps were set to
 // t.now.
-func (t *tracker[T]) markBlocks(n int) { fill(t.modBlock[:blocks(n)], t.now) }
+func (t *tracker[T]) markBlocks(n int) { t.summarise(n, t.now) }
+
+// summarise records in modBlock that the first n timestamps were set to
+// ts, the newest timestamp the storage has seen.
+func (t *tracker[T]) summarise(n int, ts uint64) {
+	fill(t.modBlock[:n>>3], summaryOf(ts))
+	if n&7 != 0 {
+		b := &t.modBlock[n>>3]
+		if b.max != ts {
+			b.retire()
+			b.max, b.at = ts, 0
+		}
+		b.at |= 1<<(n&7) - 1
+	}
+}
 
 // worldMarks prepares s for a World-level iteration that hands its
 // components out for writing (Each1 … Each8): if s tracks modification,
@@ -429,8 +479,15 @@ func (t *tracker[T]) admits(op *opTrack, i int) bool {
 // mark records that the component at i is handed out for writing.
 func (t *tracker[T]) mark(i int) {
 	if t.modifiedAt != nil {
+		// As setModified, knowing that t.now is the newest timestamp
+		// the storage has seen.
 		t.modifiedAt[i] = t.now
-		t.modBlock[i>>3] = t.now // t.now is the newest timestamp the storage has seen
+		b := &t.modBlock[i>>3]
+		if b.max != t.now {
+			b.retire()
+			b.max, b.at = t.now, 0
+		}
+		b.at |= 1 << (i & 7)
 	}
 }
 
@@ -499,9 +556,10 @@ func (t *tracker[T]) memory() (used, allocated int) {
 		return 0, 0
 	}
 	const stamp = 8
+	sum := int(unsafe.Sizeof(modSummary{}))
 	del, rem := int(unsafe.Sizeof(deletion[T]{})), int(unsafe.Sizeof(removal{}))
-	used = (len(t.insertedAt)+len(t.modifiedAt)+len(t.modBlock))*stamp + len(t.deletions)*del + len(t.removals)*rem
-	allocated = (cap(t.insertedAt)+cap(t.modifiedAt)+cap(t.modBlock))*stamp + cap(t.deletions)*del + cap(t.removals)*rem
+	used = (len(t.insertedAt)+len(t.modifiedAt))*stamp + len(t.modBlock)*sum + len(t.deletions)*del + len(t.removals)*rem
+	allocated = (cap(t.insertedAt)+cap(t.modifiedAt))*stamp + cap(t.modBlock)*sum + cap(t.deletions)*del + cap(t.removals)*rem
 	return used, allocated
 }
 

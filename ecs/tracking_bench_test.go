@@ -69,6 +69,20 @@ func BenchmarkTrackIterate(b *testing.B) {
 		}
 		clk.report(n)
 	})
+	b.Run(cbName("untracked-join2", n), func(b *testing.B) {
+		w := ecs.NewWorld()
+		ps, vs := cbData(n)
+		_, err := ecs.BulkAddEntity2(w, ps, vs)
+		cbCheck(b, err)
+		var pos ecs.ViewMut[cbPos]
+		var vel ecs.View[cbVel]
+		cbBorrow(b, w, &pos, &vel)
+		clk := cbStart(b)
+		for b.Loop() {
+			cbJoinAll(pos, vel)
+		}
+		clk.report(n)
+	})
 	b.Run(cbName("tracked-join2", n), func(b *testing.B) {
 		w := ecs.NewWorld()
 		_, vs := cbData(n)

@@ -1,6 +1,9 @@
 package ecs
 
-import "iter"
+import (
+	"iter"
+	"math/bits"
+)
 
 // Changed is a view narrowed to the components inserted and/or modified in
 // its window: inside a workload, since the system's previous run (its own
@@ -89,15 +92,28 @@ func (p *joinPart[T]) scan(visit func(int) bool) {
 			}
 		}
 	case TrackModification:
-		// Only the blocks of 8 newer than the window can hold a
-		// modification in it.
+		// A block's summary tells which of its components changed in the
+		// window, unless its rest is newer: then read its timestamps.
 		since, mod := op.mod, t.modifiedAt[:n]
-		for b, m := range t.modBlock[:blocks(n)] {
-			if !newer(m, since) {
+		for b, sum := range t.modBlock[:blocks(n)] {
+			lo := b << 3
+			if newer(sum.rest, since) {
+				for i := lo; i < min(lo+8, n); i++ {
+					if newer(mod[i], since) && !hit(i) {
+						return
+					}
+				}
 				continue
 			}
-			for i := b << 3; i < min(b<<3+8, n); i++ {
-				if newer(mod[i], since) && !hit(i) {
+			if !newer(sum.max, since) {
+				continue
+			}
+			set := uint(sum.at)
+			if n-lo < 8 {
+				set &= 1<<(n-lo) - 1
+			}
+			for ; set != 0; set &= set - 1 {
+				if !hit(lo + bits.TrailingZeros(set)) {
 					return
 				}
 			}
