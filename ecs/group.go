@@ -33,7 +33,10 @@ func (e *GroupError) Unwrap() error { return ErrGroup }
 type group struct {
 	name    string
 	members []groupMember
-	n       int
+	// pages[k] is members[k]'s sparse pages, which the group reads
+	// itself to find an entity's position there (no call).
+	pages [maxGroup]*[]*sparsePage
+	n     int
 }
 
 // groupMember is the face a storage shows its group.
@@ -43,22 +46,29 @@ type groupMember interface {
 	swapPos(i, j int)
 	ids() []EntityID
 	length() int
+	pagesRef() *[]*sparsePage
 	groupOf() *group
-	setGroup(*group)
+	setGroup(g *group, k int) // the storage is g.members[k]
 }
 
-// joined is called by a member storage after id gained its component
-// there (appended at the end): id joins the group if it now has every
-// member component.
-func (g *group) joined(id EntityID) {
+// joined is called by member self after id gained its component there, at
+// position x: id joins the group if it now has every member component.
+// The members are called only where needed: the caller is not asked for
+// a position it knows, and a component already at the group's end is not
+// swapped (adding to entities in storage order never swaps).
+func (g *group) joined(self, x int, id EntityID) {
 	var at [maxGroup]int // id's position in each member
-	for k, m := range g.members {
-		if at[k] = m.pos(id); at[k] < 0 {
+	for k := range g.members {
+		if k == self {
+			at[k] = x
+		} else if at[k] = posIn(*g.pages[k], id); at[k] < 0 {
 			return
 		}
 	}
 	for k, m := range g.members {
-		m.swapPos(at[k], g.n)
+		if at[k] != g.n {
+			m.swapPos(at[k], g.n)
+		}
 	}
 	g.n++
 }
@@ -67,13 +77,19 @@ func (g *group) joined(id EntityID) {
 // AddGroup8).
 const maxGroup = 8
 
-// leave is called by a member storage before id's component leaves it,
-// when id is in the group (at a position below n): id moves out of the
+// leave is called by member self before id's component at position x
+// leaves it, when id is in the group (x below n): id moves out of the
 // packed range of every member.
-func (g *group) leave(id EntityID) {
+func (g *group) leave(self, x int, id EntityID) {
 	g.n--
-	for _, m := range g.members {
-		m.swapPos(m.pos(id), g.n)
+	for k, m := range g.members {
+		at := x
+		if k != self {
+			at = posIn(*g.pages[k], id)
+		}
+		if at != g.n {
+			m.swapPos(at, g.n)
+		}
 	}
 }
 
@@ -91,21 +107,24 @@ func (w *World) addGroup(name string, members []groupMember) error {
 		}
 	}
 	g := &group{name: name, members: members}
-	driver := members[0]
-	for _, m := range members[1:] {
-		if m.length() < driver.length() {
-			driver = m
+	for k, m := range members {
+		g.pages[k] = m.pagesRef()
+	}
+	driver := 0
+	for k, m := range members {
+		if m.length() < members[driver].length() {
+			driver = k
 		}
 	}
 	// Scanning the driver in order is safe while packing: a swap moves
 	// the entity at position n (n ≤ the scan position, already looked at)
 	// to the scan position.
-	ids := driver.ids()
+	ids := members[driver].ids()
 	for i := 0; i < len(ids); i++ {
-		g.joined(ids[i])
+		g.joined(driver, i, ids[i])
 	}
-	for _, m := range members {
-		m.setGroup(g)
+	for k, m := range members {
+		m.setGroup(g, k)
 	}
 	return nil
 }
@@ -151,8 +170,8 @@ func GroupLen[T any](s Storages) (int, bool) {
 
 // The methods below make *sparseSet[T] a groupMember.
 
-func (s *sparseSet[T]) groupOf() *group   { return s.group }
-func (s *sparseSet[T]) setGroup(g *group) { s.group = g }
+func (s *sparseSet[T]) groupOf() *group          { return s.group }
+func (s *sparseSet[T]) setGroup(g *group, k int) { s.group, s.member = g, k }
 
 // swapPos swaps the components at positions i and j, with their entities,
 // sparse entries and tracking timestamps.

@@ -78,7 +78,8 @@ type sparseSet[T any] struct {
 	track *tracker[T]
 	// group is the packed owning group this storage is a member of
 	// (group.go), or nil.
-	group *group
+	group  *group
+	member int // which of group.members this storage is
 }
 
 func newSparseSet[T any]() *sparseSet[T] {
@@ -196,7 +197,7 @@ func (s *sparseSet[T]) insert(id EntityID, v T) insertOutcome {
 		s.track.appended()
 	}
 	if s.group != nil {
-		s.group.joined(id)
+		s.group.joined(s.member, len(s.dense)-1, id)
 	}
 	return inserted
 }
@@ -240,8 +241,8 @@ func (s *sparseSet[T]) remove(id EntityID) (v T, ok bool) {
 	if e == nil {
 		return v, false
 	}
-	if s.group != nil && int(uint32(*e))-1 < s.group.n {
-		s.group.leave(id)
+	if x := int(uint32(*e)) - 1; s.group != nil && x < s.group.n {
+		s.group.leave(s.member, x, id)
 	}
 	i := int(uint32(*e)) - 1
 	*e = 0
@@ -272,8 +273,8 @@ func (s *sparseSet[T]) deleteID(id EntityID) bool {
 	if e == nil {
 		return false
 	}
-	if s.group != nil && int(uint32(*e))-1 < s.group.n {
-		s.group.leave(id)
+	if x := int(uint32(*e)) - 1; s.group != nil && x < s.group.n {
+		s.group.leave(s.member, x, id)
 	}
 	i := int(uint32(*e)) - 1
 	*e = 0
