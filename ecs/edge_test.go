@@ -991,3 +991,21 @@ func recovered(fn func()) (r any) {
 	fn()
 	return nil
 }
+
+// TestEdgeNeverBorrowedViewGet: View.Get stays small enough to inline by
+// checking only for a released view; on a zero View, never borrowed, it
+// still panics rather than answering (a nil dereference, as documented).
+func TestEdgeNeverBorrowedViewGet(t *testing.T) {
+	w := ecs.NewWorld()
+	id, err := ecs.AddEntity1(w, Pos{1, 1})
+	must(t, err)
+	var never ecs.View[Pos]
+	panicked := func() (p bool) {
+		defer func() { p = recover() != nil }()
+		never.Get(id)
+		return false
+	}()
+	if !panicked {
+		t.Fatal("Get on a zero View did not panic")
+	}
+}

@@ -3,7 +3,6 @@ package ecs
 import (
 	"fmt"
 	"iter"
-	"strconv"
 )
 
 // View is shared access to the components of type T: read them, iterate
@@ -162,9 +161,19 @@ func (v View[T]) Contains(id EntityID) bool { return v.c.store().has(id) }
 // Get returns a pointer to id's component, and false if id has none (or
 // is not alive). The pointer is valid until the storage changes (a component
 // of type T is added or removed) and is for reading only.
+//
+// Get is small enough for the compiler to inline at the call site. To stay
+// so, it checks only for a released view (a panic wrapping [ErrReleased]);
+// a zero View that was never borrowed panics with a nil dereference.
 func (v View[T]) Get(id EntityID) (*T, bool) {
-	p := v.c.store().get(id)
-	return p, p != nil
+	s := v.c.s
+	if s == nil {
+		panic(errViewReleased)
+	}
+	if x := posIn(s.pages, id); x >= 0 {
+		return &s.data[x], true
+	}
+	return nil, false
 }
 
 // MustGet returns a pointer to id's component: the index form, for when the
@@ -343,9 +352,20 @@ func (v ViewMut[T]) Clear() { v.c.store().clear() }
 func mustGet[T any](s *sparseSet[T], id EntityID) *T {
 	p := s.get(id)
 	if p == nil {
-		panic("ecs: " + id.String() + " has no " + s.name + " component; use Get to handle absence (" + strconv.Itoa(len(s.dense)) + " entities have one)")
+		panic(absent{id, s.name})
 	}
 	return p
+}
+
+// absent is the panic value of MustGet for a missing component. It is
+// formatted only when printed, which keeps MustGet small enough to inline.
+type absent struct {
+	id   EntityID
+	name string // the component type
+}
+
+func (a absent) Error() string {
+	return "ecs: " + a.id.String() + " has no " + a.name + " component; use Get to handle absence"
 }
 
 func all[T any](s *sparseSet[T]) iter.Seq[*T] {
