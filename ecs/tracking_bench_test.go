@@ -70,13 +70,8 @@ func BenchmarkTrackIterate(b *testing.B) {
 		clk.report(n)
 	})
 	b.Run(cbName("untracked-join2", n), func(b *testing.B) {
-		w := ecs.NewWorld()
-		ps, vs := cbData(n)
-		_, err := ecs.BulkAddEntity2(w, ps, vs)
-		cbCheck(b, err)
-		var pos ecs.ViewMut[cbPos]
-		var vel ecs.View[cbVel]
-		cbBorrow(b, w, &pos, &vel)
+		ps, _ := cbData(n)
+		pos, vel := tbJoinViews(b, ps)
 		clk := cbStart(b)
 		for b.Loop() {
 			cbJoinAll(pos, vel)
@@ -84,19 +79,27 @@ func BenchmarkTrackIterate(b *testing.B) {
 		clk.report(n)
 	})
 	b.Run(cbName("tracked-join2", n), func(b *testing.B) {
-		w := ecs.NewWorld()
-		_, vs := cbData(n)
-		_, err := ecs.BulkAddEntity2(w, tbData(n), vs)
-		cbCheck(b, err)
-		var pos ecs.ViewMut[tbPos]
-		var vel ecs.View[cbVel]
-		cbBorrow(b, w, &pos, &vel)
+		pos, vel := tbJoinViews(b, tbData(n))
 		clk := cbStart(b)
 		for b.Loop() {
 			tbJoin2(pos, vel)
 		}
 		clk.report(n)
 	})
+}
+
+// tbJoinViews returns the views of a world of len(ps) entities, each with
+// a P from ps and a cbVel, borrowed for the whole benchmark.
+func tbJoinViews[P any](b *testing.B, ps []P) (ecs.ViewMut[P], ecs.View[cbVel]) {
+	b.Helper()
+	w := ecs.NewWorld()
+	_, vs := cbData(len(ps))
+	_, err := ecs.BulkAddEntity2(w, ps, vs)
+	cbCheck(b, err)
+	var pos ecs.ViewMut[P]
+	var vel ecs.View[cbVel]
+	cbBorrow(b, w, &pos, &vel)
+	return pos, vel
 }
 
 // tbData returns cbData's positions as tracked components.
