@@ -3,6 +3,7 @@ package ecs
 import (
 	"fmt"
 	"iter"
+	"strconv"
 )
 
 // View is shared access to the components of type T: read them, iterate
@@ -352,20 +353,21 @@ func (v ViewMut[T]) Clear() { v.c.store().clear() }
 func mustGet[T any](s *sparseSet[T], id EntityID) *T {
 	p := s.get(id)
 	if p == nil {
-		panic(absent{id, s.name})
+		panic(absent{id, s.name, len(s.dense)})
 	}
 	return p
 }
 
 // absent is the panic value of MustGet for a missing component. It is
-// formatted only when printed, which keeps MustGet small enough to inline.
+// formatted only when printed, so the call site carries no string building.
 type absent struct {
 	id   EntityID
 	name string // the component type
+	n    int    // how many entities have one
 }
 
 func (a absent) Error() string {
-	return "ecs: " + a.id.String() + " has no " + a.name + " component; use Get to handle absence"
+	return "ecs: " + a.id.String() + " has no " + a.name + " component; use Get to handle absence (" + strconv.Itoa(a.n) + " entities have one)"
 }
 
 func all[T any](s *sparseSet[T]) iter.Seq[*T] {
