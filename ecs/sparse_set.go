@@ -68,18 +68,20 @@ type sparseSet[T any] struct {
 	dense []EntityID
 	data  []T
 
-	typ  reflect.Type
-	name string
-	lock borrowState
-
 	// track is the tracking state (tracking.go), nil when the type tracks
 	// nothing: untracked storages pay one nil test per insertion or
-	// removal, and nothing per lookup or iteration.
+	// removal, and nothing per lookup or iteration. It and group sit
+	// next to the slices, in the cache line every insertion and removal
+	// reads.
 	track *tracker[T]
 	// group is the packed owning group this storage is a member of
 	// (group.go), or nil.
 	group  *group
 	member int // which of group.members this storage is
+
+	typ  reflect.Type
+	name string
+	lock borrowState
 }
 
 func newSparseSet[T any]() *sparseSet[T] {
