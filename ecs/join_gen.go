@@ -1061,66 +1061,31 @@ func (it Iter3[T1, T2, T3]) Each(fn func(*T1, *T2, *T3)) {
 		}
 		return
 	}
-	switch driver {
-	case 1:
-		data1 := data1[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := &data1[i]
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		x1 := i
+		if driver != 1 {
+			if x1 = posIn(pages1, id); x1 < 0 {
 				continue
-			}
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
-				continue
-			}
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, p1, p2, p3) {
-				return
 			}
 		}
-	case 2:
-		data2 := data2[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+		x2 := i
+		if driver != 2 {
+			if x2 = posIn(pages2, id); x2 < 0 {
 				continue
-			}
-			p2 := &data2[i]
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
-				continue
-			}
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, p1, p2, p3) {
-				return
 			}
 		}
-	case 3:
-		data3 := data3[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+		x3 := i
+		if driver != 3 {
+			if x3 = posIn(pages3, id); x3 < 0 {
 				continue
 			}
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
-				continue
-			}
-			p3 := &data3[i]
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, p1, p2, p3) {
-				return
-			}
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
+			return
 		}
 	}
 }
@@ -1155,66 +1120,31 @@ func (it Iter3[T1, T2, T3]) EachWithID(fn func(EntityID, *T1, *T2, *T3)) {
 		}
 		return
 	}
-	switch driver {
-	case 1:
-		data1 := data1[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := &data1[i]
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		x1 := i
+		if driver != 1 {
+			if x1 = posIn(pages1, id); x1 < 0 {
 				continue
-			}
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
-				continue
-			}
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, p1, p2, p3) {
-				return
 			}
 		}
-	case 2:
-		data2 := data2[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+		x2 := i
+		if driver != 2 {
+			if x2 = posIn(pages2, id); x2 < 0 {
 				continue
-			}
-			p2 := &data2[i]
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
-				continue
-			}
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, p1, p2, p3) {
-				return
 			}
 		}
-	case 3:
-		data3 := data3[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+		x3 := i
+		if driver != 3 {
+			if x3 = posIn(pages3, id); x3 < 0 {
 				continue
 			}
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
-				continue
-			}
-			p3 := &data3[i]
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, p1, p2, p3) {
-				return
-			}
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
+			return
 		}
 	}
 }
@@ -1249,66 +1179,31 @@ func (it Iter3[T1, T2, T3]) All() iter.Seq[Row3[T1, T2, T3]] {
 			}
 			return
 		}
-		switch driver {
-		case 1:
-			data1 := data1[:len(ids)]
-			for i := it.i; i < len(ids); i++ {
-				id := ids[i]
-				p1 := &data1[i]
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			x1 := i
+			if driver != 1 {
+				if x1 = posIn(pages1, id); x1 < 0 {
 					continue
-				}
-				p3 := getIn(pages3, data3, id)
-				if p3 == nil {
-					continue
-				}
-				if not != nil && excluded(not, id) {
-					continue
-				}
-				if !visit(id, p1, p2, p3) {
-					return
 				}
 			}
-		case 2:
-			data2 := data2[:len(ids)]
-			for i := it.i; i < len(ids); i++ {
-				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+			x2 := i
+			if driver != 2 {
+				if x2 = posIn(pages2, id); x2 < 0 {
 					continue
-				}
-				p2 := &data2[i]
-				p3 := getIn(pages3, data3, id)
-				if p3 == nil {
-					continue
-				}
-				if not != nil && excluded(not, id) {
-					continue
-				}
-				if !visit(id, p1, p2, p3) {
-					return
 				}
 			}
-		case 3:
-			data3 := data3[:len(ids)]
-			for i := it.i; i < len(ids); i++ {
-				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+			x3 := i
+			if driver != 3 {
+				if x3 = posIn(pages3, id); x3 < 0 {
 					continue
 				}
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
-					continue
-				}
-				p3 := &data3[i]
-				if not != nil && excluded(not, id) {
-					continue
-				}
-				if !visit(id, p1, p2, p3) {
-					return
-				}
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
+				return
 			}
 		}
 	}
@@ -1344,66 +1239,31 @@ func (it Iter3[T1, T2, T3]) WithID() iter.Seq2[EntityID, Row3[T1, T2, T3]] {
 			}
 			return
 		}
-		switch driver {
-		case 1:
-			data1 := data1[:len(ids)]
-			for i := it.i; i < len(ids); i++ {
-				id := ids[i]
-				p1 := &data1[i]
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			x1 := i
+			if driver != 1 {
+				if x1 = posIn(pages1, id); x1 < 0 {
 					continue
-				}
-				p3 := getIn(pages3, data3, id)
-				if p3 == nil {
-					continue
-				}
-				if not != nil && excluded(not, id) {
-					continue
-				}
-				if !visit(id, p1, p2, p3) {
-					return
 				}
 			}
-		case 2:
-			data2 := data2[:len(ids)]
-			for i := it.i; i < len(ids); i++ {
-				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+			x2 := i
+			if driver != 2 {
+				if x2 = posIn(pages2, id); x2 < 0 {
 					continue
-				}
-				p2 := &data2[i]
-				p3 := getIn(pages3, data3, id)
-				if p3 == nil {
-					continue
-				}
-				if not != nil && excluded(not, id) {
-					continue
-				}
-				if !visit(id, p1, p2, p3) {
-					return
 				}
 			}
-		case 3:
-			data3 := data3[:len(ids)]
-			for i := it.i; i < len(ids); i++ {
-				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+			x3 := i
+			if driver != 3 {
+				if x3 = posIn(pages3, id); x3 < 0 {
 					continue
 				}
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
-					continue
-				}
-				p3 := &data3[i]
-				if not != nil && excluded(not, id) {
-					continue
-				}
-				if !visit(id, p1, p2, p3) {
-					return
-				}
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
+				return
 			}
 		}
 	}
@@ -1525,66 +1385,31 @@ func (it Iter3[T1, T2, T3]) Count() (n int) {
 		}
 		return
 	}
-	switch driver {
-	case 1:
-		data1 := data1[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := &data1[i]
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		x1 := i
+		if driver != 1 {
+			if x1 = posIn(pages1, id); x1 < 0 {
 				continue
-			}
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
-				continue
-			}
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, p1, p2, p3) {
-				return
 			}
 		}
-	case 2:
-		data2 := data2[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+		x2 := i
+		if driver != 2 {
+			if x2 = posIn(pages2, id); x2 < 0 {
 				continue
-			}
-			p2 := &data2[i]
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
-				continue
-			}
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, p1, p2, p3) {
-				return
 			}
 		}
-	case 3:
-		data3 := data3[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+		x3 := i
+		if driver != 3 {
+			if x3 = posIn(pages3, id); x3 < 0 {
 				continue
 			}
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
-				continue
-			}
-			p3 := &data3[i]
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, p1, p2, p3) {
-				return
-			}
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
+			return
 		}
 	}
 	return n
@@ -1837,102 +1662,37 @@ func (it Iter4[T1, T2, T3, T4]) Each(fn func(*T1, *T2, *T3, *T4)) {
 		}
 		return
 	}
-	switch driver {
-	case 1:
-		data1 := data1[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := &data1[i]
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		x1 := i
+		if driver != 1 {
+			if x1 = posIn(pages1, id); x1 < 0 {
 				continue
-			}
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
-				continue
-			}
-			p4 := getIn(pages4, data4, id)
-			if p4 == nil {
-				continue
-			}
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, p1, p2, p3, p4) {
-				return
 			}
 		}
-	case 2:
-		data2 := data2[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+		x2 := i
+		if driver != 2 {
+			if x2 = posIn(pages2, id); x2 < 0 {
 				continue
-			}
-			p2 := &data2[i]
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
-				continue
-			}
-			p4 := getIn(pages4, data4, id)
-			if p4 == nil {
-				continue
-			}
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, p1, p2, p3, p4) {
-				return
 			}
 		}
-	case 3:
-		data3 := data3[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+		x3 := i
+		if driver != 3 {
+			if x3 = posIn(pages3, id); x3 < 0 {
 				continue
-			}
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
-				continue
-			}
-			p3 := &data3[i]
-			p4 := getIn(pages4, data4, id)
-			if p4 == nil {
-				continue
-			}
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, p1, p2, p3, p4) {
-				return
 			}
 		}
-	case 4:
-		data4 := data4[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+		x4 := i
+		if driver != 4 {
+			if x4 = posIn(pages4, id); x4 < 0 {
 				continue
 			}
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
-				continue
-			}
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
-				continue
-			}
-			p4 := &data4[i]
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, p1, p2, p3, p4) {
-				return
-			}
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
+			return
 		}
 	}
 }
@@ -1969,102 +1729,37 @@ func (it Iter4[T1, T2, T3, T4]) EachWithID(fn func(EntityID, *T1, *T2, *T3, *T4)
 		}
 		return
 	}
-	switch driver {
-	case 1:
-		data1 := data1[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := &data1[i]
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		x1 := i
+		if driver != 1 {
+			if x1 = posIn(pages1, id); x1 < 0 {
 				continue
-			}
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
-				continue
-			}
-			p4 := getIn(pages4, data4, id)
-			if p4 == nil {
-				continue
-			}
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, p1, p2, p3, p4) {
-				return
 			}
 		}
-	case 2:
-		data2 := data2[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+		x2 := i
+		if driver != 2 {
+			if x2 = posIn(pages2, id); x2 < 0 {
 				continue
-			}
-			p2 := &data2[i]
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
-				continue
-			}
-			p4 := getIn(pages4, data4, id)
-			if p4 == nil {
-				continue
-			}
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, p1, p2, p3, p4) {
-				return
 			}
 		}
-	case 3:
-		data3 := data3[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+		x3 := i
+		if driver != 3 {
+			if x3 = posIn(pages3, id); x3 < 0 {
 				continue
-			}
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
-				continue
-			}
-			p3 := &data3[i]
-			p4 := getIn(pages4, data4, id)
-			if p4 == nil {
-				continue
-			}
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, p1, p2, p3, p4) {
-				return
 			}
 		}
-	case 4:
-		data4 := data4[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+		x4 := i
+		if driver != 4 {
+			if x4 = posIn(pages4, id); x4 < 0 {
 				continue
 			}
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
-				continue
-			}
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
-				continue
-			}
-			p4 := &data4[i]
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, p1, p2, p3, p4) {
-				return
-			}
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
+			return
 		}
 	}
 }
@@ -2101,102 +1796,37 @@ func (it Iter4[T1, T2, T3, T4]) All() iter.Seq[Row4[T1, T2, T3, T4]] {
 			}
 			return
 		}
-		switch driver {
-		case 1:
-			data1 := data1[:len(ids)]
-			for i := it.i; i < len(ids); i++ {
-				id := ids[i]
-				p1 := &data1[i]
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			x1 := i
+			if driver != 1 {
+				if x1 = posIn(pages1, id); x1 < 0 {
 					continue
-				}
-				p3 := getIn(pages3, data3, id)
-				if p3 == nil {
-					continue
-				}
-				p4 := getIn(pages4, data4, id)
-				if p4 == nil {
-					continue
-				}
-				if not != nil && excluded(not, id) {
-					continue
-				}
-				if !visit(id, p1, p2, p3, p4) {
-					return
 				}
 			}
-		case 2:
-			data2 := data2[:len(ids)]
-			for i := it.i; i < len(ids); i++ {
-				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+			x2 := i
+			if driver != 2 {
+				if x2 = posIn(pages2, id); x2 < 0 {
 					continue
-				}
-				p2 := &data2[i]
-				p3 := getIn(pages3, data3, id)
-				if p3 == nil {
-					continue
-				}
-				p4 := getIn(pages4, data4, id)
-				if p4 == nil {
-					continue
-				}
-				if not != nil && excluded(not, id) {
-					continue
-				}
-				if !visit(id, p1, p2, p3, p4) {
-					return
 				}
 			}
-		case 3:
-			data3 := data3[:len(ids)]
-			for i := it.i; i < len(ids); i++ {
-				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+			x3 := i
+			if driver != 3 {
+				if x3 = posIn(pages3, id); x3 < 0 {
 					continue
-				}
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
-					continue
-				}
-				p3 := &data3[i]
-				p4 := getIn(pages4, data4, id)
-				if p4 == nil {
-					continue
-				}
-				if not != nil && excluded(not, id) {
-					continue
-				}
-				if !visit(id, p1, p2, p3, p4) {
-					return
 				}
 			}
-		case 4:
-			data4 := data4[:len(ids)]
-			for i := it.i; i < len(ids); i++ {
-				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+			x4 := i
+			if driver != 4 {
+				if x4 = posIn(pages4, id); x4 < 0 {
 					continue
 				}
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
-					continue
-				}
-				p3 := getIn(pages3, data3, id)
-				if p3 == nil {
-					continue
-				}
-				p4 := &data4[i]
-				if not != nil && excluded(not, id) {
-					continue
-				}
-				if !visit(id, p1, p2, p3, p4) {
-					return
-				}
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
+				return
 			}
 		}
 	}
@@ -2234,102 +1864,37 @@ func (it Iter4[T1, T2, T3, T4]) WithID() iter.Seq2[EntityID, Row4[T1, T2, T3, T4
 			}
 			return
 		}
-		switch driver {
-		case 1:
-			data1 := data1[:len(ids)]
-			for i := it.i; i < len(ids); i++ {
-				id := ids[i]
-				p1 := &data1[i]
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
+		for i := it.i; i < len(ids); i++ {
+			id := ids[i]
+			x1 := i
+			if driver != 1 {
+				if x1 = posIn(pages1, id); x1 < 0 {
 					continue
-				}
-				p3 := getIn(pages3, data3, id)
-				if p3 == nil {
-					continue
-				}
-				p4 := getIn(pages4, data4, id)
-				if p4 == nil {
-					continue
-				}
-				if not != nil && excluded(not, id) {
-					continue
-				}
-				if !visit(id, p1, p2, p3, p4) {
-					return
 				}
 			}
-		case 2:
-			data2 := data2[:len(ids)]
-			for i := it.i; i < len(ids); i++ {
-				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+			x2 := i
+			if driver != 2 {
+				if x2 = posIn(pages2, id); x2 < 0 {
 					continue
-				}
-				p2 := &data2[i]
-				p3 := getIn(pages3, data3, id)
-				if p3 == nil {
-					continue
-				}
-				p4 := getIn(pages4, data4, id)
-				if p4 == nil {
-					continue
-				}
-				if not != nil && excluded(not, id) {
-					continue
-				}
-				if !visit(id, p1, p2, p3, p4) {
-					return
 				}
 			}
-		case 3:
-			data3 := data3[:len(ids)]
-			for i := it.i; i < len(ids); i++ {
-				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+			x3 := i
+			if driver != 3 {
+				if x3 = posIn(pages3, id); x3 < 0 {
 					continue
-				}
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
-					continue
-				}
-				p3 := &data3[i]
-				p4 := getIn(pages4, data4, id)
-				if p4 == nil {
-					continue
-				}
-				if not != nil && excluded(not, id) {
-					continue
-				}
-				if !visit(id, p1, p2, p3, p4) {
-					return
 				}
 			}
-		case 4:
-			data4 := data4[:len(ids)]
-			for i := it.i; i < len(ids); i++ {
-				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+			x4 := i
+			if driver != 4 {
+				if x4 = posIn(pages4, id); x4 < 0 {
 					continue
 				}
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
-					continue
-				}
-				p3 := getIn(pages3, data3, id)
-				if p3 == nil {
-					continue
-				}
-				p4 := &data4[i]
-				if not != nil && excluded(not, id) {
-					continue
-				}
-				if !visit(id, p1, p2, p3, p4) {
-					return
-				}
+			}
+			if not != nil && excluded(not, id) {
+				continue
+			}
+			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
+				return
 			}
 		}
 	}
@@ -2467,102 +2032,37 @@ func (it Iter4[T1, T2, T3, T4]) Count() (n int) {
 		}
 		return
 	}
-	switch driver {
-	case 1:
-		data1 := data1[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := &data1[i]
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+	for i := it.i; i < len(ids); i++ {
+		id := ids[i]
+		x1 := i
+		if driver != 1 {
+			if x1 = posIn(pages1, id); x1 < 0 {
 				continue
-			}
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
-				continue
-			}
-			p4 := getIn(pages4, data4, id)
-			if p4 == nil {
-				continue
-			}
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, p1, p2, p3, p4) {
-				return
 			}
 		}
-	case 2:
-		data2 := data2[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+		x2 := i
+		if driver != 2 {
+			if x2 = posIn(pages2, id); x2 < 0 {
 				continue
-			}
-			p2 := &data2[i]
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
-				continue
-			}
-			p4 := getIn(pages4, data4, id)
-			if p4 == nil {
-				continue
-			}
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, p1, p2, p3, p4) {
-				return
 			}
 		}
-	case 3:
-		data3 := data3[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+		x3 := i
+		if driver != 3 {
+			if x3 = posIn(pages3, id); x3 < 0 {
 				continue
-			}
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
-				continue
-			}
-			p3 := &data3[i]
-			p4 := getIn(pages4, data4, id)
-			if p4 == nil {
-				continue
-			}
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, p1, p2, p3, p4) {
-				return
 			}
 		}
-	case 4:
-		data4 := data4[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+		x4 := i
+		if driver != 4 {
+			if x4 = posIn(pages4, id); x4 < 0 {
 				continue
 			}
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
-				continue
-			}
-			p3 := getIn(pages3, data3, id)
-			if p3 == nil {
-				continue
-			}
-			p4 := &data4[i]
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, p1, p2, p3, p4) {
-				return
-			}
+		}
+		if not != nil && excluded(not, id) {
+			continue
+		}
+		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
+			return
 		}
 	}
 	return n
