@@ -369,6 +369,11 @@ func (s *sparseSet[T]) sweepable(n int) bool {
 // here and returns how many there were. It leaves the dense arrays as
 // they are: closeGaps finishes the deletion, and nothing else may touch
 // the storage in between.
+//
+// deleteIDs repeats this loop, collecting the positions it frees. One loop
+// shared by both, with a flag, made the bulk deletes 30 to 50% slower
+// (Delete2Comp and Delete10Comp slipway-bulk, 4 alternated runs), so the
+// two copies stay: change them together.
 func (s *sparseSet[T]) zeroIDs(ids []EntityID) int {
 	pages := s.pages
 	var page *sparsePage
