@@ -750,18 +750,10 @@ func (r *fzRun) bulk(n int, mask, path byte) {
 	if len(ids) != n {
 		r.t.Fatalf("bulk add of %d gave %d ids", n, len(ids))
 	}
-	for i, id := range ids {
+	for _, id := range ids {
 		r.issue(id)
-		if mask&mA != 0 {
-			r.m.a[id] = as[i].V
-		}
-		if mask&mB != 0 {
-			r.m.b[id] = bs[i].V
-		}
-		if mask&mC != 0 {
-			r.m.c[id] = true
-		}
 	}
+	r.modelPut(ids, mask, as, bs)
 }
 
 // pickIDs reads n id selectors.
@@ -841,7 +833,14 @@ func (r *fzRun) bulkAddComponent(ids []ecs.EntityID, mask, path byte, v int32) {
 	if r.bulkRefused(op, ids, r.firstDead(ids), err) {
 		return
 	}
-	for i, id := range ids { // a repeated id ends with its last values
+	r.modelPut(ids, mask, as, bs)
+}
+
+// modelPut gives ids[i] the model's components of mask, with the values
+// as[i] and bs[i]: what a bulk addition did. A repeated id ends with its
+// last values.
+func (r *fzRun) modelPut(ids []ecs.EntityID, mask byte, as []fzA, bs []fzB) {
+	for i, id := range ids {
 		if mask&mA != 0 {
 			r.m.a[id] = as[i].V
 		}
