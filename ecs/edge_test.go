@@ -951,6 +951,8 @@ func TestEdgeViewsAfterRelease(t *testing.T) {
 	}{
 		{"View.Len", func() { v.Len() }, ""},
 		{"View.Get", func() { v.Get(id) }, ""},
+		{"View.MustGet", func() { v.MustGet(id) }, ""},
+		{"ViewMut.MustGet", func() { vm.MustGet(id) }, ""},
 		{"View.All", func() {
 			for range v.All() {
 			}

@@ -179,7 +179,15 @@ func (v View[T]) Get(id EntityID) (*T, bool) {
 
 // MustGet returns a pointer to id's component: the index form, for when the
 // entity is known to have one. Panics if it has none, naming the type and id.
-func (v View[T]) MustGet(id EntityID) *T { return mustGet(v.c.store(), id) }
+func (v View[T]) MustGet(id EntityID) *T {
+	s := v.c.s
+	if s != nil {
+		if x := posIn(s.pages, id); x >= 0 {
+			return &s.data[x]
+		}
+	}
+	panic(missing[T]{id, s}) // one panic for both failures keeps MustGet inlinable
+}
 
 // All iterates over every component, in storage order (unspecified, and
 // changed by removals).
@@ -228,11 +236,14 @@ func (v ViewMut[T]) Get(id EntityID) (*T, bool) {
 // id. It marks the component modified like [ViewMut.Get].
 func (v ViewMut[T]) MustGet(id EntityID) *T {
 	s := v.c.store()
-	p := mustGet(s, id)
-	if s.track != nil {
-		s.track.mark(s.pos(id))
+	x := s.pos(id)
+	if x < 0 {
+		panic(absent{id, s.name, len(s.dense)})
 	}
-	return p
+	if s.track != nil {
+		s.track.mark(x)
+	}
+	return &s.data[x]
 }
 
 // All iterates over every component, in storage order. Do not add or remove
@@ -350,14 +361,6 @@ func (v ViewMut[T]) Delete(id EntityID) bool { return v.c.store().deleteID(id) }
 // Clear deletes every component of type T. The entities stay alive.
 func (v ViewMut[T]) Clear() { v.c.store().clear() }
 
-func mustGet[T any](s *sparseSet[T], id EntityID) *T {
-	p := s.get(id)
-	if p == nil {
-		panic(absent{id, s.name, len(s.dense)})
-	}
-	return p
-}
-
 // absent is the panic value of MustGet for a missing component. It is
 // formatted only when printed, so the call site carries no string building.
 type absent struct {
@@ -368,6 +371,29 @@ type absent struct {
 
 func (a absent) Error() string {
 	return "ecs: " + a.id.String() + " has no " + a.name + " component; use Get to handle absence (" + strconv.Itoa(a.n) + " entities have one)"
+}
+
+// missing is the panic value of View.MustGet: absent, or errViewReleased if
+// the view has no storage (s is nil). It holds the storage rather than its
+// name and size so that the call site stays small enough to inline; the
+// size is read when the message is formatted.
+type missing[T any] struct {
+	id EntityID
+	s  *sparseSet[T]
+}
+
+func (m missing[T]) Error() string {
+	if m.s == nil {
+		return errViewReleased.Error()
+	}
+	return absent{m.id, m.s.name, len(m.s.dense)}.Error()
+}
+
+func (m missing[T]) Unwrap() error {
+	if m.s == nil {
+		return errViewReleased
+	}
+	return nil
 }
 
 func all[T any](s *sparseSet[T]) iter.Seq[*T] {
