@@ -73,7 +73,7 @@ func (it *Iter1[T1]) driveTracked(visit func(EntityID, *T1) bool) int {
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.pos(id); x1 < 0 {
+			if x1 = it.s1.posAt(id, i); x1 < 0 {
 				continue
 			}
 		}
@@ -365,7 +365,7 @@ func (it *Iter2[T1, T2]) driveTracked(visit func(EntityID, *T1, *T2) bool) int {
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.pos(id); x1 < 0 {
+			if x1 = it.s1.posAt(id, i); x1 < 0 {
 				continue
 			}
 		}
@@ -374,7 +374,7 @@ func (it *Iter2[T1, T2]) driveTracked(visit func(EntityID, *T1, *T2) bool) int {
 		}
 		x2 := i
 		if driver != 2 && driver != 0 {
-			if x2 = it.s2.pos(id); x2 < 0 {
+			if x2 = it.s2.posAt(id, i); x2 < 0 {
 				continue
 			}
 		}
@@ -418,13 +418,17 @@ func (it *Iter2[T1, T2]) Next() bool {
 		var p1 *T1
 		if it.driver == 1 || it.driver == 0 {
 			p1 = &it.s1.data[i]
-		} else if p1 = it.s1.get(id); p1 == nil {
+		} else if x := it.s1.posAt(id, i); x >= 0 {
+			p1 = &it.s1.data[x]
+		} else {
 			continue
 		}
 		var p2 *T2
 		if it.driver == 2 || it.driver == 0 {
 			p2 = &it.s2.data[i]
-		} else if p2 = it.s2.get(id); p2 == nil {
+		} else if x := it.s2.posAt(id, i); x >= 0 {
+			p2 = &it.s2.data[x]
+		} else {
 			continue
 		}
 		if it.not != nil && excluded(it.not, id) {
@@ -455,8 +459,8 @@ func (it Iter2[T1, T2]) Each(fn func(*T1, *T2)) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
-	pages1, data1 := it.s1.pages, it.s1.data
-	pages2, data2 := it.s2.pages, it.s2.data
+	s1, data1 := it.s1, it.s1.data
+	s2, data2 := it.s2, it.s2.data
 	if driver == 0 { // a packed group: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
@@ -475,11 +479,17 @@ func (it Iter2[T1, T2]) Each(fn func(*T1, *T2)) {
 	switch driver {
 	case 1:
 		data1 := data1[:len(ids)]
+		dense2 := s2.dense
+		data2 := data2[:len(dense2)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
 			p1 := &data1[i]
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+			var p2 *T2
+			if i < len(dense2) && dense2[i] == id { // see posAt
+				p2 = &data2[i]
+			} else if x := posIn(s2.pages, id); x >= 0 {
+				p2 = &data2[x]
+			} else {
 				continue
 			}
 			if not != nil && excluded(not, id) {
@@ -491,10 +501,16 @@ func (it Iter2[T1, T2]) Each(fn func(*T1, *T2)) {
 		}
 	case 2:
 		data2 := data2[:len(ids)]
+		dense1 := s1.dense
+		data1 := data1[:len(dense1)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+			var p1 *T1
+			if i < len(dense1) && dense1[i] == id { // see posAt
+				p1 = &data1[i]
+			} else if x := posIn(s1.pages, id); x >= 0 {
+				p1 = &data1[x]
+			} else {
 				continue
 			}
 			p2 := &data2[i]
@@ -519,8 +535,8 @@ func (it Iter2[T1, T2]) EachWithID(fn func(EntityID, *T1, *T2)) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
-	pages1, data1 := it.s1.pages, it.s1.data
-	pages2, data2 := it.s2.pages, it.s2.data
+	s1, data1 := it.s1, it.s1.data
+	s2, data2 := it.s2, it.s2.data
 	if driver == 0 { // a packed group: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
@@ -539,11 +555,17 @@ func (it Iter2[T1, T2]) EachWithID(fn func(EntityID, *T1, *T2)) {
 	switch driver {
 	case 1:
 		data1 := data1[:len(ids)]
+		dense2 := s2.dense
+		data2 := data2[:len(dense2)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
 			p1 := &data1[i]
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+			var p2 *T2
+			if i < len(dense2) && dense2[i] == id { // see posAt
+				p2 = &data2[i]
+			} else if x := posIn(s2.pages, id); x >= 0 {
+				p2 = &data2[x]
+			} else {
 				continue
 			}
 			if not != nil && excluded(not, id) {
@@ -555,10 +577,16 @@ func (it Iter2[T1, T2]) EachWithID(fn func(EntityID, *T1, *T2)) {
 		}
 	case 2:
 		data2 := data2[:len(ids)]
+		dense1 := s1.dense
+		data1 := data1[:len(dense1)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+			var p1 *T1
+			if i < len(dense1) && dense1[i] == id { // see posAt
+				p1 = &data1[i]
+			} else if x := posIn(s1.pages, id); x >= 0 {
+				p1 = &data1[x]
+			} else {
 				continue
 			}
 			p2 := &data2[i]
@@ -581,8 +609,8 @@ func (it Iter2[T1, T2]) All() iter.Seq2[*T1, *T2] {
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
-		pages1, data1 := it.s1.pages, it.s1.data
-		pages2, data2 := it.s2.pages, it.s2.data
+		s1, data1 := it.s1, it.s1.data
+		s2, data2 := it.s2, it.s2.data
 		if driver == 0 { // a packed group: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
@@ -601,11 +629,17 @@ func (it Iter2[T1, T2]) All() iter.Seq2[*T1, *T2] {
 		switch driver {
 		case 1:
 			data1 := data1[:len(ids)]
+			dense2 := s2.dense
+			data2 := data2[:len(dense2)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
 				p1 := &data1[i]
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
+				var p2 *T2
+				if i < len(dense2) && dense2[i] == id { // see posAt
+					p2 = &data2[i]
+				} else if x := posIn(s2.pages, id); x >= 0 {
+					p2 = &data2[x]
+				} else {
 					continue
 				}
 				if not != nil && excluded(not, id) {
@@ -617,10 +651,16 @@ func (it Iter2[T1, T2]) All() iter.Seq2[*T1, *T2] {
 			}
 		case 2:
 			data2 := data2[:len(ids)]
+			dense1 := s1.dense
+			data1 := data1[:len(dense1)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+				var p1 *T1
+				if i < len(dense1) && dense1[i] == id { // see posAt
+					p1 = &data1[i]
+				} else if x := posIn(s1.pages, id); x >= 0 {
+					p1 = &data1[x]
+				} else {
 					continue
 				}
 				p2 := &data2[i]
@@ -650,8 +690,8 @@ func (it Iter2[T1, T2]) WithID() iter.Seq2[EntityID, Row2[T1, T2]] {
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
-		pages1, data1 := it.s1.pages, it.s1.data
-		pages2, data2 := it.s2.pages, it.s2.data
+		s1, data1 := it.s1, it.s1.data
+		s2, data2 := it.s2, it.s2.data
 		if driver == 0 { // a packed group: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
@@ -670,11 +710,17 @@ func (it Iter2[T1, T2]) WithID() iter.Seq2[EntityID, Row2[T1, T2]] {
 		switch driver {
 		case 1:
 			data1 := data1[:len(ids)]
+			dense2 := s2.dense
+			data2 := data2[:len(dense2)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
 				p1 := &data1[i]
-				p2 := getIn(pages2, data2, id)
-				if p2 == nil {
+				var p2 *T2
+				if i < len(dense2) && dense2[i] == id { // see posAt
+					p2 = &data2[i]
+				} else if x := posIn(s2.pages, id); x >= 0 {
+					p2 = &data2[x]
+				} else {
 					continue
 				}
 				if not != nil && excluded(not, id) {
@@ -686,10 +732,16 @@ func (it Iter2[T1, T2]) WithID() iter.Seq2[EntityID, Row2[T1, T2]] {
 			}
 		case 2:
 			data2 := data2[:len(ids)]
+			dense1 := s1.dense
+			data1 := data1[:len(dense1)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				p1 := getIn(pages1, data1, id)
-				if p1 == nil {
+				var p1 *T1
+				if i < len(dense1) && dense1[i] == id { // see posAt
+					p1 = &data1[i]
+				} else if x := posIn(s1.pages, id); x >= 0 {
+					p1 = &data1[x]
+				} else {
 					continue
 				}
 				p2 := &data2[i]
@@ -787,8 +839,8 @@ func (it Iter2[T1, T2]) Count() (n int) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
-	pages1, data1 := it.s1.pages, it.s1.data
-	pages2, data2 := it.s2.pages, it.s2.data
+	s1, data1 := it.s1, it.s1.data
+	s2, data2 := it.s2, it.s2.data
 	if driver == 0 { // a packed group: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
@@ -807,11 +859,17 @@ func (it Iter2[T1, T2]) Count() (n int) {
 	switch driver {
 	case 1:
 		data1 := data1[:len(ids)]
+		dense2 := s2.dense
+		data2 := data2[:len(dense2)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
 			p1 := &data1[i]
-			p2 := getIn(pages2, data2, id)
-			if p2 == nil {
+			var p2 *T2
+			if i < len(dense2) && dense2[i] == id { // see posAt
+				p2 = &data2[i]
+			} else if x := posIn(s2.pages, id); x >= 0 {
+				p2 = &data2[x]
+			} else {
 				continue
 			}
 			if not != nil && excluded(not, id) {
@@ -823,10 +881,16 @@ func (it Iter2[T1, T2]) Count() (n int) {
 		}
 	case 2:
 		data2 := data2[:len(ids)]
+		dense1 := s1.dense
+		data1 := data1[:len(dense1)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := getIn(pages1, data1, id)
-			if p1 == nil {
+			var p1 *T1
+			if i < len(dense1) && dense1[i] == id { // see posAt
+				p1 = &data1[i]
+			} else if x := posIn(s1.pages, id); x >= 0 {
+				p1 = &data1[x]
+			} else {
 				continue
 			}
 			p2 := &data2[i]
@@ -934,7 +998,7 @@ func (it *Iter3[T1, T2, T3]) driveTracked(visit func(EntityID, *T1, *T2, *T3) bo
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.pos(id); x1 < 0 {
+			if x1 = it.s1.posAt(id, i); x1 < 0 {
 				continue
 			}
 		}
@@ -943,7 +1007,7 @@ func (it *Iter3[T1, T2, T3]) driveTracked(visit func(EntityID, *T1, *T2, *T3) bo
 		}
 		x2 := i
 		if driver != 2 && driver != 0 {
-			if x2 = it.s2.pos(id); x2 < 0 {
+			if x2 = it.s2.posAt(id, i); x2 < 0 {
 				continue
 			}
 		}
@@ -952,7 +1016,7 @@ func (it *Iter3[T1, T2, T3]) driveTracked(visit func(EntityID, *T1, *T2, *T3) bo
 		}
 		x3 := i
 		if driver != 3 && driver != 0 {
-			if x3 = it.s3.pos(id); x3 < 0 {
+			if x3 = it.s3.posAt(id, i); x3 < 0 {
 				continue
 			}
 		}
@@ -999,19 +1063,25 @@ func (it *Iter3[T1, T2, T3]) Next() bool {
 		var p1 *T1
 		if it.driver == 1 || it.driver == 0 {
 			p1 = &it.s1.data[i]
-		} else if p1 = it.s1.get(id); p1 == nil {
+		} else if x := it.s1.posAt(id, i); x >= 0 {
+			p1 = &it.s1.data[x]
+		} else {
 			continue
 		}
 		var p2 *T2
 		if it.driver == 2 || it.driver == 0 {
 			p2 = &it.s2.data[i]
-		} else if p2 = it.s2.get(id); p2 == nil {
+		} else if x := it.s2.posAt(id, i); x >= 0 {
+			p2 = &it.s2.data[x]
+		} else {
 			continue
 		}
 		var p3 *T3
 		if it.driver == 3 || it.driver == 0 {
 			p3 = &it.s3.data[i]
-		} else if p3 = it.s3.get(id); p3 == nil {
+		} else if x := it.s3.posAt(id, i); x >= 0 {
+			p3 = &it.s3.data[x]
+		} else {
 			continue
 		}
 		if it.not != nil && excluded(it.not, id) {
@@ -1042,9 +1112,9 @@ func (it Iter3[T1, T2, T3]) Each(fn func(*T1, *T2, *T3)) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
-	pages1, data1 := it.s1.pages, it.s1.data
-	pages2, data2 := it.s2.pages, it.s2.data
-	pages3, data3 := it.s3.pages, it.s3.data
+	s1, data1 := it.s1, it.s1.data
+	s2, data2 := it.s2, it.s2.data
+	s3, data3 := it.s3, it.s3.data
 	if driver == 0 { // a packed group: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
@@ -1065,19 +1135,19 @@ func (it Iter3[T1, T2, T3]) Each(fn func(*T1, *T2, *T3)) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(pages1, id); x1 < 0 {
+			if x1 = s1.posAt(id, i); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(pages2, id); x2 < 0 {
+			if x2 = s2.posAt(id, i); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(pages3, id); x3 < 0 {
+			if x3 = s3.posAt(id, i); x3 < 0 {
 				continue
 			}
 		}
@@ -1101,9 +1171,9 @@ func (it Iter3[T1, T2, T3]) EachWithID(fn func(EntityID, *T1, *T2, *T3)) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
-	pages1, data1 := it.s1.pages, it.s1.data
-	pages2, data2 := it.s2.pages, it.s2.data
-	pages3, data3 := it.s3.pages, it.s3.data
+	s1, data1 := it.s1, it.s1.data
+	s2, data2 := it.s2, it.s2.data
+	s3, data3 := it.s3, it.s3.data
 	if driver == 0 { // a packed group: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
@@ -1124,19 +1194,19 @@ func (it Iter3[T1, T2, T3]) EachWithID(fn func(EntityID, *T1, *T2, *T3)) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(pages1, id); x1 < 0 {
+			if x1 = s1.posAt(id, i); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(pages2, id); x2 < 0 {
+			if x2 = s2.posAt(id, i); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(pages3, id); x3 < 0 {
+			if x3 = s3.posAt(id, i); x3 < 0 {
 				continue
 			}
 		}
@@ -1160,9 +1230,9 @@ func (it Iter3[T1, T2, T3]) All() iter.Seq[Row3[T1, T2, T3]] {
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
-		pages1, data1 := it.s1.pages, it.s1.data
-		pages2, data2 := it.s2.pages, it.s2.data
-		pages3, data3 := it.s3.pages, it.s3.data
+		s1, data1 := it.s1, it.s1.data
+		s2, data2 := it.s2, it.s2.data
+		s3, data3 := it.s3, it.s3.data
 		if driver == 0 { // a packed group: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
@@ -1183,19 +1253,19 @@ func (it Iter3[T1, T2, T3]) All() iter.Seq[Row3[T1, T2, T3]] {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = posIn(pages1, id); x1 < 0 {
+				if x1 = s1.posAt(id, i); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = posIn(pages2, id); x2 < 0 {
+				if x2 = s2.posAt(id, i); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = posIn(pages3, id); x3 < 0 {
+				if x3 = s3.posAt(id, i); x3 < 0 {
 					continue
 				}
 			}
@@ -1220,9 +1290,9 @@ func (it Iter3[T1, T2, T3]) WithID() iter.Seq2[EntityID, Row3[T1, T2, T3]] {
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
-		pages1, data1 := it.s1.pages, it.s1.data
-		pages2, data2 := it.s2.pages, it.s2.data
-		pages3, data3 := it.s3.pages, it.s3.data
+		s1, data1 := it.s1, it.s1.data
+		s2, data2 := it.s2, it.s2.data
+		s3, data3 := it.s3, it.s3.data
 		if driver == 0 { // a packed group: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
@@ -1243,19 +1313,19 @@ func (it Iter3[T1, T2, T3]) WithID() iter.Seq2[EntityID, Row3[T1, T2, T3]] {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = posIn(pages1, id); x1 < 0 {
+				if x1 = s1.posAt(id, i); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = posIn(pages2, id); x2 < 0 {
+				if x2 = s2.posAt(id, i); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = posIn(pages3, id); x3 < 0 {
+				if x3 = s3.posAt(id, i); x3 < 0 {
 					continue
 				}
 			}
@@ -1366,9 +1436,9 @@ func (it Iter3[T1, T2, T3]) Count() (n int) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
-	pages1, data1 := it.s1.pages, it.s1.data
-	pages2, data2 := it.s2.pages, it.s2.data
-	pages3, data3 := it.s3.pages, it.s3.data
+	s1, data1 := it.s1, it.s1.data
+	s2, data2 := it.s2, it.s2.data
+	s3, data3 := it.s3, it.s3.data
 	if driver == 0 { // a packed group: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
@@ -1389,19 +1459,19 @@ func (it Iter3[T1, T2, T3]) Count() (n int) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(pages1, id); x1 < 0 {
+			if x1 = s1.posAt(id, i); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(pages2, id); x2 < 0 {
+			if x2 = s2.posAt(id, i); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(pages3, id); x3 < 0 {
+			if x3 = s3.posAt(id, i); x3 < 0 {
 				continue
 			}
 		}
@@ -1515,7 +1585,7 @@ func (it *Iter4[T1, T2, T3, T4]) driveTracked(visit func(EntityID, *T1, *T2, *T3
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.pos(id); x1 < 0 {
+			if x1 = it.s1.posAt(id, i); x1 < 0 {
 				continue
 			}
 		}
@@ -1524,7 +1594,7 @@ func (it *Iter4[T1, T2, T3, T4]) driveTracked(visit func(EntityID, *T1, *T2, *T3
 		}
 		x2 := i
 		if driver != 2 && driver != 0 {
-			if x2 = it.s2.pos(id); x2 < 0 {
+			if x2 = it.s2.posAt(id, i); x2 < 0 {
 				continue
 			}
 		}
@@ -1533,7 +1603,7 @@ func (it *Iter4[T1, T2, T3, T4]) driveTracked(visit func(EntityID, *T1, *T2, *T3
 		}
 		x3 := i
 		if driver != 3 && driver != 0 {
-			if x3 = it.s3.pos(id); x3 < 0 {
+			if x3 = it.s3.posAt(id, i); x3 < 0 {
 				continue
 			}
 		}
@@ -1542,7 +1612,7 @@ func (it *Iter4[T1, T2, T3, T4]) driveTracked(visit func(EntityID, *T1, *T2, *T3
 		}
 		x4 := i
 		if driver != 4 && driver != 0 {
-			if x4 = it.s4.pos(id); x4 < 0 {
+			if x4 = it.s4.posAt(id, i); x4 < 0 {
 				continue
 			}
 		}
@@ -1592,25 +1662,33 @@ func (it *Iter4[T1, T2, T3, T4]) Next() bool {
 		var p1 *T1
 		if it.driver == 1 || it.driver == 0 {
 			p1 = &it.s1.data[i]
-		} else if p1 = it.s1.get(id); p1 == nil {
+		} else if x := it.s1.posAt(id, i); x >= 0 {
+			p1 = &it.s1.data[x]
+		} else {
 			continue
 		}
 		var p2 *T2
 		if it.driver == 2 || it.driver == 0 {
 			p2 = &it.s2.data[i]
-		} else if p2 = it.s2.get(id); p2 == nil {
+		} else if x := it.s2.posAt(id, i); x >= 0 {
+			p2 = &it.s2.data[x]
+		} else {
 			continue
 		}
 		var p3 *T3
 		if it.driver == 3 || it.driver == 0 {
 			p3 = &it.s3.data[i]
-		} else if p3 = it.s3.get(id); p3 == nil {
+		} else if x := it.s3.posAt(id, i); x >= 0 {
+			p3 = &it.s3.data[x]
+		} else {
 			continue
 		}
 		var p4 *T4
 		if it.driver == 4 || it.driver == 0 {
 			p4 = &it.s4.data[i]
-		} else if p4 = it.s4.get(id); p4 == nil {
+		} else if x := it.s4.posAt(id, i); x >= 0 {
+			p4 = &it.s4.data[x]
+		} else {
 			continue
 		}
 		if it.not != nil && excluded(it.not, id) {
@@ -1641,10 +1719,10 @@ func (it Iter4[T1, T2, T3, T4]) Each(fn func(*T1, *T2, *T3, *T4)) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
-	pages1, data1 := it.s1.pages, it.s1.data
-	pages2, data2 := it.s2.pages, it.s2.data
-	pages3, data3 := it.s3.pages, it.s3.data
-	pages4, data4 := it.s4.pages, it.s4.data
+	s1, data1 := it.s1, it.s1.data
+	s2, data2 := it.s2, it.s2.data
+	s3, data3 := it.s3, it.s3.data
+	s4, data4 := it.s4, it.s4.data
 	if driver == 0 { // a packed group: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
@@ -1666,25 +1744,25 @@ func (it Iter4[T1, T2, T3, T4]) Each(fn func(*T1, *T2, *T3, *T4)) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(pages1, id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(pages2, id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(pages3, id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(pages4, id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
@@ -1708,10 +1786,10 @@ func (it Iter4[T1, T2, T3, T4]) EachWithID(fn func(EntityID, *T1, *T2, *T3, *T4)
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
-	pages1, data1 := it.s1.pages, it.s1.data
-	pages2, data2 := it.s2.pages, it.s2.data
-	pages3, data3 := it.s3.pages, it.s3.data
-	pages4, data4 := it.s4.pages, it.s4.data
+	s1, data1 := it.s1, it.s1.data
+	s2, data2 := it.s2, it.s2.data
+	s3, data3 := it.s3, it.s3.data
+	s4, data4 := it.s4, it.s4.data
 	if driver == 0 { // a packed group: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
@@ -1733,25 +1811,25 @@ func (it Iter4[T1, T2, T3, T4]) EachWithID(fn func(EntityID, *T1, *T2, *T3, *T4)
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(pages1, id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(pages2, id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(pages3, id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(pages4, id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
@@ -1775,10 +1853,10 @@ func (it Iter4[T1, T2, T3, T4]) All() iter.Seq[Row4[T1, T2, T3, T4]] {
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
-		pages1, data1 := it.s1.pages, it.s1.data
-		pages2, data2 := it.s2.pages, it.s2.data
-		pages3, data3 := it.s3.pages, it.s3.data
-		pages4, data4 := it.s4.pages, it.s4.data
+		s1, data1 := it.s1, it.s1.data
+		s2, data2 := it.s2, it.s2.data
+		s3, data3 := it.s3, it.s3.data
+		s4, data4 := it.s4, it.s4.data
 		if driver == 0 { // a packed group: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
@@ -1800,25 +1878,25 @@ func (it Iter4[T1, T2, T3, T4]) All() iter.Seq[Row4[T1, T2, T3, T4]] {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = posIn(pages1, id); x1 < 0 {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = posIn(pages2, id); x2 < 0 {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = posIn(pages3, id); x3 < 0 {
+				if x3 = posIn(s3.pages, id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = posIn(pages4, id); x4 < 0 {
+				if x4 = posIn(s4.pages, id); x4 < 0 {
 					continue
 				}
 			}
@@ -1843,10 +1921,10 @@ func (it Iter4[T1, T2, T3, T4]) WithID() iter.Seq2[EntityID, Row4[T1, T2, T3, T4
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
-		pages1, data1 := it.s1.pages, it.s1.data
-		pages2, data2 := it.s2.pages, it.s2.data
-		pages3, data3 := it.s3.pages, it.s3.data
-		pages4, data4 := it.s4.pages, it.s4.data
+		s1, data1 := it.s1, it.s1.data
+		s2, data2 := it.s2, it.s2.data
+		s3, data3 := it.s3, it.s3.data
+		s4, data4 := it.s4, it.s4.data
 		if driver == 0 { // a packed group: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
@@ -1868,25 +1946,25 @@ func (it Iter4[T1, T2, T3, T4]) WithID() iter.Seq2[EntityID, Row4[T1, T2, T3, T4
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = posIn(pages1, id); x1 < 0 {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = posIn(pages2, id); x2 < 0 {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = posIn(pages3, id); x3 < 0 {
+				if x3 = posIn(s3.pages, id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = posIn(pages4, id); x4 < 0 {
+				if x4 = posIn(s4.pages, id); x4 < 0 {
 					continue
 				}
 			}
@@ -2011,10 +2089,10 @@ func (it Iter4[T1, T2, T3, T4]) Count() (n int) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
-	pages1, data1 := it.s1.pages, it.s1.data
-	pages2, data2 := it.s2.pages, it.s2.data
-	pages3, data3 := it.s3.pages, it.s3.data
-	pages4, data4 := it.s4.pages, it.s4.data
+	s1, data1 := it.s1, it.s1.data
+	s2, data2 := it.s2, it.s2.data
+	s3, data3 := it.s3, it.s3.data
+	s4, data4 := it.s4, it.s4.data
 	if driver == 0 { // a packed group: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
@@ -2036,25 +2114,25 @@ func (it Iter4[T1, T2, T3, T4]) Count() (n int) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(pages1, id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(pages2, id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(pages3, id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(pages4, id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
@@ -2175,7 +2253,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) driveTracked(visit func(EntityID, *T1, *T2,
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.pos(id); x1 < 0 {
+			if x1 = it.s1.posAt(id, i); x1 < 0 {
 				continue
 			}
 		}
@@ -2184,7 +2262,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) driveTracked(visit func(EntityID, *T1, *T2,
 		}
 		x2 := i
 		if driver != 2 && driver != 0 {
-			if x2 = it.s2.pos(id); x2 < 0 {
+			if x2 = it.s2.posAt(id, i); x2 < 0 {
 				continue
 			}
 		}
@@ -2193,7 +2271,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) driveTracked(visit func(EntityID, *T1, *T2,
 		}
 		x3 := i
 		if driver != 3 && driver != 0 {
-			if x3 = it.s3.pos(id); x3 < 0 {
+			if x3 = it.s3.posAt(id, i); x3 < 0 {
 				continue
 			}
 		}
@@ -2202,7 +2280,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) driveTracked(visit func(EntityID, *T1, *T2,
 		}
 		x4 := i
 		if driver != 4 && driver != 0 {
-			if x4 = it.s4.pos(id); x4 < 0 {
+			if x4 = it.s4.posAt(id, i); x4 < 0 {
 				continue
 			}
 		}
@@ -2211,7 +2289,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) driveTracked(visit func(EntityID, *T1, *T2,
 		}
 		x5 := i
 		if driver != 5 && driver != 0 {
-			if x5 = it.s5.pos(id); x5 < 0 {
+			if x5 = it.s5.posAt(id, i); x5 < 0 {
 				continue
 			}
 		}
@@ -2264,31 +2342,41 @@ func (it *Iter5[T1, T2, T3, T4, T5]) Next() bool {
 		var p1 *T1
 		if it.driver == 1 || it.driver == 0 {
 			p1 = &it.s1.data[i]
-		} else if p1 = it.s1.get(id); p1 == nil {
+		} else if x := it.s1.posAt(id, i); x >= 0 {
+			p1 = &it.s1.data[x]
+		} else {
 			continue
 		}
 		var p2 *T2
 		if it.driver == 2 || it.driver == 0 {
 			p2 = &it.s2.data[i]
-		} else if p2 = it.s2.get(id); p2 == nil {
+		} else if x := it.s2.posAt(id, i); x >= 0 {
+			p2 = &it.s2.data[x]
+		} else {
 			continue
 		}
 		var p3 *T3
 		if it.driver == 3 || it.driver == 0 {
 			p3 = &it.s3.data[i]
-		} else if p3 = it.s3.get(id); p3 == nil {
+		} else if x := it.s3.posAt(id, i); x >= 0 {
+			p3 = &it.s3.data[x]
+		} else {
 			continue
 		}
 		var p4 *T4
 		if it.driver == 4 || it.driver == 0 {
 			p4 = &it.s4.data[i]
-		} else if p4 = it.s4.get(id); p4 == nil {
+		} else if x := it.s4.posAt(id, i); x >= 0 {
+			p4 = &it.s4.data[x]
+		} else {
 			continue
 		}
 		var p5 *T5
 		if it.driver == 5 || it.driver == 0 {
 			p5 = &it.s5.data[i]
-		} else if p5 = it.s5.get(id); p5 == nil {
+		} else if x := it.s5.posAt(id, i); x >= 0 {
+			p5 = &it.s5.data[x]
+		} else {
 			continue
 		}
 		if it.not != nil && excluded(it.not, id) {
@@ -2321,11 +2409,11 @@ func (it Iter5[T1, T2, T3, T4, T5]) Each(fn func(*T1, *T2, *T3, *T4, *T5)) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
-	pages1, data1 := it.s1.pages, it.s1.data
-	pages2, data2 := it.s2.pages, it.s2.data
-	pages3, data3 := it.s3.pages, it.s3.data
-	pages4, data4 := it.s4.pages, it.s4.data
-	pages5, data5 := it.s5.pages, it.s5.data
+	s1, data1 := it.s1, it.s1.data
+	s2, data2 := it.s2, it.s2.data
+	s3, data3 := it.s3, it.s3.data
+	s4, data4 := it.s4, it.s4.data
+	s5, data5 := it.s5, it.s5.data
 	if driver == 0 { // a packed group: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
@@ -2348,31 +2436,31 @@ func (it Iter5[T1, T2, T3, T4, T5]) Each(fn func(*T1, *T2, *T3, *T4, *T5)) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(pages1, id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(pages2, id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(pages3, id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(pages4, id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(pages5, id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
@@ -2396,11 +2484,11 @@ func (it Iter5[T1, T2, T3, T4, T5]) EachWithID(fn func(EntityID, *T1, *T2, *T3, 
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
-	pages1, data1 := it.s1.pages, it.s1.data
-	pages2, data2 := it.s2.pages, it.s2.data
-	pages3, data3 := it.s3.pages, it.s3.data
-	pages4, data4 := it.s4.pages, it.s4.data
-	pages5, data5 := it.s5.pages, it.s5.data
+	s1, data1 := it.s1, it.s1.data
+	s2, data2 := it.s2, it.s2.data
+	s3, data3 := it.s3, it.s3.data
+	s4, data4 := it.s4, it.s4.data
+	s5, data5 := it.s5, it.s5.data
 	if driver == 0 { // a packed group: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
@@ -2423,31 +2511,31 @@ func (it Iter5[T1, T2, T3, T4, T5]) EachWithID(fn func(EntityID, *T1, *T2, *T3, 
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(pages1, id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(pages2, id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(pages3, id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(pages4, id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(pages5, id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
@@ -2471,11 +2559,11 @@ func (it Iter5[T1, T2, T3, T4, T5]) All() iter.Seq[Row5[T1, T2, T3, T4, T5]] {
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
-		pages1, data1 := it.s1.pages, it.s1.data
-		pages2, data2 := it.s2.pages, it.s2.data
-		pages3, data3 := it.s3.pages, it.s3.data
-		pages4, data4 := it.s4.pages, it.s4.data
-		pages5, data5 := it.s5.pages, it.s5.data
+		s1, data1 := it.s1, it.s1.data
+		s2, data2 := it.s2, it.s2.data
+		s3, data3 := it.s3, it.s3.data
+		s4, data4 := it.s4, it.s4.data
+		s5, data5 := it.s5, it.s5.data
 		if driver == 0 { // a packed group: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
@@ -2498,31 +2586,31 @@ func (it Iter5[T1, T2, T3, T4, T5]) All() iter.Seq[Row5[T1, T2, T3, T4, T5]] {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = posIn(pages1, id); x1 < 0 {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = posIn(pages2, id); x2 < 0 {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = posIn(pages3, id); x3 < 0 {
+				if x3 = posIn(s3.pages, id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = posIn(pages4, id); x4 < 0 {
+				if x4 = posIn(s4.pages, id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = posIn(pages5, id); x5 < 0 {
+				if x5 = posIn(s5.pages, id); x5 < 0 {
 					continue
 				}
 			}
@@ -2547,11 +2635,11 @@ func (it Iter5[T1, T2, T3, T4, T5]) WithID() iter.Seq2[EntityID, Row5[T1, T2, T3
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
-		pages1, data1 := it.s1.pages, it.s1.data
-		pages2, data2 := it.s2.pages, it.s2.data
-		pages3, data3 := it.s3.pages, it.s3.data
-		pages4, data4 := it.s4.pages, it.s4.data
-		pages5, data5 := it.s5.pages, it.s5.data
+		s1, data1 := it.s1, it.s1.data
+		s2, data2 := it.s2, it.s2.data
+		s3, data3 := it.s3, it.s3.data
+		s4, data4 := it.s4, it.s4.data
+		s5, data5 := it.s5, it.s5.data
 		if driver == 0 { // a packed group: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
@@ -2574,31 +2662,31 @@ func (it Iter5[T1, T2, T3, T4, T5]) WithID() iter.Seq2[EntityID, Row5[T1, T2, T3
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = posIn(pages1, id); x1 < 0 {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = posIn(pages2, id); x2 < 0 {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = posIn(pages3, id); x3 < 0 {
+				if x3 = posIn(s3.pages, id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = posIn(pages4, id); x4 < 0 {
+				if x4 = posIn(s4.pages, id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = posIn(pages5, id); x5 < 0 {
+				if x5 = posIn(s5.pages, id); x5 < 0 {
 					continue
 				}
 			}
@@ -2737,11 +2825,11 @@ func (it Iter5[T1, T2, T3, T4, T5]) Count() (n int) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
-	pages1, data1 := it.s1.pages, it.s1.data
-	pages2, data2 := it.s2.pages, it.s2.data
-	pages3, data3 := it.s3.pages, it.s3.data
-	pages4, data4 := it.s4.pages, it.s4.data
-	pages5, data5 := it.s5.pages, it.s5.data
+	s1, data1 := it.s1, it.s1.data
+	s2, data2 := it.s2, it.s2.data
+	s3, data3 := it.s3, it.s3.data
+	s4, data4 := it.s4, it.s4.data
+	s5, data5 := it.s5, it.s5.data
 	if driver == 0 { // a packed group: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
@@ -2764,31 +2852,31 @@ func (it Iter5[T1, T2, T3, T4, T5]) Count() (n int) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(pages1, id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(pages2, id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(pages3, id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(pages4, id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(pages5, id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
@@ -2916,7 +3004,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) driveTracked(visit func(EntityID, *T1, 
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.pos(id); x1 < 0 {
+			if x1 = it.s1.posAt(id, i); x1 < 0 {
 				continue
 			}
 		}
@@ -2925,7 +3013,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) driveTracked(visit func(EntityID, *T1, 
 		}
 		x2 := i
 		if driver != 2 && driver != 0 {
-			if x2 = it.s2.pos(id); x2 < 0 {
+			if x2 = it.s2.posAt(id, i); x2 < 0 {
 				continue
 			}
 		}
@@ -2934,7 +3022,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) driveTracked(visit func(EntityID, *T1, 
 		}
 		x3 := i
 		if driver != 3 && driver != 0 {
-			if x3 = it.s3.pos(id); x3 < 0 {
+			if x3 = it.s3.posAt(id, i); x3 < 0 {
 				continue
 			}
 		}
@@ -2943,7 +3031,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) driveTracked(visit func(EntityID, *T1, 
 		}
 		x4 := i
 		if driver != 4 && driver != 0 {
-			if x4 = it.s4.pos(id); x4 < 0 {
+			if x4 = it.s4.posAt(id, i); x4 < 0 {
 				continue
 			}
 		}
@@ -2952,7 +3040,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) driveTracked(visit func(EntityID, *T1, 
 		}
 		x5 := i
 		if driver != 5 && driver != 0 {
-			if x5 = it.s5.pos(id); x5 < 0 {
+			if x5 = it.s5.posAt(id, i); x5 < 0 {
 				continue
 			}
 		}
@@ -2961,7 +3049,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) driveTracked(visit func(EntityID, *T1, 
 		}
 		x6 := i
 		if driver != 6 && driver != 0 {
-			if x6 = it.s6.pos(id); x6 < 0 {
+			if x6 = it.s6.posAt(id, i); x6 < 0 {
 				continue
 			}
 		}
@@ -3017,37 +3105,49 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) Next() bool {
 		var p1 *T1
 		if it.driver == 1 || it.driver == 0 {
 			p1 = &it.s1.data[i]
-		} else if p1 = it.s1.get(id); p1 == nil {
+		} else if x := it.s1.posAt(id, i); x >= 0 {
+			p1 = &it.s1.data[x]
+		} else {
 			continue
 		}
 		var p2 *T2
 		if it.driver == 2 || it.driver == 0 {
 			p2 = &it.s2.data[i]
-		} else if p2 = it.s2.get(id); p2 == nil {
+		} else if x := it.s2.posAt(id, i); x >= 0 {
+			p2 = &it.s2.data[x]
+		} else {
 			continue
 		}
 		var p3 *T3
 		if it.driver == 3 || it.driver == 0 {
 			p3 = &it.s3.data[i]
-		} else if p3 = it.s3.get(id); p3 == nil {
+		} else if x := it.s3.posAt(id, i); x >= 0 {
+			p3 = &it.s3.data[x]
+		} else {
 			continue
 		}
 		var p4 *T4
 		if it.driver == 4 || it.driver == 0 {
 			p4 = &it.s4.data[i]
-		} else if p4 = it.s4.get(id); p4 == nil {
+		} else if x := it.s4.posAt(id, i); x >= 0 {
+			p4 = &it.s4.data[x]
+		} else {
 			continue
 		}
 		var p5 *T5
 		if it.driver == 5 || it.driver == 0 {
 			p5 = &it.s5.data[i]
-		} else if p5 = it.s5.get(id); p5 == nil {
+		} else if x := it.s5.posAt(id, i); x >= 0 {
+			p5 = &it.s5.data[x]
+		} else {
 			continue
 		}
 		var p6 *T6
 		if it.driver == 6 || it.driver == 0 {
 			p6 = &it.s6.data[i]
-		} else if p6 = it.s6.get(id); p6 == nil {
+		} else if x := it.s6.posAt(id, i); x >= 0 {
+			p6 = &it.s6.data[x]
+		} else {
 			continue
 		}
 		if it.not != nil && excluded(it.not, id) {
@@ -3080,12 +3180,12 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Each(fn func(*T1, *T2, *T3, *T4, *T5, *T
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
-	pages1, data1 := it.s1.pages, it.s1.data
-	pages2, data2 := it.s2.pages, it.s2.data
-	pages3, data3 := it.s3.pages, it.s3.data
-	pages4, data4 := it.s4.pages, it.s4.data
-	pages5, data5 := it.s5.pages, it.s5.data
-	pages6, data6 := it.s6.pages, it.s6.data
+	s1, data1 := it.s1, it.s1.data
+	s2, data2 := it.s2, it.s2.data
+	s3, data3 := it.s3, it.s3.data
+	s4, data4 := it.s4, it.s4.data
+	s5, data5 := it.s5, it.s5.data
+	s6, data6 := it.s6, it.s6.data
 	if driver == 0 { // a packed group: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
@@ -3109,37 +3209,37 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Each(fn func(*T1, *T2, *T3, *T4, *T5, *T
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(pages1, id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(pages2, id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(pages3, id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(pages4, id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(pages5, id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = posIn(pages6, id); x6 < 0 {
+			if x6 = posIn(s6.pages, id); x6 < 0 {
 				continue
 			}
 		}
@@ -3163,12 +3263,12 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) EachWithID(fn func(EntityID, *T1, *T2, *
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
-	pages1, data1 := it.s1.pages, it.s1.data
-	pages2, data2 := it.s2.pages, it.s2.data
-	pages3, data3 := it.s3.pages, it.s3.data
-	pages4, data4 := it.s4.pages, it.s4.data
-	pages5, data5 := it.s5.pages, it.s5.data
-	pages6, data6 := it.s6.pages, it.s6.data
+	s1, data1 := it.s1, it.s1.data
+	s2, data2 := it.s2, it.s2.data
+	s3, data3 := it.s3, it.s3.data
+	s4, data4 := it.s4, it.s4.data
+	s5, data5 := it.s5, it.s5.data
+	s6, data6 := it.s6, it.s6.data
 	if driver == 0 { // a packed group: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
@@ -3192,37 +3292,37 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) EachWithID(fn func(EntityID, *T1, *T2, *
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(pages1, id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(pages2, id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(pages3, id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(pages4, id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(pages5, id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = posIn(pages6, id); x6 < 0 {
+			if x6 = posIn(s6.pages, id); x6 < 0 {
 				continue
 			}
 		}
@@ -3246,12 +3346,12 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) All() iter.Seq[Row6[T1, T2, T3, T4, T5, 
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
-		pages1, data1 := it.s1.pages, it.s1.data
-		pages2, data2 := it.s2.pages, it.s2.data
-		pages3, data3 := it.s3.pages, it.s3.data
-		pages4, data4 := it.s4.pages, it.s4.data
-		pages5, data5 := it.s5.pages, it.s5.data
-		pages6, data6 := it.s6.pages, it.s6.data
+		s1, data1 := it.s1, it.s1.data
+		s2, data2 := it.s2, it.s2.data
+		s3, data3 := it.s3, it.s3.data
+		s4, data4 := it.s4, it.s4.data
+		s5, data5 := it.s5, it.s5.data
+		s6, data6 := it.s6, it.s6.data
 		if driver == 0 { // a packed group: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
@@ -3275,37 +3375,37 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) All() iter.Seq[Row6[T1, T2, T3, T4, T5, 
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = posIn(pages1, id); x1 < 0 {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = posIn(pages2, id); x2 < 0 {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = posIn(pages3, id); x3 < 0 {
+				if x3 = posIn(s3.pages, id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = posIn(pages4, id); x4 < 0 {
+				if x4 = posIn(s4.pages, id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = posIn(pages5, id); x5 < 0 {
+				if x5 = posIn(s5.pages, id); x5 < 0 {
 					continue
 				}
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = posIn(pages6, id); x6 < 0 {
+				if x6 = posIn(s6.pages, id); x6 < 0 {
 					continue
 				}
 			}
@@ -3330,12 +3430,12 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) WithID() iter.Seq2[EntityID, Row6[T1, T2
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
-		pages1, data1 := it.s1.pages, it.s1.data
-		pages2, data2 := it.s2.pages, it.s2.data
-		pages3, data3 := it.s3.pages, it.s3.data
-		pages4, data4 := it.s4.pages, it.s4.data
-		pages5, data5 := it.s5.pages, it.s5.data
-		pages6, data6 := it.s6.pages, it.s6.data
+		s1, data1 := it.s1, it.s1.data
+		s2, data2 := it.s2, it.s2.data
+		s3, data3 := it.s3, it.s3.data
+		s4, data4 := it.s4, it.s4.data
+		s5, data5 := it.s5, it.s5.data
+		s6, data6 := it.s6, it.s6.data
 		if driver == 0 { // a packed group: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
@@ -3359,37 +3459,37 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) WithID() iter.Seq2[EntityID, Row6[T1, T2
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = posIn(pages1, id); x1 < 0 {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = posIn(pages2, id); x2 < 0 {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = posIn(pages3, id); x3 < 0 {
+				if x3 = posIn(s3.pages, id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = posIn(pages4, id); x4 < 0 {
+				if x4 = posIn(s4.pages, id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = posIn(pages5, id); x5 < 0 {
+				if x5 = posIn(s5.pages, id); x5 < 0 {
 					continue
 				}
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = posIn(pages6, id); x6 < 0 {
+				if x6 = posIn(s6.pages, id); x6 < 0 {
 					continue
 				}
 			}
@@ -3542,12 +3642,12 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Count() (n int) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
-	pages1, data1 := it.s1.pages, it.s1.data
-	pages2, data2 := it.s2.pages, it.s2.data
-	pages3, data3 := it.s3.pages, it.s3.data
-	pages4, data4 := it.s4.pages, it.s4.data
-	pages5, data5 := it.s5.pages, it.s5.data
-	pages6, data6 := it.s6.pages, it.s6.data
+	s1, data1 := it.s1, it.s1.data
+	s2, data2 := it.s2, it.s2.data
+	s3, data3 := it.s3, it.s3.data
+	s4, data4 := it.s4, it.s4.data
+	s5, data5 := it.s5, it.s5.data
+	s6, data6 := it.s6, it.s6.data
 	if driver == 0 { // a packed group: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
@@ -3571,37 +3671,37 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Count() (n int) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(pages1, id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(pages2, id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(pages3, id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(pages4, id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(pages5, id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = posIn(pages6, id); x6 < 0 {
+			if x6 = posIn(s6.pages, id); x6 < 0 {
 				continue
 			}
 		}
@@ -3736,7 +3836,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.pos(id); x1 < 0 {
+			if x1 = it.s1.posAt(id, i); x1 < 0 {
 				continue
 			}
 		}
@@ -3745,7 +3845,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 		}
 		x2 := i
 		if driver != 2 && driver != 0 {
-			if x2 = it.s2.pos(id); x2 < 0 {
+			if x2 = it.s2.posAt(id, i); x2 < 0 {
 				continue
 			}
 		}
@@ -3754,7 +3854,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 		}
 		x3 := i
 		if driver != 3 && driver != 0 {
-			if x3 = it.s3.pos(id); x3 < 0 {
+			if x3 = it.s3.posAt(id, i); x3 < 0 {
 				continue
 			}
 		}
@@ -3763,7 +3863,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 		}
 		x4 := i
 		if driver != 4 && driver != 0 {
-			if x4 = it.s4.pos(id); x4 < 0 {
+			if x4 = it.s4.posAt(id, i); x4 < 0 {
 				continue
 			}
 		}
@@ -3772,7 +3872,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 		}
 		x5 := i
 		if driver != 5 && driver != 0 {
-			if x5 = it.s5.pos(id); x5 < 0 {
+			if x5 = it.s5.posAt(id, i); x5 < 0 {
 				continue
 			}
 		}
@@ -3781,7 +3881,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 		}
 		x6 := i
 		if driver != 6 && driver != 0 {
-			if x6 = it.s6.pos(id); x6 < 0 {
+			if x6 = it.s6.posAt(id, i); x6 < 0 {
 				continue
 			}
 		}
@@ -3790,7 +3890,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 		}
 		x7 := i
 		if driver != 7 && driver != 0 {
-			if x7 = it.s7.pos(id); x7 < 0 {
+			if x7 = it.s7.posAt(id, i); x7 < 0 {
 				continue
 			}
 		}
@@ -3849,43 +3949,57 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
 		var p1 *T1
 		if it.driver == 1 || it.driver == 0 {
 			p1 = &it.s1.data[i]
-		} else if p1 = it.s1.get(id); p1 == nil {
+		} else if x := it.s1.posAt(id, i); x >= 0 {
+			p1 = &it.s1.data[x]
+		} else {
 			continue
 		}
 		var p2 *T2
 		if it.driver == 2 || it.driver == 0 {
 			p2 = &it.s2.data[i]
-		} else if p2 = it.s2.get(id); p2 == nil {
+		} else if x := it.s2.posAt(id, i); x >= 0 {
+			p2 = &it.s2.data[x]
+		} else {
 			continue
 		}
 		var p3 *T3
 		if it.driver == 3 || it.driver == 0 {
 			p3 = &it.s3.data[i]
-		} else if p3 = it.s3.get(id); p3 == nil {
+		} else if x := it.s3.posAt(id, i); x >= 0 {
+			p3 = &it.s3.data[x]
+		} else {
 			continue
 		}
 		var p4 *T4
 		if it.driver == 4 || it.driver == 0 {
 			p4 = &it.s4.data[i]
-		} else if p4 = it.s4.get(id); p4 == nil {
+		} else if x := it.s4.posAt(id, i); x >= 0 {
+			p4 = &it.s4.data[x]
+		} else {
 			continue
 		}
 		var p5 *T5
 		if it.driver == 5 || it.driver == 0 {
 			p5 = &it.s5.data[i]
-		} else if p5 = it.s5.get(id); p5 == nil {
+		} else if x := it.s5.posAt(id, i); x >= 0 {
+			p5 = &it.s5.data[x]
+		} else {
 			continue
 		}
 		var p6 *T6
 		if it.driver == 6 || it.driver == 0 {
 			p6 = &it.s6.data[i]
-		} else if p6 = it.s6.get(id); p6 == nil {
+		} else if x := it.s6.posAt(id, i); x >= 0 {
+			p6 = &it.s6.data[x]
+		} else {
 			continue
 		}
 		var p7 *T7
 		if it.driver == 7 || it.driver == 0 {
 			p7 = &it.s7.data[i]
-		} else if p7 = it.s7.get(id); p7 == nil {
+		} else if x := it.s7.posAt(id, i); x >= 0 {
+			p7 = &it.s7.data[x]
+		} else {
 			continue
 		}
 		if it.not != nil && excluded(it.not, id) {
@@ -3918,13 +4032,13 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Each(fn func(*T1, *T2, *T3, *T4, *T5
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
-	pages1, data1 := it.s1.pages, it.s1.data
-	pages2, data2 := it.s2.pages, it.s2.data
-	pages3, data3 := it.s3.pages, it.s3.data
-	pages4, data4 := it.s4.pages, it.s4.data
-	pages5, data5 := it.s5.pages, it.s5.data
-	pages6, data6 := it.s6.pages, it.s6.data
-	pages7, data7 := it.s7.pages, it.s7.data
+	s1, data1 := it.s1, it.s1.data
+	s2, data2 := it.s2, it.s2.data
+	s3, data3 := it.s3, it.s3.data
+	s4, data4 := it.s4, it.s4.data
+	s5, data5 := it.s5, it.s5.data
+	s6, data6 := it.s6, it.s6.data
+	s7, data7 := it.s7, it.s7.data
 	if driver == 0 { // a packed group: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
@@ -3949,43 +4063,43 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Each(fn func(*T1, *T2, *T3, *T4, *T5
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(pages1, id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(pages2, id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(pages3, id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(pages4, id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(pages5, id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = posIn(pages6, id); x6 < 0 {
+			if x6 = posIn(s6.pages, id); x6 < 0 {
 				continue
 			}
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = posIn(pages7, id); x7 < 0 {
+			if x7 = posIn(s7.pages, id); x7 < 0 {
 				continue
 			}
 		}
@@ -4009,13 +4123,13 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) EachWithID(fn func(EntityID, *T1, *T
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
-	pages1, data1 := it.s1.pages, it.s1.data
-	pages2, data2 := it.s2.pages, it.s2.data
-	pages3, data3 := it.s3.pages, it.s3.data
-	pages4, data4 := it.s4.pages, it.s4.data
-	pages5, data5 := it.s5.pages, it.s5.data
-	pages6, data6 := it.s6.pages, it.s6.data
-	pages7, data7 := it.s7.pages, it.s7.data
+	s1, data1 := it.s1, it.s1.data
+	s2, data2 := it.s2, it.s2.data
+	s3, data3 := it.s3, it.s3.data
+	s4, data4 := it.s4, it.s4.data
+	s5, data5 := it.s5, it.s5.data
+	s6, data6 := it.s6, it.s6.data
+	s7, data7 := it.s7, it.s7.data
 	if driver == 0 { // a packed group: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
@@ -4040,43 +4154,43 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) EachWithID(fn func(EntityID, *T1, *T
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(pages1, id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(pages2, id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(pages3, id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(pages4, id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(pages5, id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = posIn(pages6, id); x6 < 0 {
+			if x6 = posIn(s6.pages, id); x6 < 0 {
 				continue
 			}
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = posIn(pages7, id); x7 < 0 {
+			if x7 = posIn(s7.pages, id); x7 < 0 {
 				continue
 			}
 		}
@@ -4100,13 +4214,13 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) All() iter.Seq[Row7[T1, T2, T3, T4, 
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
-		pages1, data1 := it.s1.pages, it.s1.data
-		pages2, data2 := it.s2.pages, it.s2.data
-		pages3, data3 := it.s3.pages, it.s3.data
-		pages4, data4 := it.s4.pages, it.s4.data
-		pages5, data5 := it.s5.pages, it.s5.data
-		pages6, data6 := it.s6.pages, it.s6.data
-		pages7, data7 := it.s7.pages, it.s7.data
+		s1, data1 := it.s1, it.s1.data
+		s2, data2 := it.s2, it.s2.data
+		s3, data3 := it.s3, it.s3.data
+		s4, data4 := it.s4, it.s4.data
+		s5, data5 := it.s5, it.s5.data
+		s6, data6 := it.s6, it.s6.data
+		s7, data7 := it.s7, it.s7.data
 		if driver == 0 { // a packed group: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
@@ -4131,43 +4245,43 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) All() iter.Seq[Row7[T1, T2, T3, T4, 
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = posIn(pages1, id); x1 < 0 {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = posIn(pages2, id); x2 < 0 {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = posIn(pages3, id); x3 < 0 {
+				if x3 = posIn(s3.pages, id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = posIn(pages4, id); x4 < 0 {
+				if x4 = posIn(s4.pages, id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = posIn(pages5, id); x5 < 0 {
+				if x5 = posIn(s5.pages, id); x5 < 0 {
 					continue
 				}
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = posIn(pages6, id); x6 < 0 {
+				if x6 = posIn(s6.pages, id); x6 < 0 {
 					continue
 				}
 			}
 			x7 := i
 			if driver != 7 {
-				if x7 = posIn(pages7, id); x7 < 0 {
+				if x7 = posIn(s7.pages, id); x7 < 0 {
 					continue
 				}
 			}
@@ -4192,13 +4306,13 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) WithID() iter.Seq2[EntityID, Row7[T1
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
-		pages1, data1 := it.s1.pages, it.s1.data
-		pages2, data2 := it.s2.pages, it.s2.data
-		pages3, data3 := it.s3.pages, it.s3.data
-		pages4, data4 := it.s4.pages, it.s4.data
-		pages5, data5 := it.s5.pages, it.s5.data
-		pages6, data6 := it.s6.pages, it.s6.data
-		pages7, data7 := it.s7.pages, it.s7.data
+		s1, data1 := it.s1, it.s1.data
+		s2, data2 := it.s2, it.s2.data
+		s3, data3 := it.s3, it.s3.data
+		s4, data4 := it.s4, it.s4.data
+		s5, data5 := it.s5, it.s5.data
+		s6, data6 := it.s6, it.s6.data
+		s7, data7 := it.s7, it.s7.data
 		if driver == 0 { // a packed group: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
@@ -4223,43 +4337,43 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) WithID() iter.Seq2[EntityID, Row7[T1
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = posIn(pages1, id); x1 < 0 {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = posIn(pages2, id); x2 < 0 {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = posIn(pages3, id); x3 < 0 {
+				if x3 = posIn(s3.pages, id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = posIn(pages4, id); x4 < 0 {
+				if x4 = posIn(s4.pages, id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = posIn(pages5, id); x5 < 0 {
+				if x5 = posIn(s5.pages, id); x5 < 0 {
 					continue
 				}
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = posIn(pages6, id); x6 < 0 {
+				if x6 = posIn(s6.pages, id); x6 < 0 {
 					continue
 				}
 			}
 			x7 := i
 			if driver != 7 {
-				if x7 = posIn(pages7, id); x7 < 0 {
+				if x7 = posIn(s7.pages, id); x7 < 0 {
 					continue
 				}
 			}
@@ -4426,13 +4540,13 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Count() (n int) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
-	pages1, data1 := it.s1.pages, it.s1.data
-	pages2, data2 := it.s2.pages, it.s2.data
-	pages3, data3 := it.s3.pages, it.s3.data
-	pages4, data4 := it.s4.pages, it.s4.data
-	pages5, data5 := it.s5.pages, it.s5.data
-	pages6, data6 := it.s6.pages, it.s6.data
-	pages7, data7 := it.s7.pages, it.s7.data
+	s1, data1 := it.s1, it.s1.data
+	s2, data2 := it.s2, it.s2.data
+	s3, data3 := it.s3, it.s3.data
+	s4, data4 := it.s4, it.s4.data
+	s5, data5 := it.s5, it.s5.data
+	s6, data6 := it.s6, it.s6.data
+	s7, data7 := it.s7, it.s7.data
 	if driver == 0 { // a packed group: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
@@ -4457,43 +4571,43 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Count() (n int) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(pages1, id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(pages2, id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(pages3, id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(pages4, id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(pages5, id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = posIn(pages6, id); x6 < 0 {
+			if x6 = posIn(s6.pages, id); x6 < 0 {
 				continue
 			}
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = posIn(pages7, id); x7 < 0 {
+			if x7 = posIn(s7.pages, id); x7 < 0 {
 				continue
 			}
 		}
@@ -4635,7 +4749,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.pos(id); x1 < 0 {
+			if x1 = it.s1.posAt(id, i); x1 < 0 {
 				continue
 			}
 		}
@@ -4644,7 +4758,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		}
 		x2 := i
 		if driver != 2 && driver != 0 {
-			if x2 = it.s2.pos(id); x2 < 0 {
+			if x2 = it.s2.posAt(id, i); x2 < 0 {
 				continue
 			}
 		}
@@ -4653,7 +4767,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		}
 		x3 := i
 		if driver != 3 && driver != 0 {
-			if x3 = it.s3.pos(id); x3 < 0 {
+			if x3 = it.s3.posAt(id, i); x3 < 0 {
 				continue
 			}
 		}
@@ -4662,7 +4776,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		}
 		x4 := i
 		if driver != 4 && driver != 0 {
-			if x4 = it.s4.pos(id); x4 < 0 {
+			if x4 = it.s4.posAt(id, i); x4 < 0 {
 				continue
 			}
 		}
@@ -4671,7 +4785,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		}
 		x5 := i
 		if driver != 5 && driver != 0 {
-			if x5 = it.s5.pos(id); x5 < 0 {
+			if x5 = it.s5.posAt(id, i); x5 < 0 {
 				continue
 			}
 		}
@@ -4680,7 +4794,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		}
 		x6 := i
 		if driver != 6 && driver != 0 {
-			if x6 = it.s6.pos(id); x6 < 0 {
+			if x6 = it.s6.posAt(id, i); x6 < 0 {
 				continue
 			}
 		}
@@ -4689,7 +4803,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		}
 		x7 := i
 		if driver != 7 && driver != 0 {
-			if x7 = it.s7.pos(id); x7 < 0 {
+			if x7 = it.s7.posAt(id, i); x7 < 0 {
 				continue
 			}
 		}
@@ -4698,7 +4812,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		}
 		x8 := i
 		if driver != 8 && driver != 0 {
-			if x8 = it.s8.pos(id); x8 < 0 {
+			if x8 = it.s8.posAt(id, i); x8 < 0 {
 				continue
 			}
 		}
@@ -4760,49 +4874,65 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
 		var p1 *T1
 		if it.driver == 1 || it.driver == 0 {
 			p1 = &it.s1.data[i]
-		} else if p1 = it.s1.get(id); p1 == nil {
+		} else if x := it.s1.posAt(id, i); x >= 0 {
+			p1 = &it.s1.data[x]
+		} else {
 			continue
 		}
 		var p2 *T2
 		if it.driver == 2 || it.driver == 0 {
 			p2 = &it.s2.data[i]
-		} else if p2 = it.s2.get(id); p2 == nil {
+		} else if x := it.s2.posAt(id, i); x >= 0 {
+			p2 = &it.s2.data[x]
+		} else {
 			continue
 		}
 		var p3 *T3
 		if it.driver == 3 || it.driver == 0 {
 			p3 = &it.s3.data[i]
-		} else if p3 = it.s3.get(id); p3 == nil {
+		} else if x := it.s3.posAt(id, i); x >= 0 {
+			p3 = &it.s3.data[x]
+		} else {
 			continue
 		}
 		var p4 *T4
 		if it.driver == 4 || it.driver == 0 {
 			p4 = &it.s4.data[i]
-		} else if p4 = it.s4.get(id); p4 == nil {
+		} else if x := it.s4.posAt(id, i); x >= 0 {
+			p4 = &it.s4.data[x]
+		} else {
 			continue
 		}
 		var p5 *T5
 		if it.driver == 5 || it.driver == 0 {
 			p5 = &it.s5.data[i]
-		} else if p5 = it.s5.get(id); p5 == nil {
+		} else if x := it.s5.posAt(id, i); x >= 0 {
+			p5 = &it.s5.data[x]
+		} else {
 			continue
 		}
 		var p6 *T6
 		if it.driver == 6 || it.driver == 0 {
 			p6 = &it.s6.data[i]
-		} else if p6 = it.s6.get(id); p6 == nil {
+		} else if x := it.s6.posAt(id, i); x >= 0 {
+			p6 = &it.s6.data[x]
+		} else {
 			continue
 		}
 		var p7 *T7
 		if it.driver == 7 || it.driver == 0 {
 			p7 = &it.s7.data[i]
-		} else if p7 = it.s7.get(id); p7 == nil {
+		} else if x := it.s7.posAt(id, i); x >= 0 {
+			p7 = &it.s7.data[x]
+		} else {
 			continue
 		}
 		var p8 *T8
 		if it.driver == 8 || it.driver == 0 {
 			p8 = &it.s8.data[i]
-		} else if p8 = it.s8.get(id); p8 == nil {
+		} else if x := it.s8.posAt(id, i); x >= 0 {
+			p8 = &it.s8.data[x]
+		} else {
 			continue
 		}
 		if it.not != nil && excluded(it.not, id) {
@@ -4835,14 +4965,14 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Each(fn func(*T1, *T2, *T3, *T4,
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
-	pages1, data1 := it.s1.pages, it.s1.data
-	pages2, data2 := it.s2.pages, it.s2.data
-	pages3, data3 := it.s3.pages, it.s3.data
-	pages4, data4 := it.s4.pages, it.s4.data
-	pages5, data5 := it.s5.pages, it.s5.data
-	pages6, data6 := it.s6.pages, it.s6.data
-	pages7, data7 := it.s7.pages, it.s7.data
-	pages8, data8 := it.s8.pages, it.s8.data
+	s1, data1 := it.s1, it.s1.data
+	s2, data2 := it.s2, it.s2.data
+	s3, data3 := it.s3, it.s3.data
+	s4, data4 := it.s4, it.s4.data
+	s5, data5 := it.s5, it.s5.data
+	s6, data6 := it.s6, it.s6.data
+	s7, data7 := it.s7, it.s7.data
+	s8, data8 := it.s8, it.s8.data
 	if driver == 0 { // a packed group: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
@@ -4868,49 +4998,49 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Each(fn func(*T1, *T2, *T3, *T4,
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(pages1, id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(pages2, id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(pages3, id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(pages4, id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(pages5, id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = posIn(pages6, id); x6 < 0 {
+			if x6 = posIn(s6.pages, id); x6 < 0 {
 				continue
 			}
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = posIn(pages7, id); x7 < 0 {
+			if x7 = posIn(s7.pages, id); x7 < 0 {
 				continue
 			}
 		}
 		x8 := i
 		if driver != 8 {
-			if x8 = posIn(pages8, id); x8 < 0 {
+			if x8 = posIn(s8.pages, id); x8 < 0 {
 				continue
 			}
 		}
@@ -4934,14 +5064,14 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) EachWithID(fn func(EntityID, *T1
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
-	pages1, data1 := it.s1.pages, it.s1.data
-	pages2, data2 := it.s2.pages, it.s2.data
-	pages3, data3 := it.s3.pages, it.s3.data
-	pages4, data4 := it.s4.pages, it.s4.data
-	pages5, data5 := it.s5.pages, it.s5.data
-	pages6, data6 := it.s6.pages, it.s6.data
-	pages7, data7 := it.s7.pages, it.s7.data
-	pages8, data8 := it.s8.pages, it.s8.data
+	s1, data1 := it.s1, it.s1.data
+	s2, data2 := it.s2, it.s2.data
+	s3, data3 := it.s3, it.s3.data
+	s4, data4 := it.s4, it.s4.data
+	s5, data5 := it.s5, it.s5.data
+	s6, data6 := it.s6, it.s6.data
+	s7, data7 := it.s7, it.s7.data
+	s8, data8 := it.s8, it.s8.data
 	if driver == 0 { // a packed group: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
@@ -4967,49 +5097,49 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) EachWithID(fn func(EntityID, *T1
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(pages1, id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(pages2, id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(pages3, id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(pages4, id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(pages5, id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = posIn(pages6, id); x6 < 0 {
+			if x6 = posIn(s6.pages, id); x6 < 0 {
 				continue
 			}
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = posIn(pages7, id); x7 < 0 {
+			if x7 = posIn(s7.pages, id); x7 < 0 {
 				continue
 			}
 		}
 		x8 := i
 		if driver != 8 {
-			if x8 = posIn(pages8, id); x8 < 0 {
+			if x8 = posIn(s8.pages, id); x8 < 0 {
 				continue
 			}
 		}
@@ -5033,14 +5163,14 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) All() iter.Seq[Row8[T1, T2, T3, 
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
-		pages1, data1 := it.s1.pages, it.s1.data
-		pages2, data2 := it.s2.pages, it.s2.data
-		pages3, data3 := it.s3.pages, it.s3.data
-		pages4, data4 := it.s4.pages, it.s4.data
-		pages5, data5 := it.s5.pages, it.s5.data
-		pages6, data6 := it.s6.pages, it.s6.data
-		pages7, data7 := it.s7.pages, it.s7.data
-		pages8, data8 := it.s8.pages, it.s8.data
+		s1, data1 := it.s1, it.s1.data
+		s2, data2 := it.s2, it.s2.data
+		s3, data3 := it.s3, it.s3.data
+		s4, data4 := it.s4, it.s4.data
+		s5, data5 := it.s5, it.s5.data
+		s6, data6 := it.s6, it.s6.data
+		s7, data7 := it.s7, it.s7.data
+		s8, data8 := it.s8, it.s8.data
 		if driver == 0 { // a packed group: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
@@ -5066,49 +5196,49 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) All() iter.Seq[Row8[T1, T2, T3, 
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = posIn(pages1, id); x1 < 0 {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = posIn(pages2, id); x2 < 0 {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = posIn(pages3, id); x3 < 0 {
+				if x3 = posIn(s3.pages, id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = posIn(pages4, id); x4 < 0 {
+				if x4 = posIn(s4.pages, id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = posIn(pages5, id); x5 < 0 {
+				if x5 = posIn(s5.pages, id); x5 < 0 {
 					continue
 				}
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = posIn(pages6, id); x6 < 0 {
+				if x6 = posIn(s6.pages, id); x6 < 0 {
 					continue
 				}
 			}
 			x7 := i
 			if driver != 7 {
-				if x7 = posIn(pages7, id); x7 < 0 {
+				if x7 = posIn(s7.pages, id); x7 < 0 {
 					continue
 				}
 			}
 			x8 := i
 			if driver != 8 {
-				if x8 = posIn(pages8, id); x8 < 0 {
+				if x8 = posIn(s8.pages, id); x8 < 0 {
 					continue
 				}
 			}
@@ -5133,14 +5263,14 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) WithID() iter.Seq2[EntityID, Row
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
-		pages1, data1 := it.s1.pages, it.s1.data
-		pages2, data2 := it.s2.pages, it.s2.data
-		pages3, data3 := it.s3.pages, it.s3.data
-		pages4, data4 := it.s4.pages, it.s4.data
-		pages5, data5 := it.s5.pages, it.s5.data
-		pages6, data6 := it.s6.pages, it.s6.data
-		pages7, data7 := it.s7.pages, it.s7.data
-		pages8, data8 := it.s8.pages, it.s8.data
+		s1, data1 := it.s1, it.s1.data
+		s2, data2 := it.s2, it.s2.data
+		s3, data3 := it.s3, it.s3.data
+		s4, data4 := it.s4, it.s4.data
+		s5, data5 := it.s5, it.s5.data
+		s6, data6 := it.s6, it.s6.data
+		s7, data7 := it.s7, it.s7.data
+		s8, data8 := it.s8, it.s8.data
 		if driver == 0 { // a packed group: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
@@ -5166,49 +5296,49 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) WithID() iter.Seq2[EntityID, Row
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = posIn(pages1, id); x1 < 0 {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = posIn(pages2, id); x2 < 0 {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = posIn(pages3, id); x3 < 0 {
+				if x3 = posIn(s3.pages, id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = posIn(pages4, id); x4 < 0 {
+				if x4 = posIn(s4.pages, id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = posIn(pages5, id); x5 < 0 {
+				if x5 = posIn(s5.pages, id); x5 < 0 {
 					continue
 				}
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = posIn(pages6, id); x6 < 0 {
+				if x6 = posIn(s6.pages, id); x6 < 0 {
 					continue
 				}
 			}
 			x7 := i
 			if driver != 7 {
-				if x7 = posIn(pages7, id); x7 < 0 {
+				if x7 = posIn(s7.pages, id); x7 < 0 {
 					continue
 				}
 			}
 			x8 := i
 			if driver != 8 {
-				if x8 = posIn(pages8, id); x8 < 0 {
+				if x8 = posIn(s8.pages, id); x8 < 0 {
 					continue
 				}
 			}
@@ -5389,14 +5519,14 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Count() (n int) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
-	pages1, data1 := it.s1.pages, it.s1.data
-	pages2, data2 := it.s2.pages, it.s2.data
-	pages3, data3 := it.s3.pages, it.s3.data
-	pages4, data4 := it.s4.pages, it.s4.data
-	pages5, data5 := it.s5.pages, it.s5.data
-	pages6, data6 := it.s6.pages, it.s6.data
-	pages7, data7 := it.s7.pages, it.s7.data
-	pages8, data8 := it.s8.pages, it.s8.data
+	s1, data1 := it.s1, it.s1.data
+	s2, data2 := it.s2, it.s2.data
+	s3, data3 := it.s3, it.s3.data
+	s4, data4 := it.s4, it.s4.data
+	s5, data5 := it.s5, it.s5.data
+	s6, data6 := it.s6, it.s6.data
+	s7, data7 := it.s7, it.s7.data
+	s8, data8 := it.s8, it.s8.data
 	if driver == 0 { // a packed group: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
@@ -5422,49 +5552,49 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Count() (n int) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(pages1, id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(pages2, id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(pages3, id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(pages4, id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(pages5, id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = posIn(pages6, id); x6 < 0 {
+			if x6 = posIn(s6.pages, id); x6 < 0 {
 				continue
 			}
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = posIn(pages7, id); x7 < 0 {
+			if x7 = posIn(s7.pages, id); x7 < 0 {
 				continue
 			}
 		}
 		x8 := i
 		if driver != 8 {
-			if x8 = posIn(pages8, id); x8 < 0 {
+			if x8 = posIn(s8.pages, id); x8 < 0 {
 				continue
 			}
 		}

@@ -145,6 +145,19 @@ func posIn(pages []*sparsePage, id EntityID) int {
 	return -1
 }
 
+// posAt is pos for a join visiting id at position i of the driving
+// storage: it looks at position i of this storage's dense ids first.
+// Entities given their components together (AddEntity2, bulk adds) sit at
+// the same positions in each storage, and then the join reads each
+// storage's ids in order instead of following the sparse pages: a
+// sequential stream, with no load waiting on another.
+func (s *sparseSet[T]) posAt(id EntityID, i int) int {
+	if i < len(s.dense) && s.dense[i] == id {
+		return i
+	}
+	return posIn(s.pages, id)
+}
+
 // has reports whether id has a component in this storage.
 func (s *sparseSet[T]) has(id EntityID) bool { return s.pos(id) >= 0 }
 
