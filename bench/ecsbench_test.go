@@ -150,10 +150,12 @@ func iterPlain(bs []body) {
 	}
 }
 
+// simpleIter is the system of SimpleIter, with the fastest idiomatic
+// iteration, as in the query workloads: range over the join, whose loop the
+// compiler inlines here. (The cursor, it.Next and it.Values, took 10 to 11
+// ns per entity against 4.4 to 6.3 for this, go1.26.)
 func simpleIter(vel ecs.View[Vel3], pos ecs.ViewMut[Pos3]) {
-	it := ecs.Join2(vel, pos)
-	for it.Next() {
-		v, p := it.Values()
+	for v, p := range ecs.Join2(vel, pos).All() {
 		p.V.X += v.V.X
 		p.V.Y += v.V.Y
 		p.V.Z += v.V.Z
