@@ -290,7 +290,7 @@ func heavy(m *Mat4, p *Vec3) {
 
 // BenchmarkHeavyCompute inverts the Transform of 1,000 entities 100 times
 // each and transforms their Pos3 by the result: sequentially (plain and
-// slipway, a join cursor) and in parallel (slipway-par, the join's
+// slipway, range over a join) and in parallel (slipway-par, the join's
 // ParEachMin with a grain of 16).
 func BenchmarkHeavyCompute(b *testing.B) {
 	e := simpleBody()
@@ -319,9 +319,7 @@ func heavyPlain(bs []body) {
 }
 
 func heavySeq(t ecs.ViewMut[Transform], p ecs.ViewMut[Pos3]) {
-	it := ecs.Join2(t, p)
-	for it.Next() {
-		t, p := it.Values()
+	for t, p := range ecs.Join2(t, p).All() {
 		heavy(&t.M, &p.V)
 	}
 }
@@ -392,25 +390,19 @@ func newScheduleWorld(tb testing.TB, n int) *ecs.World {
 }
 
 func ab(a ecs.ViewMut[SA], b ecs.ViewMut[SB]) {
-	it := ecs.Join2(a, b)
-	for it.Next() {
-		a, b := it.Values()
+	for a, b := range ecs.Join2(a, b).All() {
 		a.V, b.V = b.V, a.V
 	}
 }
 
 func cd(c ecs.ViewMut[SC], d ecs.ViewMut[SD]) {
-	it := ecs.Join2(c, d)
-	for it.Next() {
-		c, d := it.Values()
+	for c, d := range ecs.Join2(c, d).All() {
 		c.V, d.V = d.V, c.V
 	}
 }
 
 func ce(c ecs.ViewMut[SC], e ecs.ViewMut[SE]) {
-	it := ecs.Join2(c, e)
-	for it.Next() {
-		c, e := it.Values()
+	for c, e := range ecs.Join2(c, e).All() {
 		c.V, e.V = e.V, c.V
 	}
 }

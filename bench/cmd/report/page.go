@@ -42,7 +42,7 @@ func colorOf(impl string, unknown []string) string {
 
 // descriptions say what each workload measures.
 var descriptions = map[string]string{
-	"Query2Comp":         "N entities with Position and Velocity, then 10N with Position only; a round adds Velocity to Position for the N. Slipway runs a system with a `Join2` cursor; plain loops over an array of N structs holding both components.",
+	"Query2Comp":         "N entities with Position and Velocity, then 10N with Position only; a round adds Velocity to Position for the N. Slipway runs a system ranging over `Join2(pos, vel).All()` (the group's aligned slices in slipway-group); plain loops over an array of N structs holding both components.",
 	"Query32Arch":        "As Query2Comp, but without the 10N and with each of the N also having a random subset of C1..C5 (32 combinations).",
 	"Query256Arch":       "N entities with Position and Velocity and 4N with Position and a random subset of C1..C8 (256 combinations), created in a random interleaving, so the movers' positions are spread among 5N in the Position storage.",
 	"Random":             "N entities with Position, their ids shuffled; a round sums Position.X looking each id up through a `View`. Plain indexes a slice with the same shuffled indices.",
@@ -57,7 +57,7 @@ var descriptions = map[string]string{
 	"SimpleInsert":       "Rust ecs_bench_suite: create a world and 10,000 entities with a 4×4 matrix, a position, a rotation and a velocity (float32), every round.",
 	"SimpleIter":         "Rust ecs_bench_suite: add velocity to position for 10,000 entities with the four components of SimpleInsert.",
 	"FragIter":           "Rust ecs_bench_suite: 26 component types A..Z, 20 entities with each, all also having Data; a round doubles every Data (Slipway iterates `ViewMut.Slice`).",
-	"HeavyCompute":       "Rust ecs_bench_suite: 1,000 entities; each round inverts every entity's 4×4 matrix 100 times and transforms its position. slipway runs sequentially (join cursor), slipway-par with `Join2(...).ParEachMin(16, fn)`. CPU time of slipway-par adds up both cores.",
+	"HeavyCompute":       "Rust ecs_bench_suite: 1,000 entities; each round inverts every entity's 4×4 matrix 100 times and transforms its position. slipway runs sequentially (range over `Join2(...).All()`), slipway-par with `Join2(...).ParEachMin(16, fn)`. CPU time of slipway-par adds up both cores.",
 	"Schedule":           "Rust ecs_bench_suite: 10,000 entities each of (A,B), (A,B,C), (A,B,C,D), (A,B,C,E); a workload of three systems swaps A/B, C/D and C/E. slipway runs it with `World.RunWorkload` (A/B beside the others), slipway-seq runs the three systems one after the other with `World.Run`; ns/entity is over the 40,000 entities.",
 	"AddRemoveComponent": "Rust ecs_bench_suite: 10,000 entities with A; a round adds B to all, then removes it from all.",
 }
