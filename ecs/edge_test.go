@@ -1011,3 +1011,109 @@ func TestEdgeNeverBorrowedViewGet(t *testing.T) {
 		t.Fatal("Get on a zero View did not panic")
 	}
 }
+
+// TestEdgeJoinAlignment: joins look for an entity at the driver's position
+// in the other storages before following their sparse pages. Whether the
+// storages line up entirely, in part or not at all, every form of the join
+// visits exactly the entities that have all the components.
+func TestEdgeJoinAlignment(t *testing.T) {
+	layouts := []struct {
+		name  string
+		build func(w *ecs.World) []ecs.EntityID
+	}{
+		{"created together", func(w *ecs.World) []ecs.EntityID {
+			var ids []ecs.EntityID
+			for i := range 40 {
+				id, _ := ecs.AddEntity3(w, Pos{float32(i), 0}, Vel{0, float32(i)}, edgeTag{})
+				ids = append(ids, id)
+			}
+			return ids
+		}},
+		{"aligned, then broken by removals", func(w *ecs.World) []ecs.EntityID {
+			ids, _ := ecs.BulkAddEntity3(w, make([]Pos, 40), make([]Vel, 40), make([]edgeTag, 40))
+			for i, id := range ids {
+				if i%3 == 0 {
+					_, _ = ecs.DeleteComponent[Vel](w, id)
+				}
+				if i%7 == 0 {
+					_, _ = ecs.DeleteComponent[Pos](w, id)
+				}
+			}
+			return ids
+		}},
+		{"interleaved with entities that have one", func(w *ecs.World) []ecs.EntityID {
+			var ids []ecs.EntityID
+			for i := range 40 {
+				id, _ := ecs.AddEntity3(w, Pos{float32(i), 0}, Vel{}, edgeTag{})
+				other, _ := ecs.AddEntity1(w, Pos{})
+				ids = append(ids, id, other)
+			}
+			return ids
+		}},
+		{"given in reverse order, with reused ids", func(w *ecs.World) []ecs.EntityID {
+			old, _ := ecs.BulkAddEntity1(w, make([]Pos, 40))
+			_ = w.DeleteEntities(old...)
+			ids, _ := ecs.BulkAddEntity1(w, make([]Vel, 40))
+			for i := len(ids) - 1; i >= 0; i-- {
+				if i%4 != 1 {
+					_ = ecs.AddComponent2(w, ids[i], Pos{float32(i), 1}, edgeTag{})
+				}
+			}
+			return ids
+		}},
+	}
+	for _, l := range layouts {
+		t.Run(l.name, func(t *testing.T) {
+			w := ecs.NewWorld()
+			all := l.build(w)
+			must(t, w.Run(func(p ecs.ViewMut[Pos], v ecs.View[Vel], g ecs.View[edgeTag]) {
+				// want: the entities with Pos and Vel, by looking each up.
+				var want2, want3 []ecs.EntityID
+				for _, id := range all {
+					_, okP := p.Get(id)
+					_, okV := v.Get(id)
+					_, okG := g.Get(id)
+					if okP && okV {
+						want2 = append(want2, id)
+						if okG {
+							want3 = append(want3, id)
+						}
+					}
+				}
+				slices.Sort(want2)
+				slices.Sort(want3)
+				check := func(form string, got, want []ecs.EntityID) {
+					t.Helper()
+					slices.Sort(got)
+					equal(t, form, fmt.Sprint(got), fmt.Sprint(want))
+				}
+				var got []ecs.EntityID
+				for id, row := range ecs.Join2(p, v).WithID() {
+					isTrue(t, row.A == p.MustGet(id) && row.B == v.MustGet(id), "WithID hands out another entity's components for %v", id)
+					got = append(got, id)
+				}
+				check("Join2 WithID", got, want2)
+				got = got[:0]
+				ecs.Join2(v, p).EachWithID(func(id ecs.EntityID, _ *Vel, q *Pos) {
+					isTrue(t, q == p.MustGet(id), "EachWithID hands out another entity's Pos for %v", id)
+					got = append(got, id)
+				})
+				check("Join2 EachWithID, Vel first", got, want2)
+				got = got[:0]
+				for it := ecs.Join2(p, v); it.Next(); {
+					q, _ := it.Values()
+					isTrue(t, q == p.MustGet(it.ID()), "the cursor hands out another entity's Pos for %v", it.ID())
+					got = append(got, it.ID())
+				}
+				check("Join2 cursor", got, want2)
+				equal(t, "Join2 Count", ecs.Join2(p, v).Count(), len(want2))
+				got = got[:0]
+				for id, row := range ecs.Join3(g, v, p).WithID() {
+					isTrue(t, row.C == p.MustGet(id), "Join3 hands out another entity's Pos for %v", id)
+					got = append(got, id)
+				}
+				check("Join3 WithID", got, want3)
+			}))
+		})
+	}
+}
