@@ -107,11 +107,9 @@ func (w *World) addGroup(name string, members []groupMember) error {
 		}
 	}
 	g := &group{name: name, members: members}
+	driver := 0 // the shortest member
 	for k, m := range members {
 		g.pages[k] = m.pagesRef()
-	}
-	driver := 0
-	for k, m := range members {
 		if m.length() < members[driver].length() {
 			driver = k
 		}

@@ -256,10 +256,11 @@ func (s *sparseSet[T]) remove(id EntityID) (v T, ok bool) {
 	if e == nil {
 		return v, false
 	}
-	if x := int(uint32(*e)) - 1; s.group != nil && x < s.group.n {
-		s.group.leave(s.member, x, id)
-	}
 	i := int(uint32(*e)) - 1
+	if g := s.group; g != nil && i < g.n {
+		g.leave(s.member, i, id)
+		i = g.n // leave moved the component to the group's old end
+	}
 	*e = 0
 	dense, data := s.dense, s.data
 	v = data[i]
@@ -288,10 +289,11 @@ func (s *sparseSet[T]) deleteID(id EntityID) bool {
 	if e == nil {
 		return false
 	}
-	if x := int(uint32(*e)) - 1; s.group != nil && x < s.group.n {
-		s.group.leave(s.member, x, id)
-	}
 	i := int(uint32(*e)) - 1
+	if g := s.group; g != nil && i < g.n {
+		g.leave(s.member, i, id)
+		i = g.n // leave moved the component to the group's old end
+	}
 	*e = 0
 	dense, data := s.dense, s.data
 	last := len(dense) - 1
