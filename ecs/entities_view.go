@@ -181,8 +181,17 @@ func (v AllStoragesViewMut) IsAlive(id EntityID) bool {
 
 // DeleteEntity deletes id and all its components, or returns an
 // [EntityError] if id is not alive.
-func (v AllStoragesViewMut) DeleteEntity(id EntityID) error { return DeleteEntity(v, id) }
+//
+// The system holds every storage already, so this takes no borrow: it is
+// [DeleteEntity] without the check for one.
+func (v AllStoragesViewMut) DeleteEntity(id EntityID) error {
+	w, _ := v.world()
+	return w.deleteEntity(id)
+}
 
 // Strip deletes all of id's components, or returns an [EntityError] if id
 // is not alive.
-func (v AllStoragesViewMut) Strip(id EntityID) error { return Strip(v, id) }
+func (v AllStoragesViewMut) Strip(id EntityID) error {
+	w, _ := v.world()
+	return w.stripEntity(id)
+}

@@ -152,6 +152,11 @@ func DeleteEntity(s Storages, id EntityID) error {
 		return err
 	}
 	defer endWrite(w, locked)
+	return w.deleteEntity(id)
+}
+
+// deleteEntity is DeleteEntity once the caller holds all storages.
+func (w *World) deleteEntity(id EntityID) error {
 	// Kill first: delete checks that id is alive as it goes, and the
 	// storages match components by id, not by liveness.
 	if !w.ents.delete(id) {
@@ -169,6 +174,11 @@ func Strip(s Storages, id EntityID) error {
 		return err
 	}
 	defer endWrite(w, locked)
+	return w.stripEntity(id)
+}
+
+// stripEntity is Strip once the caller holds all storages.
+func (w *World) stripEntity(id EntityID) error {
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "Strip", ID: id}
 	}
@@ -228,8 +238,10 @@ func (s *sparseSet[T]) deleteFound(id EntityID, e *uint64) {
 		data[i] = data[last]
 		s.pages[moved.Index()>>pageShift][moved.Index()&pageMask] = sparseEntry(moved, i)
 	}
-	var zero T
-	data[last] = zero // let the garbage collector have what it referenced
+	if s.ptrs {
+		var zero T
+		data[last] = zero // let the garbage collector have what it referenced
+	}
 	s.dense, s.data = dense[:last], data[:last]
 }
 
