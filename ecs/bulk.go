@@ -315,7 +315,7 @@ func (s *sparseSet[T]) deleteIDs(ids []EntityID, sc *bulkScratch) int {
 			top--
 		}
 	}
-	if hasPointers(s.typ) {
+	if s.ptrs {
 		clear(data[keep:n]) // let the garbage collector have what they referenced
 	}
 	s.dense, s.data = dense[:keep], data[:keep]
@@ -428,7 +428,7 @@ func (s *sparseSet[T]) closeGaps(k int) {
 			keep++
 		}
 	}
-	if hasPointers(s.typ) {
+	if s.ptrs {
 		clear(data[keep:n]) // let the garbage collector have what they referenced
 	}
 	s.dense, s.data = dense[:keep], data[:keep]

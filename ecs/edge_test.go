@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"weak"
 
 	"github.com/slipway-ecs/slipway/ecs"
 )
@@ -1116,4 +1117,74 @@ func TestEdgeJoinAlignment(t *testing.T) {
 			}))
 		})
 	}
+}
+
+// edgeRef is a component holding a pointer: storages must not keep what
+// it references alive once it is removed.
+type edgeRef struct{ p *[1 << 10]byte }
+
+// TestEdgeRemovedComponentsReleased: every way of taking a component out
+// of a storage lets the garbage collector have what it referenced. The
+// component removed is the last one stored, so no other component moves
+// over its slot: only the storage clearing it frees it. Storages of
+// pointer-free types skip that write (it would only cost memory traffic).
+func TestEdgeRemovedComponentsReleased(t *testing.T) {
+	cases := []struct {
+		name   string
+		setup  func(w *ecs.World) error // before the entities are made
+		remove func(w *ecs.World, id ecs.EntityID) error
+	}{
+		{"ViewMut.Delete", nil, func(w *ecs.World, id ecs.EntityID) error {
+			return w.Run(func(v ecs.ViewMut[edgeRef]) { v.Delete(id) })
+		}},
+		{"ViewMut.Remove", nil, func(w *ecs.World, id ecs.EntityID) error {
+			return w.Run(func(v ecs.ViewMut[edgeRef]) { v.Remove(id) })
+		}},
+		{"ViewMut.Clear", nil, func(w *ecs.World, id ecs.EntityID) error {
+			return w.Run(func(v ecs.ViewMut[edgeRef]) { v.Clear() })
+		}},
+		{"DeleteComponent", nil, func(w *ecs.World, id ecs.EntityID) error {
+			_, err := ecs.DeleteComponent[edgeRef](w, id)
+			return err
+		}},
+		{"World.DeleteEntity", nil, func(w *ecs.World, id ecs.EntityID) error { return w.DeleteEntity(id) }},
+		{"AllStoragesViewMut.DeleteEntity", nil, func(w *ecs.World, id ecs.EntityID) error {
+			return w.Run(func(all ecs.AllStoragesViewMut) error { return all.DeleteEntity(id) })
+		}},
+		{"World.Strip", nil, func(w *ecs.World, id ecs.EntityID) error { return w.Strip(id) }},
+		{"BulkDeleteComponent", nil, func(w *ecs.World, id ecs.EntityID) error {
+			_, err := ecs.BulkDeleteComponent[edgeRef](w, id)
+			return err
+		}},
+		{"DeleteEntities", nil, func(w *ecs.World, id ecs.EntityID) error { return ecs.DeleteEntities(w, id) }},
+		{"DeleteEntity in a group", func(w *ecs.World) error { return ecs.AddGroup2[edgeRef, Pos](w) },
+			func(w *ecs.World, id ecs.EntityID) error { return w.DeleteEntity(id) }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := ecs.NewWorld()
+			if c.setup != nil {
+				must(t, c.setup(w))
+			}
+			_, err := ecs.AddEntity2(w, edgeRef{new([1 << 10]byte)}, Pos{})
+			must(t, err)
+			id, ref := addWithWeakRef(t, w)
+			must(t, c.remove(w, id))
+			runtime.GC()
+			isTrue(t, ref.Value() == nil, "the removed component's referent is still reachable")
+			runtime.KeepAlive(w) // the storages, not the world, must let go
+		})
+	}
+}
+
+// addWithWeakRef adds an entity whose edgeRef points to a new array and
+// returns the entity and a weak pointer to the array: the caller holds no
+// strong one.
+//
+//go:noinline
+func addWithWeakRef(t *testing.T, w *ecs.World) (ecs.EntityID, weak.Pointer[[1 << 10]byte]) {
+	p := new([1 << 10]byte)
+	id, err := ecs.AddEntity2(w, edgeRef{p}, Pos{})
+	must(t, err)
+	return id, weak.Make(p)
 }

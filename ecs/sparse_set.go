@@ -78,6 +78,11 @@ type sparseSet[T any] struct {
 	// (group.go), or nil.
 	group  *group
 	member int // which of group.members this storage is
+	// ptrs reports whether T holds pointers. Only then do removals zero
+	// the slot they free beyond the length, for the garbage collector:
+	// for other types the write would only make the cache line dirty,
+	// and writing it back is memory traffic deletions pay for.
+	ptrs bool
 
 	typ  reflect.Type
 	name string
@@ -86,7 +91,7 @@ type sparseSet[T any] struct {
 
 func newSparseSet[T any]() *sparseSet[T] {
 	t := reflect.TypeFor[T]()
-	return &sparseSet[T]{typ: t, name: typeName(t)}
+	return &sparseSet[T]{typ: t, name: typeName(t), ptrs: hasPointers(t)}
 }
 
 // newTrackedSparseSet returns the storage of T for w, tracking what T
@@ -274,8 +279,10 @@ func (s *sparseSet[T]) remove(id EntityID) (v T, ok bool) {
 		data[i] = data[last]
 		s.pages[moved.Index()>>pageShift][moved.Index()&pageMask] = sparseEntry(moved, i)
 	}
-	var zero T
-	data[last] = zero // let the garbage collector have what it referenced
+	if s.ptrs {
+		var zero T
+		data[last] = zero // let the garbage collector have what it referenced
+	}
 	s.dense = dense[:last]
 	s.data = data[:last]
 	return v, true
@@ -306,8 +313,10 @@ func (s *sparseSet[T]) deleteID(id EntityID) bool {
 		data[i] = data[last]
 		s.pages[moved.Index()>>pageShift][moved.Index()&pageMask] = sparseEntry(moved, i)
 	}
-	var zero T
-	data[last] = zero // let the garbage collector have what it referenced
+	if s.ptrs {
+		var zero T
+		data[last] = zero // let the garbage collector have what it referenced
+	}
 	s.dense = dense[:last]
 	s.data = data[:last]
 	return true
@@ -324,7 +333,9 @@ func (s *sparseSet[T]) clear() {
 	for _, id := range s.dense {
 		s.pages[id.Index()>>pageShift][id.Index()&pageMask] = 0
 	}
-	clear(s.data)
+	if s.ptrs {
+		clear(s.data)
+	}
 	s.dense = s.dense[:0]
 	s.data = s.data[:0]
 }
