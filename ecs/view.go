@@ -171,7 +171,7 @@ func (v View[T]) Get(id EntityID) (*T, bool) {
 	if s == nil {
 		panic(errViewReleased)
 	}
-	if x := posIn(s.pages, id); x >= 0 {
+	if x := slotIn(s.pages, id); x < uint(len(s.data)) {
 		return &s.data[x], true
 	}
 	return nil, false
@@ -182,7 +182,7 @@ func (v View[T]) Get(id EntityID) (*T, bool) {
 func (v View[T]) MustGet(id EntityID) *T {
 	s := v.c.s
 	if s != nil {
-		if x := posIn(s.pages, id); x >= 0 {
+		if x := slotIn(s.pages, id); x < uint(len(s.data)) {
 			return &s.data[x]
 		}
 	}
