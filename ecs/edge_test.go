@@ -967,6 +967,8 @@ func TestEdgeViewsAfterRelease(t *testing.T) {
 		{"EntitiesViewMut.AddEntity", func() { em.AddEntity() }, "entities"},
 		{"AllStoragesViewMut.AddEntity", func() { all.AddEntity() }, "AllStoragesViewMut"},
 		{"AllStoragesViewMut through AddEntity1", func() { _, _ = ecs.AddEntity1(all, Pos{}) }, "AllStoragesViewMut"},
+		{"AllStoragesViewMut.DeleteEntity", func() { _ = all.DeleteEntity(id) }, "AllStoragesViewMut"},
+		{"AllStoragesViewMut.Strip", func() { _ = all.Strip(id) }, "AllStoragesViewMut"},
 		{"a View escaped from a system", func() { escaped.Len() }, ""},
 		{"a View never borrowed", func() { never.Len() }, ""},
 	}

@@ -60,9 +60,10 @@ var (
 const allName = "all storages"
 
 // beginWrite borrows everything exclusively for a World-level change. Its
-// common case, a *World whose storages nobody borrows, takes the borrow
-// with one compare-and-swap and no further call: World-level changes run
-// it once per entity.
+// common cases make no further call: a *World whose storages nobody
+// borrows takes the borrow with one compare-and-swap, and a live
+// AllStoragesViewMut needs none. World-level changes run it once per
+// entity.
 func beginWrite(s Storages) (*World, bool, error) {
 	if w, ok := s.(*World); ok {
 		if l := &w.allLock; l.n.CompareAndSwap(0, -1) {
@@ -71,12 +72,15 @@ func beginWrite(s Storages) (*World, bool, error) {
 			}
 			return w, true, nil
 		}
+	} else if a, ok := s.(AllStoragesViewMut); ok && a.c != nil && a.c.w != nil {
+		return a.c.w, false, nil // the system holds everything already
 	}
 	return beginWriteSlow(s)
 }
 
-// beginWriteSlow is beginWrite for an AllStoragesViewMut (which holds
-// everything already), and for a world borrowed elsewhere.
+// beginWriteSlow is beginWrite for a world borrowed elsewhere, and for an
+// AllStoragesViewMut that is no longer (or was never) borrowed, which
+// panics.
 func beginWriteSlow(s Storages) (*World, bool, error) {
 	w, held := s.world()
 	if held {
