@@ -268,7 +268,7 @@ func (s *sparseSet[T]) deleteIDs(ids []EntityID, sc *bulkScratch) int {
 	cur := ^uint32(0) // the page index of page
 	for _, id := range ids {
 		if p := uint32(id) >> pageShift; p != cur {
-			if int(p) >= len(pages) {
+			if p >= uint32(len(pages)) {
 				continue
 			}
 			page, cur = pages[p], p
@@ -381,7 +381,7 @@ func (s *sparseSet[T]) zeroIDs(ids []EntityID) int {
 	k := 0
 	for _, id := range ids {
 		if p := uint32(id) >> pageShift; p != cur {
-			if int(p) >= len(pages) {
+			if p >= uint32(len(pages)) {
 				continue
 			}
 			page, cur = pages[p], p

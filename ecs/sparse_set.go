@@ -107,7 +107,7 @@ func newTrackedSparseSet[T any](w *World) *sparseSet[T] {
 // entry returns a pointer to id's sparse entry if id has a component here,
 // or nil.
 func (s *sparseSet[T]) entry(id EntityID) *uint64 {
-	if p := uint32(id) >> pageShift; int(p) < len(s.pages) {
+	if p := uint32(id) >> pageShift; p < uint32(len(s.pages)) {
 		if e := &s.pages[p][id&pageMask]; (*e^uint64(id)&genMask)-1 < math.MaxUint32 {
 			return e
 		}
@@ -117,7 +117,7 @@ func (s *sparseSet[T]) entry(id EntityID) *uint64 {
 
 // pos returns the dense position of id's component, or -1.
 func (s *sparseSet[T]) pos(id EntityID) int {
-	if p := uint32(id) >> pageShift; int(p) < len(s.pages) {
+	if p := uint32(id) >> pageShift; p < uint32(len(s.pages)) {
 		if x := (s.pages[p][id&pageMask] ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
 			return int(x)
 		}
@@ -132,7 +132,7 @@ func (s *sparseSet[T]) get(id EntityID) *T { return getIn(s.pages, s.data, id) }
 // locals. It repeats pos rather than calling it, to stay under the inlining
 // budget.
 func getIn[T any](pages []*sparsePage, data []T, id EntityID) *T {
-	if p := uint32(id) >> pageShift; int(p) < len(pages) {
+	if p := uint32(id) >> pageShift; p < uint32(len(pages)) {
 		if x := (pages[p][id&pageMask] ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
 			return &data[x]
 		}
@@ -144,7 +144,7 @@ func getIn[T any](pages []*sparsePage, data []T, id EntityID) *T {
 // It repeats slotIn's lookup rather than calling it: written that way it
 // costs 7 more to inline, which puts Join2's WithID loop over the budget.
 func posIn(pages []*sparsePage, id EntityID) int {
-	if p := uint32(id) >> pageShift; int(p) < len(pages) {
+	if p := uint32(id) >> pageShift; p < uint32(len(pages)) {
 		if x := (pages[p][id&pageMask] ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
 			return int(x)
 		}
@@ -185,7 +185,7 @@ func (s *sparseSet[T]) has(id EntityID) bool { return s.pos(id) >= 0 }
 // entryFor returns a pointer to id's sparse entry, or nil if its page is
 // not allocated yet (see newEntry).
 func (s *sparseSet[T]) entryFor(id EntityID) *uint64 {
-	if p := uint32(id) >> pageShift; int(p) < len(s.pages) {
+	if p := uint32(id) >> pageShift; p < uint32(len(s.pages)) {
 		if page := s.pages[p]; page != &emptyPage {
 			return &page[id&pageMask]
 		}

@@ -206,7 +206,7 @@ func (w *World) stripAll(id EntityID) {
 	}
 	p, x := uint32(id)>>pageShift, id&pageMask
 	for _, r := range w.strip {
-		if pages := *r.pages; int(p) < len(pages) {
+		if pages := *r.pages; p < uint32(len(pages)) {
 			if pg := pages[p]; pg != nil && (pg[x]^uint64(id)&genMask)-1 < math.MaxUint32 {
 				r.st.deleteFound(id, &pg[x])
 			}
