@@ -315,10 +315,7 @@ func (s *sparseSet[T]) deleteIDs(ids []EntityID, sc *bulkScratch) int {
 			top--
 		}
 	}
-	if s.ptrs {
-		clear(data[keep:n]) // let the garbage collector have what they referenced
-	}
-	s.dense, s.data = dense[:keep], data[:keep]
+	s.cutTo(keep)
 	return k
 }
 
@@ -428,10 +425,7 @@ func (s *sparseSet[T]) closeGaps(k int) {
 			keep++
 		}
 	}
-	if s.ptrs {
-		clear(data[keep:n]) // let the garbage collector have what they referenced
-	}
-	s.dense, s.data = dense[:keep], data[:keep]
+	s.cutTo(keep)
 }
 
 // pointerTypes caches hasPointers per type.

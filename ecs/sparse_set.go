@@ -78,10 +78,8 @@ type sparseSet[T any] struct {
 	// (group.go), or nil.
 	group  *group
 	member int // which of group.members this storage is
-	// ptrs reports whether T holds pointers. Only then do removals zero
-	// the slot they free beyond the length, for the garbage collector:
-	// for other types the write would only make the cache line dirty,
-	// and writing it back is memory traffic deletions pay for.
+	// ptrs reports whether T holds pointers: only then do removals zero
+	// the slots they free (dropLast, cutTo).
 	ptrs bool
 
 	typ  reflect.Type
@@ -295,12 +293,7 @@ func (s *sparseSet[T]) remove(id EntityID) (v T, ok bool) {
 		data[i] = data[last]
 		s.pages[moved.Index()>>pageShift][moved.Index()&pageMask] = sparseEntry(moved, i)
 	}
-	if s.ptrs {
-		var zero T
-		data[last] = zero // let the garbage collector have what it referenced
-	}
-	s.dense = dense[:last]
-	s.data = data[:last]
+	s.dropLast(last)
 	return v, true
 }
 
@@ -329,13 +322,29 @@ func (s *sparseSet[T]) deleteID(id EntityID) bool {
 		data[i] = data[last]
 		s.pages[moved.Index()>>pageShift][moved.Index()&pageMask] = sparseEntry(moved, i)
 	}
+	s.dropLast(last)
+	return true
+}
+
+// dropLast cuts the storage to its first last components, after a
+// removal has moved the one at position last, if any, elsewhere. Only a
+// type holding pointers has the freed slot zeroed, so that the garbage
+// collector can have what it referenced; for other types the write would
+// only dirty a cache line.
+func (s *sparseSet[T]) dropLast(last int) {
 	if s.ptrs {
 		var zero T
-		data[last] = zero // let the garbage collector have what it referenced
+		s.data[last] = zero
 	}
-	s.dense = dense[:last]
-	s.data = data[:last]
-	return true
+	s.dense, s.data = s.dense[:last], s.data[:last]
+}
+
+// cutTo is dropLast for any number of components: it keeps the first n.
+func (s *sparseSet[T]) cutTo(n int) {
+	if s.ptrs {
+		clear(s.data[n:])
+	}
+	s.dense, s.data = s.dense[:n], s.data[:n]
 }
 
 // clear removes every component.
@@ -349,11 +358,7 @@ func (s *sparseSet[T]) clear() {
 	for _, id := range s.dense {
 		s.pages[id.Index()>>pageShift][id.Index()&pageMask] = 0
 	}
-	if s.ptrs {
-		clear(s.data)
-	}
-	s.dense = s.dense[:0]
-	s.data = s.data[:0]
+	s.cutTo(0)
 }
 
 // The methods below make *sparseSet[T] a storage (storage.go).

@@ -242,11 +242,7 @@ func (s *sparseSet[T]) deleteFound(id EntityID, e *uint64) {
 		data[i] = data[last]
 		s.pages[moved.Index()>>pageShift][moved.Index()&pageMask] = sparseEntry(moved, i)
 	}
-	if s.ptrs {
-		var zero T
-		data[last] = zero // let the garbage collector have what it referenced
-	}
-	s.dense, s.data = dense[:last], data[:last]
+	s.dropLast(last)
 }
 
 // DeleteAny deletes every entity that has a component of type T (with all
