@@ -35,6 +35,7 @@ func BenchmarkCreate2Comp(b *testing.B) {
 				return err
 			})
 		}},
+		refCreateImpl(2),
 	)
 }
 
@@ -134,6 +135,7 @@ func BenchmarkCreate10Comp(b *testing.B) {
 				return err
 			})
 		}},
+		refCreateImpl(10),
 	)
 }
 

@@ -40,6 +40,7 @@ func BenchmarkDelete2Comp(b *testing.B) {
 				return ecs.BulkAddEntity2(w, ps, vs)
 			}, deleteEntities)
 		}},
+		refDeleteImpl(2),
 	)
 }
 
@@ -64,6 +65,7 @@ func BenchmarkDelete10Comp(b *testing.B) {
 			src := newCols10(n)
 			benchDelete(b, n, func(w *ecs.World) ([]ecs.EntityID, error) { return fill10(w, &src) }, deleteEntities)
 		}},
+		refDeleteImpl(10),
 	)
 }
 

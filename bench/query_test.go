@@ -40,7 +40,7 @@ func benchQuery(b *testing.B, build func(testing.TB, *ecs.World, int)) {
 			measure(b, n, func() { check(b, w.Run(move)) })
 		}})
 	}
-	runImpls(b, impls...)
+	runImpls(b, append(impls, refQueryImpl(build))...)
 }
 
 // move is the system of the query workloads, with the fastest idiomatic
@@ -154,6 +154,7 @@ func BenchmarkRandom(b *testing.B) {
 			sys := func(pos ecs.View[Position]) { sinkF = sumByID(pos, ids) }
 			measure(b, n, func() { check(b, w.Run(sys)) })
 		}},
+		refRandomImpl,
 	)
 }
 

@@ -55,11 +55,17 @@ var targets = []target{
 	{text: "HeavyCompute parallel ≥ 1.7× faster than sequential", workload: "HeavyCompute", impl: "slipway-par", n: 1_000, minSpeedup: 1.7, slower: "slipway"},
 }
 
-// targetRow is one line of the targets table.
+// targetRow is one line of the targets table. ref is the same figure
+// (wall) for the sparse-set reference, where the target is on the
+// one-at-a-time or iterating path it mirrors.
 type targetRow struct {
 	text                           string
 	wall, wallHolds, cpu, cpuHolds string
+	ref                            string
 }
+
+// refImpl is the hand-written sparse-set reference (bench/sparse_test.go).
+const refImpl = "sparse"
 
 const notMeasured = "not measured"
 
@@ -80,7 +86,15 @@ func evalTargets(ix index) []targetRow {
 }
 
 func (t target) eval(ix index) targetRow {
-	row := targetRow{text: t.text, wall: notMeasured, wallHolds: "—", cpu: notMeasured, cpuHolds: "—"}
+	row := targetRow{text: t.text, wall: notMeasured, wallHolds: "—", cpu: notMeasured, cpuHolds: "—", ref: "—"}
+	if ref, ok := ix.get(t.workload, refImpl, t.n); ok && t.impl == "slipway" {
+		if v, ok := ref.value("ns/entity"); ok && t.maxNs > 0 {
+			row.ref = formatNs(v) + " ns"
+		}
+		if v, ok := ix.ratioToPlain(ref, "ns/entity"); ok && t.maxRatio > 0 {
+			row.ref = formatRatio(v) + " plain"
+		}
+	}
 	r, ok := ix.get(t.workload, t.impl, t.n)
 	if !ok {
 		if t.missing != "" {
@@ -137,6 +151,7 @@ func evalAllocs(ix index) targetRow {
 		wallHolds: "—",
 		cpu:       "—",
 		cpuHolds:  "—",
+		ref:       "—",
 	}
 	worst, worstName, seen := -1.0, "", 0
 	for _, r := range ix {

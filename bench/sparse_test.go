@@ -1,0 +1,311 @@
+package bench
+
+// The sparse-set floor: the `sparse` implementation of a workload does its
+// work by hand over the smallest paged sparse set that stores components
+// the way Slipway does (DESIGN.md §2): per component type, pages of 1,024
+// sparse entries (generation << 32 | position+1, 0 for absent), a dense
+// slice of ids and a dense slice of components in the same order; removal
+// swaps the last component into the hole. Entities are a slice of
+// generations, liveness flags and a free list, as in Slipway.
+//
+// It has nothing else: no borrow checks, no systems, no error values, no
+// tracking, no groups, no interface between the caller and the storage,
+// and it knows at compile time which storages an entity uses. So the gap
+// between `plain` and `sparse` is the cost of the data structure itself,
+// and the gap between `sparse` and `slipway` is what Slipway adds to it.
+// The loops are the one-at-a-time operations; the bulk calls may beat them
+// by ordering the work differently.
+
+import (
+	"testing"
+
+	"github.com/slipway-ecs/slipway/ecs"
+)
+
+const (
+	refShift = 10 // log2 of the entries per page, as in Slipway
+	refMask  = 1<<refShift - 1
+	refGens  = 0xffff_ffff_0000_0000 // the generation bits of an entry and of an id
+)
+
+type refPage [1 << refShift]uint64
+
+// refEmpty stands for every page not allocated: all its entries are 0, so
+// lookups need no nil test.
+var refEmpty refPage
+
+// refSet is one component type's storage.
+type refSet[T any] struct {
+	pages []*refPage
+	dense []ecs.EntityID
+	data  []T
+}
+
+// entry returns id's sparse entry when id has a component here, else nil.
+func (s *refSet[T]) entry(id ecs.EntityID) *uint64 {
+	if p := id.Index() >> refShift; p < uint32(len(s.pages)) {
+		// Equal generations and a position: one unsigned comparison.
+		if e := &s.pages[p][id.Index()&refMask]; (*e^uint64(id)&refGens)-1 < 1<<32-1 {
+			return e
+		}
+	}
+	return nil
+}
+
+// get returns id's component, or nil. An entry minus one is id's position
+// when the generations match, and ≥ 2³²-1 otherwise (0 wraps around), so
+// one comparison with the length is both the test and the bounds check.
+func (s *refSet[T]) get(id ecs.EntityID) *T {
+	if p := id.Index() >> refShift; p < uint32(len(s.pages)) {
+		if x := uint((s.pages[p][id.Index()&refMask] ^ uint64(id)&refGens) - 1); x < uint(len(s.data)) {
+			return &s.data[x]
+		}
+	}
+	return nil
+}
+
+// set gives id the component v, replacing the one it has.
+func (s *refSet[T]) set(id ecs.EntityID, v T) {
+	if e := s.entry(id); e != nil {
+		s.data[uint32(*e)-1] = v
+		return
+	}
+	p := id.Index() >> refShift
+	for uint32(len(s.pages)) <= p {
+		s.pages = append(s.pages, &refEmpty)
+	}
+	if s.pages[p] == &refEmpty {
+		s.pages[p] = new(refPage)
+	}
+	s.pages[p][id.Index()&refMask] = uint64(id)&refGens | uint64(len(s.dense)+1)
+	s.dense = append(s.dense, id)
+	s.data = append(s.data, v)
+}
+
+// remove deletes id's component and reports whether it had one.
+func (s *refSet[T]) remove(id ecs.EntityID) bool {
+	e := s.entry(id)
+	if e == nil {
+		return false
+	}
+	i := int(uint32(*e)) - 1
+	*e = 0
+	last := len(s.dense) - 1
+	if i != last {
+		moved := s.dense[last]
+		s.dense[i] = moved
+		s.data[i] = s.data[last]
+		s.pages[moved.Index()>>refShift][moved.Index()&refMask] = uint64(moved)&refGens | uint64(i+1)
+	}
+	s.dense, s.data = s.dense[:last], s.data[:last]
+	return true
+}
+
+// refCopy returns a refSet holding w's components of type T with the same
+// ids, in the same dense order: the same memory layout as Slipway's.
+func refCopy[T any](tb testing.TB, w *ecs.World) *refSet[T] {
+	tb.Helper()
+	var v ecs.View[T]
+	release, err := w.Borrow(&v)
+	check(tb, err)
+	defer release()
+	s := &refSet[T]{}
+	for i, id := range v.IDs() {
+		s.set(id, v.Slice()[i])
+	}
+	return s
+}
+
+// refEntities issues entity ids as Slipway does: index in the low 32 bits,
+// generation in the high 32; a freed index is reused last-freed first with
+// its generation one higher.
+type refEntities struct {
+	gens  []uint32
+	alive []bool
+	free  []uint32
+}
+
+func (e *refEntities) create() ecs.EntityID {
+	var i uint32
+	if k := len(e.free) - 1; k >= 0 {
+		i, e.free = e.free[k], e.free[:k]
+		e.alive[i] = true
+	} else {
+		i = uint32(len(e.gens))
+		e.gens = append(e.gens, 0)
+		e.alive = append(e.alive, true)
+	}
+	return ecs.EntityID(uint64(e.gens[i])<<32 | uint64(i))
+}
+
+func (e *refEntities) isAlive(id ecs.EntityID) bool {
+	i := id.Index()
+	return int(i) < len(e.gens) && e.alive[i] && e.gens[i] == id.Generation()
+}
+
+func (e *refEntities) delete(id ecs.EntityID) bool {
+	if !e.isAlive(id) {
+		return false
+	}
+	i := id.Index()
+	e.alive[i] = false
+	e.gens[i]++
+	e.free = append(e.free, i)
+	return true
+}
+
+// refWorld is the entities and len(sets) storages of one component shape,
+// every entity having all of them: the state of the create and delete
+// workloads.
+type refWorld struct {
+	ents refEntities
+	sets []refSet[pair]
+	vals []pair // vals[k] is the component created entities get in sets[k]
+	ids  []ecs.EntityID
+}
+
+func newRefWorld(storages int) *refWorld {
+	r := &refWorld{sets: make([]refSet[pair], storages)}
+	for k := range storages {
+		r.vals = append(r.vals, pair{1, float64(k + 1)})
+	}
+	return r
+}
+
+// createRef creates n entities with every component, one at a time, and
+// keeps their ids.
+//
+//go:noinline
+func createRef(r *refWorld, n int) {
+	for range n {
+		id := r.ents.create()
+		for k := range r.sets {
+			r.sets[k].set(id, r.vals[k])
+		}
+		r.ids = append(r.ids, id)
+	}
+}
+
+// deleteRef deletes every entity of r.ids, one at a time, in creation
+// order: from every storage, then from the entities.
+//
+//go:noinline
+func deleteRef(r *refWorld) {
+	for _, id := range r.ids {
+		for k := range r.sets {
+			r.sets[k].remove(id)
+		}
+		r.ents.delete(id)
+	}
+	r.ids = r.ids[:0]
+}
+
+// clearRef deletes every entity last first, as ecs.DeleteAny does, so
+// that the next entities created take the same indices in the same order.
+func clearRef(r *refWorld) {
+	for i := len(r.ids) - 1; i >= 0; i-- {
+		id := r.ids[i]
+		for k := range r.sets {
+			r.sets[k].remove(id)
+		}
+		r.ents.delete(id)
+	}
+	r.ids = r.ids[:0]
+}
+
+// refCreateImpl is the floor of Create2Comp (storages 2) and Create10Comp
+// (10): batches of worlds where n entities were created and deleted before,
+// as benchRecycled.
+func refCreateImpl(storages int) impl {
+	return impl{"sparse", func(b *testing.B, n int) {
+		worlds := make([]*refWorld, batchFor(n))
+		for i := range worlds {
+			worlds[i] = newRefWorld(storages)
+		}
+		measureReset(b, n, len(worlds),
+			func(i int) { clearRef(worlds[i]) },
+			func(i int) { createRef(worlds[i], n) })
+	}}
+}
+
+// refDeleteImpl is the floor of Delete2Comp and Delete10Comp: batches of
+// worlds refilled with n entities between rounds, untimed, as benchDelete.
+func refDeleteImpl(storages int) impl {
+	return impl{"sparse", func(b *testing.B, n int) {
+		worlds := make([]*refWorld, batchFor(n))
+		for i := range worlds {
+			worlds[i] = newRefWorld(storages)
+		}
+		measureReset(b, n, len(worlds),
+			func(i int) { createRef(worlds[i], n) },
+			func(i int) { deleteRef(worlds[i]) })
+	}}
+}
+
+// refQueryImpl is the floor of the query workloads: the world build makes,
+// copied into refSets with the same layout, and the join Slipway runs: the
+// smaller storage (Velocity) in dense order, Position looked up by id.
+func refQueryImpl(build func(testing.TB, *ecs.World, int)) impl {
+	return impl{"sparse", func(b *testing.B, n int) {
+		w := ecs.NewWorld()
+		build(b, w, n)
+		pos, vel := refCopy[Position](b, w), refCopy[Velocity](b, w)
+		measure(b, n, func() { moveRef(pos, vel) })
+	}}
+}
+
+//go:noinline
+func moveRef(pos *refSet[Position], vel *refSet[Velocity]) {
+	for i, id := range vel.dense {
+		if p := pos.get(id); p != nil {
+			v := &vel.data[i]
+			p.X += v.X
+			p.Y += v.Y
+		}
+	}
+}
+
+// refRandomImpl is the floor of Random: the same world and shuffled ids,
+// each looked up in a refSet with the same layout.
+var refRandomImpl = impl{"sparse", func(b *testing.B, n int) {
+	w, ids := buildRandom(b, n)
+	pos := refCopy[Position](b, w)
+	measure(b, n, func() { sinkF = sumRef(pos, ids) })
+}}
+
+//go:noinline
+func sumRef(pos *refSet[Position], ids []ecs.EntityID) float64 {
+	var sum float64
+	for _, id := range ids {
+		if p := pos.get(id); p != nil {
+			sum += p.X
+		}
+	}
+	return sum
+}
+
+// refAddRemoveImpl is the floor of AddRemove and AddRemoveLarge: n live
+// entities; a round gives each a Velocity (checking it is alive first, as
+// ViewMut.AddComponent does), then removes them all. The entities' other
+// components are never touched, so both workloads have the same floor.
+var refAddRemoveImpl = impl{"sparse", func(b *testing.B, n int) {
+	var ents refEntities
+	ids := make([]ecs.EntityID, n)
+	for i := range ids {
+		ids[i] = ents.create()
+	}
+	var vel refSet[Velocity]
+	measure(b, n, func() { addRemoveRef(&ents, &vel, ids) })
+}}
+
+//go:noinline
+func addRemoveRef(ents *refEntities, vel *refSet[Velocity], ids []ecs.EntityID) {
+	for _, id := range ids {
+		if ents.isAlive(id) {
+			vel.set(id, Velocity{1, 2})
+		}
+	}
+	for _, id := range ids {
+		vel.remove(id)
+	}
+}
