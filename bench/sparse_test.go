@@ -109,7 +109,7 @@ func refCopy[T any](tb testing.TB, w *ecs.World) *refSet[T] {
 	release, err := w.Borrow(&v)
 	check(tb, err)
 	defer release()
-	s := &refSet[T]{}
+	s := &refSet[T]{dense: make([]ecs.EntityID, 0, v.Len()), data: make([]T, 0, v.Len())}
 	for i, id := range v.IDs() {
 		s.set(id, v.Slice()[i])
 	}
