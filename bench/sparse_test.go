@@ -1,6 +1,6 @@
 package bench
 
-// The sparse-set floor: the `sparse` implementation of a workload does its
+// The sparse-set reference: the `sparse` implementation of a workload does its
 // work by hand over the smallest paged sparse set that stores components
 // the way Slipway does (DESIGN.md §2): per component type, pages of 1,024
 // sparse entries (generation << 32 | position+1, 0 for absent), a dense
@@ -187,15 +187,12 @@ func createRef(r *refWorld, n int) {
 }
 
 // deleteRef deletes every entity of r.ids, one at a time, in creation
-// order: from every storage, then from the entities.
+// order.
 //
 //go:noinline
 func deleteRef(r *refWorld) {
 	for _, id := range r.ids {
-		for k := range r.sets {
-			r.sets[k].remove(id)
-		}
-		r.ents.delete(id)
+		r.delete(id)
 	}
 	r.ids = r.ids[:0]
 }
@@ -204,45 +201,48 @@ func deleteRef(r *refWorld) {
 // that the next entities created take the same indices in the same order.
 func clearRef(r *refWorld) {
 	for i := len(r.ids) - 1; i >= 0; i-- {
-		id := r.ids[i]
-		for k := range r.sets {
-			r.sets[k].remove(id)
-		}
-		r.ents.delete(id)
+		r.delete(r.ids[i])
 	}
 	r.ids = r.ids[:0]
 }
 
-// refCreateImpl is the floor of Create2Comp (storages 2) and Create10Comp
-// (10): batches of worlds where n entities were created and deleted before,
-// as benchRecycled.
+// delete deletes id from every storage, then from the entities.
+func (r *refWorld) delete(id ecs.EntityID) {
+	for k := range r.sets {
+		r.sets[k].remove(id)
+	}
+	r.ents.delete(id)
+}
+
+// refCreateImpl is the reference of Create2Comp (storages 2) and
+// Create10Comp (10): worlds where n entities were created and deleted
+// before, as benchRecycled.
 func refCreateImpl(storages int) impl {
-	return impl{"sparse", func(b *testing.B, n int) {
-		worlds := make([]*refWorld, batchFor(n))
-		for i := range worlds {
-			worlds[i] = newRefWorld(storages)
-		}
-		measureReset(b, n, len(worlds),
-			func(i int) { clearRef(worlds[i]) },
-			func(i int) { createRef(worlds[i], n) })
-	}}
+	return refBatchImpl(storages, func(r *refWorld, _ int) { clearRef(r) }, createRef)
 }
 
-// refDeleteImpl is the floor of Delete2Comp and Delete10Comp: batches of
-// worlds refilled with n entities between rounds, untimed, as benchDelete.
+// refDeleteImpl is the reference of Delete2Comp and Delete10Comp: worlds
+// refilled with n entities between rounds, untimed, as benchDelete.
 func refDeleteImpl(storages int) impl {
+	return refBatchImpl(storages, createRef, func(r *refWorld, _ int) { deleteRef(r) })
+}
+
+// refBatchImpl runs timed rounds over a batch of worlds with storages
+// storages, prepared by reset between rounds, untimed: measureReset, as for
+// Slipway's worlds.
+func refBatchImpl(storages int, reset, round func(r *refWorld, n int)) impl {
 	return impl{"sparse", func(b *testing.B, n int) {
 		worlds := make([]*refWorld, batchFor(n))
 		for i := range worlds {
 			worlds[i] = newRefWorld(storages)
 		}
 		measureReset(b, n, len(worlds),
-			func(i int) { createRef(worlds[i], n) },
-			func(i int) { deleteRef(worlds[i]) })
+			func(i int) { reset(worlds[i], n) },
+			func(i int) { round(worlds[i], n) })
 	}}
 }
 
-// refQueryImpl is the floor of the query workloads: the world build makes,
+// refQueryImpl is the reference of the query workloads: the world build makes,
 // copied into refSets with the same layout, and the join Slipway runs: the
 // smaller storage (Velocity) in dense order, Position looked up by id.
 func refQueryImpl(build func(testing.TB, *ecs.World, int)) impl {
@@ -265,7 +265,7 @@ func moveRef(pos *refSet[Position], vel *refSet[Velocity]) {
 	}
 }
 
-// refRandomImpl is the floor of Random: the same world and shuffled ids,
+// refRandomImpl is the reference of Random: the same world and shuffled ids,
 // each looked up in a refSet with the same layout.
 var refRandomImpl = impl{"sparse", func(b *testing.B, n int) {
 	w, ids := buildRandom(b, n)
@@ -284,10 +284,10 @@ func sumRef(pos *refSet[Position], ids []ecs.EntityID) float64 {
 	return sum
 }
 
-// refAddRemoveImpl is the floor of AddRemove and AddRemoveLarge: n live
+// refAddRemoveImpl is the reference of AddRemove and AddRemoveLarge: n live
 // entities; a round gives each a Velocity (checking it is alive first, as
 // ViewMut.AddComponent does), then removes them all. The entities' other
-// components are never touched, so both workloads have the same floor.
+// components are never touched, so both workloads have the same reference.
 var refAddRemoveImpl = impl{"sparse", func(b *testing.B, n int) {
 	var ents refEntities
 	ids := make([]ecs.EntityID, n)
