@@ -4,7 +4,6 @@ import (
 	"math"
 	"reflect"
 	"strconv"
-	"sync"
 )
 
 // Bulk operations: many entities per call. Each has the outcome of the
@@ -428,32 +427,20 @@ func (s *sparseSet[T]) closeGaps(k int) {
 	s.cutTo(keep)
 }
 
-// pointerTypes caches hasPointers per type.
-var pointerTypes sync.Map // reflect.Type → bool
-
 // hasPointers reports whether values of type t hold pointers the garbage
 // collector follows, so that a slice of them must be cleared where it is
-// cut, not just shortened.
+// cut, not just shortened. Storages compute it once, when created.
 func hasPointers(t reflect.Type) bool {
-	if v, ok := pointerTypes.Load(t); ok {
-		return v.(bool)
-	}
-	has := typeHasPointers(t)
-	pointerTypes.Store(t, has)
-	return has
-}
-
-func typeHasPointers(t reflect.Type) bool {
 	switch t.Kind() {
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
 		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
 		return false
 	case reflect.Array:
-		return t.Len() > 0 && typeHasPointers(t.Elem())
+		return t.Len() > 0 && hasPointers(t.Elem())
 	case reflect.Struct:
 		for i := range t.NumField() {
-			if typeHasPointers(t.Field(i).Type) {
+			if hasPointers(t.Field(i).Type) {
 				return true
 			}
 		}
