@@ -390,7 +390,8 @@ func cbAddRemoveWorld(w *ecs.World, ids []ecs.EntityID) error {
 
 // BenchmarkCreate2 creates N entities with a Pos and a Vel in a world where
 // N such entities were created and deleted before (so the timed part
-// allocates nothing but what the API returns: BulkAddEntity2's id slice).
+// allocates nothing but what the API returns, BulkAddEntity2's id slice,
+// and the two closures that share its work with the worker pool).
 // Deleting them again after each round is not timed. The baseline appends
 // ids and both components to slices with room for them.
 func BenchmarkCreate2(b *testing.B) {

@@ -16,6 +16,11 @@ import (
 // Storages that track changes (or belong to a group) go through their
 // per-element methods, which keep the tracking logs (and the group) in
 // step; only the storages that need no bookkeeping take the fast paths.
+//
+// With at least bulkParallelMin ids, an operation over several such
+// storages works on them at once, one storage per goroutine of the worker
+// pool (the caller included): their passes are independent, and two cores
+// move more memory than one.
 
 // BulkError reports the id a bulk operation refused, with its position in
 // the ids given. Err says what is wrong with it: an [*EntityError] (so
@@ -60,7 +65,9 @@ type bulkScratch struct {
 //
 // The components that remain may sit in another storage order than
 // one-by-one deletion would leave them in; iteration order is unspecified
-// either way.
+// either way. With 65,536 ids or more, the storages that lose all their
+// components (or as many as there are ids) are emptied at once on the
+// worker pool, one per goroutine, the caller's included.
 func DeleteEntities(s Storages, ids ...EntityID) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -116,6 +123,47 @@ func (w *World) deleteMany(ids []EntityID) int {
 	return w.ents.deleteMany(ids)
 }
 
+// bulkParallelMin is the number of ids from which a bulk operation works
+// on several storages at once (see bulkParallel). Below it, a pass over a
+// storage is too short to pay for waking a worker: on a 2-core machine,
+// deleting 16,000 entities with two components took 28% longer in
+// parallel, while creating or deleting 256,000 with two or ten took 22 to
+// 39% less time (the Create and Delete benchmarks of bench/). It is a
+// variable so that tests can reach the parallel paths with small worlds.
+var bulkParallelMin = 1 << 16
+
+// bulkParallel reports whether a bulk operation over n ids should work on
+// the storages sts at once: there are at least bulkParallelMin ids, two
+// storages or more, all distinct (a type given twice is one storage, which
+// its two passes must take in turn), and all take the fast paths (tracking
+// logs and groups are shared with other storages or the world).
+func bulkParallel(n int, sts ...storage) bool {
+	if n < bulkParallelMin || len(sts) < 2 {
+		return false
+	}
+	for i, st := range sts {
+		if !st.bulkable() {
+			return false
+		}
+		for _, other := range sts[:i] {
+			if other == st {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// inParallel calls task(0) … task(n-1) at once on the worker pool and the
+// calling goroutine, and returns when all have returned.
+func inParallel(n int, task func(i int)) {
+	parallelFor(n, 1, func(start, end int) {
+		for i := start; i < end; i++ {
+			task(i)
+		}
+	})
+}
+
 // sweepChunk is how many ids deleteComponents hands each sweeping storage
 // at a time: few enough to stay in the first-level cache while every
 // storage reads them.
@@ -141,9 +189,17 @@ func (w *World) deleteComponents(ids []EntityID) {
 			st.deleteIDs(ids, &w.scratch)
 		}
 	}
-	switch len(sw) {
-	case 0:
-	case 1:
+	switch {
+	case len(sw) == 0:
+	case len(sw) > 1 && len(ids) >= bulkParallelMin:
+		// Each storage sweeps all the ids on its own goroutine, and
+		// closes its gaps there too.
+		inParallel(len(sw), func(j int) {
+			sw[j].st.closeGaps(sw[j].st.zeroIDs(ids))
+		})
+		w.scratch.sweep = sw[:0]
+		return
+	case len(sw) == 1:
 		sw[0].k = sw[0].st.zeroIDs(ids)
 	default:
 		for lo := 0; lo < len(ids); lo += sweepChunk {

@@ -226,16 +226,34 @@ var bkPicks = []bkPick{
 	}},
 }
 
+// bkModes are the ways the bulk calls may work: one storage after the
+// other, and several storages at once, which they do from a number of
+// ids that bkCase's worlds do not reach unless it is lowered.
+var bkModes = []struct {
+	name string
+	min  int // the ids from which bulk calls work on storages at once
+}{
+	{"", 1 << 30},
+	{", parallel", 1},
+}
+
 // bkCase runs every pick on two worlds of n entities: bulk on one, one by
-// one on the other.
+// one on the other, in every mode.
 func bkCase(t *testing.T, n int, bulk, single func(t *testing.T, w *ecs.World, ids []ecs.EntityID)) {
+	for _, mode := range bkModes {
+		bkCaseIn(t, n, mode.name, mode.min, bulk, single)
+	}
+}
+
+func bkCaseIn(t *testing.T, n int, suffix string, parMin int, bulk, single func(t *testing.T, w *ecs.World, ids []ecs.EntityID)) {
 	for _, grouped := range []bool{false, true} {
 		for seed, p := range bkPicks {
 			name := p.name
 			if grouped {
 				name += ", grouped"
 			}
-			t.Run(name, func(t *testing.T) {
+			t.Run(name+suffix, func(t *testing.T) {
+				defer ecs.SetBulkParallelMin(parMin)()
 				a, live, _ := bkWorldGrouped(t, uint64(seed), n, grouped)
 				b, _, _ := bkWorldGrouped(t, uint64(seed), n, grouped)
 				ids := p.pick(rand.New(rand.NewPCG(uint64(seed), 3)), live)
@@ -359,6 +377,19 @@ func TestBulkAddComponentMatchesOneByOne(t *testing.T) {
 				}
 			})
 	})
+	t.Run("AddComponent3", func(t *testing.T) { // untracked storages only
+		bkCase(t, 3000,
+			func(t *testing.T, w *ecs.World, ids []ecs.EntityID) {
+				ps, ts, ns, _ := vals(ids)
+				must(t, ecs.BulkAddComponent3(w, ids, ns, ps, ts))
+			},
+			func(t *testing.T, w *ecs.World, ids []ecs.EntityID) {
+				ps, ts, ns, _ := vals(ids)
+				for i, id := range ids {
+					must(t, ecs.AddComponent3(w, id, ns[i], ps[i], ts[i]))
+				}
+			})
+	})
 	t.Run("AddComponent4", func(t *testing.T) {
 		bkCase(t, 3000,
 			func(t *testing.T, w *ecs.World, ids []ecs.EntityID) {
@@ -372,6 +403,156 @@ func TestBulkAddComponentMatchesOneByOne(t *testing.T) {
 				}
 			})
 	})
+}
+
+// BulkAddEntityN gives the entities it creates what AddEntityN would, in
+// a world with entities and free slots already, whether it works on the
+// storages one after the other or at once, with tracked and grouped
+// storages, and with a type given twice (the last slice wins, as the last
+// value does with AddEntityN).
+func TestBulkAddEntityMatchesOneByOne(t *testing.T) {
+	const n = 2000
+	ps, vs, ns, ls := make([]bkPos, n), make([]bkVel, n), make([]bkName, n), make([]bkLife, n)
+	ps2 := make([]bkPos, n)
+	for i := range n {
+		ps[i], vs[i], ns[i], ls[i], ps2[i] = bkPos{float64(i), 1}, bkVel{1, float64(-i)}, bkName{fmt.Sprint("e", i)}, bkLife{i}, bkPos{-1, float64(i)}
+	}
+	cases := []struct {
+		name   string
+		bulk   func(w *ecs.World) ([]ecs.EntityID, error)
+		single func(w *ecs.World, i int) (ecs.EntityID, error)
+	}{
+		{"untracked",
+			func(w *ecs.World) ([]ecs.EntityID, error) { return ecs.BulkAddEntity3(w, ps, ns, vs) },
+			func(w *ecs.World, i int) (ecs.EntityID, error) { return ecs.AddEntity3(w, ps[i], ns[i], vs[i]) }},
+		{"with a tracked type",
+			func(w *ecs.World) ([]ecs.EntityID, error) { return ecs.BulkAddEntity3(w, ls, ps, ns) },
+			func(w *ecs.World, i int) (ecs.EntityID, error) { return ecs.AddEntity3(w, ls[i], ps[i], ns[i]) }},
+		{"a type twice",
+			func(w *ecs.World) ([]ecs.EntityID, error) { return ecs.BulkAddEntity3(w, ps, vs, ps2) },
+			func(w *ecs.World, i int) (ecs.EntityID, error) { return ecs.AddEntity3(w, ps[i], vs[i], ps2[i]) }},
+	}
+	for _, mode := range bkModes {
+		for _, grouped := range []bool{false, true} {
+			for _, c := range cases {
+				name := c.name
+				if grouped {
+					name += ", grouped"
+				}
+				t.Run(name+mode.name, func(t *testing.T) {
+					defer ecs.SetBulkParallelMin(mode.min)()
+					a, _, _ := bkWorldGrouped(t, 11, 300, grouped)
+					b, _, _ := bkWorldGrouped(t, 11, 300, grouped)
+					got, err := c.bulk(a)
+					must(t, err)
+					want := make([]ecs.EntityID, n)
+					for i := range want {
+						want[i], err = c.single(b, i)
+						must(t, err)
+					}
+					deepEqual(t, "ids", got, want)
+					bkSame(t, a, b)
+					if grouped {
+						bkPacked(t, a)
+					}
+				})
+			}
+		}
+	}
+}
+
+// BulkAppendEntityN appends to the slice it is given, keeps what was
+// there, allocates nothing when the slice has room, and on an error
+// returns the slice as it was and creates nothing.
+func TestBulkAppendEntity(t *testing.T) {
+	w := ecs.NewWorld()
+	keep, err := w.AddEntity()
+	must(t, err)
+	dst := append(make([]ecs.EntityID, 0, 64), keep)
+	got, err := ecs.BulkAppendEntity2(w, dst, []bkPos{{1, 1}, {2, 2}}, []bkVel{{3, 3}, {4, 4}})
+	must(t, err)
+	equal(t, "len", len(got), 3)
+	equal(t, "kept", got[0], keep)
+	isTrue(t, &got[0] == &dst[0], "BulkAppendEntity2 did not append in place")
+	for i, id := range got[1:] {
+		p, v, err := ecs.Get2[bkPos, bkVel](w, id)
+		must(t, err)
+		equal(t, fmt.Sprint("entity ", i), [2]float64{p.X, v.X}, [2]float64{float64(i + 1), float64(i + 3)})
+	}
+
+	before := bkSnap(t, w)
+	for _, c := range []struct {
+		name string
+		call func() ([]ecs.EntityID, error)
+		want error
+	}{
+		{"length mismatch", func() ([]ecs.EntityID, error) {
+			return ecs.BulkAppendEntity2(w, got, []bkPos{{}}, []bkVel{})
+		}, ecs.ErrLengthMismatch},
+		{"borrow conflict", func() ([]ecs.EntityID, error) {
+			var v ecs.View[bkVel]
+			release, err := w.Borrow(&v)
+			must(t, err)
+			defer release()
+			return ecs.BulkAppendEntity2(w, got, []bkPos{{}}, []bkVel{{}})
+		}, ecs.ErrBorrowConflict},
+	} {
+		back, err := c.call()
+		errIs(t, err, c.want)
+		if c.want == ecs.ErrLengthMismatch {
+			errHas(t, err, "BulkAppendEntity2", "slice 2 has 0 elements, slice 1 has 1")
+		}
+		isTrue(t, len(back) == len(got) && &back[0] == &got[0], "%s: the slice came back changed", c.name)
+		deepEqual(t, c.name+": unchanged", bkSnap(t, w), before)
+	}
+
+	if !raceEnabled {
+		ps, vs := make([]bkPos, 40), make([]bkVel, 40)
+		round := func() {
+			got, err = ecs.BulkAppendEntity2(w, got[:0], ps, vs)
+			must(t, err)
+			must(t, w.DeleteEntities(got...))
+		}
+		round()
+		if a := testing.AllocsPerRun(20, round); a != 0 {
+			t.Errorf("%v allocations per round with room in the slice, want 0", a)
+		}
+	}
+}
+
+// At the default threshold, bulk calls over 2^16 ids and more work on
+// several storages at once; they must leave what one-by-one calls leave.
+func TestBulkAtParallelSize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds worlds of 70,000 entities")
+	}
+	const n = 70_000
+	ps, vs, ns := make([]bkPos, n), make([]bkVel, n), make([]bkName, n)
+	for i := range n {
+		ps[i], vs[i], ns[i] = bkPos{float64(i), 1}, bkVel{1, float64(-i)}, bkName{fmt.Sprint("e", i)}
+	}
+	a, b := ecs.NewWorld(), ecs.NewWorld()
+	ids, err := ecs.BulkAddEntity2(a, ps, vs)
+	must(t, err)
+	for i := range n {
+		_, err := ecs.AddEntity2(b, ps[i], vs[i])
+		must(t, err)
+	}
+	bkSame(t, a, b)
+	some := ids[:n-100]
+	must(t, ecs.BulkAddComponent2(a, some, ns[:len(some)], vs[:len(some)]))
+	for i, id := range some {
+		must(t, ecs.AddComponent2(b, id, ns[i], vs[i]))
+	}
+	bkSame(t, a, b)
+	// Every storage holds no more components than there are ids: each
+	// sweeps.
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+	must(t, a.DeleteEntities(ids...))
+	for _, id := range ids {
+		must(t, b.DeleteEntity(id))
+	}
+	bkSame(t, a, b)
 }
 
 // The Op names in errors, and a bulk call for each with every id of ids.

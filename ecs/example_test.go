@@ -263,6 +263,21 @@ func ExampleBulkAddEntity2() {
 	// true 2
 }
 
+// BulkAppendEntity2 appends the new ids to a slice, which can be reused
+// from frame to frame.
+func ExampleBulkAppendEntity2() {
+	w := ecs.NewWorld()
+	ids := make([]ecs.EntityID, 0, 4)
+	for frame := range 2 {
+		ids, _ = ecs.BulkAppendEntity2(w, ids[:0], []Pos{{0, 0}, {1, 1}}, []Vel{{1, 0}, {0, 1}})
+		fmt.Println(frame, ids, cap(ids))
+		_ = w.DeleteEntities(ids...)
+	}
+	// Output:
+	// 0 [EntityID(0.0) EntityID(1.0)] 4
+	// 1 [EntityID(1.1) EntityID(0.1)] 4
+}
+
 // BulkAddComponent2 gives many existing entities their components at once;
 // a dead id among them is refused, with its position, before anything
 // changes.

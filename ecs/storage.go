@@ -19,6 +19,7 @@ type storage interface {
 	deleteFound(id EntityID, e *uint64)
 	deleteIDs(ids []EntityID, sc *bulkScratch) int
 	sweepable(n int) bool
+	bulkable() bool
 	zeroIDs(ids []EntityID) int
 	closeGaps(k int)
 	clear()

@@ -34,16 +34,30 @@ func AddComponent1[T1 any](s Storages, id EntityID, c1 T1) error {
 
 // BulkAddEntity1 creates len(c1) entities at once, entity i getting
 // c1[i], and returns their ids. It is faster than calling
-// [AddEntity1] in a loop: storages grow once and are borrowed once.
+// [AddEntity1] in a loop: storages grow once and are borrowed once. To
+// reuse the memory of the ids, see [BulkAppendEntity1].
 func BulkAddEntity1[T1 any](s Storages, c1 []T1) ([]EntityID, error) {
+	return bulkAppendEntity1("BulkAddEntity1", s, nil, c1)
+}
+
+// BulkAppendEntity1 is [BulkAddEntity1] appending the new ids to dst: it
+// returns the extended slice, or dst as it was with an error. With room
+// in dst for the ids, it allocates nothing for them, which matters when
+// creating many entities every frame.
+func BulkAppendEntity1[T1 any](s Storages, dst []EntityID, c1 []T1) ([]EntityID, error) {
+	return bulkAppendEntity1("BulkAppendEntity1", s, dst, c1)
+}
+
+func bulkAppendEntity1[T1 any](op string, s Storages, dst []EntityID, c1 []T1) ([]EntityID, error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
 	defer endWrite(w, locked)
-	ids := w.ents.createMany(nil, len(c1))
+	all := w.ents.createMany(dst, len(c1))
+	ids := all[len(dst):]
 	storageFor[T1](w).insertMany(ids, c1)
-	return ids, nil
+	return all, nil
 }
 
 // BulkAddComponent1 gives each entity ids[i] the component c1[i],
@@ -135,20 +149,51 @@ func AddComponent2[T1, T2 any](s Storages, id EntityID, c1 T1, c2 T2) error {
 // [AddEntity2] in a loop: storages grow once and are borrowed once. The
 // slices must have the same length; otherwise it returns an error wrapping
 // [ErrLengthMismatch] and creates nothing.
+//
+// With 65,536 entities or more, it fills the storages at once on the
+// worker pool (one storage per goroutine, the caller's included), unless a
+// type repeats or a storage tracks changes or belongs to a group. To
+// reuse the memory of the ids, see [BulkAppendEntity2].
 func BulkAddEntity2[T1, T2 any](s Storages, c1 []T1, c2 []T2) ([]EntityID, error) {
+	return bulkAppendEntity2("BulkAddEntity2", s, nil, c1, c2)
+}
+
+// BulkAppendEntity2 is [BulkAddEntity2] appending the new ids to dst: it
+// returns the extended slice, or dst as it was with an error. With room
+// in dst for the ids, it allocates nothing for them, which matters when
+// creating many entities every frame.
+func BulkAppendEntity2[T1, T2 any](s Storages, dst []EntityID, c1 []T1, c2 []T2) ([]EntityID, error) {
+	return bulkAppendEntity2("BulkAppendEntity2", s, dst, c1, c2)
+}
+
+func bulkAppendEntity2[T1, T2 any](op string, s Storages, dst []EntityID, c1 []T1, c2 []T2) ([]EntityID, error) {
 	n := len(c1)
 	if len(c2) != n {
-		return nil, lengthMismatch("BulkAddEntity2", 2, len(c2), n)
+		return dst, lengthMismatch(op, 2, len(c2), n)
 	}
 	w, locked, err := beginWrite(s)
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
 	defer endWrite(w, locked)
-	ids := w.ents.createMany(nil, len(c1))
-	storageFor[T1](w).insertMany(ids, c1)
-	storageFor[T2](w).insertMany(ids, c2)
-	return ids, nil
+	all := w.ents.createMany(dst, len(c1))
+	ids := all[len(dst):]
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	if bulkParallel(len(ids), s1, s2) {
+		inParallel(2, func(i int) {
+			switch i {
+			case 0:
+				s1.insertMany(ids, c1)
+			case 1:
+				s2.insertMany(ids, c2)
+			}
+		})
+	} else {
+		s1.insertMany(ids, c1)
+		s2.insertMany(ids, c2)
+	}
+	return all, nil
 }
 
 // BulkAddComponent2 gives each entity ids[i] the components c1[i], c2[i],
@@ -162,6 +207,9 @@ func BulkAddEntity2[T1, T2 any](s Storages, c1 []T1, c2 []T2) ([]EntityID, error
 // position in ids (it wraps an [*EntityError]). Either way it changes
 // nothing then. An id given more than once ends with the components of
 // its last occurrence.
+//
+// With 65,536 ids or more, it fills the storages at once on the worker
+// pool, as [BulkAddEntity2] does.
 func BulkAddComponent2[T1, T2 any](s Storages, ids []EntityID, c1 []T1, c2 []T2) error {
 	if len(c1) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent2", 1, len(c1), len(ids))
@@ -177,8 +225,21 @@ func BulkAddComponent2[T1, T2 any](s Storages, ids []EntityID, c1 []T1, c2 []T2)
 	if err := w.ents.checkAlive("BulkAddComponent2", ids); err != nil {
 		return err
 	}
-	storageFor[T1](w).insertMany(ids, c1)
-	storageFor[T2](w).insertMany(ids, c2)
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	if bulkParallel(len(ids), s1, s2) {
+		inParallel(2, func(i int) {
+			switch i {
+			case 0:
+				s1.insertMany(ids, c1)
+			case 1:
+				s2.insertMany(ids, c2)
+			}
+		})
+	} else {
+		s1.insertMany(ids, c1)
+		s2.insertMany(ids, c2)
+	}
 	return nil
 }
 
@@ -278,24 +339,58 @@ func AddComponent3[T1, T2, T3 any](s Storages, id EntityID, c1 T1, c2 T2, c3 T3)
 // [AddEntity3] in a loop: storages grow once and are borrowed once. The
 // slices must have the same length; otherwise it returns an error wrapping
 // [ErrLengthMismatch] and creates nothing.
+//
+// With 65,536 entities or more, it fills the storages at once on the
+// worker pool (one storage per goroutine, the caller's included), unless a
+// type repeats or a storage tracks changes or belongs to a group. To
+// reuse the memory of the ids, see [BulkAppendEntity3].
 func BulkAddEntity3[T1, T2, T3 any](s Storages, c1 []T1, c2 []T2, c3 []T3) ([]EntityID, error) {
+	return bulkAppendEntity3("BulkAddEntity3", s, nil, c1, c2, c3)
+}
+
+// BulkAppendEntity3 is [BulkAddEntity3] appending the new ids to dst: it
+// returns the extended slice, or dst as it was with an error. With room
+// in dst for the ids, it allocates nothing for them, which matters when
+// creating many entities every frame.
+func BulkAppendEntity3[T1, T2, T3 any](s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3) ([]EntityID, error) {
+	return bulkAppendEntity3("BulkAppendEntity3", s, dst, c1, c2, c3)
+}
+
+func bulkAppendEntity3[T1, T2, T3 any](op string, s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3) ([]EntityID, error) {
 	n := len(c1)
 	if len(c2) != n {
-		return nil, lengthMismatch("BulkAddEntity3", 2, len(c2), n)
+		return dst, lengthMismatch(op, 2, len(c2), n)
 	}
 	if len(c3) != n {
-		return nil, lengthMismatch("BulkAddEntity3", 3, len(c3), n)
+		return dst, lengthMismatch(op, 3, len(c3), n)
 	}
 	w, locked, err := beginWrite(s)
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
 	defer endWrite(w, locked)
-	ids := w.ents.createMany(nil, len(c1))
-	storageFor[T1](w).insertMany(ids, c1)
-	storageFor[T2](w).insertMany(ids, c2)
-	storageFor[T3](w).insertMany(ids, c3)
-	return ids, nil
+	all := w.ents.createMany(dst, len(c1))
+	ids := all[len(dst):]
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	if bulkParallel(len(ids), s1, s2, s3) {
+		inParallel(3, func(i int) {
+			switch i {
+			case 0:
+				s1.insertMany(ids, c1)
+			case 1:
+				s2.insertMany(ids, c2)
+			case 2:
+				s3.insertMany(ids, c3)
+			}
+		})
+	} else {
+		s1.insertMany(ids, c1)
+		s2.insertMany(ids, c2)
+		s3.insertMany(ids, c3)
+	}
+	return all, nil
 }
 
 // BulkAddComponent3 gives each entity ids[i] the components c1[i], c2[i], c3[i],
@@ -309,6 +404,9 @@ func BulkAddEntity3[T1, T2, T3 any](s Storages, c1 []T1, c2 []T2, c3 []T3) ([]En
 // position in ids (it wraps an [*EntityError]). Either way it changes
 // nothing then. An id given more than once ends with the components of
 // its last occurrence.
+//
+// With 65,536 ids or more, it fills the storages at once on the worker
+// pool, as [BulkAddEntity3] does.
 func BulkAddComponent3[T1, T2, T3 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3) error {
 	if len(c1) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent3", 1, len(c1), len(ids))
@@ -327,9 +425,25 @@ func BulkAddComponent3[T1, T2, T3 any](s Storages, ids []EntityID, c1 []T1, c2 [
 	if err := w.ents.checkAlive("BulkAddComponent3", ids); err != nil {
 		return err
 	}
-	storageFor[T1](w).insertMany(ids, c1)
-	storageFor[T2](w).insertMany(ids, c2)
-	storageFor[T3](w).insertMany(ids, c3)
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	if bulkParallel(len(ids), s1, s2, s3) {
+		inParallel(3, func(i int) {
+			switch i {
+			case 0:
+				s1.insertMany(ids, c1)
+			case 1:
+				s2.insertMany(ids, c2)
+			case 2:
+				s3.insertMany(ids, c3)
+			}
+		})
+	} else {
+		s1.insertMany(ids, c1)
+		s2.insertMany(ids, c2)
+		s3.insertMany(ids, c3)
+	}
 	return nil
 }
 
@@ -439,28 +553,65 @@ func AddComponent4[T1, T2, T3, T4 any](s Storages, id EntityID, c1 T1, c2 T2, c3
 // [AddEntity4] in a loop: storages grow once and are borrowed once. The
 // slices must have the same length; otherwise it returns an error wrapping
 // [ErrLengthMismatch] and creates nothing.
+//
+// With 65,536 entities or more, it fills the storages at once on the
+// worker pool (one storage per goroutine, the caller's included), unless a
+// type repeats or a storage tracks changes or belongs to a group. To
+// reuse the memory of the ids, see [BulkAppendEntity4].
 func BulkAddEntity4[T1, T2, T3, T4 any](s Storages, c1 []T1, c2 []T2, c3 []T3, c4 []T4) ([]EntityID, error) {
+	return bulkAppendEntity4("BulkAddEntity4", s, nil, c1, c2, c3, c4)
+}
+
+// BulkAppendEntity4 is [BulkAddEntity4] appending the new ids to dst: it
+// returns the extended slice, or dst as it was with an error. With room
+// in dst for the ids, it allocates nothing for them, which matters when
+// creating many entities every frame.
+func BulkAppendEntity4[T1, T2, T3, T4 any](s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4) ([]EntityID, error) {
+	return bulkAppendEntity4("BulkAppendEntity4", s, dst, c1, c2, c3, c4)
+}
+
+func bulkAppendEntity4[T1, T2, T3, T4 any](op string, s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4) ([]EntityID, error) {
 	n := len(c1)
 	if len(c2) != n {
-		return nil, lengthMismatch("BulkAddEntity4", 2, len(c2), n)
+		return dst, lengthMismatch(op, 2, len(c2), n)
 	}
 	if len(c3) != n {
-		return nil, lengthMismatch("BulkAddEntity4", 3, len(c3), n)
+		return dst, lengthMismatch(op, 3, len(c3), n)
 	}
 	if len(c4) != n {
-		return nil, lengthMismatch("BulkAddEntity4", 4, len(c4), n)
+		return dst, lengthMismatch(op, 4, len(c4), n)
 	}
 	w, locked, err := beginWrite(s)
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
 	defer endWrite(w, locked)
-	ids := w.ents.createMany(nil, len(c1))
-	storageFor[T1](w).insertMany(ids, c1)
-	storageFor[T2](w).insertMany(ids, c2)
-	storageFor[T3](w).insertMany(ids, c3)
-	storageFor[T4](w).insertMany(ids, c4)
-	return ids, nil
+	all := w.ents.createMany(dst, len(c1))
+	ids := all[len(dst):]
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	if bulkParallel(len(ids), s1, s2, s3, s4) {
+		inParallel(4, func(i int) {
+			switch i {
+			case 0:
+				s1.insertMany(ids, c1)
+			case 1:
+				s2.insertMany(ids, c2)
+			case 2:
+				s3.insertMany(ids, c3)
+			case 3:
+				s4.insertMany(ids, c4)
+			}
+		})
+	} else {
+		s1.insertMany(ids, c1)
+		s2.insertMany(ids, c2)
+		s3.insertMany(ids, c3)
+		s4.insertMany(ids, c4)
+	}
+	return all, nil
 }
 
 // BulkAddComponent4 gives each entity ids[i] the components c1[i], c2[i], c3[i], c4[i],
@@ -474,6 +625,9 @@ func BulkAddEntity4[T1, T2, T3, T4 any](s Storages, c1 []T1, c2 []T2, c3 []T3, c
 // position in ids (it wraps an [*EntityError]). Either way it changes
 // nothing then. An id given more than once ends with the components of
 // its last occurrence.
+//
+// With 65,536 ids or more, it fills the storages at once on the worker
+// pool, as [BulkAddEntity4] does.
 func BulkAddComponent4[T1, T2, T3, T4 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4) error {
 	if len(c1) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent4", 1, len(c1), len(ids))
@@ -495,10 +649,29 @@ func BulkAddComponent4[T1, T2, T3, T4 any](s Storages, ids []EntityID, c1 []T1, 
 	if err := w.ents.checkAlive("BulkAddComponent4", ids); err != nil {
 		return err
 	}
-	storageFor[T1](w).insertMany(ids, c1)
-	storageFor[T2](w).insertMany(ids, c2)
-	storageFor[T3](w).insertMany(ids, c3)
-	storageFor[T4](w).insertMany(ids, c4)
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	if bulkParallel(len(ids), s1, s2, s3, s4) {
+		inParallel(4, func(i int) {
+			switch i {
+			case 0:
+				s1.insertMany(ids, c1)
+			case 1:
+				s2.insertMany(ids, c2)
+			case 2:
+				s3.insertMany(ids, c3)
+			case 3:
+				s4.insertMany(ids, c4)
+			}
+		})
+	} else {
+		s1.insertMany(ids, c1)
+		s2.insertMany(ids, c2)
+		s3.insertMany(ids, c3)
+		s4.insertMany(ids, c4)
+	}
 	return nil
 }
 
@@ -618,32 +791,72 @@ func AddComponent5[T1, T2, T3, T4, T5 any](s Storages, id EntityID, c1 T1, c2 T2
 // [AddEntity5] in a loop: storages grow once and are borrowed once. The
 // slices must have the same length; otherwise it returns an error wrapping
 // [ErrLengthMismatch] and creates nothing.
+//
+// With 65,536 entities or more, it fills the storages at once on the
+// worker pool (one storage per goroutine, the caller's included), unless a
+// type repeats or a storage tracks changes or belongs to a group. To
+// reuse the memory of the ids, see [BulkAppendEntity5].
 func BulkAddEntity5[T1, T2, T3, T4, T5 any](s Storages, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5) ([]EntityID, error) {
+	return bulkAppendEntity5("BulkAddEntity5", s, nil, c1, c2, c3, c4, c5)
+}
+
+// BulkAppendEntity5 is [BulkAddEntity5] appending the new ids to dst: it
+// returns the extended slice, or dst as it was with an error. With room
+// in dst for the ids, it allocates nothing for them, which matters when
+// creating many entities every frame.
+func BulkAppendEntity5[T1, T2, T3, T4, T5 any](s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5) ([]EntityID, error) {
+	return bulkAppendEntity5("BulkAppendEntity5", s, dst, c1, c2, c3, c4, c5)
+}
+
+func bulkAppendEntity5[T1, T2, T3, T4, T5 any](op string, s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5) ([]EntityID, error) {
 	n := len(c1)
 	if len(c2) != n {
-		return nil, lengthMismatch("BulkAddEntity5", 2, len(c2), n)
+		return dst, lengthMismatch(op, 2, len(c2), n)
 	}
 	if len(c3) != n {
-		return nil, lengthMismatch("BulkAddEntity5", 3, len(c3), n)
+		return dst, lengthMismatch(op, 3, len(c3), n)
 	}
 	if len(c4) != n {
-		return nil, lengthMismatch("BulkAddEntity5", 4, len(c4), n)
+		return dst, lengthMismatch(op, 4, len(c4), n)
 	}
 	if len(c5) != n {
-		return nil, lengthMismatch("BulkAddEntity5", 5, len(c5), n)
+		return dst, lengthMismatch(op, 5, len(c5), n)
 	}
 	w, locked, err := beginWrite(s)
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
 	defer endWrite(w, locked)
-	ids := w.ents.createMany(nil, len(c1))
-	storageFor[T1](w).insertMany(ids, c1)
-	storageFor[T2](w).insertMany(ids, c2)
-	storageFor[T3](w).insertMany(ids, c3)
-	storageFor[T4](w).insertMany(ids, c4)
-	storageFor[T5](w).insertMany(ids, c5)
-	return ids, nil
+	all := w.ents.createMany(dst, len(c1))
+	ids := all[len(dst):]
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	if bulkParallel(len(ids), s1, s2, s3, s4, s5) {
+		inParallel(5, func(i int) {
+			switch i {
+			case 0:
+				s1.insertMany(ids, c1)
+			case 1:
+				s2.insertMany(ids, c2)
+			case 2:
+				s3.insertMany(ids, c3)
+			case 3:
+				s4.insertMany(ids, c4)
+			case 4:
+				s5.insertMany(ids, c5)
+			}
+		})
+	} else {
+		s1.insertMany(ids, c1)
+		s2.insertMany(ids, c2)
+		s3.insertMany(ids, c3)
+		s4.insertMany(ids, c4)
+		s5.insertMany(ids, c5)
+	}
+	return all, nil
 }
 
 // BulkAddComponent5 gives each entity ids[i] the components c1[i], c2[i], c3[i], c4[i], c5[i],
@@ -657,6 +870,9 @@ func BulkAddEntity5[T1, T2, T3, T4, T5 any](s Storages, c1 []T1, c2 []T2, c3 []T
 // position in ids (it wraps an [*EntityError]). Either way it changes
 // nothing then. An id given more than once ends with the components of
 // its last occurrence.
+//
+// With 65,536 ids or more, it fills the storages at once on the worker
+// pool, as [BulkAddEntity5] does.
 func BulkAddComponent5[T1, T2, T3, T4, T5 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5) error {
 	if len(c1) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent5", 1, len(c1), len(ids))
@@ -681,11 +897,33 @@ func BulkAddComponent5[T1, T2, T3, T4, T5 any](s Storages, ids []EntityID, c1 []
 	if err := w.ents.checkAlive("BulkAddComponent5", ids); err != nil {
 		return err
 	}
-	storageFor[T1](w).insertMany(ids, c1)
-	storageFor[T2](w).insertMany(ids, c2)
-	storageFor[T3](w).insertMany(ids, c3)
-	storageFor[T4](w).insertMany(ids, c4)
-	storageFor[T5](w).insertMany(ids, c5)
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	if bulkParallel(len(ids), s1, s2, s3, s4, s5) {
+		inParallel(5, func(i int) {
+			switch i {
+			case 0:
+				s1.insertMany(ids, c1)
+			case 1:
+				s2.insertMany(ids, c2)
+			case 2:
+				s3.insertMany(ids, c3)
+			case 3:
+				s4.insertMany(ids, c4)
+			case 4:
+				s5.insertMany(ids, c5)
+			}
+		})
+	} else {
+		s1.insertMany(ids, c1)
+		s2.insertMany(ids, c2)
+		s3.insertMany(ids, c3)
+		s4.insertMany(ids, c4)
+		s5.insertMany(ids, c5)
+	}
 	return nil
 }
 
@@ -815,36 +1053,79 @@ func AddComponent6[T1, T2, T3, T4, T5, T6 any](s Storages, id EntityID, c1 T1, c
 // [AddEntity6] in a loop: storages grow once and are borrowed once. The
 // slices must have the same length; otherwise it returns an error wrapping
 // [ErrLengthMismatch] and creates nothing.
+//
+// With 65,536 entities or more, it fills the storages at once on the
+// worker pool (one storage per goroutine, the caller's included), unless a
+// type repeats or a storage tracks changes or belongs to a group. To
+// reuse the memory of the ids, see [BulkAppendEntity6].
 func BulkAddEntity6[T1, T2, T3, T4, T5, T6 any](s Storages, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6) ([]EntityID, error) {
+	return bulkAppendEntity6("BulkAddEntity6", s, nil, c1, c2, c3, c4, c5, c6)
+}
+
+// BulkAppendEntity6 is [BulkAddEntity6] appending the new ids to dst: it
+// returns the extended slice, or dst as it was with an error. With room
+// in dst for the ids, it allocates nothing for them, which matters when
+// creating many entities every frame.
+func BulkAppendEntity6[T1, T2, T3, T4, T5, T6 any](s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6) ([]EntityID, error) {
+	return bulkAppendEntity6("BulkAppendEntity6", s, dst, c1, c2, c3, c4, c5, c6)
+}
+
+func bulkAppendEntity6[T1, T2, T3, T4, T5, T6 any](op string, s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6) ([]EntityID, error) {
 	n := len(c1)
 	if len(c2) != n {
-		return nil, lengthMismatch("BulkAddEntity6", 2, len(c2), n)
+		return dst, lengthMismatch(op, 2, len(c2), n)
 	}
 	if len(c3) != n {
-		return nil, lengthMismatch("BulkAddEntity6", 3, len(c3), n)
+		return dst, lengthMismatch(op, 3, len(c3), n)
 	}
 	if len(c4) != n {
-		return nil, lengthMismatch("BulkAddEntity6", 4, len(c4), n)
+		return dst, lengthMismatch(op, 4, len(c4), n)
 	}
 	if len(c5) != n {
-		return nil, lengthMismatch("BulkAddEntity6", 5, len(c5), n)
+		return dst, lengthMismatch(op, 5, len(c5), n)
 	}
 	if len(c6) != n {
-		return nil, lengthMismatch("BulkAddEntity6", 6, len(c6), n)
+		return dst, lengthMismatch(op, 6, len(c6), n)
 	}
 	w, locked, err := beginWrite(s)
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
 	defer endWrite(w, locked)
-	ids := w.ents.createMany(nil, len(c1))
-	storageFor[T1](w).insertMany(ids, c1)
-	storageFor[T2](w).insertMany(ids, c2)
-	storageFor[T3](w).insertMany(ids, c3)
-	storageFor[T4](w).insertMany(ids, c4)
-	storageFor[T5](w).insertMany(ids, c5)
-	storageFor[T6](w).insertMany(ids, c6)
-	return ids, nil
+	all := w.ents.createMany(dst, len(c1))
+	ids := all[len(dst):]
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	s6 := storageFor[T6](w)
+	if bulkParallel(len(ids), s1, s2, s3, s4, s5, s6) {
+		inParallel(6, func(i int) {
+			switch i {
+			case 0:
+				s1.insertMany(ids, c1)
+			case 1:
+				s2.insertMany(ids, c2)
+			case 2:
+				s3.insertMany(ids, c3)
+			case 3:
+				s4.insertMany(ids, c4)
+			case 4:
+				s5.insertMany(ids, c5)
+			case 5:
+				s6.insertMany(ids, c6)
+			}
+		})
+	} else {
+		s1.insertMany(ids, c1)
+		s2.insertMany(ids, c2)
+		s3.insertMany(ids, c3)
+		s4.insertMany(ids, c4)
+		s5.insertMany(ids, c5)
+		s6.insertMany(ids, c6)
+	}
+	return all, nil
 }
 
 // BulkAddComponent6 gives each entity ids[i] the components c1[i], c2[i], c3[i], c4[i], c5[i], c6[i],
@@ -858,6 +1139,9 @@ func BulkAddEntity6[T1, T2, T3, T4, T5, T6 any](s Storages, c1 []T1, c2 []T2, c3
 // position in ids (it wraps an [*EntityError]). Either way it changes
 // nothing then. An id given more than once ends with the components of
 // its last occurrence.
+//
+// With 65,536 ids or more, it fills the storages at once on the worker
+// pool, as [BulkAddEntity6] does.
 func BulkAddComponent6[T1, T2, T3, T4, T5, T6 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6) error {
 	if len(c1) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent6", 1, len(c1), len(ids))
@@ -885,12 +1169,37 @@ func BulkAddComponent6[T1, T2, T3, T4, T5, T6 any](s Storages, ids []EntityID, c
 	if err := w.ents.checkAlive("BulkAddComponent6", ids); err != nil {
 		return err
 	}
-	storageFor[T1](w).insertMany(ids, c1)
-	storageFor[T2](w).insertMany(ids, c2)
-	storageFor[T3](w).insertMany(ids, c3)
-	storageFor[T4](w).insertMany(ids, c4)
-	storageFor[T5](w).insertMany(ids, c5)
-	storageFor[T6](w).insertMany(ids, c6)
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	s6 := storageFor[T6](w)
+	if bulkParallel(len(ids), s1, s2, s3, s4, s5, s6) {
+		inParallel(6, func(i int) {
+			switch i {
+			case 0:
+				s1.insertMany(ids, c1)
+			case 1:
+				s2.insertMany(ids, c2)
+			case 2:
+				s3.insertMany(ids, c3)
+			case 3:
+				s4.insertMany(ids, c4)
+			case 4:
+				s5.insertMany(ids, c5)
+			case 5:
+				s6.insertMany(ids, c6)
+			}
+		})
+	} else {
+		s1.insertMany(ids, c1)
+		s2.insertMany(ids, c2)
+		s3.insertMany(ids, c3)
+		s4.insertMany(ids, c4)
+		s5.insertMany(ids, c5)
+		s6.insertMany(ids, c6)
+	}
 	return nil
 }
 
@@ -1030,40 +1339,86 @@ func AddComponent7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, id EntityID, c1 T
 // [AddEntity7] in a loop: storages grow once and are borrowed once. The
 // slices must have the same length; otherwise it returns an error wrapping
 // [ErrLengthMismatch] and creates nothing.
+//
+// With 65,536 entities or more, it fills the storages at once on the
+// worker pool (one storage per goroutine, the caller's included), unless a
+// type repeats or a storage tracks changes or belongs to a group. To
+// reuse the memory of the ids, see [BulkAppendEntity7].
 func BulkAddEntity7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7) ([]EntityID, error) {
+	return bulkAppendEntity7("BulkAddEntity7", s, nil, c1, c2, c3, c4, c5, c6, c7)
+}
+
+// BulkAppendEntity7 is [BulkAddEntity7] appending the new ids to dst: it
+// returns the extended slice, or dst as it was with an error. With room
+// in dst for the ids, it allocates nothing for them, which matters when
+// creating many entities every frame.
+func BulkAppendEntity7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7) ([]EntityID, error) {
+	return bulkAppendEntity7("BulkAppendEntity7", s, dst, c1, c2, c3, c4, c5, c6, c7)
+}
+
+func bulkAppendEntity7[T1, T2, T3, T4, T5, T6, T7 any](op string, s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7) ([]EntityID, error) {
 	n := len(c1)
 	if len(c2) != n {
-		return nil, lengthMismatch("BulkAddEntity7", 2, len(c2), n)
+		return dst, lengthMismatch(op, 2, len(c2), n)
 	}
 	if len(c3) != n {
-		return nil, lengthMismatch("BulkAddEntity7", 3, len(c3), n)
+		return dst, lengthMismatch(op, 3, len(c3), n)
 	}
 	if len(c4) != n {
-		return nil, lengthMismatch("BulkAddEntity7", 4, len(c4), n)
+		return dst, lengthMismatch(op, 4, len(c4), n)
 	}
 	if len(c5) != n {
-		return nil, lengthMismatch("BulkAddEntity7", 5, len(c5), n)
+		return dst, lengthMismatch(op, 5, len(c5), n)
 	}
 	if len(c6) != n {
-		return nil, lengthMismatch("BulkAddEntity7", 6, len(c6), n)
+		return dst, lengthMismatch(op, 6, len(c6), n)
 	}
 	if len(c7) != n {
-		return nil, lengthMismatch("BulkAddEntity7", 7, len(c7), n)
+		return dst, lengthMismatch(op, 7, len(c7), n)
 	}
 	w, locked, err := beginWrite(s)
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
 	defer endWrite(w, locked)
-	ids := w.ents.createMany(nil, len(c1))
-	storageFor[T1](w).insertMany(ids, c1)
-	storageFor[T2](w).insertMany(ids, c2)
-	storageFor[T3](w).insertMany(ids, c3)
-	storageFor[T4](w).insertMany(ids, c4)
-	storageFor[T5](w).insertMany(ids, c5)
-	storageFor[T6](w).insertMany(ids, c6)
-	storageFor[T7](w).insertMany(ids, c7)
-	return ids, nil
+	all := w.ents.createMany(dst, len(c1))
+	ids := all[len(dst):]
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	s6 := storageFor[T6](w)
+	s7 := storageFor[T7](w)
+	if bulkParallel(len(ids), s1, s2, s3, s4, s5, s6, s7) {
+		inParallel(7, func(i int) {
+			switch i {
+			case 0:
+				s1.insertMany(ids, c1)
+			case 1:
+				s2.insertMany(ids, c2)
+			case 2:
+				s3.insertMany(ids, c3)
+			case 3:
+				s4.insertMany(ids, c4)
+			case 4:
+				s5.insertMany(ids, c5)
+			case 5:
+				s6.insertMany(ids, c6)
+			case 6:
+				s7.insertMany(ids, c7)
+			}
+		})
+	} else {
+		s1.insertMany(ids, c1)
+		s2.insertMany(ids, c2)
+		s3.insertMany(ids, c3)
+		s4.insertMany(ids, c4)
+		s5.insertMany(ids, c5)
+		s6.insertMany(ids, c6)
+		s7.insertMany(ids, c7)
+	}
+	return all, nil
 }
 
 // BulkAddComponent7 gives each entity ids[i] the components c1[i], c2[i], c3[i], c4[i], c5[i], c6[i], c7[i],
@@ -1077,6 +1432,9 @@ func BulkAddEntity7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, c1 []T1, c2 []T2
 // position in ids (it wraps an [*EntityError]). Either way it changes
 // nothing then. An id given more than once ends with the components of
 // its last occurrence.
+//
+// With 65,536 ids or more, it fills the storages at once on the worker
+// pool, as [BulkAddEntity7] does.
 func BulkAddComponent7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7) error {
 	if len(c1) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent7", 1, len(c1), len(ids))
@@ -1107,13 +1465,41 @@ func BulkAddComponent7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, ids []EntityI
 	if err := w.ents.checkAlive("BulkAddComponent7", ids); err != nil {
 		return err
 	}
-	storageFor[T1](w).insertMany(ids, c1)
-	storageFor[T2](w).insertMany(ids, c2)
-	storageFor[T3](w).insertMany(ids, c3)
-	storageFor[T4](w).insertMany(ids, c4)
-	storageFor[T5](w).insertMany(ids, c5)
-	storageFor[T6](w).insertMany(ids, c6)
-	storageFor[T7](w).insertMany(ids, c7)
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	s6 := storageFor[T6](w)
+	s7 := storageFor[T7](w)
+	if bulkParallel(len(ids), s1, s2, s3, s4, s5, s6, s7) {
+		inParallel(7, func(i int) {
+			switch i {
+			case 0:
+				s1.insertMany(ids, c1)
+			case 1:
+				s2.insertMany(ids, c2)
+			case 2:
+				s3.insertMany(ids, c3)
+			case 3:
+				s4.insertMany(ids, c4)
+			case 4:
+				s5.insertMany(ids, c5)
+			case 5:
+				s6.insertMany(ids, c6)
+			case 6:
+				s7.insertMany(ids, c7)
+			}
+		})
+	} else {
+		s1.insertMany(ids, c1)
+		s2.insertMany(ids, c2)
+		s3.insertMany(ids, c3)
+		s4.insertMany(ids, c4)
+		s5.insertMany(ids, c5)
+		s6.insertMany(ids, c6)
+		s7.insertMany(ids, c7)
+	}
 	return nil
 }
 
@@ -1263,44 +1649,93 @@ func AddComponent8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, id EntityID, 
 // [AddEntity8] in a loop: storages grow once and are borrowed once. The
 // slices must have the same length; otherwise it returns an error wrapping
 // [ErrLengthMismatch] and creates nothing.
+//
+// With 65,536 entities or more, it fills the storages at once on the
+// worker pool (one storage per goroutine, the caller's included), unless a
+// type repeats or a storage tracks changes or belongs to a group. To
+// reuse the memory of the ids, see [BulkAppendEntity8].
 func BulkAddEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7, c8 []T8) ([]EntityID, error) {
+	return bulkAppendEntity8("BulkAddEntity8", s, nil, c1, c2, c3, c4, c5, c6, c7, c8)
+}
+
+// BulkAppendEntity8 is [BulkAddEntity8] appending the new ids to dst: it
+// returns the extended slice, or dst as it was with an error. With room
+// in dst for the ids, it allocates nothing for them, which matters when
+// creating many entities every frame.
+func BulkAppendEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7, c8 []T8) ([]EntityID, error) {
+	return bulkAppendEntity8("BulkAppendEntity8", s, dst, c1, c2, c3, c4, c5, c6, c7, c8)
+}
+
+func bulkAppendEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](op string, s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7, c8 []T8) ([]EntityID, error) {
 	n := len(c1)
 	if len(c2) != n {
-		return nil, lengthMismatch("BulkAddEntity8", 2, len(c2), n)
+		return dst, lengthMismatch(op, 2, len(c2), n)
 	}
 	if len(c3) != n {
-		return nil, lengthMismatch("BulkAddEntity8", 3, len(c3), n)
+		return dst, lengthMismatch(op, 3, len(c3), n)
 	}
 	if len(c4) != n {
-		return nil, lengthMismatch("BulkAddEntity8", 4, len(c4), n)
+		return dst, lengthMismatch(op, 4, len(c4), n)
 	}
 	if len(c5) != n {
-		return nil, lengthMismatch("BulkAddEntity8", 5, len(c5), n)
+		return dst, lengthMismatch(op, 5, len(c5), n)
 	}
 	if len(c6) != n {
-		return nil, lengthMismatch("BulkAddEntity8", 6, len(c6), n)
+		return dst, lengthMismatch(op, 6, len(c6), n)
 	}
 	if len(c7) != n {
-		return nil, lengthMismatch("BulkAddEntity8", 7, len(c7), n)
+		return dst, lengthMismatch(op, 7, len(c7), n)
 	}
 	if len(c8) != n {
-		return nil, lengthMismatch("BulkAddEntity8", 8, len(c8), n)
+		return dst, lengthMismatch(op, 8, len(c8), n)
 	}
 	w, locked, err := beginWrite(s)
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
 	defer endWrite(w, locked)
-	ids := w.ents.createMany(nil, len(c1))
-	storageFor[T1](w).insertMany(ids, c1)
-	storageFor[T2](w).insertMany(ids, c2)
-	storageFor[T3](w).insertMany(ids, c3)
-	storageFor[T4](w).insertMany(ids, c4)
-	storageFor[T5](w).insertMany(ids, c5)
-	storageFor[T6](w).insertMany(ids, c6)
-	storageFor[T7](w).insertMany(ids, c7)
-	storageFor[T8](w).insertMany(ids, c8)
-	return ids, nil
+	all := w.ents.createMany(dst, len(c1))
+	ids := all[len(dst):]
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	s6 := storageFor[T6](w)
+	s7 := storageFor[T7](w)
+	s8 := storageFor[T8](w)
+	if bulkParallel(len(ids), s1, s2, s3, s4, s5, s6, s7, s8) {
+		inParallel(8, func(i int) {
+			switch i {
+			case 0:
+				s1.insertMany(ids, c1)
+			case 1:
+				s2.insertMany(ids, c2)
+			case 2:
+				s3.insertMany(ids, c3)
+			case 3:
+				s4.insertMany(ids, c4)
+			case 4:
+				s5.insertMany(ids, c5)
+			case 5:
+				s6.insertMany(ids, c6)
+			case 6:
+				s7.insertMany(ids, c7)
+			case 7:
+				s8.insertMany(ids, c8)
+			}
+		})
+	} else {
+		s1.insertMany(ids, c1)
+		s2.insertMany(ids, c2)
+		s3.insertMany(ids, c3)
+		s4.insertMany(ids, c4)
+		s5.insertMany(ids, c5)
+		s6.insertMany(ids, c6)
+		s7.insertMany(ids, c7)
+		s8.insertMany(ids, c8)
+	}
+	return all, nil
 }
 
 // BulkAddComponent8 gives each entity ids[i] the components c1[i], c2[i], c3[i], c4[i], c5[i], c6[i], c7[i], c8[i],
@@ -1314,6 +1749,9 @@ func BulkAddEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, c1 []T1, c2 
 // position in ids (it wraps an [*EntityError]). Either way it changes
 // nothing then. An id given more than once ends with the components of
 // its last occurrence.
+//
+// With 65,536 ids or more, it fills the storages at once on the worker
+// pool, as [BulkAddEntity8] does.
 func BulkAddComponent8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7, c8 []T8) error {
 	if len(c1) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent8", 1, len(c1), len(ids))
@@ -1347,14 +1785,45 @@ func BulkAddComponent8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, ids []Ent
 	if err := w.ents.checkAlive("BulkAddComponent8", ids); err != nil {
 		return err
 	}
-	storageFor[T1](w).insertMany(ids, c1)
-	storageFor[T2](w).insertMany(ids, c2)
-	storageFor[T3](w).insertMany(ids, c3)
-	storageFor[T4](w).insertMany(ids, c4)
-	storageFor[T5](w).insertMany(ids, c5)
-	storageFor[T6](w).insertMany(ids, c6)
-	storageFor[T7](w).insertMany(ids, c7)
-	storageFor[T8](w).insertMany(ids, c8)
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	s6 := storageFor[T6](w)
+	s7 := storageFor[T7](w)
+	s8 := storageFor[T8](w)
+	if bulkParallel(len(ids), s1, s2, s3, s4, s5, s6, s7, s8) {
+		inParallel(8, func(i int) {
+			switch i {
+			case 0:
+				s1.insertMany(ids, c1)
+			case 1:
+				s2.insertMany(ids, c2)
+			case 2:
+				s3.insertMany(ids, c3)
+			case 3:
+				s4.insertMany(ids, c4)
+			case 4:
+				s5.insertMany(ids, c5)
+			case 5:
+				s6.insertMany(ids, c6)
+			case 6:
+				s7.insertMany(ids, c7)
+			case 7:
+				s8.insertMany(ids, c8)
+			}
+		})
+	} else {
+		s1.insertMany(ids, c1)
+		s2.insertMany(ids, c2)
+		s3.insertMany(ids, c3)
+		s4.insertMany(ids, c4)
+		s5.insertMany(ids, c5)
+		s6.insertMany(ids, c6)
+		s7.insertMany(ids, c7)
+		s8.insertMany(ids, c8)
+	}
 	return nil
 }
 
