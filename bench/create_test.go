@@ -30,8 +30,9 @@ func BenchmarkCreate2Comp(b *testing.B) {
 		}},
 		impl{"slipway-bulk", func(b *testing.B, n int) {
 			ps, vs := column[Position](n), constColumn[Velocity](n, 1, 2)
+			ids := make([]ecs.EntityID, 0, n)
 			benchRecycled[Position](b, n, func(w *ecs.World) error {
-				_, err := ecs.BulkAddEntity2(w, ps, vs)
+				_, err := ecs.BulkAppendEntity2(w, ids, ps, vs)
 				return err
 			})
 		}},
@@ -115,7 +116,7 @@ func create2(ents ecs.EntitiesViewMut, pos ecs.ViewMut[Position], vel ecs.ViewMu
 }
 
 // BenchmarkCreate10Comp is Create2Comp with the ten components C1..C10.
-// BulkAddEntityN goes up to 8 components, so the bulk variant creates the
+// BulkAppendEntityN goes up to 8 components, so the bulk variant creates the
 // entities with C1..C8 in one call and adds C9 and C10 in another
 // (BulkAddComponent2).
 func BenchmarkCreate10Comp(b *testing.B) {
@@ -130,8 +131,9 @@ func BenchmarkCreate10Comp(b *testing.B) {
 		}},
 		impl{"slipway-bulk", func(b *testing.B, n int) {
 			src := newCols10(n)
+			ids := make([]ecs.EntityID, 0, n)
 			benchRecycled[C1](b, n, func(w *ecs.World) error {
-				_, err := fill10(w, &src)
+				_, err := fill10(w, &src, ids)
 				return err
 			})
 		}},
@@ -241,10 +243,10 @@ func newCols10(n int) cols10 {
 }
 
 // fill10 creates an entity with C1..C10 per element of src.c1: in one
-// BulkAddEntity8 call for C1..C8, then one BulkAddComponent2 call for C9
-// and C10. It returns their ids.
-func fill10(w *ecs.World, src *cols10) ([]ecs.EntityID, error) {
-	ids, err := ecs.BulkAddEntity8(w, src.c1, src.c2, src.c3, src.c4, src.c5, src.c6, src.c7, src.c8)
+// BulkAppendEntity8 call for C1..C8, then one BulkAddComponent2 call for
+// C9 and C10. It returns their ids, in dst's memory when it has room.
+func fill10(w *ecs.World, src *cols10, dst []ecs.EntityID) ([]ecs.EntityID, error) {
+	ids, err := ecs.BulkAppendEntity8(w, dst[:0], src.c1, src.c2, src.c3, src.c4, src.c5, src.c6, src.c7, src.c8)
 	if err != nil {
 		return nil, err
 	}

@@ -30,14 +30,14 @@ func BenchmarkDelete2Comp(b *testing.B) {
 		}},
 		impl{"slipway", func(b *testing.B, n int) {
 			ps, vs := column[Position](n), constColumn[Velocity](n, 1, 2)
-			benchDelete(b, n, func(w *ecs.World) ([]ecs.EntityID, error) {
-				return ecs.BulkAddEntity2(w, ps, vs)
+			benchDelete(b, n, func(w *ecs.World, dst []ecs.EntityID) ([]ecs.EntityID, error) {
+				return ecs.BulkAppendEntity2(w, dst, ps, vs)
 			}, nil)
 		}},
 		impl{"slipway-bulk", func(b *testing.B, n int) {
 			ps, vs := column[Position](n), constColumn[Velocity](n, 1, 2)
-			benchDelete(b, n, func(w *ecs.World) ([]ecs.EntityID, error) {
-				return ecs.BulkAddEntity2(w, ps, vs)
+			benchDelete(b, n, func(w *ecs.World, dst []ecs.EntityID) ([]ecs.EntityID, error) {
+				return ecs.BulkAppendEntity2(w, dst, ps, vs)
 			}, deleteEntities)
 		}},
 		refDeleteImpl(2),
@@ -59,20 +59,22 @@ func BenchmarkDelete10Comp(b *testing.B) {
 		}},
 		impl{"slipway", func(b *testing.B, n int) {
 			src := newCols10(n)
-			benchDelete(b, n, func(w *ecs.World) ([]ecs.EntityID, error) { return fill10(w, &src) }, nil)
+			benchDelete(b, n, func(w *ecs.World, dst []ecs.EntityID) ([]ecs.EntityID, error) { return fill10(w, &src, dst) }, nil)
 		}},
 		impl{"slipway-bulk", func(b *testing.B, n int) {
 			src := newCols10(n)
-			benchDelete(b, n, func(w *ecs.World) ([]ecs.EntityID, error) { return fill10(w, &src) }, deleteEntities)
+			benchDelete(b, n, func(w *ecs.World, dst []ecs.EntityID) ([]ecs.EntityID, error) { return fill10(w, &src, dst) }, deleteEntities)
 		}},
 		refDeleteImpl(10),
 	)
 }
 
 // benchDelete runs delete rounds over a batch of worlds that fill refills,
-// untimed, between rounds. With bulk nil a round deletes the ids fill
-// returned, one at a time; otherwise it calls bulk with the world and them.
-func benchDelete(b *testing.B, n int, fill func(*ecs.World) ([]ecs.EntityID, error), bulk func(*ecs.World, []ecs.EntityID) error) {
+// untimed, between rounds, appending the new ids to the world's last ones
+// cut to length 0 (so refills allocate no id slices). With bulk nil a
+// round deletes the ids fill returned, one at a time; otherwise it calls
+// bulk with the world and them.
+func benchDelete(b *testing.B, n int, fill func(w *ecs.World, dst []ecs.EntityID) ([]ecs.EntityID, error), bulk func(*ecs.World, []ecs.EntityID) error) {
 	worlds := make([]*ecs.World, batchFor(n))
 	ids := make([][]ecs.EntityID, len(worlds))
 	systems := make([]func(ecs.AllStoragesViewMut) error, len(worlds))
@@ -83,7 +85,7 @@ func benchDelete(b *testing.B, n int, fill func(*ecs.World) ([]ecs.EntityID, err
 	measureReset(b, n, len(worlds),
 		func(i int) {
 			var err error
-			ids[i], err = fill(worlds[i])
+			ids[i], err = fill(worlds[i], ids[i][:0])
 			check(b, err)
 		},
 		func(i int) {

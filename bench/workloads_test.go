@@ -164,7 +164,7 @@ func TestCreateWorkloadsCreateEntitiesWithTheirComponents(t *testing.T) {
 	src := newCols10(n)
 	for name, create := range map[string]func(*ecs.World) error{
 		"Create10Comp":      func(w *ecs.World) error { return w.Run(sys10) },
-		"bulk Create10Comp": func(w *ecs.World) error { _, err := fill10(w, &src); return err },
+		"bulk Create10Comp": func(w *ecs.World) error { _, err := fill10(w, &src, nil); return err },
 	} {
 		w := recycled(create)
 		equal(t, name+" entities", w.EntityCount(), n)
@@ -252,11 +252,13 @@ func TestDeleteWorkloadsDeleteEverything(t *testing.T) {
 	const n = 150
 	ps, vs := column[Position](n), constColumn[Velocity](n, 1, 2)
 	src := newCols10(n)
-	fill2 := func(w *ecs.World) ([]ecs.EntityID, error) { return ecs.BulkAddEntity2(w, ps, vs) }
-	fillTen := func(w *ecs.World) ([]ecs.EntityID, error) { return fill10(w, &src) }
+	fill2 := func(w *ecs.World, dst []ecs.EntityID) ([]ecs.EntityID, error) {
+		return ecs.BulkAppendEntity2(w, dst, ps, vs)
+	}
+	fillTen := func(w *ecs.World, dst []ecs.EntityID) ([]ecs.EntityID, error) { return fill10(w, &src, dst) }
 	cases := []struct {
 		name string
-		fill func(*ecs.World) ([]ecs.EntityID, error)
+		fill func(*ecs.World, []ecs.EntityID) ([]ecs.EntityID, error)
 		bulk func(*ecs.World, []ecs.EntityID) error
 	}{
 		{"Delete2Comp", fill2, nil},
@@ -266,8 +268,10 @@ func TestDeleteWorkloadsDeleteEverything(t *testing.T) {
 	}
 	for _, c := range cases {
 		w := ecs.NewWorld()
-		for round := range 2 { // the second round runs on recycled slots
-			es, err := c.fill(w)
+		var es []ecs.EntityID
+		for round := range 2 { // the second round runs on recycled slots, and reuses es
+			var err error
+			es, err = c.fill(w, es[:0])
 			check(t, err)
 			equal(t, c.name+" entities before", w.EntityCount(), n)
 			if c.bulk != nil {
