@@ -77,19 +77,18 @@ func (g *group) joined(self, x int, id EntityID) {
 // AddGroup8).
 const maxGroup = 8
 
-// leave is called by member self before id's component at position x
-// leaves it, when id is in the group (x below n): id moves out of the
-// packed range of every member.
-func (g *group) leave(self, x int, id EntityID) {
+// leave is called by a member before the component at position x leaves
+// it, when its entity is in the group (x below n): the entity moves out of
+// the packed range of every member. It sits at position x in every member,
+// since the packed ranges hold the same entities in the same order, so no
+// member is searched.
+func (g *group) leave(x int) {
 	g.n--
-	for k, m := range g.members {
-		at := x
-		if k != self {
-			at = posIn(*g.pages[k], id)
-		}
-		if at != g.n {
-			m.swapPos(at, g.n)
-		}
+	if x == g.n {
+		return
+	}
+	for _, m := range g.members {
+		m.swapPos(x, g.n)
 	}
 }
 

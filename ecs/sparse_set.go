@@ -277,7 +277,7 @@ func (s *sparseSet[T]) remove(id EntityID) (v T, ok bool) {
 	}
 	i := int(uint32(*e)) - 1
 	if g := s.group; g != nil && i < g.n {
-		g.leave(s.member, i, id)
+		g.leave(i)
 		i = g.n // leave moved the component to the group's old end
 	}
 	*e = 0
@@ -307,7 +307,7 @@ func (s *sparseSet[T]) deleteID(id EntityID) bool {
 	}
 	i := int(uint32(*e)) - 1
 	if g := s.group; g != nil && i < g.n {
-		g.leave(s.member, i, id)
+		g.leave(i)
 		i = g.n // leave moved the component to the group's old end
 	}
 	*e = 0
