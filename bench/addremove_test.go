@@ -45,7 +45,7 @@ func benchAddRemove(b *testing.B, build func(testing.TB, *ecs.World, int) []ecs.
 		ids := build(b, w, n)
 		vels := constColumn[Velocity](n, 1, 2)
 		measure(b, n, func() { check(b, addRemoveBulk(w, ids, vels)) })
-	}}, refAddRemoveImpl)
+	}}, refAddRemoveImpl, refAddRemoveGroupImpl)
 	runImpls(b, impls...)
 }
 

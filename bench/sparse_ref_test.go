@@ -4,6 +4,7 @@ package bench
 // work as the Slipway implementations, or its figures would mean nothing.
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/slipway-ecs/slipway/ecs"
@@ -117,4 +118,69 @@ func TestSparseReferenceRandomAndAddRemove(t *testing.T) {
 	equal(t, "velocities added to the living", len(vel.dense), n-1)
 	addRemoveRef(&ents, &vel, ids)
 	equal(t, "velocities after a round", len(vel.dense), 0)
+}
+
+// The group reference keeps its group packed and moves the components
+// exactly as Slipway's group does: after each phase of two AddRemove
+// rounds, both storages hold the same entities in the same order as
+// Slipway's, and the group the same number.
+func TestSparseGroupReferenceMatchesSlipway(t *testing.T) {
+	const n = 2500
+	w := groupLayout.newWorld(t)
+	ids := buildAddRemove(t, w, n)
+	ents, g, refIDs := newRefGroupWorld(n)
+	sameOrder(t, "ids", refIDs, ids)
+	same := func(phase string, members int) {
+		t.Helper()
+		var pos ecs.View[Position]
+		var vel ecs.View[Velocity]
+		release, err := w.Borrow(&pos, &vel)
+		check(t, err)
+		defer release()
+		gn, _ := ecs.GroupLen[Position](w)
+		equal(t, phase+": group length", g.n, gn)
+		equal(t, phase+": members", g.n, members)
+		sameOrder(t, phase+": Position", g.pos.dense, pos.IDs())
+		sameOrder(t, phase+": Velocity", g.vel.dense, vel.IDs())
+		for i := range g.n {
+			if g.pos.dense[i] != g.vel.dense[i] {
+				t.Fatalf("%s: group not packed at %d", phase, i)
+			}
+		}
+		for i, id := range g.pos.dense {
+			if p := g.pos.get(id); p == nil || p != &g.pos.data[i] {
+				t.Fatalf("%s: %v's sparse entry does not point at position %d", phase, id, i)
+			}
+		}
+	}
+	for round := range 2 {
+		check(t, w.Run(func(es ecs.EntitiesView, vel ecs.ViewMut[Velocity]) error { return addEach(es, vel, ids) }))
+		for _, id := range refIDs {
+			if ents.isAlive(id) {
+				g.addVel(id, Velocity{1, 2})
+			}
+		}
+		same(fmt.Sprint("round ", round, " added"), n)
+		check(t, w.Run(func(vel ecs.ViewMut[Velocity]) { removeEach(vel, ids) }))
+		for _, id := range refIDs {
+			g.removeVel(id)
+		}
+		same(fmt.Sprint("round ", round, " removed"), 0)
+	}
+	// And the timed function does both phases.
+	addRemoveGroupRef(ents, g, refIDs)
+	equal(t, "after addRemoveGroupRef", g.n+len(g.vel.dense), 0)
+	equal(t, "positions kept", len(g.pos.dense), n)
+}
+
+// sameOrder fails unless the reference's ids are Slipway's, in the same
+// order, naming the first place where they differ.
+func sameOrder(t *testing.T, what string, ref, slipway []ecs.EntityID) {
+	t.Helper()
+	equal(t, what+": length", len(ref), len(slipway))
+	for i := range ref {
+		if ref[i] != slipway[i] {
+			t.Fatalf("%s: position %d holds %v in the reference, %v in Slipway", what, i, ref[i], slipway[i])
+		}
+	}
 }

@@ -309,3 +309,98 @@ func addRemoveRef(ents *refEntities, vel *refSet[Velocity], ids []ecs.EntityID) 
 		vel.remove(id)
 	}
 }
+
+// refGroupImpl is the name of the packed-group reference: the sparse-set
+// reference with a packed owning group over Position and Velocity
+// (DESIGN.md §8), done by hand as Slipway's groups do it.
+const refGroupImpl = "sparse-group"
+
+// refGroup keeps the entities that have both a Position and a Velocity
+// first in both storages, in the same order: n of them.
+type refGroup struct {
+	pos *refSet[Position]
+	vel *refSet[Velocity]
+	n   int
+}
+
+// refSwap swaps the components at positions i and j of s, with their
+// entities and sparse entries.
+func refSwap[T any](s *refSet[T], i, j int) {
+	a, b := s.dense[i], s.dense[j]
+	s.dense[i], s.dense[j] = b, a
+	s.data[i], s.data[j] = s.data[j], s.data[i]
+	s.pages[a.Index()>>refShift][a.Index()&refMask] = uint64(a)&refGens | uint64(j+1)
+	s.pages[b.Index()>>refShift][b.Index()&refMask] = uint64(b)&refGens | uint64(i+1)
+}
+
+// addVel gives id the Velocity v and, when id has a Position, moves it
+// into the group: its components go to position n of both storages.
+func (g *refGroup) addVel(id ecs.EntityID, v Velocity) {
+	if e := g.vel.entry(id); e != nil {
+		g.vel.data[uint32(*e)-1] = v
+		return
+	}
+	g.vel.set(id, v)
+	e := g.pos.entry(id)
+	if e == nil {
+		return
+	}
+	if p := int(uint32(*e)) - 1; p != g.n {
+		refSwap(g.pos, p, g.n)
+	}
+	if x := len(g.vel.dense) - 1; x != g.n {
+		refSwap(g.vel, x, g.n)
+	}
+	g.n++
+}
+
+// removeVel deletes id's Velocity, first moving id out of the group if it
+// is in it: its components swap with the group's last in both storages.
+func (g *refGroup) removeVel(id ecs.EntityID) {
+	e := g.vel.entry(id)
+	if e == nil {
+		return
+	}
+	if i := int(uint32(*e)) - 1; i < g.n {
+		g.n--
+		if i != g.n {
+			refSwap(g.pos, i, g.n)
+			refSwap(g.vel, i, g.n)
+		}
+	}
+	g.vel.remove(id)
+}
+
+// newRefGroupWorld returns n live entities with a Position each, in a
+// group over Position and Velocity with no members yet: AddRemove's world
+// with groupLayout.
+func newRefGroupWorld(n int) (*refEntities, *refGroup, []ecs.EntityID) {
+	ents := new(refEntities)
+	g := &refGroup{pos: new(refSet[Position]), vel: new(refSet[Velocity])}
+	ids := make([]ecs.EntityID, n)
+	for i := range ids {
+		ids[i] = ents.create()
+		g.pos.set(ids[i], Position{float64(i), 1})
+	}
+	return ents, g, ids
+}
+
+// refAddRemoveGroupImpl is the reference of AddRemove and AddRemoveLarge
+// with a group owning Position and Velocity: refAddRemoveImpl's rounds,
+// the group kept packed.
+var refAddRemoveGroupImpl = impl{refGroupImpl, func(b *testing.B, n int) {
+	ents, g, ids := newRefGroupWorld(n)
+	measure(b, n, func() { addRemoveGroupRef(ents, g, ids) })
+}}
+
+//go:noinline
+func addRemoveGroupRef(ents *refEntities, g *refGroup, ids []ecs.EntityID) {
+	for _, id := range ids {
+		if ents.isAlive(id) {
+			g.addVel(id, Velocity{1, 2})
+		}
+	}
+	for _, id := range ids {
+		g.removeVel(id)
+	}
+}

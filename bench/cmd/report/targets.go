@@ -56,16 +56,25 @@ var targets = []target{
 }
 
 // targetRow is one line of the targets table. ref is the same figure
-// (wall) for the sparse-set reference, where the target is on the
-// one-at-a-time or iterating path it mirrors.
+// (wall) for the sparse-set reference (with a group for the group's
+// targets), where the target is on the one-at-a-time or iterating path it
+// mirrors.
 type targetRow struct {
 	text                           string
 	wall, wallHolds, cpu, cpuHolds string
 	ref                            string
 }
 
-// refImpl is the hand-written sparse-set reference (bench/sparse_test.go).
-const refImpl = "sparse"
+// refImpl is the hand-written sparse-set reference (bench/sparse_test.go),
+// and refGroupImpl the same with a packed group over Position and Velocity.
+const (
+	refImpl      = "sparse"
+	refGroupImpl = "sparse-group"
+)
+
+// refFor maps the implementation a target is on to the reference that
+// mirrors its path. Other paths (bulk calls, parallel runs) have none.
+var refFor = map[string]string{"slipway": refImpl, "slipway-group": refGroupImpl}
 
 const notMeasured = "not measured"
 
@@ -87,7 +96,7 @@ func evalTargets(ix index) []targetRow {
 
 func (t target) eval(ix index) targetRow {
 	row := targetRow{text: t.text, wall: notMeasured, wallHolds: "—", cpu: notMeasured, cpuHolds: "—", ref: "—"}
-	if ref, ok := ix.get(t.workload, refImpl, t.n); ok && t.impl == "slipway" {
+	if ref, ok := ix.get(t.workload, refFor[t.impl], t.n); ok {
 		if v, ok := ref.value("ns/entity"); ok && t.maxNs > 0 {
 			row.ref = formatNs(v) + " ns"
 		}
