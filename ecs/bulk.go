@@ -65,9 +65,10 @@ type bulkScratch struct {
 //
 // The components that remain may sit in another storage order than
 // one-by-one deletion would leave them in; iteration order is unspecified
-// either way. With 65,536 ids or more, the storages that lose all their
-// components (or as many as there are ids) are emptied at once on the
-// worker pool, one per goroutine, the caller's included.
+// either way. With 65,536 ids or more, the storages that hold no more
+// components than there are ids (when deleting most entities, all of them)
+// are cleared of the ids' components at once on the worker pool, one
+// storage per goroutine, the caller's included.
 func DeleteEntities(s Storages, ids ...EntityID) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
