@@ -574,39 +574,48 @@ var bkOps = []struct {
 }
 
 // A bulk call given an id that is not alive names it and its position,
-// wraps ErrDeadEntity and an *EntityError, and changes nothing.
+// wraps ErrDeadEntity and an *EntityError, and changes nothing. In the
+// parallel mode the ids are checked in chunks at once: a later dead id
+// (ids[8]) found first must not be the one named.
 func TestBulkRefusesDeadIDs(t *testing.T) {
-	for _, o := range bkOps {
-		t.Run(o.op, func(t *testing.T) {
-			w, live, dead := bkWorld(t, 4, 300)
-			last := live[len(live)-1]
-			bad := map[string]ecs.EntityID{
-				"deleted":         dead[0],
-				"left components": dead[len(dead)-1],
-				"null":            ecs.NullID,
-				"never issued":    fzForge(100_000, 0),
-				"future":          fzForge(last.Index(), last.Generation()+1),
-			}
-			before := bkSnap(t, w)
-			for what, id := range bad {
-				ids := append(slices.Clone(live[:6]), id, live[0], dead[1])
-				err := o.run(w, ids)
-				errIs(t, err, ecs.ErrDeadEntity)
-				be := errAs[*ecs.BulkError](t, err)
-				equal(t, what+": index", be.Index, 6)
-				equal(t, what+": op", be.Op, o.op)
-				ee := errAs[*ecs.EntityError](t, err)
-				equal(t, what+": id", ee.ID, id)
-				errHas(t, err, o.op, "ids[6]", id.String(), "not alive")
-				deepEqual(t, what+": unchanged", bkSnap(t, w), before)
-			}
-			// Through an AllStoragesViewMut, too.
-			must(t, w.Run(func(all ecs.AllStoragesViewMut) {
-				errIs(t, o.run(all, []ecs.EntityID{dead[2]}), ecs.ErrDeadEntity)
-			}))
-			deepEqual(t, "unchanged", bkSnap(t, w), before)
-		})
+	for _, mode := range bkModes {
+		for _, o := range bkOps {
+			t.Run(o.op+mode.name, func(t *testing.T) {
+				defer ecs.SetBulkParallelMin(mode.min)()
+				bkRefusesDeadIDs(t, o.op, o.run)
+			})
+		}
 	}
+}
+
+func bkRefusesDeadIDs(t *testing.T, op string, run func(s ecs.Storages, ids []ecs.EntityID) error) {
+	w, live, dead := bkWorld(t, 4, 300)
+	last := live[len(live)-1]
+	bad := map[string]ecs.EntityID{
+		"deleted":         dead[0],
+		"left components": dead[len(dead)-1],
+		"null":            ecs.NullID,
+		"never issued":    fzForge(100_000, 0),
+		"future":          fzForge(last.Index(), last.Generation()+1),
+	}
+	before := bkSnap(t, w)
+	for what, id := range bad {
+		ids := append(slices.Clone(live[:6]), id, live[0], dead[1])
+		err := run(w, ids)
+		errIs(t, err, ecs.ErrDeadEntity)
+		be := errAs[*ecs.BulkError](t, err)
+		equal(t, what+": index", be.Index, 6)
+		equal(t, what+": op", be.Op, op)
+		ee := errAs[*ecs.EntityError](t, err)
+		equal(t, what+": id", ee.ID, id)
+		errHas(t, err, op, "ids[6]", id.String(), "not alive")
+		deepEqual(t, what+": unchanged", bkSnap(t, w), before)
+	}
+	// Through an AllStoragesViewMut, too.
+	must(t, w.Run(func(all ecs.AllStoragesViewMut) {
+		errIs(t, run(all, []ecs.EntityID{dead[2]}), ecs.ErrDeadEntity)
+	}))
+	deepEqual(t, "unchanged", bkSnap(t, w), before)
 }
 
 // A bulk call while something is borrowed elsewhere is a borrow error,
