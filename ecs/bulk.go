@@ -21,7 +21,8 @@ import (
 // With at least bulkParallelMin ids, an operation over several such
 // storages works on them at once, one storage per goroutine of the worker
 // pool (the caller included): their passes are independent, and two cores
-// move more memory than one.
+// move more memory than one. The liveness check of the ids, which only
+// reads, is split over the pool the same way.
 
 // BulkError reports the id a bulk operation refused, with its position in
 // the ids given. Err says what is wrong with it: an [*EntityError] (so
