@@ -77,9 +77,14 @@ func (s *refSet[T]) set(id ecs.EntityID, v T) {
 	if s.pages[p] == &refEmpty {
 		s.pages[p] = new(refPage)
 	}
-	s.pages[p][id.Index()&refMask] = uint64(id)&refGens | uint64(len(s.dense)+1)
+	s.place(id, len(s.dense))
 	s.dense = append(s.dense, id)
 	s.data = append(s.data, v)
+}
+
+// place points id's sparse entry, on an allocated page, at position pos.
+func (s *refSet[T]) place(id ecs.EntityID, pos int) {
+	s.pages[id.Index()>>refShift][id.Index()&refMask] = uint64(id)&refGens | uint64(pos+1)
 }
 
 // remove deletes id's component and reports whether it had one.
@@ -95,7 +100,7 @@ func (s *refSet[T]) remove(id ecs.EntityID) bool {
 		moved := s.dense[last]
 		s.dense[i] = moved
 		s.data[i] = s.data[last]
-		s.pages[moved.Index()>>refShift][moved.Index()&refMask] = uint64(moved)&refGens | uint64(i+1)
+		s.place(moved, i)
 	}
 	s.dense, s.data = s.dense[:last], s.data[:last]
 	return true
@@ -329,8 +334,8 @@ func refSwap[T any](s *refSet[T], i, j int) {
 	a, b := s.dense[i], s.dense[j]
 	s.dense[i], s.dense[j] = b, a
 	s.data[i], s.data[j] = s.data[j], s.data[i]
-	s.pages[a.Index()>>refShift][a.Index()&refMask] = uint64(a)&refGens | uint64(j+1)
-	s.pages[b.Index()>>refShift][b.Index()&refMask] = uint64(b)&refGens | uint64(i+1)
+	s.place(a, j)
+	s.place(b, i)
 }
 
 // addVel gives id the Velocity v and, when id has a Position, moves it
