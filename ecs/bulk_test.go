@@ -539,15 +539,47 @@ func TestBulkAtParallelSize(t *testing.T) {
 		must(t, err)
 	}
 	bkSame(t, a, b)
+	// bkName alone (its own worker copies while the caller writes the
+	// sparse entries): new for every id but a run given again in the
+	// middle, where the fast path stops and the rest go one by one.
+	rep := slices.Concat(ids[:n/2], ids[100:110], ids[n/2:])
+	names := make([]bkName, len(rep))
+	for i := range names {
+		names[i] = bkName{fmt.Sprint("r", i)}
+	}
+	must(t, ecs.BulkAddComponent1(a, rep, names))
+	for i, id := range rep {
+		must(t, ecs.AddComponent1(b, id, names[i]))
+	}
+	bkSame(t, a, b)
 	some := ids[:n-100]
 	must(t, ecs.BulkAddComponent2(a, some, ns[:len(some)], vs[:len(some)]))
 	for i, id := range some {
 		must(t, ecs.AddComponent2(b, id, ns[i], vs[i]))
 	}
 	bkSame(t, a, b)
+	// bkName alone again, swept by the caller and a worker, half the pages
+	// each: every id shuffled, some twice.
+	shuffle := rand.New(rand.NewPCG(1, 2)).Shuffle
+	del := slices.Concat(ids, ids[:50])
+	shuffle(len(del), func(i, j int) { del[i], del[j] = del[j], del[i] })
+	got, err := ecs.BulkDeleteComponent[bkName](a, del...)
+	must(t, err)
+	want := 0
+	for _, id := range del {
+		ok, err := ecs.DeleteComponent[bkName](b, id)
+		must(t, err)
+		if ok {
+			want++
+		}
+	}
+	if got != want || got != n {
+		t.Fatalf("BulkDeleteComponent deleted %d, one by one %d, want %d", got, want, n)
+	}
+	bkSame(t, a, b)
 	// Every storage holds no more components than there are ids: each
 	// sweeps.
-	rand.New(rand.NewPCG(1, 2)).Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+	shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
 	must(t, a.DeleteEntities(ids...))
 	for _, id := range ids {
 		must(t, b.DeleteEntity(id))

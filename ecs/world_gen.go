@@ -34,8 +34,12 @@ func AddComponent1[T1 any](s Storages, id EntityID, c1 T1) error {
 
 // BulkAddEntity1 creates len(c1) entities at once, entity i getting
 // c1[i], and returns their ids. It is faster than calling
-// [AddEntity1] in a loop: storages grow once and are borrowed once. To
-// reuse the memory of the ids, see [BulkAppendEntity1].
+// [AddEntity1] in a loop: storages grow once and are borrowed once.
+//
+// With 65,536 entities or more, a worker of the pool copies the components
+// into the storage while the caller writes its index, unless the storage
+// tracks changes or belongs to a group. To reuse the memory of the
+// ids, see [BulkAppendEntity1].
 func BulkAddEntity1[T1 any](s Storages, c1 []T1) ([]EntityID, error) {
 	return bulkAppendEntity1("BulkAddEntity1", s, nil, c1)
 }
@@ -56,7 +60,7 @@ func bulkAppendEntity1[T1 any](op string, s Storages, dst []EntityID, c1 []T1) (
 	defer endWrite(w, locked)
 	all := w.ents.createMany(dst, len(c1))
 	ids := all[len(dst):]
-	storageFor[T1](w).insertMany(ids, c1)
+	storageFor[T1](w).insertManyAlone(ids, c1)
 	return all, nil
 }
 
@@ -71,6 +75,9 @@ func bulkAppendEntity1[T1 any](op string, s Storages, dst []EntityID, c1 []T1) (
 // position in ids (it wraps an [*EntityError]). Either way it changes
 // nothing then. An id given more than once ends with the components of
 // its last occurrence.
+//
+// With 65,536 ids or more, it shares the work with the worker pool, as
+// [BulkAddEntity1] does.
 func BulkAddComponent1[T1 any](s Storages, ids []EntityID, c1 []T1) error {
 	if len(c1) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent1", 1, len(c1), len(ids))
@@ -83,7 +90,7 @@ func BulkAddComponent1[T1 any](s Storages, ids []EntityID, c1 []T1) error {
 	if err := w.ents.checkAlive("BulkAddComponent1", ids); err != nil {
 		return err
 	}
-	storageFor[T1](w).insertMany(ids, c1)
+	storageFor[T1](w).insertManyAlone(ids, c1)
 	return nil
 }
 
@@ -152,8 +159,8 @@ func AddComponent2[T1, T2 any](s Storages, id EntityID, c1 T1, c2 T2) error {
 //
 // With 65,536 entities or more, it fills the storages at once on the
 // worker pool (one storage per goroutine, the caller's included), unless a
-// type repeats or a storage tracks changes or belongs to a group. To
-// reuse the memory of the ids, see [BulkAppendEntity2].
+// type repeats or a storage tracks changes or belongs to a group. To reuse the memory of the
+// ids, see [BulkAppendEntity2].
 func BulkAddEntity2[T1, T2 any](s Storages, c1 []T1, c2 []T2) ([]EntityID, error) {
 	return bulkAppendEntity2("BulkAddEntity2", s, nil, c1, c2)
 }
@@ -342,8 +349,8 @@ func AddComponent3[T1, T2, T3 any](s Storages, id EntityID, c1 T1, c2 T2, c3 T3)
 //
 // With 65,536 entities or more, it fills the storages at once on the
 // worker pool (one storage per goroutine, the caller's included), unless a
-// type repeats or a storage tracks changes or belongs to a group. To
-// reuse the memory of the ids, see [BulkAppendEntity3].
+// type repeats or a storage tracks changes or belongs to a group. To reuse the memory of the
+// ids, see [BulkAppendEntity3].
 func BulkAddEntity3[T1, T2, T3 any](s Storages, c1 []T1, c2 []T2, c3 []T3) ([]EntityID, error) {
 	return bulkAppendEntity3("BulkAddEntity3", s, nil, c1, c2, c3)
 }
@@ -556,8 +563,8 @@ func AddComponent4[T1, T2, T3, T4 any](s Storages, id EntityID, c1 T1, c2 T2, c3
 //
 // With 65,536 entities or more, it fills the storages at once on the
 // worker pool (one storage per goroutine, the caller's included), unless a
-// type repeats or a storage tracks changes or belongs to a group. To
-// reuse the memory of the ids, see [BulkAppendEntity4].
+// type repeats or a storage tracks changes or belongs to a group. To reuse the memory of the
+// ids, see [BulkAppendEntity4].
 func BulkAddEntity4[T1, T2, T3, T4 any](s Storages, c1 []T1, c2 []T2, c3 []T3, c4 []T4) ([]EntityID, error) {
 	return bulkAppendEntity4("BulkAddEntity4", s, nil, c1, c2, c3, c4)
 }
@@ -794,8 +801,8 @@ func AddComponent5[T1, T2, T3, T4, T5 any](s Storages, id EntityID, c1 T1, c2 T2
 //
 // With 65,536 entities or more, it fills the storages at once on the
 // worker pool (one storage per goroutine, the caller's included), unless a
-// type repeats or a storage tracks changes or belongs to a group. To
-// reuse the memory of the ids, see [BulkAppendEntity5].
+// type repeats or a storage tracks changes or belongs to a group. To reuse the memory of the
+// ids, see [BulkAppendEntity5].
 func BulkAddEntity5[T1, T2, T3, T4, T5 any](s Storages, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5) ([]EntityID, error) {
 	return bulkAppendEntity5("BulkAddEntity5", s, nil, c1, c2, c3, c4, c5)
 }
@@ -1056,8 +1063,8 @@ func AddComponent6[T1, T2, T3, T4, T5, T6 any](s Storages, id EntityID, c1 T1, c
 //
 // With 65,536 entities or more, it fills the storages at once on the
 // worker pool (one storage per goroutine, the caller's included), unless a
-// type repeats or a storage tracks changes or belongs to a group. To
-// reuse the memory of the ids, see [BulkAppendEntity6].
+// type repeats or a storage tracks changes or belongs to a group. To reuse the memory of the
+// ids, see [BulkAppendEntity6].
 func BulkAddEntity6[T1, T2, T3, T4, T5, T6 any](s Storages, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6) ([]EntityID, error) {
 	return bulkAppendEntity6("BulkAddEntity6", s, nil, c1, c2, c3, c4, c5, c6)
 }
@@ -1342,8 +1349,8 @@ func AddComponent7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, id EntityID, c1 T
 //
 // With 65,536 entities or more, it fills the storages at once on the
 // worker pool (one storage per goroutine, the caller's included), unless a
-// type repeats or a storage tracks changes or belongs to a group. To
-// reuse the memory of the ids, see [BulkAppendEntity7].
+// type repeats or a storage tracks changes or belongs to a group. To reuse the memory of the
+// ids, see [BulkAppendEntity7].
 func BulkAddEntity7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7) ([]EntityID, error) {
 	return bulkAppendEntity7("BulkAddEntity7", s, nil, c1, c2, c3, c4, c5, c6, c7)
 }
@@ -1652,8 +1659,8 @@ func AddComponent8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, id EntityID, 
 //
 // With 65,536 entities or more, it fills the storages at once on the
 // worker pool (one storage per goroutine, the caller's included), unless a
-// type repeats or a storage tracks changes or belongs to a group. To
-// reuse the memory of the ids, see [BulkAppendEntity8].
+// type repeats or a storage tracks changes or belongs to a group. To reuse the memory of the
+// ids, see [BulkAppendEntity8].
 func BulkAddEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7, c8 []T8) ([]EntityID, error) {
 	return bulkAppendEntity8("BulkAddEntity8", s, nil, c1, c2, c3, c4, c5, c6, c7, c8)
 }
