@@ -21,9 +21,9 @@ import (
 // With at least bulkParallelMin ids, an operation over several such
 // storages works on them at once, one storage per goroutine of the worker
 // pool (the caller included): their passes are independent, and two cores
-// move more memory than one. An operation over one such storage splits its
-// pass in two instead (insertManyAlone, zeroIDsAlone). The liveness check
-// of the ids, which only reads, is split over the pool too.
+// move more memory than one. An insertion into one such storage splits its
+// pass in two instead (insertManyAlone). The liveness check of the ids,
+// which only reads, is split over the pool too.
 
 // BulkError reports the id a bulk operation refused, with its position in
 // the ids given. Err says what is wrong with it: an [*EntityError] (so
@@ -50,10 +50,9 @@ func (e *BulkError) Unwrap() error { return e.Err }
 // that they allocate nothing in steady state. It is only touched under the
 // world's exclusive all-storages borrow.
 type bulkScratch struct {
-	pos   []uint32      // dense positions freed in one storage
-	ids   []EntityID    // ids to delete, copied out of a storage (DeleteAny)
-	sweep []sweeper     // the storages sweeping (deleteComponents)
-	pages []*sparsePage // a page table with some pages left out (zeroIDsAlone)
+	pos   []uint32   // dense positions freed in one storage
+	ids   []EntityID // ids to delete, copied out of a storage (DeleteAny)
+	sweep []sweeper  // the storages sweeping (deleteComponents)
 }
 
 // DeleteEntities deletes each of ids with all its components: the result
@@ -108,10 +107,6 @@ func (v AllStoragesViewMut) DeleteEntities(ids ...EntityID) error { return Delet
 // first id that is not and its position in ids (it wraps an
 // [*EntityError]), and deletes nothing. The components that remain may sit
 // in another storage order than one-by-one deletion would leave them in.
-//
-// With 65,536 ids or more, when the storage holds no more components than
-// there are ids and neither tracks changes nor belongs to a group, the
-// caller and a worker of the pool each clear half of its index.
 func BulkDeleteComponent[T any](s Storages, ids ...EntityID) (int, error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -209,7 +204,7 @@ func (w *World) deleteComponents(ids []EntityID) {
 		w.scratch.sweep = sw[:0]
 		return
 	case len(sw) == 1:
-		sw[0].k = sw[0].st.zeroIDsAlone(ids, &w.scratch)
+		sw[0].k = sw[0].st.zeroIDs(ids)
 	default:
 		for lo := 0; lo < len(ids); lo += sweepChunk {
 			chunk := ids[lo:min(lo+sweepChunk, len(ids))]
@@ -360,7 +355,7 @@ func (s *sparseSet[T]) deleteIDs(ids []EntityID, sc *bulkScratch) int {
 		return n
 	}
 	if len(ids) >= len(s.dense) {
-		k := s.zeroIDsAlone(ids, sc)
+		k := s.zeroIDs(ids)
 		s.closeGaps(k)
 		return k
 	}
@@ -514,36 +509,10 @@ func (s *sparseSet[T]) sweepable(n int) bool {
 // two copies stay: change them together.
 func (s *sparseSet[T]) zeroIDs(ids []EntityID) int { return zeroIn(s.pages, ids) }
 
-// zeroIDsAlone is zeroIDs for a storage sweeping alone, which has the
-// worker pool to itself. From bulkParallelMin ids, the caller frees the
-// entries on the pages below a middle page and a worker those on the
-// others. Both read all the ids, but write different pages: an id given
-// twice is on the same side both times. The worker's page table is a copy
-// of the storage's with the pages below the middle left out, in sc.
-func (s *sparseSet[T]) zeroIDsAlone(ids []EntityID, sc *bulkScratch) int {
-	if len(ids) < bulkParallelMin {
-		return s.zeroIDs(ids)
-	}
-	pages := s.pages
-	mid := min(int(middlePage(ids)), len(pages))
-	upper := grow(sc.pages[:0], len(pages))[:len(pages)]
-	clear(upper[:mid])
-	copy(upper[mid:], pages[mid:])
-	var k [2]int
-	inParallel(2, func(i int) {
-		if i == 0 {
-			k[0] = zeroIn(pages[:mid], ids)
-		} else {
-			k[1] = zeroIn(upper, ids)
-		}
-	})
-	clear(upper) // keep no page alive
-	sc.pages = upper[:0]
-	return k[0] + k[1]
-}
-
-// zeroIn is zeroIDs on the page table pages, which may hold nil for pages
-// to leave alone; ids past its end are left alone too.
+// zeroIn is zeroIDs on the page table pages. It is not generic: the loop
+// only touches the pages, and this copy of it made the bulk deletes 13 to
+// 19% cheaper in CPU time than the generic method (Delete2Comp and
+// Delete10Comp slipway-bulk, 8 alternated runs).
 func zeroIn(pages []*sparsePage, ids []EntityID) int {
 	var page *sparsePage
 	cur := ^uint32(0) // the page index of page
@@ -565,19 +534,6 @@ func zeroIn(pages []*sparsePage, ids []EntityID) int {
 		}
 	}
 	return k
-}
-
-// middlePage returns a page index that splits the pages of ids into two
-// parts with about as many ids each: the median of the pages of the ids a
-// quarter, half and three quarters of the way through. For ids in index
-// order (as bulk creation hands them out) it is the page of the middle id.
-func middlePage(ids []EntityID) uint32 {
-	n := len(ids)
-	a, b, c := uint32(ids[n/4])>>pageShift, uint32(ids[n/2])>>pageShift, uint32(ids[3*n/4])>>pageShift
-	if a > b {
-		a, b = b, a
-	}
-	return max(a, min(b, c)) // median of a ≤ b and c
 }
 
 // closeGaps removes the k components whose entries zeroIDs freed: when

@@ -558,8 +558,8 @@ func TestBulkAtParallelSize(t *testing.T) {
 		must(t, ecs.AddComponent2(b, id, ns[i], vs[i]))
 	}
 	bkSame(t, a, b)
-	// bkName alone again, swept by the caller and a worker, half the pages
-	// each: every id shuffled, some twice.
+	// bkName alone again, swept (there are more ids than components):
+	// every id shuffled, some twice.
 	shuffle := rand.New(rand.NewPCG(1, 2)).Shuffle
 	del := slices.Concat(ids, ids[:50])
 	shuffle(len(del), func(i, j int) { del[i], del[j] = del[j], del[i] })

@@ -21,7 +21,6 @@ type storage interface {
 	sweepable(n int) bool
 	bulkable() bool
 	zeroIDs(ids []EntityID) int
-	zeroIDsAlone(ids []EntityID, sc *bulkScratch) int
 	closeGaps(k int)
 	clear()
 	memory() StorageMemory
