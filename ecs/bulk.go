@@ -23,7 +23,8 @@ import (
 // pool (the caller included): their passes are independent, and two cores
 // move more memory than one. An insertion into one such storage splits its
 // pass in two instead (insertManyAlone). The liveness check of the ids,
-// which only reads, is split over the pool too.
+// which only reads, is split over the pool too, and so is the killing of
+// the entities that DeleteEntities deletes (killAllSplit).
 
 // BulkError reports the id a bulk operation refused, with its position in
 // the ids given. Err says what is wrong with it: an [*EntityError] (so
@@ -68,10 +69,11 @@ type bulkScratch struct {
 //
 // The components that remain may sit in another storage order than
 // one-by-one deletion would leave them in; iteration order is unspecified
-// either way. With 65,536 ids or more, the storages that hold no more
-// components than there are ids (when deleting most entities, all of them)
-// are cleared of the ids' components at once on the worker pool, one
-// storage per goroutine, the caller's included.
+// either way. With 65,536 ids or more, the caller and a worker of the pool
+// each kill the entities of about half the ids, then the storages that
+// hold no more components than there are ids (when deleting most
+// entities, all of them) are cleared of the ids' components at once on the
+// worker pool, one storage per goroutine, the caller's included.
 func DeleteEntities(s Storages, ids ...EntityID) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -228,8 +230,12 @@ type sweeper struct {
 // killAll kills every id of ids, as delete does for each in turn, if they
 // are all alive and distinct, and reports whether they were. If they are
 // not, it changes nothing. Checking and killing in the same pass reads
-// the ids and the entities storage once.
+// the ids and the entities storage once. From bulkParallelMin ids the
+// pass is split (killAllSplit).
 func (e *entities) killAll(ids []EntityID) bool {
+	if len(ids) >= bulkParallelMin {
+		return e.killAllSplit(ids)
+	}
 	free := grow(e.free, len(ids))
 	gens, alive := e.gens, e.alive
 	for k, id := range ids {
@@ -252,6 +258,88 @@ func (e *entities) killAll(ids []EntityID) bool {
 	e.free = free
 	e.live -= len(ids)
 	return true
+}
+
+// killAllSplit is killAll shared with a worker of the pool: the caller
+// kills the ids whose index is below a middle index, the worker the
+// others. Both read all the ids, but each writes only its own entities,
+// and the index of ids[k] goes to position k of the free list's new part,
+// where killAll would append it. An id given twice is on the same side
+// both times, so the side that meets it again finds it dead. An id that
+// reaches the last generation is retired, not freed, which would shift
+// the free list: it fails the split pass too, and killAll's caller falls
+// back to the one-by-one order. A side that fails brings its entities
+// back to life; if the other succeeded, it is undone here.
+func (e *entities) killAllSplit(ids []EntityID) bool {
+	base := len(e.free)
+	free := grow(e.free, len(ids))[:base+len(ids)]
+	mid := middleIndex(ids)
+	var ok [2]bool
+	inParallel(2, func(j int) {
+		if j == 0 {
+			ok[0] = e.killIn(ids, free[base:], 0, mid)
+		} else {
+			ok[1] = e.killIn(ids, free[base:], mid, math.MaxUint32)
+		}
+	})
+	if ok[0] && ok[1] {
+		e.free = free
+		e.live -= len(ids)
+		return true
+	}
+	if ok[0] {
+		e.reviveIn(ids, 0, mid)
+	}
+	if ok[1] {
+		e.reviveIn(ids, mid, math.MaxUint32)
+	}
+	return false
+}
+
+// killIn kills the ids of ids whose index is in [lo, hi), writing the
+// index of ids[k] to out[k], and reports whether they were all alive,
+// distinct and short of the last generation. If not, it brings back those
+// it killed and returns false.
+func (e *entities) killIn(ids []EntityID, out []uint32, lo, hi uint32) bool {
+	gens, alive := e.gens, e.alive
+	for k, id := range ids {
+		i := id.Index()
+		if i < lo || i >= hi {
+			continue
+		}
+		g := id.Generation()
+		if int(i) >= len(gens) || gens[i] != g || !alive[i] || g >= maxGeneration {
+			e.reviveIn(ids[:k], lo, hi)
+			return false
+		}
+		alive[i] = false
+		gens[i] = g + 1
+		out[k] = i
+	}
+	return true
+}
+
+// reviveIn undoes killIn(ids, _, lo, hi) for ids it killed all of.
+func (e *entities) reviveIn(ids []EntityID, lo, hi uint32) {
+	for _, id := range ids {
+		if i := id.Index(); i >= lo && i < hi {
+			e.gens[i], e.alive[i] = id.Generation(), true
+		}
+	}
+}
+
+// middleIndex returns an entity index that splits ids into two parts of
+// about the same size: the median of the indices of the ids a quarter,
+// half and three quarters of the way through. For ids in index order
+// (either way round, as bulk creation hands them out) it is the middle
+// id's index.
+func middleIndex(ids []EntityID) uint32 {
+	n := len(ids)
+	a, b, c := ids[n/4].Index(), ids[n/2].Index(), ids[3*n/4].Index()
+	if a > b {
+		a, b = b, a
+	}
+	return max(a, min(b, c)) // the median of a ≤ b and c
 }
 
 // checkAlive returns a *BulkError for op naming the first of ids that is
