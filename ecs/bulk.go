@@ -242,10 +242,7 @@ func (e *entities) killAll(ids []EntityID) bool {
 		i, g := id.Index(), id.Generation()
 		if int(i) >= len(gens) || gens[i] != g || !alive[i] {
 			// Undo: the ids before k were alive and distinct.
-			for _, id := range ids[:k] {
-				i := id.Index()
-				gens[i], alive[i] = id.Generation(), true
-			}
+			e.reviveIn(ids[:k], 0, math.MaxUint32)
 			e.free = free[:len(e.free)]
 			return false
 		}
@@ -319,7 +316,9 @@ func (e *entities) killIn(ids []EntityID, out []uint32, lo, hi uint32) bool {
 	return true
 }
 
-// reviveIn undoes killIn(ids, _, lo, hi) for ids it killed all of.
+// reviveIn brings back to life the entities of ids whose index is in
+// [lo, hi), which a kill of all of them (killIn, or killAll's loop) took
+// from alive and distinct ids.
 func (e *entities) reviveIn(ids []EntityID, lo, hi uint32) {
 	for _, id := range ids {
 		if i := id.Index(); i >= lo && i < hi {
