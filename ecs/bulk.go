@@ -270,25 +270,21 @@ func (e *entities) killAll(ids []EntityID) bool {
 func (e *entities) killAllSplit(ids []EntityID) bool {
 	base := len(e.free)
 	free := grow(e.free, len(ids))[:base+len(ids)]
-	mid := middleIndex(ids)
+	// Side j kills the ids whose index is in [bounds[j], bounds[j+1]).
+	bounds := [3]uint32{0, middleIndex(ids), math.MaxUint32}
 	var ok [2]bool
 	inParallel(2, func(j int) {
-		if j == 0 {
-			ok[0] = e.killIn(ids, free[base:], 0, mid)
-		} else {
-			ok[1] = e.killIn(ids, free[base:], mid, math.MaxUint32)
-		}
+		ok[j] = e.killIn(ids, free[base:], bounds[j], bounds[j+1])
 	})
 	if ok[0] && ok[1] {
 		e.free = free
 		e.live -= len(ids)
 		return true
 	}
-	if ok[0] {
-		e.reviveIn(ids, 0, mid)
-	}
-	if ok[1] {
-		e.reviveIn(ids, mid, math.MaxUint32)
+	for j, done := range ok {
+		if done {
+			e.reviveIn(ids, bounds[j], bounds[j+1])
+		}
 	}
 	return false
 }
@@ -346,7 +342,7 @@ func middleIndex(ids []EntityID) uint32 {
 // pool too: the check only reads, and two cores read memory faster than
 // one.
 func (e *entities) checkAlive(op string, ids []EntityID) error {
-	k := -1
+	var k int
 	if len(ids) >= bulkParallelMin {
 		k = e.firstDeadParallel(ids)
 	} else {
