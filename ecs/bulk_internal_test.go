@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -121,5 +122,120 @@ func TestKillAllSplit(t *testing.T) {
 				t.Errorf("split pass left\n%+v\nthe one pass left\n%+v", got[1], got[0])
 			}
 		})
+	}
+}
+
+// newEntries writes the same entries, and stops at the same id, as a loop
+// that takes one id at a time: whether the ids run up or down (the fast
+// path for runs), cross a page edge, break step mid-page, change
+// generation, or meet an entry already set inside a run.
+func TestNewEntriesRuns(t *testing.T) {
+	up := func(from, n uint32, gen uint32) []EntityID {
+		ids := make([]EntityID, n)
+		for i := range ids {
+			ids[i] = newEntityID(from+uint32(i), gen)
+		}
+		return ids
+	}
+	down := func(from, n uint32, gen uint32) []EntityID {
+		ids := up(from-n+1, n, gen)
+		slices.Reverse(ids)
+		return ids
+	}
+	shuffled := up(0, 3*pageSize, 1)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) {
+		shuffled[i], shuffled[j] = shuffled[j], shuffled[i]
+	})
+	for _, c := range []struct {
+		name string
+		set  []EntityID // entries set before the call
+		ids  []EntityID
+	}{
+		{"one id", nil, up(5, 1, 0)},
+		{"up within a page", nil, up(3, 100, 0)},
+		{"up across pages", nil, up(pageSize-10, 3*pageSize, 2)},
+		{"down across pages", nil, down(3*pageSize+10, 3*pageSize, 1)},
+		{"down to index 0", nil, down(40, 41, 0)},
+		{"down from index 0's neighbour", nil, slices.Concat(down(1, 2, 0), up(7, 3, 0))},
+		{"up then down", nil, slices.Concat(up(10, 20, 0), down(9, 10, 0))},
+		{"down then up", nil, slices.Concat(down(29, 20, 0), up(40, 10, 0))},
+		{"a step skipped mid-page", nil, slices.Concat(up(0, 10, 0), up(11, 50, 0))},
+		{"runs and single ids mixed", nil, slices.Concat(up(0, 5, 0), []EntityID{newEntityID(900, 0), newEntityID(70, 0)}, up(71, 4, 0), down(600, 3, 0))},
+		{"the next index with another generation", nil, []EntityID{newEntityID(8, 0), newEntityID(9, 1), newEntityID(10, 1)}},
+		{"a repeat inside an up run", nil, slices.Concat(up(0, 10, 0), up(5, 10, 0))},
+		{"a repeat straight after", nil, []EntityID{newEntityID(4, 0), newEntityID(5, 0), newEntityID(5, 0)}},
+		{"a set entry inside an up run", up(20, 1, 0), up(10, 30, 0)},
+		{"a set entry inside a down run", up(20, 1, 3), down(30, 30, 0)},
+		{"a set entry at the run's start", up(10, 1, 0), up(10, 30, 0)},
+		{"shuffled", nil, shuffled},
+		{"shuffled then a repeat", nil, slices.Concat(shuffled, shuffled[7:8])},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			const base = 3
+			fast, slow := newSparseSet[bpA](), newSparseSet[bpA]()
+			for _, s := range []*sparseSet[bpA]{fast, slow} {
+				for i, id := range c.set {
+					*s.newEntry(id) = sparseEntry(id, 1000+i)
+				}
+			}
+			wantK := len(c.ids)
+			for k, id := range c.ids {
+				e := slow.newEntry(id)
+				if *e != 0 {
+					wantK = k
+					break
+				}
+				*e = sparseEntry(id, base+k)
+			}
+			if k := fast.newEntries(c.ids, base); k != wantK {
+				t.Errorf("newEntries took %d ids, want %d", k, wantK)
+			}
+			if len(fast.pages) != len(slow.pages) {
+				t.Fatalf("%d pages, want %d", len(fast.pages), len(slow.pages))
+			}
+			for p := range fast.pages {
+				if *fast.pages[p] != *slow.pages[p] {
+					for i := range fast.pages[p] {
+						if g, w := fast.pages[p][i], slow.pages[p][i]; g != w {
+							t.Fatalf("entry %d: %#x, want %#x", p*pageSize+i, g, w)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkNewEntries measures the sparse-entry pass of a bulk insertion
+// into one storage, for ids counting up, counting down and shuffled: the
+// run loop of newRun against the id-at-a-time loop. ns/id is per id.
+func BenchmarkNewEntries(b *testing.B) {
+	for _, order := range []string{"up", "down", "shuffled"} {
+		for _, n := range []int{1 << 14, 1 << 20} {
+			b.Run(order+"/n="+strconv.Itoa(n), func(b *testing.B) {
+				ids := make([]EntityID, n)
+				for i := range ids {
+					ids[i] = newEntityID(uint32(i), 1)
+				}
+				switch order {
+				case "down":
+					slices.Reverse(ids)
+				case "shuffled":
+					rand.New(rand.NewPCG(1, 2)).Shuffle(n, func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+				}
+				s := newSparseSet[bpA]()
+				for b.Loop() {
+					b.StopTimer()
+					for _, p := range s.pages {
+						clear(p[:])
+					}
+					b.StartTimer()
+					if s.newEntries(ids, 0) != n {
+						b.Fatal("newEntries stopped short")
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/id")
+			})
+		}
 	}
 }

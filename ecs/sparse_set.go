@@ -197,6 +197,15 @@ func (s *sparseSet[T]) newEntry(id EntityID) *uint64 {
 	return &s.page(uint32(id) >> pageShift)[id&pageMask]
 }
 
+// allocated returns page p if it is allocated, or nil: the inline half of
+// page, for loops that change pages often.
+func (s *sparseSet[T]) allocated(p uint32) *sparsePage {
+	if p < uint32(len(s.pages)) && s.pages[p] != &emptyPage {
+		return s.pages[p]
+	}
+	return nil
+}
+
 // page returns page p, allocating it (and growing the page table to reach
 // it) if needed. It is kept out of line: it runs once per page.
 //
@@ -389,7 +398,9 @@ func (s *sparseSet[T]) bulkInsert(ids []EntityID, vals []T) {
 	cur := ^uint32(0) // the page index of page
 	for k, id := range ids {
 		if p := uint32(id) >> pageShift; p != cur {
-			page, cur = s.page(p), p
+			if page, cur = s.allocated(p), p; page == nil {
+				page = s.page(p)
+			}
 		}
 		e := &page[id&pageMask]
 		if *e != 0 {
