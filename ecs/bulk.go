@@ -453,9 +453,6 @@ func (s *sparseSet[T]) deleteIDs(ids []EntityID, sc *bulkScratch) int {
 			}
 			page, cur = pages[p], p
 		}
-		if page == nil {
-			continue
-		}
 		e := &page[id&pageMask]
 		if x := (*e ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
 			*e = 0
@@ -638,24 +635,33 @@ func (s *sparseSet[T]) sweepable(n int) bool {
 // they are: closeGaps finishes the deletion, and nothing else may touch
 // the storage in between.
 //
-// deleteIDs repeats this loop, collecting the positions it frees. One loop
-// shared by both, with a flag, made the bulk deletes 30 to 50% slower
-// (Delete2Comp and Delete10Comp slipway-bulk, 4 alternated runs), so the
-// two copies stay: change them together.
+// Where a page starts with a run of consecutive ids, zeroRun frees the
+// run's entries in a tighter loop, as newRun writes them: Delete10Comp
+// slipway-bulk CPU time -13% (6 alternated runs).
+//
+// deleteIDs repeats the id-at-a-time loop, collecting the positions it
+// frees. One loop shared by both, with a flag, made the bulk deletes 30 to
+// 50% slower (Delete2Comp and Delete10Comp slipway-bulk, 4 alternated
+// runs), so the two copies stay: change them together.
 func (s *sparseSet[T]) zeroIDs(ids []EntityID) int {
 	pages := s.pages
 	var page *sparsePage
 	cur := ^uint32(0) // the page index of page
 	k := 0
-	for _, id := range ids {
+	for i := 0; i < len(ids); i++ {
+		id := ids[i]
 		if p := uint32(id) >> pageShift; p != cur {
 			if p >= uint32(len(pages)) {
 				continue
 			}
 			page, cur = pages[p], p
-		}
-		if page == nil {
-			continue
+			if i+1 < len(ids) && adjacent(id, ids[i+1]) {
+				j, freed := zeroRun(page, ids[i:])
+				i += j - 1
+				k += freed
+				cur = ^uint32(0) // a run may end mid-page: look again there
+				continue
+			}
 		}
 		e := &page[id&pageMask]
 		if (*e^uint64(id)&genMask)-1 < math.MaxUint32 {
@@ -664,6 +670,36 @@ func (s *sparseSet[T]) zeroIDs(ids []EntityID) int {
 		}
 	}
 	return k
+}
+
+// zeroRun is zeroIDs over the run of consecutive ids at the start of ids,
+// on page, the page of ids[0]; the run is as newRun's. It returns the
+// run's length (at least 1) and how many entries it freed.
+func zeroRun(page *sparsePage, ids []EntityID) (j, freed int) {
+	id := ids[0]
+	off := uint32(id) & pageMask
+	gen := uint64(id) & genMask
+	if ids[1] == id+1 {
+		run := ids[:min(len(ids), pageSize-int(off))]
+		es := page[off:][:len(run)]
+		for j < len(run) && run[j] == id+EntityID(j) {
+			if (es[j]^gen)-1 < math.MaxUint32 {
+				es[j] = 0
+				freed++
+			}
+			j++
+		}
+		return j, freed
+	}
+	run := ids[:min(len(ids), int(off)+1)]
+	for j < len(run) && run[j] == id-EntityID(j) {
+		if e := &page[(off-uint32(j))&pageMask]; (*e^gen)-1 < math.MaxUint32 {
+			*e = 0
+			freed++
+		}
+		j++
+	}
+	return j, freed
 }
 
 // closeGaps removes the k components whose entries zeroIDs freed: when
