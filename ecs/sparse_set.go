@@ -183,10 +183,8 @@ func (s *sparseSet[T]) has(id EntityID) bool { return s.pos(id) >= 0 }
 // entryFor returns a pointer to id's sparse entry, or nil if its page is
 // not allocated yet (see newEntry).
 func (s *sparseSet[T]) entryFor(id EntityID) *uint64 {
-	if p := uint32(id) >> pageShift; p < uint32(len(s.pages)) {
-		if page := s.pages[p]; page != &emptyPage {
-			return &page[id&pageMask]
-		}
+	if page := s.allocated(uint32(id) >> pageShift); page != nil {
+		return &page[id&pageMask]
 	}
 	return nil
 }
