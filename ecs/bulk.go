@@ -598,6 +598,11 @@ func adjacent(a, b EntityID) bool { return b-a+1 <= 2 && b != a }
 // entry. The run goes the way ids[1] goes from ids[0], and stops at the
 // first id out of step, at the page's edge, or before an entry already
 // set. It returns its length: 0 when ids[0]'s own entry is set.
+//
+// zeroRun repeats its bounds of the run. A helper returning them to both
+// (inlined) made the ascending loop 45% slower (BenchmarkNewEntries
+// up/n=16384, 0.99 → 1.43 ns per id, 5 alternated runs), so the two keep
+// their own copies: change them together.
 func newRun(page *sparsePage, ids []EntityID, e0 uint64) int {
 	id := ids[0]
 	off := uint32(id) & pageMask
