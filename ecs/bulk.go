@@ -54,6 +54,9 @@ type bulkScratch struct {
 	pos   []uint32   // dense positions freed in one storage
 	ids   []EntityID // ids to delete, copied out of a storage (DeleteAny)
 	sweep []sweeper  // the storages sweeping (deleteComponents)
+	// doomed are entities deleted through an AllStoragesViewMut whose
+	// components are still in place (see World.deleteLater).
+	doomed []EntityID
 }
 
 // DeleteEntities deletes each of ids with all its components: the result

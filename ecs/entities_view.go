@@ -132,11 +132,22 @@ type allCore struct {
 	b borrower
 }
 
+// world returns the world, with the components of the entities deleted so
+// far stripped (see World.deleteLater): every function taking a Storages
+// calls it, or beginWrite, which does the same.
 func (v AllStoragesViewMut) world() (*World, bool) {
+	w := v.held()
+	w.stripDoomed()
+	return w, true
+}
+
+// held returns the world as it is, for the calls that do not look at the
+// storages.
+func (v AllStoragesViewMut) held() *World {
 	if v.c == nil || v.c.w == nil {
 		panic("ecs: AllStoragesViewMut used after release (or never borrowed): use views only inside the system, or before calling the release function of World.Borrow")
 	}
-	return v.c.w, true
+	return v.c.w
 }
 
 func (v *AllStoragesViewMut) access(a *accessSet) {
@@ -162,6 +173,7 @@ func (v *AllStoragesViewMut) releaseView() {
 	if v.c == nil || v.c.w == nil {
 		return
 	}
+	v.c.w.stripDoomed() // with the system's timestamp, for tracking
 	v.c.w.allNow = 0
 	v.c.w.allLock.release(&v.c.b, true)
 	v.c.w = nil
@@ -174,20 +186,20 @@ func (v AllStoragesViewMut) AddEntity() EntityID {
 }
 
 // IsAlive reports whether id is a live entity.
-func (v AllStoragesViewMut) IsAlive(id EntityID) bool {
-	w, _ := v.world()
-	return w.ents.isAlive(id)
-}
+func (v AllStoragesViewMut) IsAlive(id EntityID) bool { return v.held().ents.isAlive(id) }
 
 // DeleteEntity deletes id and all its components, or returns an
 // [EntityError] if id is not alive.
 //
-// The system holds every storage already, so this takes no borrow: it is
-// [DeleteEntity] without the check for one.
-func (v AllStoragesViewMut) DeleteEntity(id EntityID) error {
-	w, _ := v.world()
-	return w.deleteEntity(id)
-}
+// The system holds every storage already, so this takes no borrow. The
+// entity is dead at once (IsAlive reports false, and its index may be
+// reused); its components go the next time anything looks at the storages
+// (any call through v, or v's release at the end of the system), all
+// those deleted meanwhile together, one pass per storage as in
+// [DeleteEntities]. Nothing can tell the difference but the speed:
+// deleting entities one at a time in a system costs about what deleting
+// them in bulk does.
+func (v AllStoragesViewMut) DeleteEntity(id EntityID) error { return v.held().deleteLater(id) }
 
 // Strip deletes all of id's components, or returns an [EntityError] if id
 // is not alive.

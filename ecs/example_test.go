@@ -319,6 +319,32 @@ func ExampleDeleteEntities() {
 	// 3 true
 }
 
+// Inside a system, DeleteEntity kills at once and strips the components
+// of every entity deleted meanwhile together, before anything else looks
+// at the storages: here, deleting the entities an Each hands out.
+func ExampleAllStoragesViewMut_DeleteEntity() {
+	w := ecs.NewWorld()
+	for i := range 5 {
+		ecs.AddEntity2(w, Pos{float32(i), 0}, Vel{})
+	}
+	w.Run(func(all ecs.AllStoragesViewMut) {
+		ecs.Each1(all, func(id ecs.EntityID, p *Pos) {
+			if p.X >= 2 {
+				all.DeleteEntity(id)
+				fmt.Println("deleted", id, "alive:", all.IsAlive(id))
+			}
+		})
+		n := 0
+		ecs.Each2(all, func(ecs.EntityID, *Pos, *Vel) { n++ })
+		fmt.Println("left with Pos and Vel:", n)
+	})
+	// Output:
+	// deleted EntityID(2.0) alive: false
+	// deleted EntityID(3.0) alive: false
+	// deleted EntityID(4.0) alive: false
+	// left with Pos and Vel: 2
+}
+
 // BulkDeleteComponent deletes one component type from many entities and
 // reports how many had one.
 func ExampleBulkDeleteComponent() {

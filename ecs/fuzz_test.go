@@ -76,6 +76,28 @@ func fzSeeds() [][]byte {
 			fzOpDeleteMany, 4, 2, 8, 9, 10, 9,
 			fzOpDeleteMany, 1, 1, 255, // NullID: refused
 			fzOpBulk, 7, 7, 1, fzOpDeleteMany, 5, 0, 20, 21, 22, 23, 24, fzOpJoin, 7, 0, 0},
+		// several calls in one system holding an AllStoragesViewMut:
+		// deletions followed by every other call, slots reused in the
+		// same system, a repeated deletion, deleting everything
+		{fzOpAdd, 7, 0, 1, fzOpAdd, 3, 0, 2, fzOpAdd, 5, 0, 3, fzOpAdd, 1, 0, 4,
+			fzOpInSystem, 7, 0, 0, 0, 2, 0, 5, 1, 4, 0, 6, 0, 0, 3, 4, 9, 7, 0, 0, 1, 2, 0, 5, 0, 0,
+			fzOpInSystem, 5, 0, 1, 0, 3, 1, 7, 4, 2, 0, 0, 2, 0, 5, 0, 0,
+			fzOpInSystem, 4, 0, 3, 0, 0, 3, 0, 2, 0, 8, 6, 0, 0,
+			fzOpInSystem, 8, 0, 0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0, 4, 0, 0, 5, 0, 0, 6, 0, 0, 7, 0, 7, 0, 0,
+			fzOpJoin, 1, 0, 0,
+			// Each deleting what it hands out, then calls that must not see it
+			fzOpAdd, 1, 0, 5, fzOpAdd, 3, 0, 6, fzOpAdd, 1, 0, 7, fzOpAdd, 7, 0, 9,
+			fzOpInSystem, 4, 6, 0, 1, 1, 4, 0, 6, 0, 0, 2, 0, 11,
+			fzOpInSystem, 2, 6, 0, 3, 7, 6, 0},
+		// a deletion right before each other kind of call
+		{fzOpAdd, 7, 0, 1, fzOpAdd, 7, 0, 3, fzOpAdd, 7, 0, 5, fzOpAdd, 7, 0, 7, fzOpAdd, 7, 0, 9, fzOpAdd, 7, 0, 11, fzOpAdd, 7, 0, 13,
+			fzOpInSystem, 2, 0, 0, 0, 1, 1, 0,
+			fzOpInSystem, 2, 0, 1, 0, 2, 0, 4,
+			fzOpInSystem, 2, 0, 2, 0, 3, 2, 6,
+			fzOpInSystem, 2, 0, 3, 0, 4, 4, 0,
+			fzOpInSystem, 2, 0, 4, 0, 5, 0, 0,
+			fzOpInSystem, 2, 0, 5, 0, 6, 0, 0,
+			fzOpInSystem, 2, 0, 6, 0, 7, 6, 0},
 	}
 }
 
@@ -125,6 +147,7 @@ const (
 	fzOpBulkAddComp           // n, mask, path, value, n ids
 	fzOpDeleteMany            // n, path, n ids
 	fzOpBulkDeleteComp        // n, type, path, n ids
+	fzOpInSystem              // n, then n times: kind, id, value
 	fzOpCount
 )
 
@@ -408,6 +431,8 @@ func (r *fzRun) apply(op int, in *fzReader) {
 		ids := r.pickIDs(in, n)
 		r.logf("bulkDeleteComponent %v type=%d path=%d", ids, typ, path)
 		r.bulkDeleteComponent(ids, typ, path)
+	case fzOpInSystem:
+		r.inSystem(in, int(in.next()%8)+1)
 	case fzOpClear:
 		typ := in.next() % 3
 		r.logf("clear type=%d", typ)
@@ -942,6 +967,116 @@ func (r *fzRun) deleteAny(typ, path byte) {
 		delete(r.m.live, id)
 		r.m.strip(id)
 	}
+}
+
+// inSystem makes n calls in one system holding an AllStoragesViewMut,
+// checking each against the model as it goes. Deletions there leave the
+// components in place until the next call looks at the storages (see
+// World.deleteLater), so the calls after a deletion check that every way
+// in sees the entity gone: a new entity taking its slot, components added
+// to it, DeleteAny, Each, Strip, Get, Contains.
+func (r *fzRun) inSystem(in *fzReader, n int) {
+	type step struct{ kind, sel, v byte }
+	steps := make([]step, n)
+	for i := range steps {
+		steps[i] = step{in.next() % 8, in.next(), in.next()}
+	}
+	r.logf("inSystem %v", steps)
+	r.run("inSystem", func(all ecs.AllStoragesViewMut) {
+		for _, s := range steps {
+			id, v := r.pickID(s.sel), int32(int8(s.v))
+			alive, row := r.m.live[id], r.m.row(id)
+			switch s.kind {
+			case 0: // delete, through both forms
+				var err error
+				if s.v%2 == 0 {
+					err = all.DeleteEntity(id)
+				} else {
+					err = ecs.DeleteEntity(all, id)
+				}
+				if !alive {
+					r.dead("DeleteEntity", id, err)
+					continue
+				}
+				r.noErr("DeleteEntity", err)
+				equal(r.t, "IsAlive after DeleteEntity", all.IsAlive(id), false)
+				delete(r.m.live, id)
+				r.m.strip(id)
+			case 1:
+				got, err := ecs.Get[fzA](all, id)
+				if alive && row.HasA {
+					r.noErr("Get", err)
+					equal(r.t, "Get", got.V, row.A)
+				} else if err == nil {
+					r.t.Errorf("Get[fzA](%v) = %v, want an error (alive %v)", id, got, alive)
+				}
+			case 2: // a new entity, most likely in a slot just freed
+				if len(r.m.issued) >= fzMaxIDs {
+					continue
+				}
+				nid, err := ecs.AddEntity2(all, fzA{v}, fzC{})
+				r.noErr("AddEntity2", err)
+				r.issue(nid)
+				r.m.set(nid, mA|mC, v)
+			case 3:
+				err := ecs.AddComponent1(all, id, fzB{uint8(v)})
+				if !alive {
+					r.dead("AddComponent1", id, err)
+					continue
+				}
+				r.noErr("AddComponent1", err)
+				r.m.set(id, mB, v)
+			case 4:
+				err := all.Strip(id)
+				if !alive {
+					r.dead("Strip", id, err)
+					continue
+				}
+				r.noErr("Strip", err)
+				r.m.strip(id)
+			case 5:
+				got, err := ecs.DeleteAny[fzC](all)
+				r.noErr("DeleteAny", err)
+				want := 0
+				for id := range r.m.c {
+					if r.m.live[id] {
+						want++
+						delete(r.m.live, id)
+						r.m.strip(id)
+					}
+				}
+				equal(r.t, "DeleteAny[fzC] count", got, want)
+			case 6: // Each, deleting the entities handed out with an odd A if v is odd
+				got := map[ecs.EntityID]int32{}
+				var deleted []ecs.EntityID
+				r.noErr("Each1", ecs.Each1(all, func(id ecs.EntityID, a *fzA) {
+					if _, seen := got[id]; seen {
+						r.t.Errorf("Each1 handed out %v twice", id)
+					}
+					got[id] = a.V
+					if s.v%2 == 1 && a.V%2 != 0 {
+						r.noErr("DeleteEntity in Each1", all.DeleteEntity(id))
+						deleted = append(deleted, id)
+					}
+				}))
+				want := map[ecs.EntityID]int32{}
+				for id, a := range r.m.a {
+					if r.m.live[id] {
+						want[id] = a
+					}
+				}
+				deepEqual(r.t, "Each1[fzA]", got, want)
+				for _, id := range deleted {
+					delete(r.m.live, id)
+					r.m.strip(id)
+				}
+			default:
+				got, err := ecs.Contains[fzB](all, id)
+				r.noErr("Contains", err)
+				equal(r.t, "Contains[fzB]", got, alive && row.HasB)
+			}
+		}
+	})
 }
 
 // fzJoined is the result of a join: each matched entity's joined components.

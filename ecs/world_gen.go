@@ -99,7 +99,11 @@ func BulkAddComponent1[T1 any](s Storages, ids []EntityID, c1 []T1) error {
 // it marks the components it hands out modified if their type tracks
 // modification. Through a [*World] it borrows all storages for the whole
 // iteration: fn must not call other World functions (they would fail with
-// a [*BorrowError]).
+// a [*BorrowError]). Through an [AllStoragesViewMut], fn may delete the
+// entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
+// stay in place until the next call through the AllStoragesViewMut, so the
+// iteration goes on over unchanged storages and still hands out each of the
+// other entities once.
 func Each1[T1 any](s Storages, fn func(EntityID, *T1)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -285,7 +289,11 @@ func Get2[T1, T2 any](s Storages, id EntityID) (v1 T1, v2 T2, err error) {
 // it marks the components it hands out modified if their type tracks
 // modification. Through a [*World] it borrows all storages for the whole
 // iteration: fn must not call other World functions (they would fail with
-// a [*BorrowError]).
+// a [*BorrowError]). Through an [AllStoragesViewMut], fn may delete the
+// entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
+// stay in place until the next call through the AllStoragesViewMut, so the
+// iteration goes on over unchanged storages and still hands out each of the
+// other entities once.
 func Each2[T1, T2 any](s Storages, fn func(EntityID, *T1, *T2)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -495,7 +503,11 @@ func Get3[T1, T2, T3 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, err err
 // it marks the components it hands out modified if their type tracks
 // modification. Through a [*World] it borrows all storages for the whole
 // iteration: fn must not call other World functions (they would fail with
-// a [*BorrowError]).
+// a [*BorrowError]). Through an [AllStoragesViewMut], fn may delete the
+// entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
+// stay in place until the next call through the AllStoragesViewMut, so the
+// iteration goes on over unchanged storages and still hands out each of the
+// other entities once.
 func Each3[T1, T2, T3 any](s Storages, fn func(EntityID, *T1, *T2, *T3)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -729,7 +741,11 @@ func Get4[T1, T2, T3, T4 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, v4 
 // it marks the components it hands out modified if their type tracks
 // modification. Through a [*World] it borrows all storages for the whole
 // iteration: fn must not call other World functions (they would fail with
-// a [*BorrowError]).
+// a [*BorrowError]). Through an [AllStoragesViewMut], fn may delete the
+// entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
+// stay in place until the next call through the AllStoragesViewMut, so the
+// iteration goes on over unchanged storages and still hands out each of the
+// other entities once.
 func Each4[T1, T2, T3, T4 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -987,7 +1003,11 @@ func Get5[T1, T2, T3, T4, T5 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3,
 // it marks the components it hands out modified if their type tracks
 // modification. Through a [*World] it borrows all storages for the whole
 // iteration: fn must not call other World functions (they would fail with
-// a [*BorrowError]).
+// a [*BorrowError]). Through an [AllStoragesViewMut], fn may delete the
+// entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
+// stay in place until the next call through the AllStoragesViewMut, so the
+// iteration goes on over unchanged storages and still hands out each of the
+// other entities once.
 func Each5[T1, T2, T3, T4, T5 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4, *T5)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -1269,7 +1289,11 @@ func Get6[T1, T2, T3, T4, T5, T6 any](s Storages, id EntityID) (v1 T1, v2 T2, v3
 // it marks the components it hands out modified if their type tracks
 // modification. Through a [*World] it borrows all storages for the whole
 // iteration: fn must not call other World functions (they would fail with
-// a [*BorrowError]).
+// a [*BorrowError]). Through an [AllStoragesViewMut], fn may delete the
+// entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
+// stay in place until the next call through the AllStoragesViewMut, so the
+// iteration goes on over unchanged storages and still hands out each of the
+// other entities once.
 func Each6[T1, T2, T3, T4, T5, T6 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -1575,7 +1599,11 @@ func Get7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, id EntityID) (v1 T1, v2 T2
 // it marks the components it hands out modified if their type tracks
 // modification. Through a [*World] it borrows all storages for the whole
 // iteration: fn must not call other World functions (they would fail with
-// a [*BorrowError]).
+// a [*BorrowError]). Through an [AllStoragesViewMut], fn may delete the
+// entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
+// stay in place until the next call through the AllStoragesViewMut, so the
+// iteration goes on over unchanged storages and still hands out each of the
+// other entities once.
 func Each7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -1905,7 +1933,11 @@ func Get8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, id EntityID) (v1 T1, v
 // it marks the components it hands out modified if their type tracks
 // modification. Through a [*World] it borrows all storages for the whole
 // iteration: fn must not call other World functions (they would fail with
-// a [*BorrowError]).
+// a [*BorrowError]). Through an [AllStoragesViewMut], fn may delete the
+// entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
+// stay in place until the next call through the AllStoragesViewMut, so the
+// iteration goes on over unchanged storages and still hands out each of the
+// other entities once.
 func Each8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
