@@ -3,7 +3,8 @@ package bench
 // The delete workloads: delete N entities that have 2 or 10 components.
 //
 // Slipway deletes one entity at a time inside a system holding an
-// AllStoragesViewMut; the bulk variant deletes the list of entities with
+// AllStoragesViewMut (which strips the components of the entities it
+// deleted together when the system ends); the bulk variant deletes the list of entities with
 // one World.DeleteEntities call. The baselines keep entities in a
 // slice of structs with a liveness flag: deleting clears the entity's
 // components, marks it dead and pushes its index on a free list.
