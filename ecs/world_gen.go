@@ -103,7 +103,9 @@ func BulkAddComponent1[T1 any](s Storages, ids []EntityID, c1 []T1) error {
 // entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
 // stay in place until the next call through the AllStoragesViewMut, so the
 // iteration goes on over unchanged storages and still hands out each of the
-// other entities once.
+// other entities once, provided fn makes no other call through the
+// AllStoragesViewMut: any other call strips the deleted entities at once,
+// changing the storages under the iteration.
 func Each1[T1 any](s Storages, fn func(EntityID, *T1)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -293,7 +295,9 @@ func Get2[T1, T2 any](s Storages, id EntityID) (v1 T1, v2 T2, err error) {
 // entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
 // stay in place until the next call through the AllStoragesViewMut, so the
 // iteration goes on over unchanged storages and still hands out each of the
-// other entities once.
+// other entities once, provided fn makes no other call through the
+// AllStoragesViewMut: any other call strips the deleted entities at once,
+// changing the storages under the iteration.
 func Each2[T1, T2 any](s Storages, fn func(EntityID, *T1, *T2)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -507,7 +511,9 @@ func Get3[T1, T2, T3 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, err err
 // entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
 // stay in place until the next call through the AllStoragesViewMut, so the
 // iteration goes on over unchanged storages and still hands out each of the
-// other entities once.
+// other entities once, provided fn makes no other call through the
+// AllStoragesViewMut: any other call strips the deleted entities at once,
+// changing the storages under the iteration.
 func Each3[T1, T2, T3 any](s Storages, fn func(EntityID, *T1, *T2, *T3)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -745,7 +751,9 @@ func Get4[T1, T2, T3, T4 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, v4 
 // entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
 // stay in place until the next call through the AllStoragesViewMut, so the
 // iteration goes on over unchanged storages and still hands out each of the
-// other entities once.
+// other entities once, provided fn makes no other call through the
+// AllStoragesViewMut: any other call strips the deleted entities at once,
+// changing the storages under the iteration.
 func Each4[T1, T2, T3, T4 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -1007,7 +1015,9 @@ func Get5[T1, T2, T3, T4, T5 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3,
 // entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
 // stay in place until the next call through the AllStoragesViewMut, so the
 // iteration goes on over unchanged storages and still hands out each of the
-// other entities once.
+// other entities once, provided fn makes no other call through the
+// AllStoragesViewMut: any other call strips the deleted entities at once,
+// changing the storages under the iteration.
 func Each5[T1, T2, T3, T4, T5 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4, *T5)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -1293,7 +1303,9 @@ func Get6[T1, T2, T3, T4, T5, T6 any](s Storages, id EntityID) (v1 T1, v2 T2, v3
 // entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
 // stay in place until the next call through the AllStoragesViewMut, so the
 // iteration goes on over unchanged storages and still hands out each of the
-// other entities once.
+// other entities once, provided fn makes no other call through the
+// AllStoragesViewMut: any other call strips the deleted entities at once,
+// changing the storages under the iteration.
 func Each6[T1, T2, T3, T4, T5, T6 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -1603,7 +1615,9 @@ func Get7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, id EntityID) (v1 T1, v2 T2
 // entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
 // stay in place until the next call through the AllStoragesViewMut, so the
 // iteration goes on over unchanged storages and still hands out each of the
-// other entities once.
+// other entities once, provided fn makes no other call through the
+// AllStoragesViewMut: any other call strips the deleted entities at once,
+// changing the storages under the iteration.
 func Each7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -1937,7 +1951,9 @@ func Get8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, id EntityID) (v1 T1, v
 // entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
 // stay in place until the next call through the AllStoragesViewMut, so the
 // iteration goes on over unchanged storages and still hands out each of the
-// other entities once.
+// other entities once, provided fn makes no other call through the
+// AllStoragesViewMut: any other call strips the deleted entities at once,
+// changing the storages under the iteration.
 func Each8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8)) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
