@@ -18,9 +18,8 @@ type EntitiesView struct{ c *entitiesCore }
 type EntitiesViewMut struct{ c *entitiesCore }
 
 type entitiesCore struct {
-	w    *World // nil unless borrowed
-	b    borrower
-	held bool
+	w *World // nil unless borrowed
+	b borrower
 }
 
 func (c *entitiesCore) ents() *entities {
@@ -34,15 +33,14 @@ func (c *entitiesCore) borrow(ctx *borrowCtx, kind accessKind, view string) erro
 	if c.b.by != ctx.by || c.b.kind != kind {
 		c.b = borrower{kind: kind, view: view, by: ctx.by}
 	}
-	held, err := ctx.lockAll(&c.b)
-	if err != nil {
+	if err := ctx.lockAll(&c.b); err != nil {
 		return err
 	}
 	if err := ctx.w.entLock.acquire(&c.b, kind.exclusive(), "entities"); err != nil {
-		ctx.unlockAll(held, &c.b)
+		ctx.unlockAll(&c.b)
 		return err
 	}
-	c.w, c.held = ctx.w, held
+	c.w = ctx.w
 	return nil
 }
 
@@ -51,9 +49,7 @@ func (c *entitiesCore) release() {
 		return
 	}
 	c.w.entLock.release(&c.b, c.b.kind.exclusive())
-	if c.held {
-		c.w.allLock.release(&c.b, false)
-	}
+	c.w.allLock.release(&c.b, false)
 	c.w = nil
 }
 

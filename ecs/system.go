@@ -12,9 +12,8 @@ import (
 
 // borrowCtx is what a view needs to borrow itself.
 type borrowCtx struct {
-	w     *World
-	by    string // the system name, or the World function
-	inAll bool   // borrowing inside an AllStoragesViewMut: all storages already held
+	w  *World
+	by string // the system name, or the World function
 	// Tracking (tracking.go). In a workload, now is the run's timestamp and
 	// last the system's previous one; outside, now is taken on first need.
 	inWorkload bool
@@ -31,21 +30,12 @@ func (ctx *borrowCtx) stamp() uint64 {
 }
 
 // lockAll takes the shared borrow of all storages that every view holds.
-func (ctx *borrowCtx) lockAll(b *borrower) (bool, error) {
-	if ctx.inAll {
-		return false, nil
-	}
-	if err := ctx.w.allLock.acquire(b, false, allName); err != nil {
-		return false, err
-	}
-	return true, nil
+func (ctx *borrowCtx) lockAll(b *borrower) error {
+	return ctx.w.allLock.acquire(b, false, allName)
 }
 
-func (ctx *borrowCtx) unlockAll(held bool, b *borrower) {
-	if held {
-		ctx.w.allLock.release(b, false)
-	}
-}
+// unlockAll releases what lockAll took.
+func (ctx *borrowCtx) unlockAll(b *borrower) { ctx.w.allLock.release(b, false) }
 
 // viewParam is implemented by pointers to Slipway's view types.
 type viewParam interface {

@@ -82,10 +82,9 @@ type UniqueView[T any] struct{ c *uniqueCore[T] }
 type UniqueViewMut[T any] struct{ c *uniqueCore[T] }
 
 type uniqueCore[T any] struct {
-	u    *unique[T] // nil when not borrowed
-	w    *World
-	b    borrower
-	held bool // all storages borrowed shared for this view
+	u *unique[T] // nil when not borrowed
+	w *World
+	b borrower
 }
 
 // Get returns a copy of the unique. Panics if the view was released.
@@ -128,20 +127,19 @@ func (c *uniqueCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string)
 		c.w = ctx.w
 		c.b = borrower{kind: kind, view: kindName + "[" + u.name + "]", by: ctx.by}
 	}
-	held, err := ctx.lockAll(&c.b)
-	if err != nil {
+	if err := ctx.lockAll(&c.b); err != nil {
 		return err
 	}
 	if err := u.lock.acquire(&c.b, c.b.kind.exclusive(), u.typeName()); err != nil {
-		ctx.unlockAll(held, &c.b)
+		ctx.unlockAll(&c.b)
 		return err
 	}
 	if !u.present {
 		u.lock.release(&c.b, c.b.kind.exclusive())
-		ctx.unlockAll(held, &c.b)
+		ctx.unlockAll(&c.b)
 		return &UniqueError{Op: c.b.view + " in " + ctx.by, Type: u.name}
 	}
-	c.u, c.held = u, held
+	c.u = u
 	return nil
 }
 
@@ -150,8 +148,6 @@ func (c *uniqueCore[T]) release() {
 		return
 	}
 	c.u.lock.release(&c.b, c.b.kind.exclusive())
-	if c.held {
-		c.w.allLock.release(&c.b, false)
-	}
+	c.w.allLock.release(&c.b, false)
 	c.u = nil
 }

@@ -35,10 +35,9 @@ type ViewMut[T any] struct{ c *viewCore[T] }
 // viewCore is the state behind a View or ViewMut. It is allocated once per
 // system parameter (or per borrowed variable) and reused by every borrow.
 type viewCore[T any] struct {
-	s    *sparseSet[T] // nil unless borrowed
-	w    *World
-	b    borrower
-	held bool // all storages borrowed shared for this view
+	s *sparseSet[T] // nil unless borrowed
+	w *World
+	b borrower
 
 	// Tracking (tracking.go): inside a workload, the view's window starts
 	// after last, the system's previous run; outside, after the last clear.
@@ -97,15 +96,14 @@ func (c *viewCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string) e
 		c.w = ctx.w
 		c.b = borrower{kind: kind, view: kindName + "[" + s.name + "]", by: ctx.by}
 	}
-	held, err := ctx.lockAll(&c.b)
-	if err != nil {
+	if err := ctx.lockAll(&c.b); err != nil {
 		return err
 	}
 	if err := s.lock.acquire(&c.b, kind.exclusive(), s.name); err != nil {
-		ctx.unlockAll(held, &c.b)
+		ctx.unlockAll(&c.b)
 		return err
 	}
-	c.s, c.held = s, held
+	c.s = s
 	if s.track != nil {
 		c.inWorkload, c.last = ctx.inWorkload, ctx.last
 		if kind.exclusive() {
@@ -123,9 +121,7 @@ func (c *viewCore[T]) release() {
 		c.s.track.now = 0
 	}
 	c.s.lock.release(&c.b, c.b.kind.exclusive())
-	if c.held {
-		c.w.allLock.release(&c.b, false)
-	}
+	c.w.allLock.release(&c.b, false)
 	c.s = nil
 }
 
