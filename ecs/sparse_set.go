@@ -243,6 +243,25 @@ func (s *sparseSet[T]) insert(id EntityID, v T) insertOutcome {
 	return inserted
 }
 
+// appendNew is the common case of insert, small enough to inline into
+// the checked ViewMut.AddComponent, which then makes no call but the
+// liveness check. e is id's sparse entry, and empty. appendNew appends
+// id's component when the dense arrays have room and the storage tracks
+// nothing and is in no group, and reports whether it did; otherwise it
+// changes nothing and insert does the work.
+func (s *sparseSet[T]) appendNew(e *uint64, id EntityID, v T) bool {
+	n := len(s.dense)
+	if n >= cap(s.dense) || n >= cap(s.data) || s.track != nil || s.group != nil {
+		return false
+	}
+	*e = sparseEntry(id, n)
+	s.dense = s.dense[:n+1]
+	s.dense[n] = id
+	s.data = s.data[:n+1]
+	s.data[n] = v
+	return true
+}
+
 // insertOver handles an insertion into a non-zero sparse entry e: the same
 // entity (replace), a newer one (refuse), or a dead entity's leftover (take
 // over its slot).

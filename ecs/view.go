@@ -318,10 +318,20 @@ func (v ViewMut[T]) IDs() []EntityID { return v.c.store().dense }
 func (v ViewMut[T]) AddComponent(entities AliveChecker, id EntityID, c T) error {
 	s := v.c.store()
 	if !entities.IsAlive(id) {
-		return &EntityError{Op: "ViewMut[" + s.name + "].AddComponent", ID: id}
+		return s.notAlive(id)
 	}
-	s.insert(id, c)
+	if e := s.entryFor(id); e == nil || *e != 0 || !s.appendNew(e, id, c) {
+		s.insert(id, c)
+	}
 	return nil
+}
+
+// notAlive is AddComponent's error, built out of line so that its string
+// concatenation does not weigh on the common path.
+//
+//go:noinline
+func (s *sparseSet[T]) notAlive(id EntityID) error {
+	return &EntityError{Op: "ViewMut[" + s.name + "].AddComponent", ID: id}
 }
 
 // AddComponentUnchecked gives id the component c without checking that id is
