@@ -961,6 +961,8 @@ func TestEdgeViewsAfterRelease(t *testing.T) {
 		{"Join1 of a released View", func() { ecs.Join1(v) }, ""},
 		{"ViewMut.AddComponentUnchecked", func() { _ = vm.AddComponentUnchecked(id, Vel{}) }, ""},
 		{"ViewMut.Remove", func() { vm.Remove(id) }, ""},
+		{"ViewMut.Delete", func() { vm.Delete(id) }, ""},
+		{"a ViewMut never borrowed, Delete", func() { var z ecs.ViewMut[Pos]; z.Delete(id) }, ""},
 		{"UniqueView.Get", func() { u.Get() }, "ecs_test.Camera"},
 		{"UniqueViewMut.Get", func() { um.Get() }, "ecs_test.bookPlayer"},
 		{"EntitiesView.IsAlive", func() { e.IsAlive(id) }, "entities"},
