@@ -320,7 +320,10 @@ func (v ViewMut[T]) AddComponent(entities AliveChecker, id EntityID, c T) error 
 	if !entities.IsAlive(id) {
 		return s.notAlive(id)
 	}
-	if e := s.entryFor(id); e == nil || *e != 0 || !s.appendNew(e, id, c) {
+	switch e := s.entryFor(id); {
+	case e != nil && *e != 0: // replace, refuse, or take over a leftover
+		s.insertOver(e, id, c)
+	case e == nil || !s.appendNew(e, id, c):
 		s.insert(id, c)
 	}
 	return nil
