@@ -303,21 +303,22 @@ func (s *sparseSet[T]) remove(id EntityID) (v T, ok bool) {
 	}
 	i := int(uint32(*e)) - 1
 	if g := s.group; g != nil && i < g.n {
+		if s.track == nil {
+			v = s.data[i]
+			s.deletePacked(e, i)
+			return v, true
+		}
 		g.leave(i)
 		i = g.n // leave moved the component to the group's old end
 	}
 	*e = 0
-	dense, data := s.dense, s.data
-	v = data[i]
-	last := len(dense) - 1
+	v = s.data[i]
+	last := len(s.dense) - 1
 	if s.track != nil {
 		s.track.removed(id, i, last)
 	}
 	if i != last {
-		moved := dense[last]
-		dense[i] = moved
-		data[i] = data[last]
-		s.pages[moved.Index()>>pageShift][moved.Index()&pageMask] = sparseEntry(moved, i)
+		s.moveTo(last, i)
 	}
 	s.dropLast(last)
 	return v, true
@@ -333,23 +334,59 @@ func (s *sparseSet[T]) deleteID(id EntityID) bool {
 	}
 	i := int(uint32(*e)) - 1
 	if g := s.group; g != nil && i < g.n {
+		if s.track == nil {
+			s.deletePacked(e, i)
+			return true
+		}
 		g.leave(i)
 		i = g.n // leave moved the component to the group's old end
 	}
 	*e = 0
-	dense, data := s.dense, s.data
-	last := len(dense) - 1
+	last := len(s.dense) - 1
 	if s.track != nil {
-		s.track.deleted(id, &data[i], i, last)
+		s.track.deleted(id, &s.data[i], i, last)
 	}
 	if i != last {
-		moved := dense[last]
-		dense[i] = moved
-		data[i] = data[last]
-		s.pages[moved.Index()>>pageShift][moved.Index()&pageMask] = sparseEntry(moved, i)
+		s.moveTo(last, i)
 	}
 	s.dropLast(last)
 	return true
+}
+
+// deletePacked deletes the component at position i of an untracked
+// member, whose sparse entry is e, when its entity is in the group's
+// packed range (i below n). It does leave and the swap-remove in one: the
+// other members swap the entity to the group's new end, as in leave, but
+// here the component at that end fills the hole directly and the last
+// component fills its place, so the leaving component is never moved.
+func (s *sparseSet[T]) deletePacked(e *uint64, i int) {
+	g := s.group
+	g.n--
+	n := g.n
+	if i != n {
+		for k, m := range g.members {
+			if k != s.member {
+				m.swapPos(i, n)
+			}
+		}
+		s.moveTo(n, i)
+	}
+	*e = 0
+	last := len(s.dense) - 1
+	if n != last {
+		s.moveTo(last, n)
+	}
+	s.dropLast(last)
+}
+
+// moveTo moves the component at position from, with its entity, to
+// position to, overwriting what was there, and points the entity's sparse
+// entry at it.
+func (s *sparseSet[T]) moveTo(from, to int) {
+	moved := s.dense[from]
+	s.dense[to] = moved
+	s.data[to] = s.data[from]
+	s.pages[moved.Index()>>pageShift][moved.Index()&pageMask] = sparseEntry(moved, to)
 }
 
 // dropLast cuts the storage to its first last components, after a
