@@ -231,6 +231,16 @@ func (s *sparseSet[T]) insert(id EntityID, v T) insertOutcome {
 	} else if *e != 0 {
 		return s.insertOver(e, id, v)
 	}
+	if !s.appendNew(e, id, v) {
+		s.appendAny(e, id, v)
+	}
+	return inserted
+}
+
+// appendAny appends id's component, whose sparse entry e is empty, in the
+// cases appendNew leaves: growing the dense arrays, recording the
+// insertion, and joining the group.
+func (s *sparseSet[T]) appendAny(e *uint64, id EntityID, v T) {
 	*e = sparseEntry(id, len(s.dense))
 	s.dense = append(s.dense, id)
 	s.data = append(s.data, v)
@@ -240,15 +250,14 @@ func (s *sparseSet[T]) insert(id EntityID, v T) insertOutcome {
 	if s.group != nil {
 		s.group.joined(s.member, len(s.dense)-1, id)
 	}
-	return inserted
 }
 
-// appendNew is the common case of insert, small enough to inline into
-// the checked ViewMut.AddComponent, which then makes no call but the
-// liveness check. e is id's sparse entry, and empty. appendNew appends
+// appendNew is the common case of insert, small enough to inline into it
+// and into the checked ViewMut.AddComponent, which then make no call (but
+// the liveness check). e is id's sparse entry, and empty. appendNew appends
 // id's component when the dense arrays have room and the storage tracks
 // nothing and is in no group, and reports whether it did; otherwise it
-// changes nothing and insert does the work.
+// changes nothing and appendAny does the work.
 func (s *sparseSet[T]) appendNew(e *uint64, id EntityID, v T) bool {
 	n := len(s.dense)
 	if n >= cap(s.dense) || n >= cap(s.data) || s.track != nil || s.group != nil {

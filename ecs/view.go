@@ -321,10 +321,12 @@ func (v ViewMut[T]) AddComponent(entities AliveChecker, id EntityID, c T) error 
 		return s.notAlive(id)
 	}
 	switch e := s.entryFor(id); {
-	case e != nil && *e != 0: // replace, refuse, or take over a leftover
-		s.insertOver(e, id, c)
-	case e == nil || !s.appendNew(e, id, c):
+	case e == nil: // no page yet
 		s.insert(id, c)
+	case *e != 0: // replace, refuse, or take over a leftover
+		s.insertOver(e, id, c)
+	case !s.appendNew(e, id, c):
+		s.appendAny(e, id, c)
 	}
 	return nil
 }
