@@ -193,9 +193,13 @@ func TestGroupKeepsTimestampsWithEntities(t *testing.T) {
 }
 
 // TestGroupModel applies a fixed pseudo-random sequence of every storage
-// change to a world with a group over gA, gB, gC and to a map model, and
-// checks after each step the group's invariants and that joins return
-// what the model says. See FuzzGroups for the fuzzed version.
+// change to a world with a group over gA, gB and a third type and to a map
+// model, and checks after each step the group's invariants and that joins
+// return what the model says. The third type is gC, untracked like the
+// others, or gT, which tracks everything: then deleting from the untracked
+// members (in one step, deletePacked) swaps the tracked member's
+// timestamps, and removing from the tracked one takes the general path
+// (leave, then a swap-remove). See FuzzGroups for the fuzzed version.
 func TestGroupModel(t *testing.T) {
 	for seed := range 20 {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
@@ -207,7 +211,8 @@ func TestGroupModel(t *testing.T) {
 				x ^= x << 5
 				ops[i] = byte(x)
 			}
-			runGroupModel(t, ops)
+			t.Run("untracked", func(t *testing.T) { runGroupModel[gC](t, ops) })
+			t.Run("tracked", func(t *testing.T) { runGroupModel[gT](t, ops) })
 		})
 	}
 }
@@ -215,15 +220,19 @@ func TestGroupModel(t *testing.T) {
 func FuzzGroups(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15})
 	f.Add([]byte("group me: add, remove, delete, strip, bulk, clear; again and again"))
-	f.Fuzz(func(t *testing.T, ops []byte) { runGroupModel(t, ops) })
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		runGroupModel[gC](t, ops)
+		runGroupModel[gT](t, ops)
+	})
 }
 
 // runGroupModel interprets ops two bytes at a time: an operation and an
-// argument.
-func runGroupModel(t *testing.T, ops []byte) {
+// argument. C is the group's third type, gC or gT.
+func runGroupModel[C ~struct{ V int }](t *testing.T, ops []byte) {
 	w := NewWorld()
 	type row struct {
 		a, b, c *int
+		cIns    int // *c when c was inserted (replacing keeps it)
 	}
 	model := map[EntityID]*row{}
 	var live []EntityID
@@ -252,7 +261,8 @@ func runGroupModel(t *testing.T, ops []byte) {
 			}
 			if arg&4 != 0 {
 				r.c = next()
-				_ = AddComponent1(w, id, gC{*r.c})
+				r.cIns = *r.c
+				_ = AddComponent1(w, id, C{*r.c})
 			}
 			model[id] = r
 			live = append(live, id)
@@ -267,8 +277,11 @@ func runGroupModel(t *testing.T, ops []byte) {
 					model[id].b = v
 					_ = AddComponent1(w, id, gB{*v})
 				case 3:
+					if model[id].c == nil {
+						model[id].cIns = *v
+					}
 					model[id].c = v
-					_ = AddComponent1(w, id, gC{*v})
+					_ = AddComponent1(w, id, C{*v})
 				}
 			}
 		case 4: // remove gA
@@ -284,9 +297,9 @@ func runGroupModel(t *testing.T, ops []byte) {
 				_, _ = DeleteComponent[gB](w, id)
 				model[id].b = nil
 			}
-		case 6: // delete gC through a view
+		case 6: // delete C through a view
 			if id, ok := pick(arg); ok {
-				_ = w.Run(func(c ViewMut[gC]) { c.Delete(id) })
+				_ = w.Run(func(c ViewMut[C]) { c.Delete(id) })
 				model[id].c = nil
 			}
 		case 7: // delete an entity
@@ -302,11 +315,12 @@ func runGroupModel(t *testing.T, ops []byte) {
 			}
 		case 9: // bulk add entities with all three
 			n := int(arg%5) + 1
-			as, bs, cs := make([]gA, n), make([]gB, n), make([]gC, n)
+			as, bs, cs := make([]gA, n), make([]gB, n), make([]C, n)
 			rows := make([]*row, n)
 			for i := range n {
 				rows[i] = &row{a: next(), b: next(), c: next()}
-				as[i], bs[i], cs[i] = gA{*rows[i].a}, gB{*rows[i].b}, gC{*rows[i].c}
+				rows[i].cIns = *rows[i].c
+				as[i], bs[i], cs[i] = gA{*rows[i].a}, gB{*rows[i].b}, C{*rows[i].c}
 			}
 			ids, err := BulkAddEntity3(w, as, bs, cs)
 			if err != nil {
@@ -325,7 +339,7 @@ func runGroupModel(t *testing.T, ops []byte) {
 			}
 		case 11: // declare the group (once)
 			if !grouped {
-				if err := AddGroup3[gA, gB, gC](w); err != nil {
+				if err := AddGroup3[gA, gB, C](w); err != nil {
 					t.Fatal(err)
 				}
 				grouped = true
@@ -341,12 +355,12 @@ func runGroupModel(t *testing.T, ops []byte) {
 			}
 		}
 		got := map[EntityID][3]int{}
-		Each3(w, func(id EntityID, a *gA, b *gB, c *gC) { got[id] = [3]int{a.V, b.V, c.V} })
+		Each3(w, func(id EntityID, a *gA, b *gB, c *C) { got[id] = [3]int{a.V, b.V, struct{ V int }(*c).V} })
 		if !maps.Equal(got, want) {
 			t.Fatalf("step %d (op %d): Each3 = %v, want %v", k/2, op, got, want)
 		}
 		if grouped {
-			if n, _ := GroupLen[gC](w); n != len(want) {
+			if n, _ := GroupLen[C](w); n != len(want) {
 				t.Fatalf("step %d: GroupLen = %d, want %d", k/2, n, len(want))
 			}
 		}
@@ -362,6 +376,26 @@ func runGroupModel(t *testing.T, ops []byte) {
 			}
 		}); err != nil {
 			t.Fatal(err)
+		}
+		// A tracked C's insertion timestamps stay with their entities
+		// through the group's swaps: ordered by when the model inserted
+		// them, they never decrease (outside systems every insertion
+		// takes a new tick; a bulk insertion shares one).
+		if tr := storageFor[C](w).track; tr != nil {
+			s := storageFor[C](w)
+			if len(tr.insertedAt) != len(s.dense) || len(tr.modifiedAt) != len(s.dense) {
+				t.Fatalf("step %d: %d components but %d insertion and %d modification timestamps", k/2, len(s.dense), len(tr.insertedAt), len(tr.modifiedAt))
+			}
+			pos := make([]int, len(s.dense))
+			for i := range pos {
+				pos[i] = i
+			}
+			slices.SortFunc(pos, func(i, j int) int { return model[s.dense[i]].cIns - model[s.dense[j]].cIns })
+			for k2 := 1; k2 < len(pos); k2++ {
+				if prev, cur := tr.insertedAt[pos[k2-1]], tr.insertedAt[pos[k2]]; cur < prev {
+					t.Fatalf("step %d: %v was inserted after %v but has the older timestamp (%d < %d)", k/2, s.dense[pos[k2]], s.dense[pos[k2-1]], cur, prev)
+				}
+			}
 		}
 	}
 }
