@@ -28,8 +28,10 @@ func (e *GroupError) Unwrap() error { return ErrGroup }
 // Membership is kept by the storages' insertion and removal paths: an
 // entity that gains its last member component is swapped to position n of
 // every member (n grows); an entity losing a member component while in the
-// group is first swapped to position n-1 of every member (n shrinks). Both
-// are O(number of members).
+// group is swapped to position n-1 of every other member (n shrinks), and
+// leaves the losing member by two moves there (deletePacked) or, if that
+// member is tracked, by the same swap followed by a swap-remove (leave).
+// Both are O(number of members).
 type group struct {
 	name    string
 	members []groupMember
