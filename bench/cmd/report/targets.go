@@ -189,13 +189,13 @@ const steadyAllocLimit = 16
 // allocation workload (Create2CompAlloc) nor NewWorld.
 func evalAllocs(ix index) targetRow {
 	row := targetRow{
-		scaled:      "—",
-		scaledHolds: "—",
 		text:        fmt.Sprintf("Zero allocations per entity in steady state (every Slipway benchmark at N = 1,000,000 but the `*Alloc` workloads and NewWorld: at most %d allocs per round)", steadyAllocLimit),
 		wall:        notMeasured,
 		wallHolds:   "—",
 		cpu:         "—",
 		cpuHolds:    "—",
+		scaled:      "—",
+		scaledHolds: "—",
 		ref:         "—",
 	}
 	worst, worstName, seen := -1.0, "", 0
