@@ -78,7 +78,8 @@ func TestSparseReferenceRemovesFromTheMiddle(t *testing.T) {
 
 func TestSparseReferenceQueriesMatchSlipway(t *testing.T) {
 	builds := map[string]func(testing.TB, *ecs.World, int){
-		"Query2Comp": buildQuery2Comp, "Query32Arch": buildQuery32Arch, "Query256Arch": buildQuery256Arch,
+		"Query2Comp": buildQuery2Comp, "Query32Arch": buildQuery32Arch,
+		"Query256Arch": buildQuery256Arch, "Query256ArchMixed": buildQuery256ArchMixed,
 	}
 	for name, build := range builds {
 		t.Run(name, func(t *testing.T) {

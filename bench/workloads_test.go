@@ -40,9 +40,10 @@ func snapshot(t testing.TB, w *ecs.World) map[ecs.EntityID]Position {
 
 func TestQueryWorkloadsMoveExactlyTheMovers(t *testing.T) {
 	builds := map[string]func(testing.TB, *ecs.World, int){
-		"Query2Comp": buildQuery2Comp, "Query32Arch": buildQuery32Arch, "Query256Arch": buildQuery256Arch,
+		"Query2Comp": buildQuery2Comp, "Query32Arch": buildQuery32Arch,
+		"Query256Arch": buildQuery256Arch, "Query256ArchMixed": buildQuery256ArchMixed,
 	}
-	fillers := map[string]int{"Query2Comp": 10, "Query32Arch": 0, "Query256Arch": 4}
+	fillers := map[string]int{"Query2Comp": 10, "Query32Arch": 0, "Query256Arch": 4, "Query256ArchMixed": 4}
 	const n = 300
 	for name, build := range builds {
 		t.Run(name, func(t *testing.T) {
@@ -112,10 +113,51 @@ func TestFragmentedSetupsHaveEveryCombination(t *testing.T) {
 	buildQuery32Arch(t, w, 2000)
 	equal(t, "Query32Arch combinations among movers", combos(t, w, 5, true), 32)
 
+	for name, build := range map[string]func(testing.TB, *ecs.World, int){
+		"Query256Arch": buildQuery256Arch, "Query256ArchMixed": buildQuery256ArchMixed,
+	} {
+		w = ecs.NewWorld()
+		build(t, w, 2000)
+		equal(t, name+" combinations among the others", combos(t, w, 8, false), 256)
+		equal(t, name+" combinations among movers", combos(t, w, 8, true), 1)
+	}
+}
+
+// moverPositions returns where the movers' Positions are in their storage.
+func moverPositions(t *testing.T, w *ecs.World) []int {
+	t.Helper()
+	var pos ecs.View[Position]
+	var vel ecs.View[Velocity]
+	release, err := w.Borrow(&pos, &vel)
+	check(t, err)
+	defer release()
+	var at []int
+	for i, id := range pos.IDs() {
+		if vel.Contains(id) {
+			at = append(at, i)
+		}
+	}
+	return at
+}
+
+// Query256Arch creates its movers first, as the Go ECS benchmarks do, so
+// they fill the front of the Position storage; Query256ArchMixed spreads
+// them over all of it.
+func TestQuery256ArchOrders(t *testing.T) {
+	const n = 1000
+	w := ecs.NewWorld()
+	buildQuery256Arch(t, w, n)
+	at := moverPositions(t, w)
+	equal(t, "Query256Arch movers", len(at), n)
+	equal(t, "Query256Arch last mover's position", at[n-1], n-1)
+
 	w = ecs.NewWorld()
-	buildQuery256Arch(t, w, 2000)
-	equal(t, "Query256Arch combinations among the others", combos(t, w, 8, false), 256)
-	equal(t, "Query256Arch combinations among movers", combos(t, w, 8, true), 1)
+	buildQuery256ArchMixed(t, w, n)
+	at = moverPositions(t, w)
+	equal(t, "Query256ArchMixed movers", len(at), n)
+	if at[n-1] < 4*n || at[0] > n/10 {
+		t.Fatalf("Query256ArchMixed movers at %d..%d of %d, want them spread over the whole storage", at[0], at[n-1], 5*n)
+	}
 }
 
 func TestRandomSumsEveryPosition(t *testing.T) {
