@@ -70,6 +70,26 @@ func ExampleJoin2() {
 	// still: {3 3}
 }
 
+// Runs hands a join out as aligned slices: entities given both components
+// together sit at the same positions in both storages.
+func ExampleIter2_Runs() {
+	w := ecs.NewWorld()
+	ecs.BulkAddEntity2(w, []Pos{{0, 0}, {1, 1}, {2, 2}}, []Vel{{1, 0}, {1, 0}, {1, 0}})
+	ecs.AddEntity1(w, Pos{9, 9}) // no Vel: not joined
+
+	w.Run(func(vPos ecs.ViewMut[Pos], vVel ecs.View[Vel]) {
+		for r := range ecs.Join2(vPos, vVel).Runs() {
+			vs := r.B[:len(r.A)]
+			for i := range r.A {
+				r.A[i].X += vs[i].X
+			}
+			fmt.Println(len(r.IDs), "entities in one run:", r.A)
+		}
+	})
+	// Output:
+	// 3 entities in one run: [{1 0} {2 1} {3 2}]
+}
+
 // WithID gives each component with the id of its entity.
 func ExampleView_WithID() {
 	w := ecs.NewWorld()

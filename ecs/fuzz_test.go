@@ -1238,7 +1238,7 @@ func (r *fzRun) join(sel, not, form byte) {
 			}
 		}
 		it = ecs.Join3(va, vb, vc).Not(filters...)
-		switch form % 3 {
+		switch form % 4 {
 		case 0:
 			for cur := it; cur.Next(); { // a copy: Next consumes the iterator
 				a, b, c := cur.Values()
@@ -1247,6 +1247,15 @@ func (r *fzRun) join(sel, not, form byte) {
 		case 1:
 			for id, row := range it.WithID() {
 				put(id, mk(row.A, row.B, row.C))
+			}
+		case 2:
+			for run := range it.Runs() {
+				if len(run.A) != len(run.IDs) || len(run.B) != len(run.IDs) || len(run.C) != len(run.IDs) {
+					r.t.Fatalf("Join3 run of %d ids has %d, %d, %d components", len(run.IDs), len(run.A), len(run.B), len(run.C))
+				}
+				for i, id := range run.IDs {
+					put(id, mk(&run.A[i], &run.B[i], &run.C[i]))
+				}
 			}
 		default:
 			it.EachWithID(func(id ecs.EntityID, a *fzA, b *fzB, c *fzC) { put(id, mk(a, b, c)) })
@@ -1289,9 +1298,9 @@ func deref[T any](p *T) T {
 }
 
 // fzJoinForms2 collects a join of two views with the form chosen by the
-// input: cursor, WithID or EachWithID; then Count and All.
+// input: cursor, WithID, Runs or EachWithID; then Count and All.
 func fzJoinForms2[T1, T2 any](it ecs.Iter2[T1, T2], form byte, put func(ecs.EntityID, fzRow), mk func(*T1, *T2) fzRow, count *int, values *[]fzRow) {
-	switch form % 3 {
+	switch form % 4 {
 	case 0:
 		for cur := it; cur.Next(); { // a copy: Next consumes the iterator
 			put(cur.ID(), mk(cur.Values()))
@@ -1299,6 +1308,15 @@ func fzJoinForms2[T1, T2 any](it ecs.Iter2[T1, T2], form byte, put func(ecs.Enti
 	case 1:
 		for id, row := range it.WithID() {
 			put(id, mk(row.A, row.B))
+		}
+	case 2:
+		for run := range it.Runs() {
+			if len(run.A) != len(run.IDs) || len(run.B) != len(run.IDs) {
+				panic(fmt.Sprintf("Join2 run of %d ids has %d and %d components", len(run.IDs), len(run.A), len(run.B)))
+			}
+			for i, id := range run.IDs {
+				put(id, mk(&run.A[i], &run.B[i]))
+			}
 		}
 	default:
 		it.EachWithID(func(id ecs.EntityID, a *T1, b *T2) { put(id, mk(a, b)) })

@@ -2,7 +2,10 @@
 
 package ecs
 
-import "iter"
+import (
+	"iter"
+	"unsafe"
+)
 
 // Iter1 iterates over the entities that have a component in each of
 // 1 views, made by [Join1]. Use it as a cursor,
@@ -758,6 +761,111 @@ func (it Iter2[T1, T2]) WithID() iter.Seq2[EntityID, Row2[T1, T2]] {
 	}
 }
 
+// Run2 is a stretch of a join of 2 views whose components sit at
+// the same positions in their storages: IDs[i] owns A[i], B[i]. The
+// slices alias the storages. Made by [Iter2.Runs].
+type Run2[T1, T2 any] struct {
+	IDs []EntityID
+	A   []T1
+	B   []T2
+}
+
+// Runs iterates over the join in runs of aligned slices, for loops that
+// go over plain slices with no function call or look-up per entity:
+//
+//	for r := range ecs.Join2(v1, v2).Runs() {
+//		for i := range r.IDs {
+//			// r.A[i], r.B[i], … belong to r.IDs[i]
+//		}
+//	}
+//
+// A packed group (see [AddGroup2]) is one run. Outside a group, a run
+// is a stretch of the driving storage whose entities sit at the same
+// positions in every other view: entities that were given these
+// components together (AddEntity2, the bulk calls) and have kept them. An
+// entity out of line comes as a run of its own, which makes Runs slower
+// than [Iter2.All] over joins whose storages were filled in different
+// orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
+// marks modifications also comes one entity per run. Finding the runs
+// compares the storages' entity ids, a chunk at a time.
+//
+// Do not keep the slices after the views are released, or add or remove
+// components of the joined types while iterating.
+func (it Iter2[T1, T2]) Runs() iter.Seq[Run2[T1, T2]] {
+	return func(yield func(Run2[T1, T2]) bool) {
+		if it.tracked || it.marks || it.not != nil {
+			var id [1]EntityID
+			it.driveTracked(func(e EntityID, p1 *T1, p2 *T2) bool {
+				id[0] = e
+				return yield(Run2[T1, T2]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1)})
+			})
+			return
+		}
+		ids, driver := it.ids, it.driver
+		s1, data1 := it.s1, it.s1.data
+		s2, data2 := it.s2, it.s2.data
+		for i := max(it.i, 0); i < len(ids); {
+			if k := it.aligned(i); k > i {
+				if !yield(Run2[T1, T2]{ids[i:k:k], data1[i:k:k], data2[i:k:k]}) {
+					return
+				}
+				i = k
+			}
+			// Out of line: probe each position until one is aligned again.
+		probe:
+			for ; i < len(ids); i++ {
+				id := ids[i]
+				inLine := true
+				x1 := i
+				if driver != 1 {
+					if d := s1.dense; i >= len(d) || d[i] != id {
+						if x1 = posIn(s1.pages, id); x1 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x2 := i
+				if driver != 2 {
+					if d := s2.dense; i >= len(d) || d[i] != id {
+						if x2 = posIn(s2.pages, id); x2 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				if inLine {
+					break
+				}
+				if !yield(Run2[T1, T2]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1]}) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// aligned returns the end of the run of aligned positions of the driving
+// storage from position from: before it, every view holds ids[i]'s
+// component at position i. It is len(ids) for a packed group, and from
+// when position from is out of line.
+func (it *Iter2[T1, T2]) aligned(from int) int {
+	if it.driver == 0 {
+		return len(it.ids)
+	}
+	var others [1][]EntityID
+	k := 0
+	if it.driver != 1 {
+		others[k] = it.s1.dense
+		k++
+	}
+	if it.driver != 2 {
+		others[k] = it.s2.dense
+		k++
+	}
+	return alignedPrefix(it.ids, from, others[:k])
+}
+
 // Get returns the components of entity id, and false if it lacks one of
 // them or is excluded by a Not filter.
 // A Changed view's filter applies, and ViewMuts of types tracking
@@ -1340,6 +1448,126 @@ func (it Iter3[T1, T2, T3]) WithID() iter.Seq2[EntityID, Row3[T1, T2, T3]] {
 			}
 		}
 	}
+}
+
+// Run3 is a stretch of a join of 3 views whose components sit at
+// the same positions in their storages: IDs[i] owns A[i], B[i], C[i]. The
+// slices alias the storages. Made by [Iter3.Runs].
+type Run3[T1, T2, T3 any] struct {
+	IDs []EntityID
+	A   []T1
+	B   []T2
+	C   []T3
+}
+
+// Runs iterates over the join in runs of aligned slices, for loops that
+// go over plain slices with no function call or look-up per entity:
+//
+//	for r := range ecs.Join3(v1, v2, v3).Runs() {
+//		for i := range r.IDs {
+//			// r.A[i], r.B[i], … belong to r.IDs[i]
+//		}
+//	}
+//
+// A packed group (see [AddGroup3]) is one run. Outside a group, a run
+// is a stretch of the driving storage whose entities sit at the same
+// positions in every other view: entities that were given these
+// components together (AddEntity3, the bulk calls) and have kept them. An
+// entity out of line comes as a run of its own, which makes Runs slower
+// than [Iter3.All] over joins whose storages were filled in different
+// orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
+// marks modifications also comes one entity per run. Finding the runs
+// compares the storages' entity ids, a chunk at a time.
+//
+// Do not keep the slices after the views are released, or add or remove
+// components of the joined types while iterating.
+func (it Iter3[T1, T2, T3]) Runs() iter.Seq[Run3[T1, T2, T3]] {
+	return func(yield func(Run3[T1, T2, T3]) bool) {
+		if it.tracked || it.marks || it.not != nil {
+			var id [1]EntityID
+			it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3) bool {
+				id[0] = e
+				return yield(Run3[T1, T2, T3]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1)})
+			})
+			return
+		}
+		ids, driver := it.ids, it.driver
+		s1, data1 := it.s1, it.s1.data
+		s2, data2 := it.s2, it.s2.data
+		s3, data3 := it.s3, it.s3.data
+		for i := max(it.i, 0); i < len(ids); {
+			if k := it.aligned(i); k > i {
+				if !yield(Run3[T1, T2, T3]{ids[i:k:k], data1[i:k:k], data2[i:k:k], data3[i:k:k]}) {
+					return
+				}
+				i = k
+			}
+			// Out of line: probe each position until one is aligned again.
+		probe:
+			for ; i < len(ids); i++ {
+				id := ids[i]
+				inLine := true
+				x1 := i
+				if driver != 1 {
+					if d := s1.dense; i >= len(d) || d[i] != id {
+						if x1 = posIn(s1.pages, id); x1 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x2 := i
+				if driver != 2 {
+					if d := s2.dense; i >= len(d) || d[i] != id {
+						if x2 = posIn(s2.pages, id); x2 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x3 := i
+				if driver != 3 {
+					if d := s3.dense; i >= len(d) || d[i] != id {
+						if x3 = posIn(s3.pages, id); x3 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				if inLine {
+					break
+				}
+				if !yield(Run3[T1, T2, T3]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1], data3[x3 : x3+1 : x3+1]}) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// aligned returns the end of the run of aligned positions of the driving
+// storage from position from: before it, every view holds ids[i]'s
+// component at position i. It is len(ids) for a packed group, and from
+// when position from is out of line.
+func (it *Iter3[T1, T2, T3]) aligned(from int) int {
+	if it.driver == 0 {
+		return len(it.ids)
+	}
+	var others [2][]EntityID
+	k := 0
+	if it.driver != 1 {
+		others[k] = it.s1.dense
+		k++
+	}
+	if it.driver != 2 {
+		others[k] = it.s2.dense
+		k++
+	}
+	if it.driver != 3 {
+		others[k] = it.s3.dense
+		k++
+	}
+	return alignedPrefix(it.ids, from, others[:k])
 }
 
 // Get returns the components of entity id, and false if it lacks one of
@@ -1980,6 +2208,141 @@ func (it Iter4[T1, T2, T3, T4]) WithID() iter.Seq2[EntityID, Row4[T1, T2, T3, T4
 			}
 		}
 	}
+}
+
+// Run4 is a stretch of a join of 4 views whose components sit at
+// the same positions in their storages: IDs[i] owns A[i], B[i], C[i], D[i]. The
+// slices alias the storages. Made by [Iter4.Runs].
+type Run4[T1, T2, T3, T4 any] struct {
+	IDs []EntityID
+	A   []T1
+	B   []T2
+	C   []T3
+	D   []T4
+}
+
+// Runs iterates over the join in runs of aligned slices, for loops that
+// go over plain slices with no function call or look-up per entity:
+//
+//	for r := range ecs.Join4(v1, v2, v3, v4).Runs() {
+//		for i := range r.IDs {
+//			// r.A[i], r.B[i], … belong to r.IDs[i]
+//		}
+//	}
+//
+// A packed group (see [AddGroup4]) is one run. Outside a group, a run
+// is a stretch of the driving storage whose entities sit at the same
+// positions in every other view: entities that were given these
+// components together (AddEntity4, the bulk calls) and have kept them. An
+// entity out of line comes as a run of its own, which makes Runs slower
+// than [Iter4.All] over joins whose storages were filled in different
+// orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
+// marks modifications also comes one entity per run. Finding the runs
+// compares the storages' entity ids, a chunk at a time.
+//
+// Do not keep the slices after the views are released, or add or remove
+// components of the joined types while iterating.
+func (it Iter4[T1, T2, T3, T4]) Runs() iter.Seq[Run4[T1, T2, T3, T4]] {
+	return func(yield func(Run4[T1, T2, T3, T4]) bool) {
+		if it.tracked || it.marks || it.not != nil {
+			var id [1]EntityID
+			it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4) bool {
+				id[0] = e
+				return yield(Run4[T1, T2, T3, T4]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1), unsafe.Slice(p4, 1)})
+			})
+			return
+		}
+		ids, driver := it.ids, it.driver
+		s1, data1 := it.s1, it.s1.data
+		s2, data2 := it.s2, it.s2.data
+		s3, data3 := it.s3, it.s3.data
+		s4, data4 := it.s4, it.s4.data
+		for i := max(it.i, 0); i < len(ids); {
+			if k := it.aligned(i); k > i {
+				if !yield(Run4[T1, T2, T3, T4]{ids[i:k:k], data1[i:k:k], data2[i:k:k], data3[i:k:k], data4[i:k:k]}) {
+					return
+				}
+				i = k
+			}
+			// Out of line: probe each position until one is aligned again.
+		probe:
+			for ; i < len(ids); i++ {
+				id := ids[i]
+				inLine := true
+				x1 := i
+				if driver != 1 {
+					if d := s1.dense; i >= len(d) || d[i] != id {
+						if x1 = posIn(s1.pages, id); x1 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x2 := i
+				if driver != 2 {
+					if d := s2.dense; i >= len(d) || d[i] != id {
+						if x2 = posIn(s2.pages, id); x2 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x3 := i
+				if driver != 3 {
+					if d := s3.dense; i >= len(d) || d[i] != id {
+						if x3 = posIn(s3.pages, id); x3 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x4 := i
+				if driver != 4 {
+					if d := s4.dense; i >= len(d) || d[i] != id {
+						if x4 = posIn(s4.pages, id); x4 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				if inLine {
+					break
+				}
+				if !yield(Run4[T1, T2, T3, T4]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1], data3[x3 : x3+1 : x3+1], data4[x4 : x4+1 : x4+1]}) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// aligned returns the end of the run of aligned positions of the driving
+// storage from position from: before it, every view holds ids[i]'s
+// component at position i. It is len(ids) for a packed group, and from
+// when position from is out of line.
+func (it *Iter4[T1, T2, T3, T4]) aligned(from int) int {
+	if it.driver == 0 {
+		return len(it.ids)
+	}
+	var others [3][]EntityID
+	k := 0
+	if it.driver != 1 {
+		others[k] = it.s1.dense
+		k++
+	}
+	if it.driver != 2 {
+		others[k] = it.s2.dense
+		k++
+	}
+	if it.driver != 3 {
+		others[k] = it.s3.dense
+		k++
+	}
+	if it.driver != 4 {
+		others[k] = it.s4.dense
+		k++
+	}
+	return alignedPrefix(it.ids, from, others[:k])
 }
 
 // Get returns the components of entity id, and false if it lacks one of
@@ -2703,6 +3066,156 @@ func (it Iter5[T1, T2, T3, T4, T5]) WithID() iter.Seq2[EntityID, Row5[T1, T2, T3
 			}
 		}
 	}
+}
+
+// Run5 is a stretch of a join of 5 views whose components sit at
+// the same positions in their storages: IDs[i] owns A[i], B[i], C[i], D[i], E[i]. The
+// slices alias the storages. Made by [Iter5.Runs].
+type Run5[T1, T2, T3, T4, T5 any] struct {
+	IDs []EntityID
+	A   []T1
+	B   []T2
+	C   []T3
+	D   []T4
+	E   []T5
+}
+
+// Runs iterates over the join in runs of aligned slices, for loops that
+// go over plain slices with no function call or look-up per entity:
+//
+//	for r := range ecs.Join5(v1, v2, v3, v4, v5).Runs() {
+//		for i := range r.IDs {
+//			// r.A[i], r.B[i], … belong to r.IDs[i]
+//		}
+//	}
+//
+// A packed group (see [AddGroup5]) is one run. Outside a group, a run
+// is a stretch of the driving storage whose entities sit at the same
+// positions in every other view: entities that were given these
+// components together (AddEntity5, the bulk calls) and have kept them. An
+// entity out of line comes as a run of its own, which makes Runs slower
+// than [Iter5.All] over joins whose storages were filled in different
+// orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
+// marks modifications also comes one entity per run. Finding the runs
+// compares the storages' entity ids, a chunk at a time.
+//
+// Do not keep the slices after the views are released, or add or remove
+// components of the joined types while iterating.
+func (it Iter5[T1, T2, T3, T4, T5]) Runs() iter.Seq[Run5[T1, T2, T3, T4, T5]] {
+	return func(yield func(Run5[T1, T2, T3, T4, T5]) bool) {
+		if it.tracked || it.marks || it.not != nil {
+			var id [1]EntityID
+			it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5) bool {
+				id[0] = e
+				return yield(Run5[T1, T2, T3, T4, T5]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1), unsafe.Slice(p4, 1), unsafe.Slice(p5, 1)})
+			})
+			return
+		}
+		ids, driver := it.ids, it.driver
+		s1, data1 := it.s1, it.s1.data
+		s2, data2 := it.s2, it.s2.data
+		s3, data3 := it.s3, it.s3.data
+		s4, data4 := it.s4, it.s4.data
+		s5, data5 := it.s5, it.s5.data
+		for i := max(it.i, 0); i < len(ids); {
+			if k := it.aligned(i); k > i {
+				if !yield(Run5[T1, T2, T3, T4, T5]{ids[i:k:k], data1[i:k:k], data2[i:k:k], data3[i:k:k], data4[i:k:k], data5[i:k:k]}) {
+					return
+				}
+				i = k
+			}
+			// Out of line: probe each position until one is aligned again.
+		probe:
+			for ; i < len(ids); i++ {
+				id := ids[i]
+				inLine := true
+				x1 := i
+				if driver != 1 {
+					if d := s1.dense; i >= len(d) || d[i] != id {
+						if x1 = posIn(s1.pages, id); x1 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x2 := i
+				if driver != 2 {
+					if d := s2.dense; i >= len(d) || d[i] != id {
+						if x2 = posIn(s2.pages, id); x2 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x3 := i
+				if driver != 3 {
+					if d := s3.dense; i >= len(d) || d[i] != id {
+						if x3 = posIn(s3.pages, id); x3 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x4 := i
+				if driver != 4 {
+					if d := s4.dense; i >= len(d) || d[i] != id {
+						if x4 = posIn(s4.pages, id); x4 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x5 := i
+				if driver != 5 {
+					if d := s5.dense; i >= len(d) || d[i] != id {
+						if x5 = posIn(s5.pages, id); x5 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				if inLine {
+					break
+				}
+				if !yield(Run5[T1, T2, T3, T4, T5]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1], data3[x3 : x3+1 : x3+1], data4[x4 : x4+1 : x4+1], data5[x5 : x5+1 : x5+1]}) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// aligned returns the end of the run of aligned positions of the driving
+// storage from position from: before it, every view holds ids[i]'s
+// component at position i. It is len(ids) for a packed group, and from
+// when position from is out of line.
+func (it *Iter5[T1, T2, T3, T4, T5]) aligned(from int) int {
+	if it.driver == 0 {
+		return len(it.ids)
+	}
+	var others [4][]EntityID
+	k := 0
+	if it.driver != 1 {
+		others[k] = it.s1.dense
+		k++
+	}
+	if it.driver != 2 {
+		others[k] = it.s2.dense
+		k++
+	}
+	if it.driver != 3 {
+		others[k] = it.s3.dense
+		k++
+	}
+	if it.driver != 4 {
+		others[k] = it.s4.dense
+		k++
+	}
+	if it.driver != 5 {
+		others[k] = it.s5.dense
+		k++
+	}
+	return alignedPrefix(it.ids, from, others[:k])
 }
 
 // Get returns the components of entity id, and false if it lacks one of
@@ -3507,6 +4020,171 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) WithID() iter.Seq2[EntityID, Row6[T1, T2
 			}
 		}
 	}
+}
+
+// Run6 is a stretch of a join of 6 views whose components sit at
+// the same positions in their storages: IDs[i] owns A[i], B[i], C[i], D[i], E[i], F[i]. The
+// slices alias the storages. Made by [Iter6.Runs].
+type Run6[T1, T2, T3, T4, T5, T6 any] struct {
+	IDs []EntityID
+	A   []T1
+	B   []T2
+	C   []T3
+	D   []T4
+	E   []T5
+	F   []T6
+}
+
+// Runs iterates over the join in runs of aligned slices, for loops that
+// go over plain slices with no function call or look-up per entity:
+//
+//	for r := range ecs.Join6(v1, v2, v3, v4, v5, v6).Runs() {
+//		for i := range r.IDs {
+//			// r.A[i], r.B[i], … belong to r.IDs[i]
+//		}
+//	}
+//
+// A packed group (see [AddGroup6]) is one run. Outside a group, a run
+// is a stretch of the driving storage whose entities sit at the same
+// positions in every other view: entities that were given these
+// components together (AddEntity6, the bulk calls) and have kept them. An
+// entity out of line comes as a run of its own, which makes Runs slower
+// than [Iter6.All] over joins whose storages were filled in different
+// orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
+// marks modifications also comes one entity per run. Finding the runs
+// compares the storages' entity ids, a chunk at a time.
+//
+// Do not keep the slices after the views are released, or add or remove
+// components of the joined types while iterating.
+func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5, T6]] {
+	return func(yield func(Run6[T1, T2, T3, T4, T5, T6]) bool) {
+		if it.tracked || it.marks || it.not != nil {
+			var id [1]EntityID
+			it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6) bool {
+				id[0] = e
+				return yield(Run6[T1, T2, T3, T4, T5, T6]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1), unsafe.Slice(p4, 1), unsafe.Slice(p5, 1), unsafe.Slice(p6, 1)})
+			})
+			return
+		}
+		ids, driver := it.ids, it.driver
+		s1, data1 := it.s1, it.s1.data
+		s2, data2 := it.s2, it.s2.data
+		s3, data3 := it.s3, it.s3.data
+		s4, data4 := it.s4, it.s4.data
+		s5, data5 := it.s5, it.s5.data
+		s6, data6 := it.s6, it.s6.data
+		for i := max(it.i, 0); i < len(ids); {
+			if k := it.aligned(i); k > i {
+				if !yield(Run6[T1, T2, T3, T4, T5, T6]{ids[i:k:k], data1[i:k:k], data2[i:k:k], data3[i:k:k], data4[i:k:k], data5[i:k:k], data6[i:k:k]}) {
+					return
+				}
+				i = k
+			}
+			// Out of line: probe each position until one is aligned again.
+		probe:
+			for ; i < len(ids); i++ {
+				id := ids[i]
+				inLine := true
+				x1 := i
+				if driver != 1 {
+					if d := s1.dense; i >= len(d) || d[i] != id {
+						if x1 = posIn(s1.pages, id); x1 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x2 := i
+				if driver != 2 {
+					if d := s2.dense; i >= len(d) || d[i] != id {
+						if x2 = posIn(s2.pages, id); x2 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x3 := i
+				if driver != 3 {
+					if d := s3.dense; i >= len(d) || d[i] != id {
+						if x3 = posIn(s3.pages, id); x3 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x4 := i
+				if driver != 4 {
+					if d := s4.dense; i >= len(d) || d[i] != id {
+						if x4 = posIn(s4.pages, id); x4 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x5 := i
+				if driver != 5 {
+					if d := s5.dense; i >= len(d) || d[i] != id {
+						if x5 = posIn(s5.pages, id); x5 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x6 := i
+				if driver != 6 {
+					if d := s6.dense; i >= len(d) || d[i] != id {
+						if x6 = posIn(s6.pages, id); x6 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				if inLine {
+					break
+				}
+				if !yield(Run6[T1, T2, T3, T4, T5, T6]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1], data3[x3 : x3+1 : x3+1], data4[x4 : x4+1 : x4+1], data5[x5 : x5+1 : x5+1], data6[x6 : x6+1 : x6+1]}) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// aligned returns the end of the run of aligned positions of the driving
+// storage from position from: before it, every view holds ids[i]'s
+// component at position i. It is len(ids) for a packed group, and from
+// when position from is out of line.
+func (it *Iter6[T1, T2, T3, T4, T5, T6]) aligned(from int) int {
+	if it.driver == 0 {
+		return len(it.ids)
+	}
+	var others [5][]EntityID
+	k := 0
+	if it.driver != 1 {
+		others[k] = it.s1.dense
+		k++
+	}
+	if it.driver != 2 {
+		others[k] = it.s2.dense
+		k++
+	}
+	if it.driver != 3 {
+		others[k] = it.s3.dense
+		k++
+	}
+	if it.driver != 4 {
+		others[k] = it.s4.dense
+		k++
+	}
+	if it.driver != 5 {
+		others[k] = it.s5.dense
+		k++
+	}
+	if it.driver != 6 {
+		others[k] = it.s6.dense
+		k++
+	}
+	return alignedPrefix(it.ids, from, others[:k])
 }
 
 // Get returns the components of entity id, and false if it lacks one of
@@ -4392,6 +5070,186 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) WithID() iter.Seq2[EntityID, Row7[T1
 			}
 		}
 	}
+}
+
+// Run7 is a stretch of a join of 7 views whose components sit at
+// the same positions in their storages: IDs[i] owns A[i], B[i], C[i], D[i], E[i], F[i], G[i]. The
+// slices alias the storages. Made by [Iter7.Runs].
+type Run7[T1, T2, T3, T4, T5, T6, T7 any] struct {
+	IDs []EntityID
+	A   []T1
+	B   []T2
+	C   []T3
+	D   []T4
+	E   []T5
+	F   []T6
+	G   []T7
+}
+
+// Runs iterates over the join in runs of aligned slices, for loops that
+// go over plain slices with no function call or look-up per entity:
+//
+//	for r := range ecs.Join7(v1, v2, v3, v4, v5, v6, v7).Runs() {
+//		for i := range r.IDs {
+//			// r.A[i], r.B[i], … belong to r.IDs[i]
+//		}
+//	}
+//
+// A packed group (see [AddGroup7]) is one run. Outside a group, a run
+// is a stretch of the driving storage whose entities sit at the same
+// positions in every other view: entities that were given these
+// components together (AddEntity7, the bulk calls) and have kept them. An
+// entity out of line comes as a run of its own, which makes Runs slower
+// than [Iter7.All] over joins whose storages were filled in different
+// orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
+// marks modifications also comes one entity per run. Finding the runs
+// compares the storages' entity ids, a chunk at a time.
+//
+// Do not keep the slices after the views are released, or add or remove
+// components of the joined types while iterating.
+func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4, T5, T6, T7]] {
+	return func(yield func(Run7[T1, T2, T3, T4, T5, T6, T7]) bool) {
+		if it.tracked || it.marks || it.not != nil {
+			var id [1]EntityID
+			it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7) bool {
+				id[0] = e
+				return yield(Run7[T1, T2, T3, T4, T5, T6, T7]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1), unsafe.Slice(p4, 1), unsafe.Slice(p5, 1), unsafe.Slice(p6, 1), unsafe.Slice(p7, 1)})
+			})
+			return
+		}
+		ids, driver := it.ids, it.driver
+		s1, data1 := it.s1, it.s1.data
+		s2, data2 := it.s2, it.s2.data
+		s3, data3 := it.s3, it.s3.data
+		s4, data4 := it.s4, it.s4.data
+		s5, data5 := it.s5, it.s5.data
+		s6, data6 := it.s6, it.s6.data
+		s7, data7 := it.s7, it.s7.data
+		for i := max(it.i, 0); i < len(ids); {
+			if k := it.aligned(i); k > i {
+				if !yield(Run7[T1, T2, T3, T4, T5, T6, T7]{ids[i:k:k], data1[i:k:k], data2[i:k:k], data3[i:k:k], data4[i:k:k], data5[i:k:k], data6[i:k:k], data7[i:k:k]}) {
+					return
+				}
+				i = k
+			}
+			// Out of line: probe each position until one is aligned again.
+		probe:
+			for ; i < len(ids); i++ {
+				id := ids[i]
+				inLine := true
+				x1 := i
+				if driver != 1 {
+					if d := s1.dense; i >= len(d) || d[i] != id {
+						if x1 = posIn(s1.pages, id); x1 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x2 := i
+				if driver != 2 {
+					if d := s2.dense; i >= len(d) || d[i] != id {
+						if x2 = posIn(s2.pages, id); x2 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x3 := i
+				if driver != 3 {
+					if d := s3.dense; i >= len(d) || d[i] != id {
+						if x3 = posIn(s3.pages, id); x3 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x4 := i
+				if driver != 4 {
+					if d := s4.dense; i >= len(d) || d[i] != id {
+						if x4 = posIn(s4.pages, id); x4 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x5 := i
+				if driver != 5 {
+					if d := s5.dense; i >= len(d) || d[i] != id {
+						if x5 = posIn(s5.pages, id); x5 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x6 := i
+				if driver != 6 {
+					if d := s6.dense; i >= len(d) || d[i] != id {
+						if x6 = posIn(s6.pages, id); x6 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x7 := i
+				if driver != 7 {
+					if d := s7.dense; i >= len(d) || d[i] != id {
+						if x7 = posIn(s7.pages, id); x7 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				if inLine {
+					break
+				}
+				if !yield(Run7[T1, T2, T3, T4, T5, T6, T7]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1], data3[x3 : x3+1 : x3+1], data4[x4 : x4+1 : x4+1], data5[x5 : x5+1 : x5+1], data6[x6 : x6+1 : x6+1], data7[x7 : x7+1 : x7+1]}) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// aligned returns the end of the run of aligned positions of the driving
+// storage from position from: before it, every view holds ids[i]'s
+// component at position i. It is len(ids) for a packed group, and from
+// when position from is out of line.
+func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) aligned(from int) int {
+	if it.driver == 0 {
+		return len(it.ids)
+	}
+	var others [6][]EntityID
+	k := 0
+	if it.driver != 1 {
+		others[k] = it.s1.dense
+		k++
+	}
+	if it.driver != 2 {
+		others[k] = it.s2.dense
+		k++
+	}
+	if it.driver != 3 {
+		others[k] = it.s3.dense
+		k++
+	}
+	if it.driver != 4 {
+		others[k] = it.s4.dense
+		k++
+	}
+	if it.driver != 5 {
+		others[k] = it.s5.dense
+		k++
+	}
+	if it.driver != 6 {
+		others[k] = it.s6.dense
+		k++
+	}
+	if it.driver != 7 {
+		others[k] = it.s7.dense
+		k++
+	}
+	return alignedPrefix(it.ids, from, others[:k])
 }
 
 // Get returns the components of entity id, and false if it lacks one of
@@ -5358,6 +6216,201 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) WithID() iter.Seq2[EntityID, Row
 			}
 		}
 	}
+}
+
+// Run8 is a stretch of a join of 8 views whose components sit at
+// the same positions in their storages: IDs[i] owns A[i], B[i], C[i], D[i], E[i], F[i], G[i], H[i]. The
+// slices alias the storages. Made by [Iter8.Runs].
+type Run8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
+	IDs []EntityID
+	A   []T1
+	B   []T2
+	C   []T3
+	D   []T4
+	E   []T5
+	F   []T6
+	G   []T7
+	H   []T8
+}
+
+// Runs iterates over the join in runs of aligned slices, for loops that
+// go over plain slices with no function call or look-up per entity:
+//
+//	for r := range ecs.Join8(v1, v2, v3, v4, v5, v6, v7, v8).Runs() {
+//		for i := range r.IDs {
+//			// r.A[i], r.B[i], … belong to r.IDs[i]
+//		}
+//	}
+//
+// A packed group (see [AddGroup8]) is one run. Outside a group, a run
+// is a stretch of the driving storage whose entities sit at the same
+// positions in every other view: entities that were given these
+// components together (AddEntity8, the bulk calls) and have kept them. An
+// entity out of line comes as a run of its own, which makes Runs slower
+// than [Iter8.All] over joins whose storages were filled in different
+// orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
+// marks modifications also comes one entity per run. Finding the runs
+// compares the storages' entity ids, a chunk at a time.
+//
+// Do not keep the slices after the views are released, or add or remove
+// components of the joined types while iterating.
+func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3, T4, T5, T6, T7, T8]] {
+	return func(yield func(Run8[T1, T2, T3, T4, T5, T6, T7, T8]) bool) {
+		if it.tracked || it.marks || it.not != nil {
+			var id [1]EntityID
+			it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7, p8 *T8) bool {
+				id[0] = e
+				return yield(Run8[T1, T2, T3, T4, T5, T6, T7, T8]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1), unsafe.Slice(p4, 1), unsafe.Slice(p5, 1), unsafe.Slice(p6, 1), unsafe.Slice(p7, 1), unsafe.Slice(p8, 1)})
+			})
+			return
+		}
+		ids, driver := it.ids, it.driver
+		s1, data1 := it.s1, it.s1.data
+		s2, data2 := it.s2, it.s2.data
+		s3, data3 := it.s3, it.s3.data
+		s4, data4 := it.s4, it.s4.data
+		s5, data5 := it.s5, it.s5.data
+		s6, data6 := it.s6, it.s6.data
+		s7, data7 := it.s7, it.s7.data
+		s8, data8 := it.s8, it.s8.data
+		for i := max(it.i, 0); i < len(ids); {
+			if k := it.aligned(i); k > i {
+				if !yield(Run8[T1, T2, T3, T4, T5, T6, T7, T8]{ids[i:k:k], data1[i:k:k], data2[i:k:k], data3[i:k:k], data4[i:k:k], data5[i:k:k], data6[i:k:k], data7[i:k:k], data8[i:k:k]}) {
+					return
+				}
+				i = k
+			}
+			// Out of line: probe each position until one is aligned again.
+		probe:
+			for ; i < len(ids); i++ {
+				id := ids[i]
+				inLine := true
+				x1 := i
+				if driver != 1 {
+					if d := s1.dense; i >= len(d) || d[i] != id {
+						if x1 = posIn(s1.pages, id); x1 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x2 := i
+				if driver != 2 {
+					if d := s2.dense; i >= len(d) || d[i] != id {
+						if x2 = posIn(s2.pages, id); x2 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x3 := i
+				if driver != 3 {
+					if d := s3.dense; i >= len(d) || d[i] != id {
+						if x3 = posIn(s3.pages, id); x3 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x4 := i
+				if driver != 4 {
+					if d := s4.dense; i >= len(d) || d[i] != id {
+						if x4 = posIn(s4.pages, id); x4 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x5 := i
+				if driver != 5 {
+					if d := s5.dense; i >= len(d) || d[i] != id {
+						if x5 = posIn(s5.pages, id); x5 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x6 := i
+				if driver != 6 {
+					if d := s6.dense; i >= len(d) || d[i] != id {
+						if x6 = posIn(s6.pages, id); x6 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x7 := i
+				if driver != 7 {
+					if d := s7.dense; i >= len(d) || d[i] != id {
+						if x7 = posIn(s7.pages, id); x7 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				x8 := i
+				if driver != 8 {
+					if d := s8.dense; i >= len(d) || d[i] != id {
+						if x8 = posIn(s8.pages, id); x8 < 0 {
+							continue probe
+						}
+						inLine = false
+					}
+				}
+				if inLine {
+					break
+				}
+				if !yield(Run8[T1, T2, T3, T4, T5, T6, T7, T8]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1], data3[x3 : x3+1 : x3+1], data4[x4 : x4+1 : x4+1], data5[x5 : x5+1 : x5+1], data6[x6 : x6+1 : x6+1], data7[x7 : x7+1 : x7+1], data8[x8 : x8+1 : x8+1]}) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// aligned returns the end of the run of aligned positions of the driving
+// storage from position from: before it, every view holds ids[i]'s
+// component at position i. It is len(ids) for a packed group, and from
+// when position from is out of line.
+func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) aligned(from int) int {
+	if it.driver == 0 {
+		return len(it.ids)
+	}
+	var others [7][]EntityID
+	k := 0
+	if it.driver != 1 {
+		others[k] = it.s1.dense
+		k++
+	}
+	if it.driver != 2 {
+		others[k] = it.s2.dense
+		k++
+	}
+	if it.driver != 3 {
+		others[k] = it.s3.dense
+		k++
+	}
+	if it.driver != 4 {
+		others[k] = it.s4.dense
+		k++
+	}
+	if it.driver != 5 {
+		others[k] = it.s5.dense
+		k++
+	}
+	if it.driver != 6 {
+		others[k] = it.s6.dense
+		k++
+	}
+	if it.driver != 7 {
+		others[k] = it.s7.dense
+		k++
+	}
+	if it.driver != 8 {
+		others[k] = it.s8.dense
+		k++
+	}
+	return alignedPrefix(it.ids, from, others[:k])
 }
 
 // Get returns the components of entity id, and false if it lacks one of
