@@ -237,3 +237,12 @@ var (
 	sinkF     float64
 	sinkWorld *ecs.World
 )
+
+// borrowMovers borrows w's Position and Velocity storages for reading;
+// the caller calls release when done.
+func borrowMovers(tb testing.TB, w *ecs.World) (pos ecs.View[Position], vel ecs.View[Velocity], release func()) {
+	tb.Helper()
+	release, err := w.Borrow(&pos, &vel)
+	check(tb, err)
+	return pos, vel, release
+}

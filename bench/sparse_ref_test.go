@@ -133,10 +133,7 @@ func TestSparseGroupReferenceMatchesSlipway(t *testing.T) {
 	sameOrder(t, "ids", refIDs, ids)
 	same := func(phase string, members int) {
 		t.Helper()
-		var pos ecs.View[Position]
-		var vel ecs.View[Velocity]
-		release, err := w.Borrow(&pos, &vel)
-		check(t, err)
+		pos, vel, release := borrowMovers(t, w)
 		defer release()
 		gn, _ := ecs.GroupLen[Position](w)
 		equal(t, phase+": group length", g.n, gn)

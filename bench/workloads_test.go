@@ -126,10 +126,7 @@ func TestFragmentedSetupsHaveEveryCombination(t *testing.T) {
 // moverPositions returns where the movers' Positions are in their storage.
 func moverPositions(t *testing.T, w *ecs.World) []int {
 	t.Helper()
-	var pos ecs.View[Position]
-	var vel ecs.View[Velocity]
-	release, err := w.Borrow(&pos, &vel)
-	check(t, err)
+	pos, vel, release := borrowMovers(t, w)
 	defer release()
 	var at []int
 	for i, id := range pos.IDs() {
