@@ -790,7 +790,8 @@ type Run2[T1, T2 any] struct {
 // compares the storages' entity ids, a chunk at a time.
 //
 // Do not keep the slices after the views are released, or add or remove
-// components of the joined types while iterating.
+// components of the joined types while iterating. A run of one entity may
+// hand its IDs out in a slice the next run reuses: copy the ids you keep.
 func (it Iter2[T1, T2]) Runs() iter.Seq[Run2[T1, T2]] {
 	return func(yield func(Run2[T1, T2]) bool) {
 		if it.tracked || it.marks || it.not != nil {
@@ -1480,7 +1481,8 @@ type Run3[T1, T2, T3 any] struct {
 // compares the storages' entity ids, a chunk at a time.
 //
 // Do not keep the slices after the views are released, or add or remove
-// components of the joined types while iterating.
+// components of the joined types while iterating. A run of one entity may
+// hand its IDs out in a slice the next run reuses: copy the ids you keep.
 func (it Iter3[T1, T2, T3]) Runs() iter.Seq[Run3[T1, T2, T3]] {
 	return func(yield func(Run3[T1, T2, T3]) bool) {
 		if it.tracked || it.marks || it.not != nil {
@@ -2241,7 +2243,8 @@ type Run4[T1, T2, T3, T4 any] struct {
 // compares the storages' entity ids, a chunk at a time.
 //
 // Do not keep the slices after the views are released, or add or remove
-// components of the joined types while iterating.
+// components of the joined types while iterating. A run of one entity may
+// hand its IDs out in a slice the next run reuses: copy the ids you keep.
 func (it Iter4[T1, T2, T3, T4]) Runs() iter.Seq[Run4[T1, T2, T3, T4]] {
 	return func(yield func(Run4[T1, T2, T3, T4]) bool) {
 		if it.tracked || it.marks || it.not != nil {
@@ -3100,7 +3103,8 @@ type Run5[T1, T2, T3, T4, T5 any] struct {
 // compares the storages' entity ids, a chunk at a time.
 //
 // Do not keep the slices after the views are released, or add or remove
-// components of the joined types while iterating.
+// components of the joined types while iterating. A run of one entity may
+// hand its IDs out in a slice the next run reuses: copy the ids you keep.
 func (it Iter5[T1, T2, T3, T4, T5]) Runs() iter.Seq[Run5[T1, T2, T3, T4, T5]] {
 	return func(yield func(Run5[T1, T2, T3, T4, T5]) bool) {
 		if it.tracked || it.marks || it.not != nil {
@@ -4055,7 +4059,8 @@ type Run6[T1, T2, T3, T4, T5, T6 any] struct {
 // compares the storages' entity ids, a chunk at a time.
 //
 // Do not keep the slices after the views are released, or add or remove
-// components of the joined types while iterating.
+// components of the joined types while iterating. A run of one entity may
+// hand its IDs out in a slice the next run reuses: copy the ids you keep.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5, T6]] {
 	return func(yield func(Run6[T1, T2, T3, T4, T5, T6]) bool) {
 		if it.tracked || it.marks || it.not != nil {
@@ -5106,7 +5111,8 @@ type Run7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 // compares the storages' entity ids, a chunk at a time.
 //
 // Do not keep the slices after the views are released, or add or remove
-// components of the joined types while iterating.
+// components of the joined types while iterating. A run of one entity may
+// hand its IDs out in a slice the next run reuses: copy the ids you keep.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4, T5, T6, T7]] {
 	return func(yield func(Run7[T1, T2, T3, T4, T5, T6, T7]) bool) {
 		if it.tracked || it.marks || it.not != nil {
@@ -6253,7 +6259,8 @@ type Run8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 // compares the storages' entity ids, a chunk at a time.
 //
 // Do not keep the slices after the views are released, or add or remove
-// components of the joined types while iterating.
+// components of the joined types while iterating. A run of one entity may
+// hand its IDs out in a slice the next run reuses: copy the ids you keep.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3, T4, T5, T6, T7, T8]] {
 	return func(yield func(Run8[T1, T2, T3, T4, T5, T6, T7, T8]) bool) {
 		if it.tracked || it.marks || it.not != nil {
