@@ -13,7 +13,18 @@ func (it Iter1[T1]) ParEach(fn func(*T1)) {
 
 // ParEachMin is ParEach with chunks of at least grain candidates (and no
 // parallelism below 2×grain): use a small grain when fn is expensive.
+//
+// A join whose ViewMuts mark modifications marks what it hands out in one
+// pass on the caller first: marking updates summaries shared by
+// neighbouring components, which the workers must not write at once.
 func (it Iter1[T1]) ParEachMin(grain int, fn func(*T1)) {
+	if it.marks {
+		it.driveTracked(func(EntityID, *T1) bool { return true })
+		it.marks = false
+		for k := range it.op {
+			it.op[k].mark = false
+		}
+	}
 	ids := it.ids[it.i:]
 	base := it.i
 	parallelFor(len(ids), grain, func(start, end int) {
@@ -37,7 +48,18 @@ func (it Iter2[T1, T2]) ParEach(fn func(*T1, *T2)) {
 
 // ParEachMin is ParEach with chunks of at least grain candidates (and no
 // parallelism below 2×grain): use a small grain when fn is expensive.
+//
+// A join whose ViewMuts mark modifications marks what it hands out in one
+// pass on the caller first: marking updates summaries shared by
+// neighbouring components, which the workers must not write at once.
 func (it Iter2[T1, T2]) ParEachMin(grain int, fn func(*T1, *T2)) {
+	if it.marks {
+		it.driveTracked(func(EntityID, *T1, *T2) bool { return true })
+		it.marks = false
+		for k := range it.op {
+			it.op[k].mark = false
+		}
+	}
 	ids := it.ids[it.i:]
 	base := it.i
 	parallelFor(len(ids), grain, func(start, end int) {
@@ -61,7 +83,18 @@ func (it Iter3[T1, T2, T3]) ParEach(fn func(*T1, *T2, *T3)) {
 
 // ParEachMin is ParEach with chunks of at least grain candidates (and no
 // parallelism below 2×grain): use a small grain when fn is expensive.
+//
+// A join whose ViewMuts mark modifications marks what it hands out in one
+// pass on the caller first: marking updates summaries shared by
+// neighbouring components, which the workers must not write at once.
 func (it Iter3[T1, T2, T3]) ParEachMin(grain int, fn func(*T1, *T2, *T3)) {
+	if it.marks {
+		it.driveTracked(func(EntityID, *T1, *T2, *T3) bool { return true })
+		it.marks = false
+		for k := range it.op {
+			it.op[k].mark = false
+		}
+	}
 	ids := it.ids[it.i:]
 	base := it.i
 	parallelFor(len(ids), grain, func(start, end int) {
@@ -85,7 +118,18 @@ func (it Iter4[T1, T2, T3, T4]) ParEach(fn func(*T1, *T2, *T3, *T4)) {
 
 // ParEachMin is ParEach with chunks of at least grain candidates (and no
 // parallelism below 2×grain): use a small grain when fn is expensive.
+//
+// A join whose ViewMuts mark modifications marks what it hands out in one
+// pass on the caller first: marking updates summaries shared by
+// neighbouring components, which the workers must not write at once.
 func (it Iter4[T1, T2, T3, T4]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4)) {
+	if it.marks {
+		it.driveTracked(func(EntityID, *T1, *T2, *T3, *T4) bool { return true })
+		it.marks = false
+		for k := range it.op {
+			it.op[k].mark = false
+		}
+	}
 	ids := it.ids[it.i:]
 	base := it.i
 	parallelFor(len(ids), grain, func(start, end int) {
@@ -109,7 +153,18 @@ func (it Iter5[T1, T2, T3, T4, T5]) ParEach(fn func(*T1, *T2, *T3, *T4, *T5)) {
 
 // ParEachMin is ParEach with chunks of at least grain candidates (and no
 // parallelism below 2×grain): use a small grain when fn is expensive.
+//
+// A join whose ViewMuts mark modifications marks what it hands out in one
+// pass on the caller first: marking updates summaries shared by
+// neighbouring components, which the workers must not write at once.
 func (it Iter5[T1, T2, T3, T4, T5]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4, *T5)) {
+	if it.marks {
+		it.driveTracked(func(EntityID, *T1, *T2, *T3, *T4, *T5) bool { return true })
+		it.marks = false
+		for k := range it.op {
+			it.op[k].mark = false
+		}
+	}
 	ids := it.ids[it.i:]
 	base := it.i
 	parallelFor(len(ids), grain, func(start, end int) {
@@ -133,7 +188,18 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) ParEach(fn func(*T1, *T2, *T3, *T4, *T5,
 
 // ParEachMin is ParEach with chunks of at least grain candidates (and no
 // parallelism below 2×grain): use a small grain when fn is expensive.
+//
+// A join whose ViewMuts mark modifications marks what it hands out in one
+// pass on the caller first: marking updates summaries shared by
+// neighbouring components, which the workers must not write at once.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4, *T5, *T6)) {
+	if it.marks {
+		it.driveTracked(func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6) bool { return true })
+		it.marks = false
+		for k := range it.op {
+			it.op[k].mark = false
+		}
+	}
 	ids := it.ids[it.i:]
 	base := it.i
 	parallelFor(len(ids), grain, func(start, end int) {
@@ -157,7 +223,18 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) ParEach(fn func(*T1, *T2, *T3, *T4, 
 
 // ParEachMin is ParEach with chunks of at least grain candidates (and no
 // parallelism below 2×grain): use a small grain when fn is expensive.
+//
+// A join whose ViewMuts mark modifications marks what it hands out in one
+// pass on the caller first: marking updates summaries shared by
+// neighbouring components, which the workers must not write at once.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4, *T5, *T6, *T7)) {
+	if it.marks {
+		it.driveTracked(func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7) bool { return true })
+		it.marks = false
+		for k := range it.op {
+			it.op[k].mark = false
+		}
+	}
 	ids := it.ids[it.i:]
 	base := it.i
 	parallelFor(len(ids), grain, func(start, end int) {
@@ -181,7 +258,18 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) ParEach(fn func(*T1, *T2, *T3, *
 
 // ParEachMin is ParEach with chunks of at least grain candidates (and no
 // parallelism below 2×grain): use a small grain when fn is expensive.
+//
+// A join whose ViewMuts mark modifications marks what it hands out in one
+// pass on the caller first: marking updates summaries shared by
+// neighbouring components, which the workers must not write at once.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8)) {
+	if it.marks {
+		it.driveTracked(func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8) bool { return true })
+		it.marks = false
+		for k := range it.op {
+			it.op[k].mark = false
+		}
+	}
 	ids := it.ids[it.i:]
 	base := it.i
 	parallelFor(len(ids), grain, func(start, end int) {
