@@ -700,10 +700,12 @@ func cbIterJoin1(pos ecs.ViewMut[cbPos]) {
 // ---- Join of 2 ----
 
 // BenchmarkJoin2 adds Vel to Pos for every entity that has both, in a world
-// of N entities with Pos and Vel (created first) and 10N with Pos only;
-// ns/entity is per matched entity (N). The baseline loops over two aligned
-// slices of N. "interleaved" creates the two kinds of entity mixed (every
-// 11th has both), so the probes into Pos are strided rather than in order.
+// of N entities with Pos and Vel and 10N with Pos only; ns/entity is per
+// matched entity (N). The baseline loops over two aligned slices of N. The
+// layout (see cbJoinWorld) is the order the entities were created in:
+// "first" (the default, no suffix) creates the N with both first, "after"
+// last, and "interleaved" mixes them, so the probes into Pos are strided
+// rather than in order.
 func BenchmarkJoin2(b *testing.B) {
 	n := cbMillion
 	b.Run(cbName("plain", n), func(b *testing.B) {
@@ -715,18 +717,22 @@ func BenchmarkJoin2(b *testing.B) {
 		clk.report(n)
 	})
 	impls := []struct {
-		name        string
-		fn          func(ecs.ViewMut[cbPos], ecs.View[cbVel])
-		interleaved bool
+		name   string
+		fn     func(ecs.ViewMut[cbPos], ecs.View[cbVel])
+		layout string
 	}{
-		{"slipway-cursor", cbJoinCursor, false},
-		{"slipway-all", cbJoinAll, false},
-		{"slipway-each", cbJoinEach, false},
-		{"slipway-cursor-interleaved", cbJoinCursor, true},
+		{"slipway-cursor", cbJoinCursor, "first"},
+		{"slipway-all", cbJoinAll, "first"},
+		{"slipway-each", cbJoinEach, "first"},
+		{"slipway-runs", cbJoinRuns, "first"},
+		{"slipway-all-after", cbJoinAll, "after"},
+		{"slipway-runs-after", cbJoinRuns, "after"},
+		{"slipway-cursor-interleaved", cbJoinCursor, "interleaved"},
+		{"slipway-runs-interleaved", cbJoinRuns, "interleaved"},
 	}
 	for _, impl := range impls {
 		b.Run(cbName(impl.name, n), func(b *testing.B) {
-			w := cbJoinWorld(b, n, impl.interleaved)
+			w := cbJoinWorld(b, n, impl.layout)
 			var pos ecs.ViewMut[cbPos]
 			var vel ecs.View[cbVel]
 			cbBorrow(b, w, &pos, &vel)
@@ -740,27 +746,40 @@ func BenchmarkJoin2(b *testing.B) {
 }
 
 // cbJoinWorld returns a world of n entities with Pos and Vel and 10n with
-// Pos only.
-func cbJoinWorld(b *testing.B, n int, interleaved bool) *ecs.World {
+// Pos only, created in bulk, those with both first or after the others
+// (layout "first" or "after"), or one by one and mixed ("interleaved":
+// each entity with both followed by ten with Pos only).
+func cbJoinWorld(b *testing.B, n int, layout string) *ecs.World {
 	b.Helper()
 	w := ecs.NewWorld()
 	ps, vs := cbData(n)
-	if !interleaved {
+	both := func() {
 		_, err := ecs.BulkAddEntity2(w, ps, vs)
 		cbCheck(b, err)
+	}
+	switch layout {
+	case "first", "after":
+		if layout == "first" {
+			both()
+		}
 		for range 10 {
 			_, err := ecs.BulkAddEntity1(w, ps)
 			cbCheck(b, err)
 		}
-		return w
-	}
-	for i := range n {
-		_, err := ecs.AddEntity2(w, ps[i], vs[i])
-		cbCheck(b, err)
-		for range 10 {
-			_, err := ecs.AddEntity1(w, ps[i])
-			cbCheck(b, err)
+		if layout == "after" {
+			both()
 		}
+	case "interleaved":
+		for i := range n {
+			_, err := ecs.AddEntity2(w, ps[i], vs[i])
+			cbCheck(b, err)
+			for range 10 {
+				_, err := ecs.AddEntity1(w, ps[i])
+				cbCheck(b, err)
+			}
+		}
+	default:
+		b.Fatalf("unknown layout %q", layout)
 	}
 	return w
 }
@@ -789,6 +808,17 @@ func cbJoinAll(pos ecs.ViewMut[cbPos], vel ecs.View[cbVel]) {
 	for p, v := range ecs.Join2(pos, vel).All() {
 		p.X += v.X
 		p.Y += v.Y
+	}
+}
+
+//go:noinline
+func cbJoinRuns(pos ecs.ViewMut[cbPos], vel ecs.View[cbVel]) {
+	for r := range ecs.Join2(pos, vel).Runs() {
+		ps, vs := r.A, r.B[:len(r.A)]
+		for i := range ps {
+			ps[i].X += vs[i].X
+			ps[i].Y += vs[i].Y
+		}
 	}
 }
 

@@ -38,7 +38,7 @@ func BenchmarkGroupJoin2(b *testing.B) {
 		{"slipway-group", true, gbJoinPacked},
 	} {
 		b.Run(cbName(impl.name, n), func(b *testing.B) {
-			w := cbJoinWorld(b, n, true)
+			w := cbJoinWorld(b, n, "interleaved")
 			if impl.grouped {
 				cbCheck(b, ecs.AddGroup2[cbPos, cbVel](w))
 			}
