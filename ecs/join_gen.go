@@ -780,12 +780,15 @@ type Run2[T1, T2 any] struct {
 //	}
 //
 // A packed group (see [AddGroup2]) is one run. Outside a group, a run
-// is a stretch of the driving storage whose entities sit at the same
-// positions in every other view: entities that were given these
-// components together (AddEntity2, the bulk calls) and have kept them. An
-// entity out of line comes as a run of its own, which makes Runs slower
-// than [Iter2.All] over joins whose storages were filled in different
-// orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
+// is a stretch of the driving storage whose entities follow one another,
+// in the same order, in every other view: entities that were given these
+// components together (AddEntity2, the bulk calls) and have kept them.
+// Where such a stretch starts at different positions in the storages
+// (other entities were given some of the components first), its first
+// entity comes on its own and the rest as one run. An entity whose
+// neighbours are not its neighbours in every view comes as a run of its
+// own, which makes Runs slower than [Iter2.All] over joins whose
+// storages were filled in different orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
 // marks modifications also comes one entity per run. Finding the runs
 // compares the storages' entity ids, a chunk at a time.
 //
@@ -805,66 +808,102 @@ func (it Iter2[T1, T2]) Runs() iter.Seq[Run2[T1, T2]] {
 		ids, driver := it.ids, it.driver
 		s1, data1 := it.s1, it.s1.data
 		s2, data2 := it.s2, it.s2.data
-		for i := max(it.i, 0); i < len(ids); {
-			if k := it.aligned(i); k > i {
-				if !yield(Run2[T1, T2]{ids[i:k:k], data1[i:k:k], data2[i:k:k]}) {
-					return
+		// last holds the position in each view of the last entity handed
+		// out. (An array, so that it stays in memory and leaves the
+		// registers to the caller's loop over a run.)
+		start := max(it.i, 0)
+		var last [2]int
+		for v := range last {
+			last[v] = start - 1
+		}
+	next:
+		for i := start; i < len(ids); {
+			// Where the entity at i sits in each view: at i, or found in
+			// the sparse pages.
+			id := ids[i]
+			inLine := true
+			x1 := i
+			if driver != 1 {
+				if d := s1.dense; i >= len(d) || d[i] != id {
+					if x1 = posIn(s1.pages, id); x1 < 0 {
+						i++
+						continue next
+					}
+					inLine = false
 				}
-				i = k
 			}
-			// Out of line: probe each position until one is aligned again.
-		probe:
-			for ; i < len(ids); i++ {
-				id := ids[i]
-				inLine := true
-				x1 := i
-				if driver != 1 {
-					if d := s1.dense; i >= len(d) || d[i] != id {
-						if x1 = posIn(s1.pages, id); x1 < 0 {
-							continue probe
-						}
-						inLine = false
+			x2 := i
+			if driver != 2 {
+				if d := s2.dense; i >= len(d) || d[i] != id {
+					if x2 = posIn(s2.pages, id); x2 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x2 := i
-				if driver != 2 {
-					if d := s2.dense; i >= len(d) || d[i] != id {
-						if x2 = posIn(s2.pages, id); x2 < 0 {
-							continue probe
-						}
-						inLine = false
-					}
-				}
-				if inLine {
-					break
-				}
+			}
+			// A run starts at an entity in line, or at one that sits right
+			// after the last entity handed out in every view. Any other
+			// is a run of its own, without looking further.
+			// (Two yields: the loop of the long runs gets a copy of the
+			// body of its own. The compiler gives the last one the better
+			// loop.)
+			// (last is set before yield: what stays live across the
+			// caller's loop takes registers from it.)
+			if !inLine && (x1 != last[1-1]+1 || x2 != last[2-1]+1) {
+				last[0] = x1
+				last[1] = x2
 				if !yield(Run2[T1, T2]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1]}) {
 					return
 				}
+				i++
+				continue
 			}
+			k := it.runEnd(i, inLine, x1, x2)
+			n := k - i
+			last[0] = x1 + n - 1
+			last[1] = x2 + n - 1
+			if !yield(Run2[T1, T2]{ids[i:k:k], data1[x1 : x1+n : x1+n], data2[x2 : x2+n : x2+n]}) {
+				return
+			}
+			i = k
 		}
 	}
 }
 
-// aligned returns the end of the run of aligned positions of the driving
-// storage from position from: before it, every view holds ids[i]'s
-// component at position i. It is len(ids) for a packed group, and from
-// when position from is out of line.
-func (it *Iter2[T1, T2]) aligned(from int) int {
-	if it.driver == 0 {
-		return len(it.ids)
+// runEnd returns the end of the run of the driving storage's ids that
+// starts at position i: the ids from i on sit in each view from its
+// position x on (x1, x2), in the same order, up to the end it
+// returns. inLine says that each x is i. A packed group is one run.
+func (it *Iter2[T1, T2]) runEnd(i int, inLine bool, x1, x2 int) int {
+	ids, driver := it.ids, it.driver
+	if driver == 0 {
+		return len(ids)
+	}
+	from := 1
+	if !inLine {
+		// Look the next few entities up in the sparse pages before
+		// comparing the storages' ids: the join reads those entries
+		// next anyway, where the ids are memory it does not otherwise
+		// touch, and entities out of line seldom make long runs.
+		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
+			j := i + from
+			if driver != 1 && posIn(it.s1.pages, ids[j]) != x1+from || driver != 2 && posIn(it.s2.pages, ids[j]) != x2+from {
+				return j
+			}
+		}
 	}
 	var others [1][]EntityID
 	k := 0
 	if it.driver != 1 {
-		others[k] = it.s1.dense
+		others[k] = it.s1.dense[x1:]
 		k++
 	}
 	if it.driver != 2 {
-		others[k] = it.s2.dense
+		others[k] = it.s2.dense[x2:]
 		k++
 	}
-	return alignedPrefix(it.ids, from, others[:k])
+	return i + alignedPrefix(ids[i:], from, others[:k])
 }
 
 // Get returns the components of entity id, and false if it lacks one of
@@ -1471,12 +1510,15 @@ type Run3[T1, T2, T3 any] struct {
 //	}
 //
 // A packed group (see [AddGroup3]) is one run. Outside a group, a run
-// is a stretch of the driving storage whose entities sit at the same
-// positions in every other view: entities that were given these
-// components together (AddEntity3, the bulk calls) and have kept them. An
-// entity out of line comes as a run of its own, which makes Runs slower
-// than [Iter3.All] over joins whose storages were filled in different
-// orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
+// is a stretch of the driving storage whose entities follow one another,
+// in the same order, in every other view: entities that were given these
+// components together (AddEntity3, the bulk calls) and have kept them.
+// Where such a stretch starts at different positions in the storages
+// (other entities were given some of the components first), its first
+// entity comes on its own and the rest as one run. An entity whose
+// neighbours are not its neighbours in every view comes as a run of its
+// own, which makes Runs slower than [Iter3.All] over joins whose
+// storages were filled in different orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
 // marks modifications also comes one entity per run. Finding the runs
 // compares the storages' entity ids, a chunk at a time.
 //
@@ -1497,79 +1539,118 @@ func (it Iter3[T1, T2, T3]) Runs() iter.Seq[Run3[T1, T2, T3]] {
 		s1, data1 := it.s1, it.s1.data
 		s2, data2 := it.s2, it.s2.data
 		s3, data3 := it.s3, it.s3.data
-		for i := max(it.i, 0); i < len(ids); {
-			if k := it.aligned(i); k > i {
-				if !yield(Run3[T1, T2, T3]{ids[i:k:k], data1[i:k:k], data2[i:k:k], data3[i:k:k]}) {
-					return
+		// last holds the position in each view of the last entity handed
+		// out. (An array, so that it stays in memory and leaves the
+		// registers to the caller's loop over a run.)
+		start := max(it.i, 0)
+		var last [3]int
+		for v := range last {
+			last[v] = start - 1
+		}
+	next:
+		for i := start; i < len(ids); {
+			// Where the entity at i sits in each view: at i, or found in
+			// the sparse pages.
+			id := ids[i]
+			inLine := true
+			x1 := i
+			if driver != 1 {
+				if d := s1.dense; i >= len(d) || d[i] != id {
+					if x1 = posIn(s1.pages, id); x1 < 0 {
+						i++
+						continue next
+					}
+					inLine = false
 				}
-				i = k
 			}
-			// Out of line: probe each position until one is aligned again.
-		probe:
-			for ; i < len(ids); i++ {
-				id := ids[i]
-				inLine := true
-				x1 := i
-				if driver != 1 {
-					if d := s1.dense; i >= len(d) || d[i] != id {
-						if x1 = posIn(s1.pages, id); x1 < 0 {
-							continue probe
-						}
-						inLine = false
+			x2 := i
+			if driver != 2 {
+				if d := s2.dense; i >= len(d) || d[i] != id {
+					if x2 = posIn(s2.pages, id); x2 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x2 := i
-				if driver != 2 {
-					if d := s2.dense; i >= len(d) || d[i] != id {
-						if x2 = posIn(s2.pages, id); x2 < 0 {
-							continue probe
-						}
-						inLine = false
+			}
+			x3 := i
+			if driver != 3 {
+				if d := s3.dense; i >= len(d) || d[i] != id {
+					if x3 = posIn(s3.pages, id); x3 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x3 := i
-				if driver != 3 {
-					if d := s3.dense; i >= len(d) || d[i] != id {
-						if x3 = posIn(s3.pages, id); x3 < 0 {
-							continue probe
-						}
-						inLine = false
-					}
-				}
-				if inLine {
-					break
-				}
+			}
+			// A run starts at an entity in line, or at one that sits right
+			// after the last entity handed out in every view. Any other
+			// is a run of its own, without looking further.
+			// (Two yields: the loop of the long runs gets a copy of the
+			// body of its own. The compiler gives the last one the better
+			// loop.)
+			// (last is set before yield: what stays live across the
+			// caller's loop takes registers from it.)
+			if !inLine && (x1 != last[1-1]+1 || x2 != last[2-1]+1 || x3 != last[3-1]+1) {
+				last[0] = x1
+				last[1] = x2
+				last[2] = x3
 				if !yield(Run3[T1, T2, T3]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1], data3[x3 : x3+1 : x3+1]}) {
 					return
 				}
+				i++
+				continue
 			}
+			k := it.runEnd(i, inLine, x1, x2, x3)
+			n := k - i
+			last[0] = x1 + n - 1
+			last[1] = x2 + n - 1
+			last[2] = x3 + n - 1
+			if !yield(Run3[T1, T2, T3]{ids[i:k:k], data1[x1 : x1+n : x1+n], data2[x2 : x2+n : x2+n], data3[x3 : x3+n : x3+n]}) {
+				return
+			}
+			i = k
 		}
 	}
 }
 
-// aligned returns the end of the run of aligned positions of the driving
-// storage from position from: before it, every view holds ids[i]'s
-// component at position i. It is len(ids) for a packed group, and from
-// when position from is out of line.
-func (it *Iter3[T1, T2, T3]) aligned(from int) int {
-	if it.driver == 0 {
-		return len(it.ids)
+// runEnd returns the end of the run of the driving storage's ids that
+// starts at position i: the ids from i on sit in each view from its
+// position x on (x1, x2, x3), in the same order, up to the end it
+// returns. inLine says that each x is i. A packed group is one run.
+func (it *Iter3[T1, T2, T3]) runEnd(i int, inLine bool, x1, x2, x3 int) int {
+	ids, driver := it.ids, it.driver
+	if driver == 0 {
+		return len(ids)
+	}
+	from := 1
+	if !inLine {
+		// Look the next few entities up in the sparse pages before
+		// comparing the storages' ids: the join reads those entries
+		// next anyway, where the ids are memory it does not otherwise
+		// touch, and entities out of line seldom make long runs.
+		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
+			j := i + from
+			if driver != 1 && posIn(it.s1.pages, ids[j]) != x1+from || driver != 2 && posIn(it.s2.pages, ids[j]) != x2+from || driver != 3 && posIn(it.s3.pages, ids[j]) != x3+from {
+				return j
+			}
+		}
 	}
 	var others [2][]EntityID
 	k := 0
 	if it.driver != 1 {
-		others[k] = it.s1.dense
+		others[k] = it.s1.dense[x1:]
 		k++
 	}
 	if it.driver != 2 {
-		others[k] = it.s2.dense
+		others[k] = it.s2.dense[x2:]
 		k++
 	}
 	if it.driver != 3 {
-		others[k] = it.s3.dense
+		others[k] = it.s3.dense[x3:]
 		k++
 	}
-	return alignedPrefix(it.ids, from, others[:k])
+	return i + alignedPrefix(ids[i:], from, others[:k])
 }
 
 // Get returns the components of entity id, and false if it lacks one of
@@ -2233,12 +2314,15 @@ type Run4[T1, T2, T3, T4 any] struct {
 //	}
 //
 // A packed group (see [AddGroup4]) is one run. Outside a group, a run
-// is a stretch of the driving storage whose entities sit at the same
-// positions in every other view: entities that were given these
-// components together (AddEntity4, the bulk calls) and have kept them. An
-// entity out of line comes as a run of its own, which makes Runs slower
-// than [Iter4.All] over joins whose storages were filled in different
-// orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
+// is a stretch of the driving storage whose entities follow one another,
+// in the same order, in every other view: entities that were given these
+// components together (AddEntity4, the bulk calls) and have kept them.
+// Where such a stretch starts at different positions in the storages
+// (other entities were given some of the components first), its first
+// entity comes on its own and the rest as one run. An entity whose
+// neighbours are not its neighbours in every view comes as a run of its
+// own, which makes Runs slower than [Iter4.All] over joins whose
+// storages were filled in different orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
 // marks modifications also comes one entity per run. Finding the runs
 // compares the storages' entity ids, a chunk at a time.
 //
@@ -2260,92 +2344,134 @@ func (it Iter4[T1, T2, T3, T4]) Runs() iter.Seq[Run4[T1, T2, T3, T4]] {
 		s2, data2 := it.s2, it.s2.data
 		s3, data3 := it.s3, it.s3.data
 		s4, data4 := it.s4, it.s4.data
-		for i := max(it.i, 0); i < len(ids); {
-			if k := it.aligned(i); k > i {
-				if !yield(Run4[T1, T2, T3, T4]{ids[i:k:k], data1[i:k:k], data2[i:k:k], data3[i:k:k], data4[i:k:k]}) {
-					return
+		// last holds the position in each view of the last entity handed
+		// out. (An array, so that it stays in memory and leaves the
+		// registers to the caller's loop over a run.)
+		start := max(it.i, 0)
+		var last [4]int
+		for v := range last {
+			last[v] = start - 1
+		}
+	next:
+		for i := start; i < len(ids); {
+			// Where the entity at i sits in each view: at i, or found in
+			// the sparse pages.
+			id := ids[i]
+			inLine := true
+			x1 := i
+			if driver != 1 {
+				if d := s1.dense; i >= len(d) || d[i] != id {
+					if x1 = posIn(s1.pages, id); x1 < 0 {
+						i++
+						continue next
+					}
+					inLine = false
 				}
-				i = k
 			}
-			// Out of line: probe each position until one is aligned again.
-		probe:
-			for ; i < len(ids); i++ {
-				id := ids[i]
-				inLine := true
-				x1 := i
-				if driver != 1 {
-					if d := s1.dense; i >= len(d) || d[i] != id {
-						if x1 = posIn(s1.pages, id); x1 < 0 {
-							continue probe
-						}
-						inLine = false
+			x2 := i
+			if driver != 2 {
+				if d := s2.dense; i >= len(d) || d[i] != id {
+					if x2 = posIn(s2.pages, id); x2 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x2 := i
-				if driver != 2 {
-					if d := s2.dense; i >= len(d) || d[i] != id {
-						if x2 = posIn(s2.pages, id); x2 < 0 {
-							continue probe
-						}
-						inLine = false
+			}
+			x3 := i
+			if driver != 3 {
+				if d := s3.dense; i >= len(d) || d[i] != id {
+					if x3 = posIn(s3.pages, id); x3 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x3 := i
-				if driver != 3 {
-					if d := s3.dense; i >= len(d) || d[i] != id {
-						if x3 = posIn(s3.pages, id); x3 < 0 {
-							continue probe
-						}
-						inLine = false
+			}
+			x4 := i
+			if driver != 4 {
+				if d := s4.dense; i >= len(d) || d[i] != id {
+					if x4 = posIn(s4.pages, id); x4 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x4 := i
-				if driver != 4 {
-					if d := s4.dense; i >= len(d) || d[i] != id {
-						if x4 = posIn(s4.pages, id); x4 < 0 {
-							continue probe
-						}
-						inLine = false
-					}
-				}
-				if inLine {
-					break
-				}
+			}
+			// A run starts at an entity in line, or at one that sits right
+			// after the last entity handed out in every view. Any other
+			// is a run of its own, without looking further.
+			// (Two yields: the loop of the long runs gets a copy of the
+			// body of its own. The compiler gives the last one the better
+			// loop.)
+			// (last is set before yield: what stays live across the
+			// caller's loop takes registers from it.)
+			if !inLine && (x1 != last[1-1]+1 || x2 != last[2-1]+1 || x3 != last[3-1]+1 || x4 != last[4-1]+1) {
+				last[0] = x1
+				last[1] = x2
+				last[2] = x3
+				last[3] = x4
 				if !yield(Run4[T1, T2, T3, T4]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1], data3[x3 : x3+1 : x3+1], data4[x4 : x4+1 : x4+1]}) {
 					return
 				}
+				i++
+				continue
 			}
+			k := it.runEnd(i, inLine, x1, x2, x3, x4)
+			n := k - i
+			last[0] = x1 + n - 1
+			last[1] = x2 + n - 1
+			last[2] = x3 + n - 1
+			last[3] = x4 + n - 1
+			if !yield(Run4[T1, T2, T3, T4]{ids[i:k:k], data1[x1 : x1+n : x1+n], data2[x2 : x2+n : x2+n], data3[x3 : x3+n : x3+n], data4[x4 : x4+n : x4+n]}) {
+				return
+			}
+			i = k
 		}
 	}
 }
 
-// aligned returns the end of the run of aligned positions of the driving
-// storage from position from: before it, every view holds ids[i]'s
-// component at position i. It is len(ids) for a packed group, and from
-// when position from is out of line.
-func (it *Iter4[T1, T2, T3, T4]) aligned(from int) int {
-	if it.driver == 0 {
-		return len(it.ids)
+// runEnd returns the end of the run of the driving storage's ids that
+// starts at position i: the ids from i on sit in each view from its
+// position x on (x1, x2, x3, x4), in the same order, up to the end it
+// returns. inLine says that each x is i. A packed group is one run.
+func (it *Iter4[T1, T2, T3, T4]) runEnd(i int, inLine bool, x1, x2, x3, x4 int) int {
+	ids, driver := it.ids, it.driver
+	if driver == 0 {
+		return len(ids)
+	}
+	from := 1
+	if !inLine {
+		// Look the next few entities up in the sparse pages before
+		// comparing the storages' ids: the join reads those entries
+		// next anyway, where the ids are memory it does not otherwise
+		// touch, and entities out of line seldom make long runs.
+		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
+			j := i + from
+			if driver != 1 && posIn(it.s1.pages, ids[j]) != x1+from || driver != 2 && posIn(it.s2.pages, ids[j]) != x2+from || driver != 3 && posIn(it.s3.pages, ids[j]) != x3+from || driver != 4 && posIn(it.s4.pages, ids[j]) != x4+from {
+				return j
+			}
+		}
 	}
 	var others [3][]EntityID
 	k := 0
 	if it.driver != 1 {
-		others[k] = it.s1.dense
+		others[k] = it.s1.dense[x1:]
 		k++
 	}
 	if it.driver != 2 {
-		others[k] = it.s2.dense
+		others[k] = it.s2.dense[x2:]
 		k++
 	}
 	if it.driver != 3 {
-		others[k] = it.s3.dense
+		others[k] = it.s3.dense[x3:]
 		k++
 	}
 	if it.driver != 4 {
-		others[k] = it.s4.dense
+		others[k] = it.s4.dense[x4:]
 		k++
 	}
-	return alignedPrefix(it.ids, from, others[:k])
+	return i + alignedPrefix(ids[i:], from, others[:k])
 }
 
 // Get returns the components of entity id, and false if it lacks one of
@@ -3093,12 +3219,15 @@ type Run5[T1, T2, T3, T4, T5 any] struct {
 //	}
 //
 // A packed group (see [AddGroup5]) is one run. Outside a group, a run
-// is a stretch of the driving storage whose entities sit at the same
-// positions in every other view: entities that were given these
-// components together (AddEntity5, the bulk calls) and have kept them. An
-// entity out of line comes as a run of its own, which makes Runs slower
-// than [Iter5.All] over joins whose storages were filled in different
-// orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
+// is a stretch of the driving storage whose entities follow one another,
+// in the same order, in every other view: entities that were given these
+// components together (AddEntity5, the bulk calls) and have kept them.
+// Where such a stretch starts at different positions in the storages
+// (other entities were given some of the components first), its first
+// entity comes on its own and the rest as one run. An entity whose
+// neighbours are not its neighbours in every view comes as a run of its
+// own, which makes Runs slower than [Iter5.All] over joins whose
+// storages were filled in different orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
 // marks modifications also comes one entity per run. Finding the runs
 // compares the storages' entity ids, a chunk at a time.
 //
@@ -3121,105 +3250,150 @@ func (it Iter5[T1, T2, T3, T4, T5]) Runs() iter.Seq[Run5[T1, T2, T3, T4, T5]] {
 		s3, data3 := it.s3, it.s3.data
 		s4, data4 := it.s4, it.s4.data
 		s5, data5 := it.s5, it.s5.data
-		for i := max(it.i, 0); i < len(ids); {
-			if k := it.aligned(i); k > i {
-				if !yield(Run5[T1, T2, T3, T4, T5]{ids[i:k:k], data1[i:k:k], data2[i:k:k], data3[i:k:k], data4[i:k:k], data5[i:k:k]}) {
-					return
+		// last holds the position in each view of the last entity handed
+		// out. (An array, so that it stays in memory and leaves the
+		// registers to the caller's loop over a run.)
+		start := max(it.i, 0)
+		var last [5]int
+		for v := range last {
+			last[v] = start - 1
+		}
+	next:
+		for i := start; i < len(ids); {
+			// Where the entity at i sits in each view: at i, or found in
+			// the sparse pages.
+			id := ids[i]
+			inLine := true
+			x1 := i
+			if driver != 1 {
+				if d := s1.dense; i >= len(d) || d[i] != id {
+					if x1 = posIn(s1.pages, id); x1 < 0 {
+						i++
+						continue next
+					}
+					inLine = false
 				}
-				i = k
 			}
-			// Out of line: probe each position until one is aligned again.
-		probe:
-			for ; i < len(ids); i++ {
-				id := ids[i]
-				inLine := true
-				x1 := i
-				if driver != 1 {
-					if d := s1.dense; i >= len(d) || d[i] != id {
-						if x1 = posIn(s1.pages, id); x1 < 0 {
-							continue probe
-						}
-						inLine = false
+			x2 := i
+			if driver != 2 {
+				if d := s2.dense; i >= len(d) || d[i] != id {
+					if x2 = posIn(s2.pages, id); x2 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x2 := i
-				if driver != 2 {
-					if d := s2.dense; i >= len(d) || d[i] != id {
-						if x2 = posIn(s2.pages, id); x2 < 0 {
-							continue probe
-						}
-						inLine = false
+			}
+			x3 := i
+			if driver != 3 {
+				if d := s3.dense; i >= len(d) || d[i] != id {
+					if x3 = posIn(s3.pages, id); x3 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x3 := i
-				if driver != 3 {
-					if d := s3.dense; i >= len(d) || d[i] != id {
-						if x3 = posIn(s3.pages, id); x3 < 0 {
-							continue probe
-						}
-						inLine = false
+			}
+			x4 := i
+			if driver != 4 {
+				if d := s4.dense; i >= len(d) || d[i] != id {
+					if x4 = posIn(s4.pages, id); x4 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x4 := i
-				if driver != 4 {
-					if d := s4.dense; i >= len(d) || d[i] != id {
-						if x4 = posIn(s4.pages, id); x4 < 0 {
-							continue probe
-						}
-						inLine = false
+			}
+			x5 := i
+			if driver != 5 {
+				if d := s5.dense; i >= len(d) || d[i] != id {
+					if x5 = posIn(s5.pages, id); x5 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x5 := i
-				if driver != 5 {
-					if d := s5.dense; i >= len(d) || d[i] != id {
-						if x5 = posIn(s5.pages, id); x5 < 0 {
-							continue probe
-						}
-						inLine = false
-					}
-				}
-				if inLine {
-					break
-				}
+			}
+			// A run starts at an entity in line, or at one that sits right
+			// after the last entity handed out in every view. Any other
+			// is a run of its own, without looking further.
+			// (Two yields: the loop of the long runs gets a copy of the
+			// body of its own. The compiler gives the last one the better
+			// loop.)
+			// (last is set before yield: what stays live across the
+			// caller's loop takes registers from it.)
+			if !inLine && (x1 != last[1-1]+1 || x2 != last[2-1]+1 || x3 != last[3-1]+1 || x4 != last[4-1]+1 || x5 != last[5-1]+1) {
+				last[0] = x1
+				last[1] = x2
+				last[2] = x3
+				last[3] = x4
+				last[4] = x5
 				if !yield(Run5[T1, T2, T3, T4, T5]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1], data3[x3 : x3+1 : x3+1], data4[x4 : x4+1 : x4+1], data5[x5 : x5+1 : x5+1]}) {
 					return
 				}
+				i++
+				continue
 			}
+			k := it.runEnd(i, inLine, x1, x2, x3, x4, x5)
+			n := k - i
+			last[0] = x1 + n - 1
+			last[1] = x2 + n - 1
+			last[2] = x3 + n - 1
+			last[3] = x4 + n - 1
+			last[4] = x5 + n - 1
+			if !yield(Run5[T1, T2, T3, T4, T5]{ids[i:k:k], data1[x1 : x1+n : x1+n], data2[x2 : x2+n : x2+n], data3[x3 : x3+n : x3+n], data4[x4 : x4+n : x4+n], data5[x5 : x5+n : x5+n]}) {
+				return
+			}
+			i = k
 		}
 	}
 }
 
-// aligned returns the end of the run of aligned positions of the driving
-// storage from position from: before it, every view holds ids[i]'s
-// component at position i. It is len(ids) for a packed group, and from
-// when position from is out of line.
-func (it *Iter5[T1, T2, T3, T4, T5]) aligned(from int) int {
-	if it.driver == 0 {
-		return len(it.ids)
+// runEnd returns the end of the run of the driving storage's ids that
+// starts at position i: the ids from i on sit in each view from its
+// position x on (x1, x2, x3, x4, x5), in the same order, up to the end it
+// returns. inLine says that each x is i. A packed group is one run.
+func (it *Iter5[T1, T2, T3, T4, T5]) runEnd(i int, inLine bool, x1, x2, x3, x4, x5 int) int {
+	ids, driver := it.ids, it.driver
+	if driver == 0 {
+		return len(ids)
+	}
+	from := 1
+	if !inLine {
+		// Look the next few entities up in the sparse pages before
+		// comparing the storages' ids: the join reads those entries
+		// next anyway, where the ids are memory it does not otherwise
+		// touch, and entities out of line seldom make long runs.
+		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
+			j := i + from
+			if driver != 1 && posIn(it.s1.pages, ids[j]) != x1+from || driver != 2 && posIn(it.s2.pages, ids[j]) != x2+from || driver != 3 && posIn(it.s3.pages, ids[j]) != x3+from || driver != 4 && posIn(it.s4.pages, ids[j]) != x4+from || driver != 5 && posIn(it.s5.pages, ids[j]) != x5+from {
+				return j
+			}
+		}
 	}
 	var others [4][]EntityID
 	k := 0
 	if it.driver != 1 {
-		others[k] = it.s1.dense
+		others[k] = it.s1.dense[x1:]
 		k++
 	}
 	if it.driver != 2 {
-		others[k] = it.s2.dense
+		others[k] = it.s2.dense[x2:]
 		k++
 	}
 	if it.driver != 3 {
-		others[k] = it.s3.dense
+		others[k] = it.s3.dense[x3:]
 		k++
 	}
 	if it.driver != 4 {
-		others[k] = it.s4.dense
+		others[k] = it.s4.dense[x4:]
 		k++
 	}
 	if it.driver != 5 {
-		others[k] = it.s5.dense
+		others[k] = it.s5.dense[x5:]
 		k++
 	}
-	return alignedPrefix(it.ids, from, others[:k])
+	return i + alignedPrefix(ids[i:], from, others[:k])
 }
 
 // Get returns the components of entity id, and false if it lacks one of
@@ -4049,12 +4223,15 @@ type Run6[T1, T2, T3, T4, T5, T6 any] struct {
 //	}
 //
 // A packed group (see [AddGroup6]) is one run. Outside a group, a run
-// is a stretch of the driving storage whose entities sit at the same
-// positions in every other view: entities that were given these
-// components together (AddEntity6, the bulk calls) and have kept them. An
-// entity out of line comes as a run of its own, which makes Runs slower
-// than [Iter6.All] over joins whose storages were filled in different
-// orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
+// is a stretch of the driving storage whose entities follow one another,
+// in the same order, in every other view: entities that were given these
+// components together (AddEntity6, the bulk calls) and have kept them.
+// Where such a stretch starts at different positions in the storages
+// (other entities were given some of the components first), its first
+// entity comes on its own and the rest as one run. An entity whose
+// neighbours are not its neighbours in every view comes as a run of its
+// own, which makes Runs slower than [Iter6.All] over joins whose
+// storages were filled in different orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
 // marks modifications also comes one entity per run. Finding the runs
 // compares the storages' entity ids, a chunk at a time.
 //
@@ -4078,118 +4255,166 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5,
 		s4, data4 := it.s4, it.s4.data
 		s5, data5 := it.s5, it.s5.data
 		s6, data6 := it.s6, it.s6.data
-		for i := max(it.i, 0); i < len(ids); {
-			if k := it.aligned(i); k > i {
-				if !yield(Run6[T1, T2, T3, T4, T5, T6]{ids[i:k:k], data1[i:k:k], data2[i:k:k], data3[i:k:k], data4[i:k:k], data5[i:k:k], data6[i:k:k]}) {
-					return
+		// last holds the position in each view of the last entity handed
+		// out. (An array, so that it stays in memory and leaves the
+		// registers to the caller's loop over a run.)
+		start := max(it.i, 0)
+		var last [6]int
+		for v := range last {
+			last[v] = start - 1
+		}
+	next:
+		for i := start; i < len(ids); {
+			// Where the entity at i sits in each view: at i, or found in
+			// the sparse pages.
+			id := ids[i]
+			inLine := true
+			x1 := i
+			if driver != 1 {
+				if d := s1.dense; i >= len(d) || d[i] != id {
+					if x1 = posIn(s1.pages, id); x1 < 0 {
+						i++
+						continue next
+					}
+					inLine = false
 				}
-				i = k
 			}
-			// Out of line: probe each position until one is aligned again.
-		probe:
-			for ; i < len(ids); i++ {
-				id := ids[i]
-				inLine := true
-				x1 := i
-				if driver != 1 {
-					if d := s1.dense; i >= len(d) || d[i] != id {
-						if x1 = posIn(s1.pages, id); x1 < 0 {
-							continue probe
-						}
-						inLine = false
+			x2 := i
+			if driver != 2 {
+				if d := s2.dense; i >= len(d) || d[i] != id {
+					if x2 = posIn(s2.pages, id); x2 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x2 := i
-				if driver != 2 {
-					if d := s2.dense; i >= len(d) || d[i] != id {
-						if x2 = posIn(s2.pages, id); x2 < 0 {
-							continue probe
-						}
-						inLine = false
+			}
+			x3 := i
+			if driver != 3 {
+				if d := s3.dense; i >= len(d) || d[i] != id {
+					if x3 = posIn(s3.pages, id); x3 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x3 := i
-				if driver != 3 {
-					if d := s3.dense; i >= len(d) || d[i] != id {
-						if x3 = posIn(s3.pages, id); x3 < 0 {
-							continue probe
-						}
-						inLine = false
+			}
+			x4 := i
+			if driver != 4 {
+				if d := s4.dense; i >= len(d) || d[i] != id {
+					if x4 = posIn(s4.pages, id); x4 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x4 := i
-				if driver != 4 {
-					if d := s4.dense; i >= len(d) || d[i] != id {
-						if x4 = posIn(s4.pages, id); x4 < 0 {
-							continue probe
-						}
-						inLine = false
+			}
+			x5 := i
+			if driver != 5 {
+				if d := s5.dense; i >= len(d) || d[i] != id {
+					if x5 = posIn(s5.pages, id); x5 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x5 := i
-				if driver != 5 {
-					if d := s5.dense; i >= len(d) || d[i] != id {
-						if x5 = posIn(s5.pages, id); x5 < 0 {
-							continue probe
-						}
-						inLine = false
+			}
+			x6 := i
+			if driver != 6 {
+				if d := s6.dense; i >= len(d) || d[i] != id {
+					if x6 = posIn(s6.pages, id); x6 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x6 := i
-				if driver != 6 {
-					if d := s6.dense; i >= len(d) || d[i] != id {
-						if x6 = posIn(s6.pages, id); x6 < 0 {
-							continue probe
-						}
-						inLine = false
-					}
-				}
-				if inLine {
-					break
-				}
+			}
+			// A run starts at an entity in line, or at one that sits right
+			// after the last entity handed out in every view. Any other
+			// is a run of its own, without looking further.
+			// (Two yields: the loop of the long runs gets a copy of the
+			// body of its own. The compiler gives the last one the better
+			// loop.)
+			// (last is set before yield: what stays live across the
+			// caller's loop takes registers from it.)
+			if !inLine && (x1 != last[1-1]+1 || x2 != last[2-1]+1 || x3 != last[3-1]+1 || x4 != last[4-1]+1 || x5 != last[5-1]+1 || x6 != last[6-1]+1) {
+				last[0] = x1
+				last[1] = x2
+				last[2] = x3
+				last[3] = x4
+				last[4] = x5
+				last[5] = x6
 				if !yield(Run6[T1, T2, T3, T4, T5, T6]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1], data3[x3 : x3+1 : x3+1], data4[x4 : x4+1 : x4+1], data5[x5 : x5+1 : x5+1], data6[x6 : x6+1 : x6+1]}) {
 					return
 				}
+				i++
+				continue
 			}
+			k := it.runEnd(i, inLine, x1, x2, x3, x4, x5, x6)
+			n := k - i
+			last[0] = x1 + n - 1
+			last[1] = x2 + n - 1
+			last[2] = x3 + n - 1
+			last[3] = x4 + n - 1
+			last[4] = x5 + n - 1
+			last[5] = x6 + n - 1
+			if !yield(Run6[T1, T2, T3, T4, T5, T6]{ids[i:k:k], data1[x1 : x1+n : x1+n], data2[x2 : x2+n : x2+n], data3[x3 : x3+n : x3+n], data4[x4 : x4+n : x4+n], data5[x5 : x5+n : x5+n], data6[x6 : x6+n : x6+n]}) {
+				return
+			}
+			i = k
 		}
 	}
 }
 
-// aligned returns the end of the run of aligned positions of the driving
-// storage from position from: before it, every view holds ids[i]'s
-// component at position i. It is len(ids) for a packed group, and from
-// when position from is out of line.
-func (it *Iter6[T1, T2, T3, T4, T5, T6]) aligned(from int) int {
-	if it.driver == 0 {
-		return len(it.ids)
+// runEnd returns the end of the run of the driving storage's ids that
+// starts at position i: the ids from i on sit in each view from its
+// position x on (x1, x2, x3, x4, x5, x6), in the same order, up to the end it
+// returns. inLine says that each x is i. A packed group is one run.
+func (it *Iter6[T1, T2, T3, T4, T5, T6]) runEnd(i int, inLine bool, x1, x2, x3, x4, x5, x6 int) int {
+	ids, driver := it.ids, it.driver
+	if driver == 0 {
+		return len(ids)
+	}
+	from := 1
+	if !inLine {
+		// Look the next few entities up in the sparse pages before
+		// comparing the storages' ids: the join reads those entries
+		// next anyway, where the ids are memory it does not otherwise
+		// touch, and entities out of line seldom make long runs.
+		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
+			j := i + from
+			if driver != 1 && posIn(it.s1.pages, ids[j]) != x1+from || driver != 2 && posIn(it.s2.pages, ids[j]) != x2+from || driver != 3 && posIn(it.s3.pages, ids[j]) != x3+from || driver != 4 && posIn(it.s4.pages, ids[j]) != x4+from || driver != 5 && posIn(it.s5.pages, ids[j]) != x5+from || driver != 6 && posIn(it.s6.pages, ids[j]) != x6+from {
+				return j
+			}
+		}
 	}
 	var others [5][]EntityID
 	k := 0
 	if it.driver != 1 {
-		others[k] = it.s1.dense
+		others[k] = it.s1.dense[x1:]
 		k++
 	}
 	if it.driver != 2 {
-		others[k] = it.s2.dense
+		others[k] = it.s2.dense[x2:]
 		k++
 	}
 	if it.driver != 3 {
-		others[k] = it.s3.dense
+		others[k] = it.s3.dense[x3:]
 		k++
 	}
 	if it.driver != 4 {
-		others[k] = it.s4.dense
+		others[k] = it.s4.dense[x4:]
 		k++
 	}
 	if it.driver != 5 {
-		others[k] = it.s5.dense
+		others[k] = it.s5.dense[x5:]
 		k++
 	}
 	if it.driver != 6 {
-		others[k] = it.s6.dense
+		others[k] = it.s6.dense[x6:]
 		k++
 	}
-	return alignedPrefix(it.ids, from, others[:k])
+	return i + alignedPrefix(ids[i:], from, others[:k])
 }
 
 // Get returns the components of entity id, and false if it lacks one of
@@ -5101,12 +5326,15 @@ type Run7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 //	}
 //
 // A packed group (see [AddGroup7]) is one run. Outside a group, a run
-// is a stretch of the driving storage whose entities sit at the same
-// positions in every other view: entities that were given these
-// components together (AddEntity7, the bulk calls) and have kept them. An
-// entity out of line comes as a run of its own, which makes Runs slower
-// than [Iter7.All] over joins whose storages were filled in different
-// orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
+// is a stretch of the driving storage whose entities follow one another,
+// in the same order, in every other view: entities that were given these
+// components together (AddEntity7, the bulk calls) and have kept them.
+// Where such a stretch starts at different positions in the storages
+// (other entities were given some of the components first), its first
+// entity comes on its own and the rest as one run. An entity whose
+// neighbours are not its neighbours in every view comes as a run of its
+// own, which makes Runs slower than [Iter7.All] over joins whose
+// storages were filled in different orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
 // marks modifications also comes one entity per run. Finding the runs
 // compares the storages' entity ids, a chunk at a time.
 //
@@ -5131,131 +5359,182 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4,
 		s5, data5 := it.s5, it.s5.data
 		s6, data6 := it.s6, it.s6.data
 		s7, data7 := it.s7, it.s7.data
-		for i := max(it.i, 0); i < len(ids); {
-			if k := it.aligned(i); k > i {
-				if !yield(Run7[T1, T2, T3, T4, T5, T6, T7]{ids[i:k:k], data1[i:k:k], data2[i:k:k], data3[i:k:k], data4[i:k:k], data5[i:k:k], data6[i:k:k], data7[i:k:k]}) {
-					return
+		// last holds the position in each view of the last entity handed
+		// out. (An array, so that it stays in memory and leaves the
+		// registers to the caller's loop over a run.)
+		start := max(it.i, 0)
+		var last [7]int
+		for v := range last {
+			last[v] = start - 1
+		}
+	next:
+		for i := start; i < len(ids); {
+			// Where the entity at i sits in each view: at i, or found in
+			// the sparse pages.
+			id := ids[i]
+			inLine := true
+			x1 := i
+			if driver != 1 {
+				if d := s1.dense; i >= len(d) || d[i] != id {
+					if x1 = posIn(s1.pages, id); x1 < 0 {
+						i++
+						continue next
+					}
+					inLine = false
 				}
-				i = k
 			}
-			// Out of line: probe each position until one is aligned again.
-		probe:
-			for ; i < len(ids); i++ {
-				id := ids[i]
-				inLine := true
-				x1 := i
-				if driver != 1 {
-					if d := s1.dense; i >= len(d) || d[i] != id {
-						if x1 = posIn(s1.pages, id); x1 < 0 {
-							continue probe
-						}
-						inLine = false
+			x2 := i
+			if driver != 2 {
+				if d := s2.dense; i >= len(d) || d[i] != id {
+					if x2 = posIn(s2.pages, id); x2 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x2 := i
-				if driver != 2 {
-					if d := s2.dense; i >= len(d) || d[i] != id {
-						if x2 = posIn(s2.pages, id); x2 < 0 {
-							continue probe
-						}
-						inLine = false
+			}
+			x3 := i
+			if driver != 3 {
+				if d := s3.dense; i >= len(d) || d[i] != id {
+					if x3 = posIn(s3.pages, id); x3 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x3 := i
-				if driver != 3 {
-					if d := s3.dense; i >= len(d) || d[i] != id {
-						if x3 = posIn(s3.pages, id); x3 < 0 {
-							continue probe
-						}
-						inLine = false
+			}
+			x4 := i
+			if driver != 4 {
+				if d := s4.dense; i >= len(d) || d[i] != id {
+					if x4 = posIn(s4.pages, id); x4 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x4 := i
-				if driver != 4 {
-					if d := s4.dense; i >= len(d) || d[i] != id {
-						if x4 = posIn(s4.pages, id); x4 < 0 {
-							continue probe
-						}
-						inLine = false
+			}
+			x5 := i
+			if driver != 5 {
+				if d := s5.dense; i >= len(d) || d[i] != id {
+					if x5 = posIn(s5.pages, id); x5 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x5 := i
-				if driver != 5 {
-					if d := s5.dense; i >= len(d) || d[i] != id {
-						if x5 = posIn(s5.pages, id); x5 < 0 {
-							continue probe
-						}
-						inLine = false
+			}
+			x6 := i
+			if driver != 6 {
+				if d := s6.dense; i >= len(d) || d[i] != id {
+					if x6 = posIn(s6.pages, id); x6 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x6 := i
-				if driver != 6 {
-					if d := s6.dense; i >= len(d) || d[i] != id {
-						if x6 = posIn(s6.pages, id); x6 < 0 {
-							continue probe
-						}
-						inLine = false
+			}
+			x7 := i
+			if driver != 7 {
+				if d := s7.dense; i >= len(d) || d[i] != id {
+					if x7 = posIn(s7.pages, id); x7 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x7 := i
-				if driver != 7 {
-					if d := s7.dense; i >= len(d) || d[i] != id {
-						if x7 = posIn(s7.pages, id); x7 < 0 {
-							continue probe
-						}
-						inLine = false
-					}
-				}
-				if inLine {
-					break
-				}
+			}
+			// A run starts at an entity in line, or at one that sits right
+			// after the last entity handed out in every view. Any other
+			// is a run of its own, without looking further.
+			// (Two yields: the loop of the long runs gets a copy of the
+			// body of its own. The compiler gives the last one the better
+			// loop.)
+			// (last is set before yield: what stays live across the
+			// caller's loop takes registers from it.)
+			if !inLine && (x1 != last[1-1]+1 || x2 != last[2-1]+1 || x3 != last[3-1]+1 || x4 != last[4-1]+1 || x5 != last[5-1]+1 || x6 != last[6-1]+1 || x7 != last[7-1]+1) {
+				last[0] = x1
+				last[1] = x2
+				last[2] = x3
+				last[3] = x4
+				last[4] = x5
+				last[5] = x6
+				last[6] = x7
 				if !yield(Run7[T1, T2, T3, T4, T5, T6, T7]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1], data3[x3 : x3+1 : x3+1], data4[x4 : x4+1 : x4+1], data5[x5 : x5+1 : x5+1], data6[x6 : x6+1 : x6+1], data7[x7 : x7+1 : x7+1]}) {
 					return
 				}
+				i++
+				continue
 			}
+			k := it.runEnd(i, inLine, x1, x2, x3, x4, x5, x6, x7)
+			n := k - i
+			last[0] = x1 + n - 1
+			last[1] = x2 + n - 1
+			last[2] = x3 + n - 1
+			last[3] = x4 + n - 1
+			last[4] = x5 + n - 1
+			last[5] = x6 + n - 1
+			last[6] = x7 + n - 1
+			if !yield(Run7[T1, T2, T3, T4, T5, T6, T7]{ids[i:k:k], data1[x1 : x1+n : x1+n], data2[x2 : x2+n : x2+n], data3[x3 : x3+n : x3+n], data4[x4 : x4+n : x4+n], data5[x5 : x5+n : x5+n], data6[x6 : x6+n : x6+n], data7[x7 : x7+n : x7+n]}) {
+				return
+			}
+			i = k
 		}
 	}
 }
 
-// aligned returns the end of the run of aligned positions of the driving
-// storage from position from: before it, every view holds ids[i]'s
-// component at position i. It is len(ids) for a packed group, and from
-// when position from is out of line.
-func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) aligned(from int) int {
-	if it.driver == 0 {
-		return len(it.ids)
+// runEnd returns the end of the run of the driving storage's ids that
+// starts at position i: the ids from i on sit in each view from its
+// position x on (x1, x2, x3, x4, x5, x6, x7), in the same order, up to the end it
+// returns. inLine says that each x is i. A packed group is one run.
+func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) runEnd(i int, inLine bool, x1, x2, x3, x4, x5, x6, x7 int) int {
+	ids, driver := it.ids, it.driver
+	if driver == 0 {
+		return len(ids)
+	}
+	from := 1
+	if !inLine {
+		// Look the next few entities up in the sparse pages before
+		// comparing the storages' ids: the join reads those entries
+		// next anyway, where the ids are memory it does not otherwise
+		// touch, and entities out of line seldom make long runs.
+		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
+			j := i + from
+			if driver != 1 && posIn(it.s1.pages, ids[j]) != x1+from || driver != 2 && posIn(it.s2.pages, ids[j]) != x2+from || driver != 3 && posIn(it.s3.pages, ids[j]) != x3+from || driver != 4 && posIn(it.s4.pages, ids[j]) != x4+from || driver != 5 && posIn(it.s5.pages, ids[j]) != x5+from || driver != 6 && posIn(it.s6.pages, ids[j]) != x6+from || driver != 7 && posIn(it.s7.pages, ids[j]) != x7+from {
+				return j
+			}
+		}
 	}
 	var others [6][]EntityID
 	k := 0
 	if it.driver != 1 {
-		others[k] = it.s1.dense
+		others[k] = it.s1.dense[x1:]
 		k++
 	}
 	if it.driver != 2 {
-		others[k] = it.s2.dense
+		others[k] = it.s2.dense[x2:]
 		k++
 	}
 	if it.driver != 3 {
-		others[k] = it.s3.dense
+		others[k] = it.s3.dense[x3:]
 		k++
 	}
 	if it.driver != 4 {
-		others[k] = it.s4.dense
+		others[k] = it.s4.dense[x4:]
 		k++
 	}
 	if it.driver != 5 {
-		others[k] = it.s5.dense
+		others[k] = it.s5.dense[x5:]
 		k++
 	}
 	if it.driver != 6 {
-		others[k] = it.s6.dense
+		others[k] = it.s6.dense[x6:]
 		k++
 	}
 	if it.driver != 7 {
-		others[k] = it.s7.dense
+		others[k] = it.s7.dense[x7:]
 		k++
 	}
-	return alignedPrefix(it.ids, from, others[:k])
+	return i + alignedPrefix(ids[i:], from, others[:k])
 }
 
 // Get returns the components of entity id, and false if it lacks one of
@@ -6249,12 +6528,15 @@ type Run8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 //	}
 //
 // A packed group (see [AddGroup8]) is one run. Outside a group, a run
-// is a stretch of the driving storage whose entities sit at the same
-// positions in every other view: entities that were given these
-// components together (AddEntity8, the bulk calls) and have kept them. An
-// entity out of line comes as a run of its own, which makes Runs slower
-// than [Iter8.All] over joins whose storages were filled in different
-// orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
+// is a stretch of the driving storage whose entities follow one another,
+// in the same order, in every other view: entities that were given these
+// components together (AddEntity8, the bulk calls) and have kept them.
+// Where such a stretch starts at different positions in the storages
+// (other entities were given some of the components first), its first
+// entity comes on its own and the rest as one run. An entity whose
+// neighbours are not its neighbours in every view comes as a run of its
+// own, which makes Runs slower than [Iter8.All] over joins whose
+// storages were filled in different orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
 // marks modifications also comes one entity per run. Finding the runs
 // compares the storages' entity ids, a chunk at a time.
 //
@@ -6280,144 +6562,198 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 		s6, data6 := it.s6, it.s6.data
 		s7, data7 := it.s7, it.s7.data
 		s8, data8 := it.s8, it.s8.data
-		for i := max(it.i, 0); i < len(ids); {
-			if k := it.aligned(i); k > i {
-				if !yield(Run8[T1, T2, T3, T4, T5, T6, T7, T8]{ids[i:k:k], data1[i:k:k], data2[i:k:k], data3[i:k:k], data4[i:k:k], data5[i:k:k], data6[i:k:k], data7[i:k:k], data8[i:k:k]}) {
-					return
+		// last holds the position in each view of the last entity handed
+		// out. (An array, so that it stays in memory and leaves the
+		// registers to the caller's loop over a run.)
+		start := max(it.i, 0)
+		var last [8]int
+		for v := range last {
+			last[v] = start - 1
+		}
+	next:
+		for i := start; i < len(ids); {
+			// Where the entity at i sits in each view: at i, or found in
+			// the sparse pages.
+			id := ids[i]
+			inLine := true
+			x1 := i
+			if driver != 1 {
+				if d := s1.dense; i >= len(d) || d[i] != id {
+					if x1 = posIn(s1.pages, id); x1 < 0 {
+						i++
+						continue next
+					}
+					inLine = false
 				}
-				i = k
 			}
-			// Out of line: probe each position until one is aligned again.
-		probe:
-			for ; i < len(ids); i++ {
-				id := ids[i]
-				inLine := true
-				x1 := i
-				if driver != 1 {
-					if d := s1.dense; i >= len(d) || d[i] != id {
-						if x1 = posIn(s1.pages, id); x1 < 0 {
-							continue probe
-						}
-						inLine = false
+			x2 := i
+			if driver != 2 {
+				if d := s2.dense; i >= len(d) || d[i] != id {
+					if x2 = posIn(s2.pages, id); x2 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x2 := i
-				if driver != 2 {
-					if d := s2.dense; i >= len(d) || d[i] != id {
-						if x2 = posIn(s2.pages, id); x2 < 0 {
-							continue probe
-						}
-						inLine = false
+			}
+			x3 := i
+			if driver != 3 {
+				if d := s3.dense; i >= len(d) || d[i] != id {
+					if x3 = posIn(s3.pages, id); x3 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x3 := i
-				if driver != 3 {
-					if d := s3.dense; i >= len(d) || d[i] != id {
-						if x3 = posIn(s3.pages, id); x3 < 0 {
-							continue probe
-						}
-						inLine = false
+			}
+			x4 := i
+			if driver != 4 {
+				if d := s4.dense; i >= len(d) || d[i] != id {
+					if x4 = posIn(s4.pages, id); x4 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x4 := i
-				if driver != 4 {
-					if d := s4.dense; i >= len(d) || d[i] != id {
-						if x4 = posIn(s4.pages, id); x4 < 0 {
-							continue probe
-						}
-						inLine = false
+			}
+			x5 := i
+			if driver != 5 {
+				if d := s5.dense; i >= len(d) || d[i] != id {
+					if x5 = posIn(s5.pages, id); x5 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x5 := i
-				if driver != 5 {
-					if d := s5.dense; i >= len(d) || d[i] != id {
-						if x5 = posIn(s5.pages, id); x5 < 0 {
-							continue probe
-						}
-						inLine = false
+			}
+			x6 := i
+			if driver != 6 {
+				if d := s6.dense; i >= len(d) || d[i] != id {
+					if x6 = posIn(s6.pages, id); x6 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x6 := i
-				if driver != 6 {
-					if d := s6.dense; i >= len(d) || d[i] != id {
-						if x6 = posIn(s6.pages, id); x6 < 0 {
-							continue probe
-						}
-						inLine = false
+			}
+			x7 := i
+			if driver != 7 {
+				if d := s7.dense; i >= len(d) || d[i] != id {
+					if x7 = posIn(s7.pages, id); x7 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x7 := i
-				if driver != 7 {
-					if d := s7.dense; i >= len(d) || d[i] != id {
-						if x7 = posIn(s7.pages, id); x7 < 0 {
-							continue probe
-						}
-						inLine = false
+			}
+			x8 := i
+			if driver != 8 {
+				if d := s8.dense; i >= len(d) || d[i] != id {
+					if x8 = posIn(s8.pages, id); x8 < 0 {
+						i++
+						continue next
 					}
+					inLine = false
 				}
-				x8 := i
-				if driver != 8 {
-					if d := s8.dense; i >= len(d) || d[i] != id {
-						if x8 = posIn(s8.pages, id); x8 < 0 {
-							continue probe
-						}
-						inLine = false
-					}
-				}
-				if inLine {
-					break
-				}
+			}
+			// A run starts at an entity in line, or at one that sits right
+			// after the last entity handed out in every view. Any other
+			// is a run of its own, without looking further.
+			// (Two yields: the loop of the long runs gets a copy of the
+			// body of its own. The compiler gives the last one the better
+			// loop.)
+			// (last is set before yield: what stays live across the
+			// caller's loop takes registers from it.)
+			if !inLine && (x1 != last[1-1]+1 || x2 != last[2-1]+1 || x3 != last[3-1]+1 || x4 != last[4-1]+1 || x5 != last[5-1]+1 || x6 != last[6-1]+1 || x7 != last[7-1]+1 || x8 != last[8-1]+1) {
+				last[0] = x1
+				last[1] = x2
+				last[2] = x3
+				last[3] = x4
+				last[4] = x5
+				last[5] = x6
+				last[6] = x7
+				last[7] = x8
 				if !yield(Run8[T1, T2, T3, T4, T5, T6, T7, T8]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1], data3[x3 : x3+1 : x3+1], data4[x4 : x4+1 : x4+1], data5[x5 : x5+1 : x5+1], data6[x6 : x6+1 : x6+1], data7[x7 : x7+1 : x7+1], data8[x8 : x8+1 : x8+1]}) {
 					return
 				}
+				i++
+				continue
 			}
+			k := it.runEnd(i, inLine, x1, x2, x3, x4, x5, x6, x7, x8)
+			n := k - i
+			last[0] = x1 + n - 1
+			last[1] = x2 + n - 1
+			last[2] = x3 + n - 1
+			last[3] = x4 + n - 1
+			last[4] = x5 + n - 1
+			last[5] = x6 + n - 1
+			last[6] = x7 + n - 1
+			last[7] = x8 + n - 1
+			if !yield(Run8[T1, T2, T3, T4, T5, T6, T7, T8]{ids[i:k:k], data1[x1 : x1+n : x1+n], data2[x2 : x2+n : x2+n], data3[x3 : x3+n : x3+n], data4[x4 : x4+n : x4+n], data5[x5 : x5+n : x5+n], data6[x6 : x6+n : x6+n], data7[x7 : x7+n : x7+n], data8[x8 : x8+n : x8+n]}) {
+				return
+			}
+			i = k
 		}
 	}
 }
 
-// aligned returns the end of the run of aligned positions of the driving
-// storage from position from: before it, every view holds ids[i]'s
-// component at position i. It is len(ids) for a packed group, and from
-// when position from is out of line.
-func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) aligned(from int) int {
-	if it.driver == 0 {
-		return len(it.ids)
+// runEnd returns the end of the run of the driving storage's ids that
+// starts at position i: the ids from i on sit in each view from its
+// position x on (x1, x2, x3, x4, x5, x6, x7, x8), in the same order, up to the end it
+// returns. inLine says that each x is i. A packed group is one run.
+func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) runEnd(i int, inLine bool, x1, x2, x3, x4, x5, x6, x7, x8 int) int {
+	ids, driver := it.ids, it.driver
+	if driver == 0 {
+		return len(ids)
+	}
+	from := 1
+	if !inLine {
+		// Look the next few entities up in the sparse pages before
+		// comparing the storages' ids: the join reads those entries
+		// next anyway, where the ids are memory it does not otherwise
+		// touch, and entities out of line seldom make long runs.
+		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
+			j := i + from
+			if driver != 1 && posIn(it.s1.pages, ids[j]) != x1+from || driver != 2 && posIn(it.s2.pages, ids[j]) != x2+from || driver != 3 && posIn(it.s3.pages, ids[j]) != x3+from || driver != 4 && posIn(it.s4.pages, ids[j]) != x4+from || driver != 5 && posIn(it.s5.pages, ids[j]) != x5+from || driver != 6 && posIn(it.s6.pages, ids[j]) != x6+from || driver != 7 && posIn(it.s7.pages, ids[j]) != x7+from || driver != 8 && posIn(it.s8.pages, ids[j]) != x8+from {
+				return j
+			}
+		}
 	}
 	var others [7][]EntityID
 	k := 0
 	if it.driver != 1 {
-		others[k] = it.s1.dense
+		others[k] = it.s1.dense[x1:]
 		k++
 	}
 	if it.driver != 2 {
-		others[k] = it.s2.dense
+		others[k] = it.s2.dense[x2:]
 		k++
 	}
 	if it.driver != 3 {
-		others[k] = it.s3.dense
+		others[k] = it.s3.dense[x3:]
 		k++
 	}
 	if it.driver != 4 {
-		others[k] = it.s4.dense
+		others[k] = it.s4.dense[x4:]
 		k++
 	}
 	if it.driver != 5 {
-		others[k] = it.s5.dense
+		others[k] = it.s5.dense[x5:]
 		k++
 	}
 	if it.driver != 6 {
-		others[k] = it.s6.dense
+		others[k] = it.s6.dense[x6:]
 		k++
 	}
 	if it.driver != 7 {
-		others[k] = it.s7.dense
+		others[k] = it.s7.dense[x7:]
 		k++
 	}
 	if it.driver != 8 {
-		others[k] = it.s8.dense
+		others[k] = it.s8.dense[x8:]
 		k++
 	}
-	return alignedPrefix(it.ids, from, others[:k])
+	return i + alignedPrefix(ids[i:], from, others[:k])
 }
 
 // Get returns the components of entity id, and false if it lacks one of

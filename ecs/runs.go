@@ -8,14 +8,19 @@ import (
 // runChunk is how many ids alignedPrefix compares at once.
 const runChunk = 128
 
+// runLookAhead is how many entities a run starting out of line must have,
+// checked in the sparse pages, before Runs compares the storages' ids.
+const runLookAhead = 4
+
 // alignedPrefix returns the end of the run of aligned positions of a join
 // from position from of the driving storage's ids: the first j ≥ from at
 // which some storage of others does not hold ids[j] at j (or has fewer
-// than j+1 entities), or len(ids) if there is none. Entities given their
-// components together (AddEntity2, bulk adds) sit at the same positions in
-// each storage, and a join reads their components by position there, as
-// in a packed group, with no look-up in the sparse pages. The comparison
-// runs a chunk of ids at a time, at the speed of a memory comparison.
+// than j+1 entities), or len(ids) if there is none. The callers pass the
+// ids from where a run starts in each storage. Entities given their
+// components together (AddEntity2, bulk adds) follow one another in each
+// storage, and a join reads their components by position there, as in a
+// packed group, with no look-up in the sparse pages. The comparison runs a
+// chunk of ids at a time, at the speed of a memory comparison.
 func alignedPrefix(ids []EntityID, from int, others [][]EntityID) int {
 	n := len(ids)
 	for _, d := range others {

@@ -57,6 +57,25 @@ func rnWorld(t *testing.T, layout string) *ecs.World {
 		for i := range 1000 {
 			add(i%3 == 0)
 		}
+	case "after others":
+		// The joined entities sit 300 positions further in A's storage
+		// than in B's.
+		for range 300 {
+			add(false)
+		}
+		for range 1000 {
+			add(true)
+		}
+	case "two stretches":
+		for range 500 {
+			add(true)
+		}
+		for range 300 {
+			add(false)
+		}
+		for range 500 {
+			add(true)
+		}
 	default:
 		t.Fatalf("unknown layout %q", layout)
 	}
@@ -123,8 +142,12 @@ func TestRunsMatchTheJoin(t *testing.T) {
 		// The stretches before and after position 400, and the B moved
 		// there from the end, out of line.
 		{"partly aligned", 999, 3, 3},
-		// Only the first entity is in line: the others come one by one.
+		// No two joined entities are neighbours in A: they come one by one.
 		{"interleaved", 334, 334, 334},
+		// A run may start at another position in each storage. Its first
+		// entity, out of line, comes on its own; the rest follow it.
+		{"after others", 1000, 2, 2},
+		{"two stretches", 1000, 3, 3},
 	} {
 		t.Run(tc.layout, func(t *testing.T) {
 			w := rnWorld(t, tc.layout)
