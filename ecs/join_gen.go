@@ -846,11 +846,10 @@ func (it Iter2[T1, T2]) Runs() iter.Seq[Run2[T1, T2]] {
 			// after the last entity handed out in every view. Any other
 			// is a run of its own, without looking further.
 			// (Two yields: the loop of the long runs gets a copy of the
-			// body of its own. The compiler gives the last one the better
-			// loop.)
-			// (last is set before yield: what stays live across the
-			// caller's loop takes registers from it.)
-			if !inLine && (x1 != last[1-1]+1 || x2 != last[2-1]+1) {
+			// body of its own, and the compiler gives the last one the
+			// better loop. last is set before yield: what stays live
+			// across the caller's loop takes registers from it.)
+			if !inLine && (x1 != last[0]+1 || x2 != last[1]+1) {
 				last[0] = x1
 				last[1] = x2
 				if !yield(Run2[T1, T2]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1]}) {
@@ -1587,11 +1586,10 @@ func (it Iter3[T1, T2, T3]) Runs() iter.Seq[Run3[T1, T2, T3]] {
 			// after the last entity handed out in every view. Any other
 			// is a run of its own, without looking further.
 			// (Two yields: the loop of the long runs gets a copy of the
-			// body of its own. The compiler gives the last one the better
-			// loop.)
-			// (last is set before yield: what stays live across the
-			// caller's loop takes registers from it.)
-			if !inLine && (x1 != last[1-1]+1 || x2 != last[2-1]+1 || x3 != last[3-1]+1) {
+			// body of its own, and the compiler gives the last one the
+			// better loop. last is set before yield: what stays live
+			// across the caller's loop takes registers from it.)
+			if !inLine && (x1 != last[0]+1 || x2 != last[1]+1 || x3 != last[2]+1) {
 				last[0] = x1
 				last[1] = x2
 				last[2] = x3
@@ -2402,11 +2400,10 @@ func (it Iter4[T1, T2, T3, T4]) Runs() iter.Seq[Run4[T1, T2, T3, T4]] {
 			// after the last entity handed out in every view. Any other
 			// is a run of its own, without looking further.
 			// (Two yields: the loop of the long runs gets a copy of the
-			// body of its own. The compiler gives the last one the better
-			// loop.)
-			// (last is set before yield: what stays live across the
-			// caller's loop takes registers from it.)
-			if !inLine && (x1 != last[1-1]+1 || x2 != last[2-1]+1 || x3 != last[3-1]+1 || x4 != last[4-1]+1) {
+			// body of its own, and the compiler gives the last one the
+			// better loop. last is set before yield: what stays live
+			// across the caller's loop takes registers from it.)
+			if !inLine && (x1 != last[0]+1 || x2 != last[1]+1 || x3 != last[2]+1 || x4 != last[3]+1) {
 				last[0] = x1
 				last[1] = x2
 				last[2] = x3
@@ -3318,11 +3315,10 @@ func (it Iter5[T1, T2, T3, T4, T5]) Runs() iter.Seq[Run5[T1, T2, T3, T4, T5]] {
 			// after the last entity handed out in every view. Any other
 			// is a run of its own, without looking further.
 			// (Two yields: the loop of the long runs gets a copy of the
-			// body of its own. The compiler gives the last one the better
-			// loop.)
-			// (last is set before yield: what stays live across the
-			// caller's loop takes registers from it.)
-			if !inLine && (x1 != last[1-1]+1 || x2 != last[2-1]+1 || x3 != last[3-1]+1 || x4 != last[4-1]+1 || x5 != last[5-1]+1) {
+			// body of its own, and the compiler gives the last one the
+			// better loop. last is set before yield: what stays live
+			// across the caller's loop takes registers from it.)
+			if !inLine && (x1 != last[0]+1 || x2 != last[1]+1 || x3 != last[2]+1 || x4 != last[3]+1 || x5 != last[4]+1) {
 				last[0] = x1
 				last[1] = x2
 				last[2] = x3
@@ -4333,11 +4329,10 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5,
 			// after the last entity handed out in every view. Any other
 			// is a run of its own, without looking further.
 			// (Two yields: the loop of the long runs gets a copy of the
-			// body of its own. The compiler gives the last one the better
-			// loop.)
-			// (last is set before yield: what stays live across the
-			// caller's loop takes registers from it.)
-			if !inLine && (x1 != last[1-1]+1 || x2 != last[2-1]+1 || x3 != last[3-1]+1 || x4 != last[4-1]+1 || x5 != last[5-1]+1 || x6 != last[6-1]+1) {
+			// body of its own, and the compiler gives the last one the
+			// better loop. last is set before yield: what stays live
+			// across the caller's loop takes registers from it.)
+			if !inLine && (x1 != last[0]+1 || x2 != last[1]+1 || x3 != last[2]+1 || x4 != last[3]+1 || x5 != last[4]+1 || x6 != last[5]+1) {
 				last[0] = x1
 				last[1] = x2
 				last[2] = x3
@@ -5447,11 +5442,10 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4,
 			// after the last entity handed out in every view. Any other
 			// is a run of its own, without looking further.
 			// (Two yields: the loop of the long runs gets a copy of the
-			// body of its own. The compiler gives the last one the better
-			// loop.)
-			// (last is set before yield: what stays live across the
-			// caller's loop takes registers from it.)
-			if !inLine && (x1 != last[1-1]+1 || x2 != last[2-1]+1 || x3 != last[3-1]+1 || x4 != last[4-1]+1 || x5 != last[5-1]+1 || x6 != last[6-1]+1 || x7 != last[7-1]+1) {
+			// body of its own, and the compiler gives the last one the
+			// better loop. last is set before yield: what stays live
+			// across the caller's loop takes registers from it.)
+			if !inLine && (x1 != last[0]+1 || x2 != last[1]+1 || x3 != last[2]+1 || x4 != last[3]+1 || x5 != last[4]+1 || x6 != last[5]+1 || x7 != last[6]+1) {
 				last[0] = x1
 				last[1] = x2
 				last[2] = x3
@@ -6660,11 +6654,10 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 			// after the last entity handed out in every view. Any other
 			// is a run of its own, without looking further.
 			// (Two yields: the loop of the long runs gets a copy of the
-			// body of its own. The compiler gives the last one the better
-			// loop.)
-			// (last is set before yield: what stays live across the
-			// caller's loop takes registers from it.)
-			if !inLine && (x1 != last[1-1]+1 || x2 != last[2-1]+1 || x3 != last[3-1]+1 || x4 != last[4-1]+1 || x5 != last[5-1]+1 || x6 != last[6-1]+1 || x7 != last[7-1]+1 || x8 != last[8-1]+1) {
+			// body of its own, and the compiler gives the last one the
+			// better loop. last is set before yield: what stays live
+			// across the caller's loop takes registers from it.)
+			if !inLine && (x1 != last[0]+1 || x2 != last[1]+1 || x3 != last[2]+1 || x4 != last[3]+1 || x5 != last[4]+1 || x6 != last[5]+1 || x7 != last[6]+1 || x8 != last[7]+1) {
 				last[0] = x1
 				last[1] = x2
 				last[2] = x3
