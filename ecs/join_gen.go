@@ -824,23 +824,19 @@ func (it Iter2[T1, T2]) Runs() iter.Seq[Run2[T1, T2]] {
 			inLine := true
 			x1 := i
 			if driver != 1 {
-				if d := s1.dense; i >= len(d) || d[i] != id {
-					if x1 = posIn(s1.pages, id); x1 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x1 = s1.posAt(id, i); x1 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x1 == i
 			}
 			x2 := i
 			if driver != 2 {
-				if d := s2.dense; i >= len(d) || d[i] != id {
-					if x2 = posIn(s2.pages, id); x2 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x2 = s2.posAt(id, i); x2 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x2 == i
 			}
 			// A run starts at an entity in line, or at one that sits right
 			// after the last entity handed out in every view. Any other
@@ -894,11 +890,11 @@ func (it *Iter2[T1, T2]) runEnd(i int, inLine bool, x1, x2 int) int {
 	}
 	var others [1][]EntityID
 	k := 0
-	if it.driver != 1 {
+	if driver != 1 {
 		others[k] = it.s1.dense[x1:]
 		k++
 	}
-	if it.driver != 2 {
+	if driver != 2 {
 		others[k] = it.s2.dense[x2:]
 		k++
 	}
@@ -1554,33 +1550,27 @@ func (it Iter3[T1, T2, T3]) Runs() iter.Seq[Run3[T1, T2, T3]] {
 			inLine := true
 			x1 := i
 			if driver != 1 {
-				if d := s1.dense; i >= len(d) || d[i] != id {
-					if x1 = posIn(s1.pages, id); x1 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x1 = s1.posAt(id, i); x1 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x1 == i
 			}
 			x2 := i
 			if driver != 2 {
-				if d := s2.dense; i >= len(d) || d[i] != id {
-					if x2 = posIn(s2.pages, id); x2 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x2 = s2.posAt(id, i); x2 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x2 == i
 			}
 			x3 := i
 			if driver != 3 {
-				if d := s3.dense; i >= len(d) || d[i] != id {
-					if x3 = posIn(s3.pages, id); x3 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x3 = s3.posAt(id, i); x3 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x3 == i
 			}
 			// A run starts at an entity in line, or at one that sits right
 			// after the last entity handed out in every view. Any other
@@ -1636,15 +1626,15 @@ func (it *Iter3[T1, T2, T3]) runEnd(i int, inLine bool, x1, x2, x3 int) int {
 	}
 	var others [2][]EntityID
 	k := 0
-	if it.driver != 1 {
+	if driver != 1 {
 		others[k] = it.s1.dense[x1:]
 		k++
 	}
-	if it.driver != 2 {
+	if driver != 2 {
 		others[k] = it.s2.dense[x2:]
 		k++
 	}
-	if it.driver != 3 {
+	if driver != 3 {
 		others[k] = it.s3.dense[x3:]
 		k++
 	}
@@ -2358,43 +2348,35 @@ func (it Iter4[T1, T2, T3, T4]) Runs() iter.Seq[Run4[T1, T2, T3, T4]] {
 			inLine := true
 			x1 := i
 			if driver != 1 {
-				if d := s1.dense; i >= len(d) || d[i] != id {
-					if x1 = posIn(s1.pages, id); x1 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x1 = s1.posAt(id, i); x1 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x1 == i
 			}
 			x2 := i
 			if driver != 2 {
-				if d := s2.dense; i >= len(d) || d[i] != id {
-					if x2 = posIn(s2.pages, id); x2 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x2 = s2.posAt(id, i); x2 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x2 == i
 			}
 			x3 := i
 			if driver != 3 {
-				if d := s3.dense; i >= len(d) || d[i] != id {
-					if x3 = posIn(s3.pages, id); x3 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x3 = s3.posAt(id, i); x3 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x3 == i
 			}
 			x4 := i
 			if driver != 4 {
-				if d := s4.dense; i >= len(d) || d[i] != id {
-					if x4 = posIn(s4.pages, id); x4 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x4 = s4.posAt(id, i); x4 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x4 == i
 			}
 			// A run starts at an entity in line, or at one that sits right
 			// after the last entity handed out in every view. Any other
@@ -2452,19 +2434,19 @@ func (it *Iter4[T1, T2, T3, T4]) runEnd(i int, inLine bool, x1, x2, x3, x4 int) 
 	}
 	var others [3][]EntityID
 	k := 0
-	if it.driver != 1 {
+	if driver != 1 {
 		others[k] = it.s1.dense[x1:]
 		k++
 	}
-	if it.driver != 2 {
+	if driver != 2 {
 		others[k] = it.s2.dense[x2:]
 		k++
 	}
-	if it.driver != 3 {
+	if driver != 3 {
 		others[k] = it.s3.dense[x3:]
 		k++
 	}
-	if it.driver != 4 {
+	if driver != 4 {
 		others[k] = it.s4.dense[x4:]
 		k++
 	}
@@ -3263,53 +3245,43 @@ func (it Iter5[T1, T2, T3, T4, T5]) Runs() iter.Seq[Run5[T1, T2, T3, T4, T5]] {
 			inLine := true
 			x1 := i
 			if driver != 1 {
-				if d := s1.dense; i >= len(d) || d[i] != id {
-					if x1 = posIn(s1.pages, id); x1 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x1 = s1.posAt(id, i); x1 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x1 == i
 			}
 			x2 := i
 			if driver != 2 {
-				if d := s2.dense; i >= len(d) || d[i] != id {
-					if x2 = posIn(s2.pages, id); x2 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x2 = s2.posAt(id, i); x2 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x2 == i
 			}
 			x3 := i
 			if driver != 3 {
-				if d := s3.dense; i >= len(d) || d[i] != id {
-					if x3 = posIn(s3.pages, id); x3 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x3 = s3.posAt(id, i); x3 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x3 == i
 			}
 			x4 := i
 			if driver != 4 {
-				if d := s4.dense; i >= len(d) || d[i] != id {
-					if x4 = posIn(s4.pages, id); x4 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x4 = s4.posAt(id, i); x4 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x4 == i
 			}
 			x5 := i
 			if driver != 5 {
-				if d := s5.dense; i >= len(d) || d[i] != id {
-					if x5 = posIn(s5.pages, id); x5 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x5 = s5.posAt(id, i); x5 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x5 == i
 			}
 			// A run starts at an entity in line, or at one that sits right
 			// after the last entity handed out in every view. Any other
@@ -3369,23 +3341,23 @@ func (it *Iter5[T1, T2, T3, T4, T5]) runEnd(i int, inLine bool, x1, x2, x3, x4, 
 	}
 	var others [4][]EntityID
 	k := 0
-	if it.driver != 1 {
+	if driver != 1 {
 		others[k] = it.s1.dense[x1:]
 		k++
 	}
-	if it.driver != 2 {
+	if driver != 2 {
 		others[k] = it.s2.dense[x2:]
 		k++
 	}
-	if it.driver != 3 {
+	if driver != 3 {
 		others[k] = it.s3.dense[x3:]
 		k++
 	}
-	if it.driver != 4 {
+	if driver != 4 {
 		others[k] = it.s4.dense[x4:]
 		k++
 	}
-	if it.driver != 5 {
+	if driver != 5 {
 		others[k] = it.s5.dense[x5:]
 		k++
 	}
@@ -4267,63 +4239,51 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5,
 			inLine := true
 			x1 := i
 			if driver != 1 {
-				if d := s1.dense; i >= len(d) || d[i] != id {
-					if x1 = posIn(s1.pages, id); x1 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x1 = s1.posAt(id, i); x1 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x1 == i
 			}
 			x2 := i
 			if driver != 2 {
-				if d := s2.dense; i >= len(d) || d[i] != id {
-					if x2 = posIn(s2.pages, id); x2 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x2 = s2.posAt(id, i); x2 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x2 == i
 			}
 			x3 := i
 			if driver != 3 {
-				if d := s3.dense; i >= len(d) || d[i] != id {
-					if x3 = posIn(s3.pages, id); x3 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x3 = s3.posAt(id, i); x3 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x3 == i
 			}
 			x4 := i
 			if driver != 4 {
-				if d := s4.dense; i >= len(d) || d[i] != id {
-					if x4 = posIn(s4.pages, id); x4 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x4 = s4.posAt(id, i); x4 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x4 == i
 			}
 			x5 := i
 			if driver != 5 {
-				if d := s5.dense; i >= len(d) || d[i] != id {
-					if x5 = posIn(s5.pages, id); x5 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x5 = s5.posAt(id, i); x5 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x5 == i
 			}
 			x6 := i
 			if driver != 6 {
-				if d := s6.dense; i >= len(d) || d[i] != id {
-					if x6 = posIn(s6.pages, id); x6 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x6 = s6.posAt(id, i); x6 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x6 == i
 			}
 			// A run starts at an entity in line, or at one that sits right
 			// after the last entity handed out in every view. Any other
@@ -4385,27 +4345,27 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) runEnd(i int, inLine bool, x1, x2, x3, 
 	}
 	var others [5][]EntityID
 	k := 0
-	if it.driver != 1 {
+	if driver != 1 {
 		others[k] = it.s1.dense[x1:]
 		k++
 	}
-	if it.driver != 2 {
+	if driver != 2 {
 		others[k] = it.s2.dense[x2:]
 		k++
 	}
-	if it.driver != 3 {
+	if driver != 3 {
 		others[k] = it.s3.dense[x3:]
 		k++
 	}
-	if it.driver != 4 {
+	if driver != 4 {
 		others[k] = it.s4.dense[x4:]
 		k++
 	}
-	if it.driver != 5 {
+	if driver != 5 {
 		others[k] = it.s5.dense[x5:]
 		k++
 	}
-	if it.driver != 6 {
+	if driver != 6 {
 		others[k] = it.s6.dense[x6:]
 		k++
 	}
@@ -5370,73 +5330,59 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4,
 			inLine := true
 			x1 := i
 			if driver != 1 {
-				if d := s1.dense; i >= len(d) || d[i] != id {
-					if x1 = posIn(s1.pages, id); x1 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x1 = s1.posAt(id, i); x1 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x1 == i
 			}
 			x2 := i
 			if driver != 2 {
-				if d := s2.dense; i >= len(d) || d[i] != id {
-					if x2 = posIn(s2.pages, id); x2 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x2 = s2.posAt(id, i); x2 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x2 == i
 			}
 			x3 := i
 			if driver != 3 {
-				if d := s3.dense; i >= len(d) || d[i] != id {
-					if x3 = posIn(s3.pages, id); x3 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x3 = s3.posAt(id, i); x3 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x3 == i
 			}
 			x4 := i
 			if driver != 4 {
-				if d := s4.dense; i >= len(d) || d[i] != id {
-					if x4 = posIn(s4.pages, id); x4 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x4 = s4.posAt(id, i); x4 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x4 == i
 			}
 			x5 := i
 			if driver != 5 {
-				if d := s5.dense; i >= len(d) || d[i] != id {
-					if x5 = posIn(s5.pages, id); x5 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x5 = s5.posAt(id, i); x5 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x5 == i
 			}
 			x6 := i
 			if driver != 6 {
-				if d := s6.dense; i >= len(d) || d[i] != id {
-					if x6 = posIn(s6.pages, id); x6 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x6 = s6.posAt(id, i); x6 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x6 == i
 			}
 			x7 := i
 			if driver != 7 {
-				if d := s7.dense; i >= len(d) || d[i] != id {
-					if x7 = posIn(s7.pages, id); x7 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x7 = s7.posAt(id, i); x7 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x7 == i
 			}
 			// A run starts at an entity in line, or at one that sits right
 			// after the last entity handed out in every view. Any other
@@ -5500,31 +5446,31 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) runEnd(i int, inLine bool, x1, x2, 
 	}
 	var others [6][]EntityID
 	k := 0
-	if it.driver != 1 {
+	if driver != 1 {
 		others[k] = it.s1.dense[x1:]
 		k++
 	}
-	if it.driver != 2 {
+	if driver != 2 {
 		others[k] = it.s2.dense[x2:]
 		k++
 	}
-	if it.driver != 3 {
+	if driver != 3 {
 		others[k] = it.s3.dense[x3:]
 		k++
 	}
-	if it.driver != 4 {
+	if driver != 4 {
 		others[k] = it.s4.dense[x4:]
 		k++
 	}
-	if it.driver != 5 {
+	if driver != 5 {
 		others[k] = it.s5.dense[x5:]
 		k++
 	}
-	if it.driver != 6 {
+	if driver != 6 {
 		others[k] = it.s6.dense[x6:]
 		k++
 	}
-	if it.driver != 7 {
+	if driver != 7 {
 		others[k] = it.s7.dense[x7:]
 		k++
 	}
@@ -6572,83 +6518,67 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 			inLine := true
 			x1 := i
 			if driver != 1 {
-				if d := s1.dense; i >= len(d) || d[i] != id {
-					if x1 = posIn(s1.pages, id); x1 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x1 = s1.posAt(id, i); x1 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x1 == i
 			}
 			x2 := i
 			if driver != 2 {
-				if d := s2.dense; i >= len(d) || d[i] != id {
-					if x2 = posIn(s2.pages, id); x2 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x2 = s2.posAt(id, i); x2 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x2 == i
 			}
 			x3 := i
 			if driver != 3 {
-				if d := s3.dense; i >= len(d) || d[i] != id {
-					if x3 = posIn(s3.pages, id); x3 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x3 = s3.posAt(id, i); x3 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x3 == i
 			}
 			x4 := i
 			if driver != 4 {
-				if d := s4.dense; i >= len(d) || d[i] != id {
-					if x4 = posIn(s4.pages, id); x4 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x4 = s4.posAt(id, i); x4 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x4 == i
 			}
 			x5 := i
 			if driver != 5 {
-				if d := s5.dense; i >= len(d) || d[i] != id {
-					if x5 = posIn(s5.pages, id); x5 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x5 = s5.posAt(id, i); x5 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x5 == i
 			}
 			x6 := i
 			if driver != 6 {
-				if d := s6.dense; i >= len(d) || d[i] != id {
-					if x6 = posIn(s6.pages, id); x6 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x6 = s6.posAt(id, i); x6 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x6 == i
 			}
 			x7 := i
 			if driver != 7 {
-				if d := s7.dense; i >= len(d) || d[i] != id {
-					if x7 = posIn(s7.pages, id); x7 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x7 = s7.posAt(id, i); x7 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x7 == i
 			}
 			x8 := i
 			if driver != 8 {
-				if d := s8.dense; i >= len(d) || d[i] != id {
-					if x8 = posIn(s8.pages, id); x8 < 0 {
-						i++
-						continue next
-					}
-					inLine = false
+				if x8 = s8.posAt(id, i); x8 < 0 {
+					i++
+					continue next
 				}
+				inLine = inLine && x8 == i
 			}
 			// A run starts at an entity in line, or at one that sits right
 			// after the last entity handed out in every view. Any other
@@ -6714,35 +6644,35 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) runEnd(i int, inLine bool, x1, 
 	}
 	var others [7][]EntityID
 	k := 0
-	if it.driver != 1 {
+	if driver != 1 {
 		others[k] = it.s1.dense[x1:]
 		k++
 	}
-	if it.driver != 2 {
+	if driver != 2 {
 		others[k] = it.s2.dense[x2:]
 		k++
 	}
-	if it.driver != 3 {
+	if driver != 3 {
 		others[k] = it.s3.dense[x3:]
 		k++
 	}
-	if it.driver != 4 {
+	if driver != 4 {
 		others[k] = it.s4.dense[x4:]
 		k++
 	}
-	if it.driver != 5 {
+	if driver != 5 {
 		others[k] = it.s5.dense[x5:]
 		k++
 	}
-	if it.driver != 6 {
+	if driver != 6 {
 		others[k] = it.s6.dense[x6:]
 		k++
 	}
-	if it.driver != 7 {
+	if driver != 7 {
 		others[k] = it.s7.dense[x7:]
 		k++
 	}
-	if it.driver != 8 {
+	if driver != 8 {
 		others[k] = it.s8.dense[x8:]
 		k++
 	}
