@@ -253,8 +253,8 @@ func (s *sparseSet[T]) appendAny(e *uint64, id EntityID, v T) {
 }
 
 // appendNew is the common case of insert, small enough to inline into it
-// and into the checked ViewMut.AddComponent, which then make no call (but
-// the liveness check). e is id's sparse entry, and empty. appendNew appends
+// and into ViewMut.AddComponent and AddComponentUnchecked, which then make
+// no call (but AddComponent's liveness check). e is id's sparse entry, and empty. appendNew appends
 // id's component when the dense arrays have room and the storage tracks
 // nothing and is in no group, and reports whether it did; otherwise it
 // changes nothing and appendAny does the work.

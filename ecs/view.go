@@ -345,12 +345,33 @@ func (s *sparseSet[T]) notAlive(id EntityID) error {
 // an id that was
 // deleted, with no newer entity in this storage, is the caller's mistake and
 // leaves a component no live entity owns.
+//
+// Like AddComponent, it spells out insert's cases so that the common one
+// (an empty entry in an allocated page, room in the storage, no tracking,
+// no group) makes no call.
 func (v ViewMut[T]) AddComponentUnchecked(id EntityID, c T) error {
 	s := v.c.store()
-	if id.Index() > maxIndex || s.insert(id, c) == refused {
-		return &EntityError{Op: "ViewMut[" + s.name + "].AddComponentUnchecked", ID: id}
+	switch e := s.entryFor(id); {
+	case id.Index() > maxIndex:
+		return s.refusedUnchecked(id)
+	case e == nil: // no page yet
+		s.insert(id, c)
+	case *e != 0: // replace, refuse, or take over a leftover
+		if s.insertOver(e, id, c) == refused {
+			return s.refusedUnchecked(id)
+		}
+	case !s.appendNew(e, id, c):
+		s.appendAny(e, id, c)
 	}
 	return nil
+}
+
+// refusedUnchecked is AddComponentUnchecked's error, built out of line as
+// notAlive is.
+//
+//go:noinline
+func (s *sparseSet[T]) refusedUnchecked(id EntityID) error {
+	return &EntityError{Op: "ViewMut[" + s.name + "].AddComponentUnchecked", ID: id}
 }
 
 // AddEntity creates an entity whose only component is c: a shortcut for
