@@ -20,6 +20,14 @@ import (
 // thing (World functions, views in a system, views from World.Borrow,
 // AllStoragesViewMut), chosen by the input, and is as likely to name a dead,
 // never-issued or null id as a live one.
+//
+// Run it with a short -fuzzminimizetime:
+//
+//	go test ./ecs -run '^$' -fuzz '^FuzzWorldModel$' -fuzzminimizetime 2s
+//
+// The fuzzer minimizes every input that reaches new code, for up to a
+// minute by default, and runs no new input meanwhile: it then reports
+// "execs: … (0/sec)" with both workers busy, which looks like a hang.
 func FuzzWorldModel(f *testing.F) {
 	for _, seed := range fzSeeds() {
 		f.Add(seed)

@@ -28,6 +28,8 @@ import (
 // AllStoragesViewMut, joins, cursors, Changed views), chosen by the input.
 // The first byte picks where the world's clock starts (at zero, or just
 // before it wraps), so windows are also checked across the wrap.
+//
+// As for FuzzWorldModel, pass a short -fuzzminimizetime (say 2s).
 func FuzzTracking(f *testing.F) {
 	for _, seed := range ftSeeds() {
 		f.Add(seed)
