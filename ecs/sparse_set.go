@@ -254,10 +254,10 @@ func (s *sparseSet[T]) appendAny(e *uint64, id EntityID, v T) {
 
 // appendNew is the common case of insert, small enough to inline into it
 // and into ViewMut.AddComponent and AddComponentUnchecked, which then make
-// no call (but AddComponent's liveness check). e is id's sparse entry, and empty. appendNew appends
-// id's component when the dense arrays have room and the storage tracks
-// nothing and is in no group, and reports whether it did; otherwise it
-// changes nothing and appendAny does the work.
+// no call (but AddComponent's liveness check). e is id's sparse entry, and
+// empty. appendNew appends id's component when the dense arrays have room
+// and the storage tracks nothing and is in no group, and reports whether
+// it did; otherwise it changes nothing and appendAny does the work.
 func (s *sparseSet[T]) appendNew(e *uint64, id EntityID, v T) bool {
 	n := len(s.dense)
 	if n >= cap(s.dense) || n >= cap(s.data) || s.track != nil || s.group != nil {
