@@ -226,6 +226,35 @@ func FuzzGroups(f *testing.F) {
 	})
 }
 
+// groupAdd gives the live entity id the component c through AddComponent1
+// (path 0), ViewMut.AddComponent (1) or ViewMut.AddComponentUnchecked (2):
+// each spells out the insertion's common case, and must leave the group to
+// insert's general path.
+func groupAdd[T any](t *testing.T, w *World, id EntityID, c T, path byte) {
+	t.Helper()
+	if path == 0 {
+		if err := AddComponent1(w, id, c); err != nil {
+			t.Fatalf("AddComponent1(%v): %v", id, err)
+		}
+		return
+	}
+	var ents EntitiesView
+	var vm ViewMut[T]
+	release, err := w.Borrow(&ents, &vm)
+	if err != nil {
+		t.Fatalf("Borrow: %v", err)
+	}
+	defer release()
+	if path == 1 {
+		err = vm.AddComponent(ents, id, c)
+	} else {
+		err = vm.AddComponentUnchecked(id, c)
+	}
+	if err != nil {
+		t.Fatalf("path %d, adding to %v: %v", path, id, err)
+	}
+}
+
 // runGroupModel interprets ops two bytes at a time: an operation and an
 // argument. C is the group's third type, gC or gT.
 func runGroupModel[C ~struct{ V int }](t *testing.T, ops []byte) {
@@ -266,22 +295,23 @@ func runGroupModel[C ~struct{ V int }](t *testing.T, ops []byte) {
 			}
 			model[id] = r
 			live = append(live, id)
-		case 1, 2, 3: // add or replace one component
+		case 1, 2, 3: // add or replace one component, by one of three paths
 			if id, ok := pick(arg); ok {
 				v := next()
+				path := ops[k] / 12 % 3
 				switch op {
 				case 1:
 					model[id].a = v
-					_ = AddComponent1(w, id, gA{*v})
+					groupAdd(t, w, id, gA{*v}, path)
 				case 2:
 					model[id].b = v
-					_ = AddComponent1(w, id, gB{*v})
+					groupAdd(t, w, id, gB{*v}, path)
 				case 3:
 					if model[id].c == nil {
 						model[id].cIns = *v
 					}
 					model[id].c = v
-					_ = AddComponent1(w, id, C{*v})
+					groupAdd(t, w, id, C{*v}, path)
 				}
 			}
 		case 4: // remove gA
