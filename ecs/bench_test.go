@@ -757,18 +757,19 @@ func cbJoinWorld(b *testing.B, n int, layout string) *ecs.World {
 		_, err := ecs.BulkAddEntity2(w, ps, vs)
 		cbCheck(b, err)
 	}
-	switch layout {
-	case "first", "after":
-		if layout == "first" {
-			both()
-		}
+	posOnly := func() {
 		for range 10 {
 			_, err := ecs.BulkAddEntity1(w, ps)
 			cbCheck(b, err)
 		}
-		if layout == "after" {
-			both()
-		}
+	}
+	switch layout {
+	case "first":
+		both()
+		posOnly()
+	case "after":
+		posOnly()
+		both()
 	case "interleaved":
 		for i := range n {
 			_, err := ecs.AddEntity2(w, ps[i], vs[i])
