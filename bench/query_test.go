@@ -4,6 +4,7 @@ package bench
 // both) and Random (look entities up by id in a shuffled order).
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/slipway-ecs/slipway/ecs"
@@ -175,6 +176,51 @@ func BenchmarkRandom(b *testing.B) {
 		}},
 		refRandomImpl,
 	)
+}
+
+// BenchmarkRandomMoved: Random, after the Position storage was reordered
+// so that its order no longer follows the entities' indices. Random's
+// storage, filled in creation order, lets a lookup skip the sparse page
+// (the storage's identity prefix); here every lookup reads it. No target:
+// it shows what Random costs without that shortcut.
+func BenchmarkRandomMoved(b *testing.B) {
+	runImpls(b,
+		impl{"plain", func(b *testing.B, n int) {
+			ps := column[Position](n)
+			idx := newRand().Perm(n)
+			measure(b, n, func() { sinkF = sumPlain(ps, idx) })
+		}},
+		impl{"slipway", func(b *testing.B, n int) {
+			w, ids := buildRandomMoved(b, n)
+			sys := func(pos ecs.View[Position]) { sinkF = sumByID(pos, ids) }
+			measure(b, n, func() { check(b, w.Run(sys)) })
+		}},
+		impl{"sparse", func(b *testing.B, n int) {
+			w, ids := buildRandomMoved(b, n)
+			pos := refCopy[Position](b, w)
+			measure(b, n, func() { sinkF = sumRef(pos, ids) })
+		}},
+	)
+}
+
+// buildRandomMoved is buildRandom, then every Position is taken out and
+// given back in another shuffled order: each entity keeps its value, but
+// the storage's order is unrelated to the entities' indices and to the
+// order of the ids returned.
+func buildRandomMoved(tb testing.TB, n int) (*ecs.World, []ecs.EntityID) {
+	tb.Helper()
+	w, ids := buildRandom(tb, n)
+	order := slices.Clone(ids)
+	newRand().Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
+	if _, err := ecs.BulkDeleteComponent[Position](w, order...); err != nil {
+		tb.Fatal(err)
+	}
+	ps := make([]Position, n)
+	for k, id := range order {
+		ps[k] = Position{float64(id.Index()), 1}
+	}
+	check(tb, ecs.BulkAddComponent1(w, order, ps))
+	return w, ids
 }
 
 // buildRandom returns a world of n entities with Position {i, 1} and their

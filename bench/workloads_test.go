@@ -167,6 +167,30 @@ func TestRandomSumsEveryPosition(t *testing.T) {
 	equal(t, "slipway", sinkF, want)
 }
 
+func TestRandomMovedReordersTheStorage(t *testing.T) {
+	const n = 1000
+	w, ids := buildRandomMoved(t, n)
+	sys := func(pos ecs.View[Position]) {
+		sinkF = sumByID(pos, ids)
+		inPlace, sameOrder := 0, 0
+		for i, id := range pos.IDs() {
+			if id.Index() == uint32(i) {
+				inPlace++
+			}
+			if id == ids[i] {
+				sameOrder++
+			}
+		}
+		// A random order leaves about one entity in place, and one at the
+		// position of the id list.
+		if inPlace > 10 || sameOrder > 10 {
+			t.Errorf("%d components at their entity's index, %d in the order of the ids, want a few", inPlace, sameOrder)
+		}
+	}
+	check(t, w.Run(sys))
+	equal(t, "sum", sinkF, float64(n*(n-1)/2))
+}
+
 func TestCreateWorkloadsCreateEntitiesWithTheirComponents(t *testing.T) {
 	const n = 100
 	// Each world has had n entities created and deleted before, as in the

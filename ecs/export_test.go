@@ -10,3 +10,15 @@ func SetBulkParallelMin(n int) (restore func()) {
 	bulkParallelMin = n
 	return func() { bulkParallelMin = old }
 }
+
+// CheckLayouts returns an error naming the first storage of w whose page
+// table or identity prefix breaks its invariants (see sparseSet), or nil.
+// The model tests call it after every step.
+func CheckLayouts(w *World) error {
+	for _, st := range w.comps.all() {
+		if err := st.(interface{ layoutError() error }).layoutError(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1440,6 +1440,9 @@ func (r *fzRun) modify(form byte, delta int32) {
 // compare checks every observable of the world against the model.
 func (r *fzRun) compare() {
 	t, w, m := r.t, r.w, r.m
+	if err := ecs.CheckLayouts(w); err != nil {
+		t.Fatal(err)
+	}
 	equal(t, "EntityCount", w.EntityCount(), len(m.live))
 	var ents ecs.EntitiesView
 	var va ecs.View[fzA]

@@ -178,6 +178,7 @@ func (s *sparseSet[T]) swapPos(i, j int) {
 	if i == j {
 		return
 	}
+	s.ident = min(s.ident, uint(i), uint(j))
 	a, b := s.dense[i], s.dense[j]
 	s.dense[i], s.dense[j] = b, a
 	s.data[i], s.data[j] = s.data[j], s.data[i]

@@ -378,6 +378,7 @@ func runGroupModel[C ~struct{ V int }](t *testing.T, ops []byte) {
 		if grouped {
 			checkGroup(t, storageFor[gA](w).group)
 		}
+		checkLayouts(t, w)
 		want := map[EntityID][3]int{}
 		for id, r := range model {
 			if r.a != nil && r.b != nil && r.c != nil {

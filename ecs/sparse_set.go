@@ -21,6 +21,13 @@ type sparsePage [pageSize]uint64
 // table never holds nil, so lookups need no nil test.
 var emptyPage sparsePage
 
+// noPages is the page table of a new storage: the sentinel alone. Every
+// page table ends with &emptyPage (see sparseSet), so that slotIn can
+// clamp an index past the table to its last page instead of testing it.
+// Its one element is never written: page grows a table before allocating
+// a page at its end, and that copies this array.
+var noPages = []*sparsePage{&emptyPage}
+
 // genMask selects the generation half of an entry (and of an EntityID).
 const genMask = ^uint64(math.MaxUint32)
 
@@ -55,7 +62,11 @@ const (
 //   - pages are allocated on first use and only freed by shrink (memory.go)
 //     once no entity maps to them, so a sparse index far from the others
 //     costs one page, not an array as long as the index. Pages not
-//     allocated are &emptyPage, never nil.
+//     allocated are &emptyPage, never nil, and the last page of the table
+//     is always &emptyPage: the table is never empty.
+//   - ident <= len(dense), and dense[i].Index() == i for every i < ident:
+//     the storage's first ident components belong to the entities with
+//     indices 0..ident-1, in order (see ident).
 //   - removal swap-removes: the last element moves into the hole, and its
 //     sparse entry is updated in the same step.
 //
@@ -67,6 +78,21 @@ type sparseSet[T any] struct {
 	pages []*sparsePage
 	dense []EntityID
 	data  []T
+
+	// ident is the length of the identity prefix: for i < ident, the
+	// component at position i belongs to the entity with index i. A
+	// lookup of an id whose index is below ident reads dense[index] and
+	// data[index], two loads that do not wait on each other, instead of
+	// the sparse entry and then the component. Entities created in order
+	// with their components (bulk creation, a level loaded at start-up)
+	// keep the prefix as long as the storage is left alone; an append
+	// extends it when it continues it, and whatever moves a component
+	// below it (a swap-remove, a group swap, a compaction) cuts it there.
+	// It is only ever an optimization: a lookup still checks dense[index]
+	// against the whole id.
+	ident uint
+	// lastPage is len(pages)-1, the index of the sentinel page (see slot).
+	lastPage uint
 
 	// track is the tracking state (tracking.go), nil when the type tracks
 	// nothing: untracked storages pay one nil test per insertion or
@@ -89,7 +115,7 @@ type sparseSet[T any] struct {
 
 func newSparseSet[T any]() *sparseSet[T] {
 	t := reflect.TypeFor[T]()
-	return &sparseSet[T]{typ: t, name: typeName(t), ptrs: hasPointers(t)}
+	return &sparseSet[T]{pages: noPages, typ: t, name: typeName(t), ptrs: hasPointers(t)}
 }
 
 // newTrackedSparseSet returns the storage of T for w, tracking what T
@@ -139,8 +165,9 @@ func getIn[T any](pages []*sparsePage, data []T, id EntityID) *T {
 }
 
 // posIn is pos on a storage's pages, for loops that keep them in locals.
-// It repeats slotIn's lookup rather than calling it: written that way it
-// costs 7 more to inline, which puts Join2's WithID loop over the budget.
+// It repeats pos's lookup rather than sharing a helper: written that way
+// it costs 7 more to inline, which puts Join2's WithID loop over the
+// budget.
 func posIn(pages []*sparsePage, id EntityID) int {
 	if p := uint32(id) >> pageShift; p < uint32(len(pages)) {
 		if x := (pages[p][id&pageMask] ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
@@ -150,18 +177,28 @@ func posIn(pages []*sparsePage, id EntityID) int {
 	return -1
 }
 
-// slotIn is posIn for callers that bound the position by the length of
-// the storage, as indexing does anyway: it returns the dense position of
-// id's component, or a value no storage reaches (1<<32 - 1 or more) when
-// there is none. An entry that does not match id keeps a difference in
-// the generation bits, and an empty one wraps around, so the caller's one
-// comparison with the length is both the lookup's test and the bounds
-// check.
-func slotIn(pages []*sparsePage, id EntityID) uint {
-	if p := uint32(id) >> pageShift; int(p) < len(pages) {
-		return uint((pages[p][id&pageMask] ^ uint64(id)&genMask) - 1)
+// slot is pos for callers that bound the position by the length of the
+// storage, as indexing does anyway: it returns the dense position of id's
+// component, or a value no storage reaches (1<<32 - 1 or more) when there
+// is none. The caller's one comparison with the length is then both the
+// lookup's test and the bounds check. It is the lookup of the per-entity
+// accessors (View.Get and View.MustGet repeat its body: calling it costs
+// 13 more to inline, which puts them over the budget).
+//
+//   - An id whose index is below ident, and which is dense[index], is at
+//     position index: the sparse page is not read, and the load of the
+//     component does not wait on another.
+//   - Otherwise the sparse entry tells. An entry that does not match id
+//     keeps a difference in the generation bits, and an empty one wraps
+//     around, so both give a huge position. The page index is not tested
+//     against the table: it is clamped to lastPage, the sentinel
+//     &emptyPage, whose entries are all zero.
+func (s *sparseSet[T]) slot(id EntityID) uint {
+	x := uint(uint32(id))
+	if x >= s.ident || s.dense[x] != id {
+		x = uint((s.pages[min(x>>pageShift, s.lastPage)][x&pageMask] ^ uint64(id)&genMask) - 1)
 	}
-	return math.MaxUint
+	return x
 }
 
 // posAt is pos for a join visiting id at position i of the driving
@@ -209,11 +246,13 @@ func (s *sparseSet[T]) allocated(p uint32) *sparsePage {
 //
 //go:noinline
 func (s *sparseSet[T]) page(p uint32) *sparsePage {
-	if n := int(p) + 1 - len(s.pages); n > 0 {
+	// Grow the table to hold page p and the sentinel after it.
+	if n := int(p) + 2 - len(s.pages); n > 0 {
 		s.pages = slices.Grow(s.pages, n)
 		for range n {
 			s.pages = append(s.pages, &emptyPage)
 		}
+		s.lastPage = uint(len(s.pages) - 1)
 	}
 	page := s.pages[p]
 	if page == &emptyPage {
@@ -231,7 +270,9 @@ func (s *sparseSet[T]) insert(id EntityID, v T) insertOutcome {
 	} else if *e != 0 {
 		return s.insertOver(e, id, v)
 	}
-	if !s.appendNew(e, id, v) {
+	if s.appendNew(e, id, v) {
+		s.stepIdent(id)
+	} else {
 		s.appendAny(e, id, v)
 	}
 	return inserted
@@ -244,6 +285,7 @@ func (s *sparseSet[T]) appendAny(e *uint64, id EntityID, v T) {
 	*e = sparseEntry(id, len(s.dense))
 	s.dense = append(s.dense, id)
 	s.data = append(s.data, v)
+	s.stepIdent(id)
 	if s.track != nil {
 		s.track.appended()
 	}
@@ -252,12 +294,23 @@ func (s *sparseSet[T]) appendAny(e *uint64, id EntityID, v T) {
 	}
 }
 
+// stepIdent extends the identity prefix over id's component, just
+// appended last, when the prefix reached that position and id's index is
+// the position.
+func (s *sparseSet[T]) stepIdent(id EntityID) {
+	if n := len(s.dense) - 1; s.ident == uint(n) && uint32(id) == uint32(n) {
+		s.ident++
+	}
+}
+
 // appendNew is the common case of insert, small enough to inline into it
 // and into ViewMut.AddComponent and AddComponentUnchecked, which then make
 // no call (but AddComponent's liveness check). e is id's sparse entry, and
 // empty. appendNew appends id's component when the dense arrays have room
 // and the storage tracks nothing and is in no group, and reports whether
-// it did; otherwise it changes nothing and appendAny does the work.
+// it did; otherwise it changes nothing and appendAny does the work. It
+// leaves the identity prefix to its callers (stepIdent): one more test
+// here would put appendNew over the inlining budget.
 func (s *sparseSet[T]) appendNew(e *uint64, id EntityID, v T) bool {
 	n := len(s.dense)
 	if n >= cap(s.dense) || n >= cap(s.data) || s.track != nil || s.group != nil {
@@ -392,6 +445,7 @@ func (s *sparseSet[T]) deletePacked(e *uint64, i int) {
 // position to, overwriting what was there, and points the entity's sparse
 // entry at it.
 func (s *sparseSet[T]) moveTo(from, to int) {
+	s.ident = min(s.ident, uint(to))
 	moved := s.dense[from]
 	s.dense[to] = moved
 	s.data[to] = s.data[from]
@@ -408,6 +462,7 @@ func (s *sparseSet[T]) dropLast(last int) {
 		var zero T
 		s.data[last] = zero
 	}
+	s.ident = min(s.ident, uint(last))
 	s.dense, s.data = s.dense[:last], s.data[:last]
 }
 
@@ -416,6 +471,7 @@ func (s *sparseSet[T]) cutTo(n int) {
 	if s.ptrs {
 		clear(s.data[n:])
 	}
+	s.ident = min(s.ident, uint(n))
 	s.dense, s.data = s.dense[:n], s.data[:n]
 }
 
@@ -456,6 +512,7 @@ func (s *sparseSet[T]) bulkInsert(ids []EntityID, vals []T) {
 	s.dense = grow(s.dense, len(ids))
 	s.data = grow(s.data, len(ids))
 	n := len(s.dense)
+	base := n
 	dense, data := s.dense[:n+len(ids)], s.data[:n+len(ids)]
 	var page *sparsePage
 	cur := ^uint32(0) // the page index of page
@@ -477,4 +534,20 @@ func (s *sparseSet[T]) bulkInsert(ids []EntityID, vals []T) {
 		n++
 	}
 	s.dense, s.data = dense[:n], data[:n]
+	s.extendIdent(base)
+}
+
+// extendIdent extends the identity prefix (ident) over the components
+// appended from position from, when the prefix reaches that far: the bulk
+// insertions append without looking, then call it once.
+func (s *sparseSet[T]) extendIdent(from int) {
+	if s.ident != uint(from) {
+		return
+	}
+	dense := s.dense
+	i := from
+	for i < len(dense) && dense[i].Index() == uint32(i) {
+		i++
+	}
+	s.ident = uint(i)
 }

@@ -1024,6 +1024,9 @@ func ftSameDels(got, want []ftDel, groups ...ftDel) bool {
 // compare checks what views report outside workloads against the model.
 func (r *ftRun) compare() {
 	t, w, m := r.t, r.w, r.m
+	if err := ecs.CheckLayouts(w); err != nil {
+		t.Fatal(err)
+	}
 	var v ecs.View[ftV]
 	var tag ecs.View[ftTag]
 	release, err := w.Borrow(&v, &tag)

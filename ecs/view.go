@@ -167,7 +167,11 @@ func (v View[T]) Get(id EntityID) (*T, bool) {
 	if s == nil {
 		panic(errViewReleased)
 	}
-	if x := slotIn(s.pages, id); x < uint(len(s.data)) {
+	x := uint(uint32(id))
+	if x >= s.ident || s.dense[x] != id {
+		x = uint((s.pages[min(x>>pageShift, s.lastPage)][x&pageMask] ^ uint64(id)&genMask) - 1)
+	}
+	if x < uint(len(s.data)) {
 		return &s.data[x], true
 	}
 	return nil, false
@@ -178,7 +182,11 @@ func (v View[T]) Get(id EntityID) (*T, bool) {
 func (v View[T]) MustGet(id EntityID) *T {
 	s := v.c.s
 	if s != nil {
-		if x := slotIn(s.pages, id); x < uint(len(s.data)) {
+		x := uint(uint32(id))
+		if x >= s.ident || s.dense[x] != id {
+			x = uint((s.pages[min(x>>pageShift, s.lastPage)][x&pageMask] ^ uint64(id)&genMask) - 1)
+		}
+		if x < uint(len(s.data)) {
 			return &s.data[x]
 		}
 	}
@@ -217,12 +225,12 @@ func (v ViewMut[T]) Contains(id EntityID) bool { return v.c.store().has(id) }
 // marked modified (see [ViewMut]).
 func (v ViewMut[T]) Get(id EntityID) (*T, bool) {
 	s := v.c.store()
-	x := s.pos(id)
-	if x < 0 {
+	x := s.slot(id)
+	if x >= uint(len(s.data)) {
 		return nil, false
 	}
 	if s.track != nil {
-		s.track.mark(x)
+		s.track.mark(int(x))
 	}
 	return &s.data[x], true
 }
@@ -232,12 +240,12 @@ func (v ViewMut[T]) Get(id EntityID) (*T, bool) {
 // id. It marks the component modified like [ViewMut.Get].
 func (v ViewMut[T]) MustGet(id EntityID) *T {
 	s := v.c.store()
-	x := s.pos(id)
-	if x < 0 {
+	x := s.slot(id)
+	if x >= uint(len(s.data)) {
 		panic(absent{id, s.name, len(s.dense)})
 	}
 	if s.track != nil {
-		s.track.mark(x)
+		s.track.mark(int(x))
 	}
 	return &s.data[x]
 }
@@ -325,7 +333,9 @@ func (v ViewMut[T]) AddComponent(entities AliveChecker, id EntityID, c T) error 
 		s.insert(id, c)
 	case *e != 0: // replace, refuse, or take over a leftover
 		s.insertOver(e, id, c)
-	case !s.appendNew(e, id, c):
+	case s.appendNew(e, id, c):
+		s.stepIdent(id)
+	default:
 		s.appendAny(e, id, c)
 	}
 	return nil
@@ -360,7 +370,9 @@ func (v ViewMut[T]) AddComponentUnchecked(id EntityID, c T) error {
 		if s.insertOver(e, id, c) == refused {
 			return s.refusedUnchecked(id)
 		}
-	case !s.appendNew(e, id, c):
+	case s.appendNew(e, id, c):
+		s.stepIdent(id)
+	default:
 		s.appendAny(e, id, c)
 	}
 	return nil

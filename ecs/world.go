@@ -280,6 +280,7 @@ func (s *sparseSet[T]) deleteFound(id EntityID, e *uint64) {
 	dense, data := s.dense, s.data
 	last := len(dense) - 1
 	if i != last {
+		s.ident = min(s.ident, uint(i))
 		moved := dense[last]
 		dense[i] = moved
 		data[i] = data[last]

@@ -11,7 +11,7 @@ import (
 
 // workloadOrder is the order of the workloads on the page.
 var workloadOrder = []string{
-	"Query2Comp", "Query32Arch", "Query256Arch", "Query256ArchMixed", "Random",
+	"Query2Comp", "Query32Arch", "Query256Arch", "Query256ArchMixed", "Random", "RandomMoved",
 	"Create2Comp", "Create2CompAlloc", "Create10Comp",
 	"AddRemove", "AddRemoveLarge", "Delete2Comp", "Delete10Comp", "NewWorld",
 	"SimpleInsert", "SimpleIter", "FragIter", "HeavyCompute", "Schedule", "AddRemoveComponent",
@@ -48,7 +48,8 @@ var descriptions = map[string]string{
 	"Query32Arch":        "As Query2Comp, but without the 10N and with each of the N also having a random subset of C1..C5 (32 combinations).",
 	"Query256Arch":       "N entities with Position and Velocity, then 4N with Position and a random subset of C1..C8 (256 combinations): the Go ECS benchmarks' order of creation, on which the issue's figures for Ark were measured. The movers come first in the Position storage.",
 	"Query256ArchMixed":  "The entities of Query256Arch created in a random interleaving, so the movers' positions are spread among 5N in the Position storage and the join's probes into it skip. Most movers come as runs of one entity there. No target: it shows what a sparse set's join pays for the order its storages were filled in, and that a packed group does not pay it.",
-	"Random":             "N entities with Position, their ids shuffled; a round sums Position.X looking each id up through a `View`. Plain indexes a slice with the same shuffled indices.",
+	"Random":             "N entities with Position, their ids shuffled; a round sums Position.X looking each id up through a `View`. Plain indexes a slice with the same shuffled indices. The entities were created in order with their Position, so the storage holds entity i at position i: a lookup checks that position and skips the sparse page (the storage's identity prefix; RandomMoved shows a storage without it).",
+	"RandomMoved":        "Random after every Position was taken out and put back in another shuffled order, so the storage's order follows neither the entities' indices nor the ids' order, and every lookup reads the sparse page, then the component. No target: it shows Random without the identity prefix.",
 	"Create2Comp":        "Create N entities with Position and Velocity in a world where N such entities were created and deleted before (deleting them again is not timed). Slipway creates one at a time in a system (`EntitiesViewMut.AddEntity`, `ViewMut.AddComponentUnchecked`); bulk uses `BulkAppendEntity2`, reusing one id slice; plain appends to a slice with room for N.",
 	"Create2CompAlloc":   "Create a fresh world and N entities with Position and Velocity in it, every round: growth and garbage collection included. Plain appends to a nil slice.",
 	"Create10Comp":       "As Create2Comp with C1..C10. `BulkAppendEntityN` stops at 8 components: bulk creates the entities with C1..C8 in one call and adds C9 and C10 with `BulkAddComponent2`.",

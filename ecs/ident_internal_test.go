@@ -1,0 +1,265 @@
+package ecs
+
+import (
+	"fmt"
+	"testing"
+)
+
+// layoutError reports the first broken invariant of s's page table and
+// identity prefix (see sparseSet), or nil.
+func (s *sparseSet[T]) layoutError() error {
+	switch {
+	case len(s.pages) == 0:
+		return fmt.Errorf("%s: empty page table", s.name)
+	case s.pages[len(s.pages)-1] != &emptyPage:
+		return fmt.Errorf("%s: the last of %d pages is not the sentinel", s.name, len(s.pages))
+	case s.lastPage != uint(len(s.pages)-1):
+		return fmt.Errorf("%s: lastPage %d with %d pages", s.name, s.lastPage, len(s.pages))
+	case s.ident > uint(len(s.dense)):
+		return fmt.Errorf("%s: ident %d past %d components", s.name, s.ident, len(s.dense))
+	}
+	for i, id := range s.dense[:s.ident] {
+		if id.Index() != uint32(i) {
+			return fmt.Errorf("%s: ident %d, but position %d holds %v", s.name, s.ident, i, id)
+		}
+	}
+	return nil
+}
+
+// checkLayouts fails t if a storage of w breaks a layout invariant.
+func checkLayouts(t testing.TB, w *World) {
+	t.Helper()
+	if err := CheckLayouts(w); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type idA struct{ V int }
+type idB struct{ V int }
+
+// TestIdentityPrefix follows the identity prefix of a storage through the
+// operations that extend it and those that cut it, and checks that
+// lookups agree with the sparse entries whichever way they go.
+func TestIdentityPrefix(t *testing.T) {
+	newWorld := func(t *testing.T, n int) (*World, []EntityID) {
+		w := NewWorld()
+		ids := make([]EntityID, n)
+		for i := range ids {
+			id, err := AddEntity2(w, idA{i}, idB{i})
+			check(t, err)
+			ids[i] = id
+		}
+		return w, ids
+	}
+	for _, tc := range []struct {
+		name string
+		do   func(t *testing.T, w *World, ids []EntityID)
+		want uint // idA's ident afterwards
+	}{
+		{"created in order", func(*testing.T, *World, []EntityID) {}, 8},
+		{"delete the last entity", func(t *testing.T, w *World, ids []EntityID) {
+			check(t, w.DeleteEntity(ids[7]))
+		}, 7},
+		{"delete the last, then create again", func(t *testing.T, w *World, ids []EntityID) {
+			check(t, w.DeleteEntity(ids[7]))
+			_, err := AddEntity2(w, idA{7}, idB{7}) // reuses index 7 at position 7
+			check(t, err)
+		}, 8},
+		{"delete in the middle", func(t *testing.T, w *World, ids []EntityID) {
+			check(t, w.DeleteEntity(ids[3])) // entity 7 moves to position 3
+		}, 3},
+		{"remove in the middle", func(t *testing.T, w *World, ids []EntityID) {
+			_, err := DeleteComponent[idA](w, ids[5])
+			check(t, err)
+		}, 5},
+		{"remove from the other storage only", func(t *testing.T, w *World, ids []EntityID) {
+			_, err := DeleteComponent[idB](w, ids[2])
+			check(t, err)
+		}, 8},
+		{"replace a component", func(t *testing.T, w *World, ids []EntityID) {
+			check(t, AddComponent1(w, ids[2], idA{20}))
+		}, 8},
+		{"bulk delete", func(t *testing.T, w *World, ids []EntityID) {
+			check(t, DeleteEntities(w, ids[6], ids[1]))
+		}, 1},
+		{"bulk delete by sweeping", func(t *testing.T, w *World, ids []EntityID) {
+			for _, id := range ids[4:] { // from the end: the prefix shrinks to 4
+				_, err := DeleteComponent[idA](w, id)
+				check(t, err)
+			}
+			// As many ids as components: one pass closes the gaps.
+			n, err := BulkDeleteComponent[idA](w, ids[1], ids[5], ids[6], ids[7])
+			check(t, err)
+			if n != 1 {
+				t.Fatalf("deleted %d components, want 1", n)
+			}
+		}, 1},
+		{"delete every entity", func(t *testing.T, w *World, ids []EntityID) {
+			check(t, DeleteEntities(w, ids...))
+		}, 0},
+		{"clear", func(t *testing.T, w *World, ids []EntityID) {
+			check(t, w.Run(func(v ViewMut[idA]) { v.Clear() }))
+		}, 0},
+		{"bulk add after the prefix", func(t *testing.T, w *World, ids []EntityID) {
+			_, err := BulkAddEntity1(w, make([]idA, 4)) // indices 8..11
+			check(t, err)
+		}, 12},
+		{"a group reorders", func(t *testing.T, w *World, ids []EntityID) {
+			_, err := DeleteComponent[idB](w, ids[0])
+			check(t, err)
+			check(t, AddGroup2[idA, idB](w)) // entity 0 leaves the packed front
+		}, 0},
+		{"shrink", func(t *testing.T, w *World, ids []EntityID) {
+			check(t, w.ShrinkToFit())
+		}, 8},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, ids := newWorld(t, 8)
+			tc.do(t, w, ids)
+			checkLayouts(t, w)
+			s := storageFor[idA](w)
+			if s.ident != tc.want {
+				t.Errorf("ident %d, want %d", s.ident, tc.want)
+			}
+			lookupsAgree(t, s, w)
+		})
+	}
+}
+
+// lookupsAgree checks slot against the sparse entries for every id the
+// world issued, a never-issued index, and a newer generation.
+func lookupsAgree[T any](t *testing.T, s *sparseSet[T], w *World) {
+	t.Helper()
+	probe := []EntityID{NullID, newEntityID(1<<20, 0), newEntityID(3, 5)}
+	for i := range w.EntityCount() + 4 {
+		for g := range uint32(3) {
+			probe = append(probe, newEntityID(uint32(i), g))
+		}
+	}
+	for _, id := range probe {
+		want := uint(s.pos(id))
+		if s.pos(id) < 0 {
+			want = ^uint(0)
+		}
+		got := s.slot(id)
+		if got >= uint(len(s.dense)) {
+			got = ^uint(0)
+		}
+		if got != want {
+			t.Errorf("slot(%v) = %d, pos says %d", id, got, want)
+		}
+	}
+}
+
+func check(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLayoutErrorCatches makes sure the checker fails on the layouts it
+// guards against.
+func TestLayoutErrorCatches(t *testing.T) {
+	w := NewWorld()
+	for i := range 3 {
+		_, err := AddEntity1(w, idA{i})
+		check(t, err)
+	}
+	s := storageFor[idA](w)
+	if err := s.layoutError(); err != nil {
+		t.Fatal(err)
+	}
+	s.ident = 4
+	if err := s.layoutError(); err == nil {
+		t.Error("ident past the components passed")
+	}
+	s.ident = 3
+	s.dense[0], s.dense[1] = s.dense[1], s.dense[0]
+	if err := s.layoutError(); err == nil {
+		t.Error("a swapped prefix passed")
+	}
+	s.dense[0], s.dense[1] = s.dense[1], s.dense[0]
+	s.lastPage++
+	if err := s.layoutError(); err == nil {
+		t.Error("a wrong lastPage passed")
+	}
+	s.lastPage--
+	s.pages = s.pages[:len(s.pages)-1]
+	if err := s.layoutError(); err == nil {
+		t.Error("a table without the sentinel passed")
+	}
+}
+
+// TestIdentityPrefixInSystems: entities created one at a time in a system,
+// with the checked and the unchecked add, extend the prefix as the
+// world-level calls do.
+func TestIdentityPrefixInSystems(t *testing.T) {
+	w := NewWorld()
+	check(t, w.Run(func(ents EntitiesViewMut, a ViewMut[idA], b ViewMut[idB]) error {
+		for i := range 3000 { // past a few growths of the arrays
+			id := ents.AddEntity()
+			if err := a.AddComponent(ents, id, idA{i}); err != nil {
+				return err
+			}
+			if err := b.AddComponentUnchecked(id, idB{i}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	checkLayouts(t, w)
+	if a, b := storageFor[idA](w).ident, storageFor[idB](w).ident; a != 3000 || b != 3000 {
+		t.Errorf("ident %d and %d, want 3000", a, b)
+	}
+	lookupsAgree(t, storageFor[idA](w), w)
+}
+
+// TestBulkInsertExtendsIdentity: the bulk insertions extend the identity
+// prefix over the ids in step with their positions, whether they come as
+// runs or one by one, and stop at the first id out of step.
+func TestBulkInsertExtendsIdentity(t *testing.T) {
+	ids := func(idx ...uint32) []EntityID {
+		out := make([]EntityID, len(idx))
+		for i, x := range idx {
+			out[i] = newEntityID(x, 0)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name      string
+		have, add []EntityID
+		want      uint
+	}{
+		{"a run in step", ids(0, 1, 2, 3), ids(4, 5, 6), 7},
+		{"one id in step", ids(0, 1, 2, 3), ids(4), 5},
+		{"ids in step, not a run", ids(0, 1, 2, 3), ids(4, 5, 9, 7), 6},
+		{"a run out of step", ids(0, 1, 2, 3), ids(5, 6), 4},
+		{"a descending run", ids(0, 1, 2, 3), ids(6, 5, 4), 4},
+		{"two runs, the second out of step", ids(0, 1, 2, 3), ids(4, 5, 7, 8), 6},
+		{"a run that starts out of step", ids(0, 1, 2, 3), ids(3000, 4, 5), 4},
+		{"the prefix does not reach the end", ids(1, 0), ids(2, 3), 0},
+		{"into an empty storage", nil, ids(0, 1, 2, 3, 4), 5},
+		{"a repeat stops the fast path", ids(0, 1), ids(2, 3, 3, 4), 5},
+		{"a generation out of step", ids(0, 1), []EntityID{newEntityID(2, 0), newEntityID(3, 1)}, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, many := range []func(*sparseSet[idA], []EntityID, []idA){
+				(*sparseSet[idA]).insertMany, (*sparseSet[idA]).insertManyAlone, (*sparseSet[idA]).bulkInsert,
+			} {
+				defer SetBulkParallelMin(1)()
+				s := newSparseSet[idA]()
+				for _, id := range tc.have {
+					s.insert(id, idA{})
+				}
+				many(s, tc.add, make([]idA, len(tc.add)))
+				if err := s.layoutError(); err != nil {
+					t.Fatal(err)
+				}
+				if s.ident != tc.want {
+					t.Errorf("ident %d, want %d", s.ident, tc.want)
+				}
+			}
+		})
+	}
+}
