@@ -485,7 +485,9 @@ func (s *sparseSet[T]) deleteIDs(ids []EntityID, sc *bulkScratch) int {
 			if int(h) >= keep {
 				continue
 			}
-			s.ident = min(s.ident, uint(h))
+			if uint(h) < s.ident {
+				s.ident = uint(h)
+			}
 			for dense[top] == NullID {
 				top--
 			}
@@ -747,7 +749,9 @@ func (s *sparseSet[T]) closeGaps(k int) {
 				continue
 			}
 			if keep != p {
-				s.ident = min(s.ident, uint(keep))
+				if uint(keep) < s.ident {
+					s.ident = uint(keep)
+				}
 				dense[keep] = id
 				data[keep] = data[p]
 				*e = sparseEntry(id, keep)

@@ -178,7 +178,9 @@ func (s *sparseSet[T]) swapPos(i, j int) {
 	if i == j {
 		return
 	}
-	s.ident = min(s.ident, uint(i), uint(j))
+	if k := uint(min(i, j)); k < s.ident {
+		s.ident = k
+	}
 	a, b := s.dense[i], s.dense[j]
 	s.dense[i], s.dense[j] = b, a
 	s.data[i], s.data[j] = s.data[j], s.data[i]

@@ -79,6 +79,20 @@ type sparseSet[T any] struct {
 	dense []EntityID
 	data  []T
 
+	// track is the tracking state (tracking.go), nil when the type tracks
+	// nothing: untracked storages pay one nil test per insertion or
+	// removal, and nothing per lookup or iteration. It and group sit
+	// next to the slices, in the cache line every insertion and removal
+	// reads.
+	track *tracker[T]
+	// group is the packed owning group this storage is a member of
+	// (group.go), or nil.
+	group  *group
+	member int // which of group.members this storage is
+	// ptrs reports whether T holds pointers: only then do removals zero
+	// the slots they free (dropLast, cutTo).
+	ptrs bool
+
 	// ident is the length of the identity prefix: for i < ident, the
 	// component at position i belongs to the entity with index i. A
 	// lookup of an id whose index is below ident reads dense[index] and
@@ -93,20 +107,6 @@ type sparseSet[T any] struct {
 	ident uint
 	// lastPage is len(pages)-1, the index of the sentinel page (see slot).
 	lastPage uint
-
-	// track is the tracking state (tracking.go), nil when the type tracks
-	// nothing: untracked storages pay one nil test per insertion or
-	// removal, and nothing per lookup or iteration. It and group sit
-	// next to the slices, in the cache line every insertion and removal
-	// reads.
-	track *tracker[T]
-	// group is the packed owning group this storage is a member of
-	// (group.go), or nil.
-	group  *group
-	member int // which of group.members this storage is
-	// ptrs reports whether T holds pointers: only then do removals zero
-	// the slots they free (dropLast, cutTo).
-	ptrs bool
 
 	typ  reflect.Type
 	name string
@@ -445,7 +445,9 @@ func (s *sparseSet[T]) deletePacked(e *uint64, i int) {
 // position to, overwriting what was there, and points the entity's sparse
 // entry at it.
 func (s *sparseSet[T]) moveTo(from, to int) {
-	s.ident = min(s.ident, uint(to))
+	if uint(to) < s.ident {
+		s.ident = uint(to)
+	}
 	moved := s.dense[from]
 	s.dense[to] = moved
 	s.data[to] = s.data[from]
@@ -462,7 +464,9 @@ func (s *sparseSet[T]) dropLast(last int) {
 		var zero T
 		s.data[last] = zero
 	}
-	s.ident = min(s.ident, uint(last))
+	if uint(last) < s.ident {
+		s.ident = uint(last)
+	}
 	s.dense, s.data = s.dense[:last], s.data[:last]
 }
 
@@ -471,7 +475,9 @@ func (s *sparseSet[T]) cutTo(n int) {
 	if s.ptrs {
 		clear(s.data[n:])
 	}
-	s.ident = min(s.ident, uint(n))
+	if uint(n) < s.ident {
+		s.ident = uint(n)
+	}
 	s.dense, s.data = s.dense[:n], s.data[:n]
 }
 

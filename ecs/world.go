@@ -280,7 +280,9 @@ func (s *sparseSet[T]) deleteFound(id EntityID, e *uint64) {
 	dense, data := s.dense, s.data
 	last := len(dense) - 1
 	if i != last {
-		s.ident = min(s.ident, uint(i))
+		if uint(i) < s.ident {
+			s.ident = uint(i)
+		}
 		moved := dense[last]
 		dense[i] = moved
 		data[i] = data[last]
