@@ -164,11 +164,7 @@ func addSubsets(tb testing.TB, w *ecs.World, ids []ecs.EntityID, keep func(i int
 // baseline indexes a slice of N positions with the same shuffled indices.
 func BenchmarkRandom(b *testing.B) {
 	runImpls(b,
-		impl{"plain", func(b *testing.B, n int) {
-			ps := column[Position](n)
-			idx := newRand().Perm(n)
-			measure(b, n, func() { sinkF = sumPlain(ps, idx) })
-		}},
+		randomPlainImpl,
 		impl{"slipway", func(b *testing.B, n int) {
 			w, ids := buildRandom(b, n)
 			sys := func(pos ecs.View[Position]) { sinkF = sumByID(pos, ids) }
@@ -185,11 +181,7 @@ func BenchmarkRandom(b *testing.B) {
 // it shows what Random costs without that shortcut.
 func BenchmarkRandomMoved(b *testing.B) {
 	runImpls(b,
-		impl{"plain", func(b *testing.B, n int) {
-			ps := column[Position](n)
-			idx := newRand().Perm(n)
-			measure(b, n, func() { sinkF = sumPlain(ps, idx) })
-		}},
+		randomPlainImpl,
 		impl{"slipway", func(b *testing.B, n int) {
 			w, ids := buildRandomMoved(b, n)
 			sys := func(pos ecs.View[Position]) { sinkF = sumByID(pos, ids) }
@@ -202,6 +194,14 @@ func BenchmarkRandomMoved(b *testing.B) {
 		}},
 	)
 }
+
+// randomPlainImpl is the baseline of Random and RandomMoved: a slice of N
+// positions indexed with shuffled indices.
+var randomPlainImpl = impl{"plain", func(b *testing.B, n int) {
+	ps := column[Position](n)
+	idx := newRand().Perm(n)
+	measure(b, n, func() { sinkF = sumPlain(ps, idx) })
+}}
 
 // buildRandomMoved is buildRandom, then every Position is taken out and
 // given back in another shuffled order: each entity keeps its value, but
