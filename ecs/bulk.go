@@ -485,9 +485,7 @@ func (s *sparseSet[T]) deleteIDs(ids []EntityID, sc *bulkScratch) int {
 			if int(h) >= keep {
 				continue
 			}
-			if uint(h) < s.ident {
-				s.ident = uint(h)
-			}
+			s.cutIdent(int(h))
 			for dense[top] == NullID {
 				top--
 			}
@@ -749,9 +747,7 @@ func (s *sparseSet[T]) closeGaps(k int) {
 				continue
 			}
 			if keep != p {
-				if uint(keep) < s.ident {
-					s.ident = uint(keep)
-				}
+				s.cutIdent(keep)
 				dense[keep] = id
 				data[keep] = data[p]
 				*e = sparseEntry(id, keep)

@@ -178,9 +178,7 @@ func (s *sparseSet[T]) swapPos(i, j int) {
 	if i == j {
 		return
 	}
-	if k := uint(min(i, j)); k < s.ident {
-		s.ident = k
-	}
+	s.cutIdent(min(i, j))
 	a, b := s.dense[i], s.dense[j]
 	s.dense[i], s.dense[j] = b, a
 	s.data[i], s.data[j] = s.data[j], s.data[i]

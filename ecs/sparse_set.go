@@ -22,7 +22,7 @@ type sparsePage [pageSize]uint64
 var emptyPage sparsePage
 
 // noPages is the page table of a new storage: the sentinel alone. Every
-// page table ends with &emptyPage (see sparseSet), so that slotIn can
+// page table ends with &emptyPage (see sparseSet), so that slot can
 // clamp an index past the table to its last page instead of testing it.
 // Its one element is never written: page grows a table before allocating
 // a page at its end, and that copies this array.
@@ -294,6 +294,14 @@ func (s *sparseSet[T]) appendAny(e *uint64, id EntityID, v T) {
 	}
 }
 
+// cutIdent ends the identity prefix at position i, if it reached past it:
+// whatever moves a component to position i calls it.
+func (s *sparseSet[T]) cutIdent(i int) {
+	if uint(i) < s.ident {
+		s.ident = uint(i)
+	}
+}
+
 // stepIdent extends the identity prefix over id's component, just
 // appended last, when the prefix reached that position and id's index is
 // the position.
@@ -445,9 +453,7 @@ func (s *sparseSet[T]) deletePacked(e *uint64, i int) {
 // position to, overwriting what was there, and points the entity's sparse
 // entry at it.
 func (s *sparseSet[T]) moveTo(from, to int) {
-	if uint(to) < s.ident {
-		s.ident = uint(to)
-	}
+	s.cutIdent(to)
 	moved := s.dense[from]
 	s.dense[to] = moved
 	s.data[to] = s.data[from]
@@ -464,9 +470,7 @@ func (s *sparseSet[T]) dropLast(last int) {
 		var zero T
 		s.data[last] = zero
 	}
-	if uint(last) < s.ident {
-		s.ident = uint(last)
-	}
+	s.cutIdent(last)
 	s.dense, s.data = s.dense[:last], s.data[:last]
 }
 
@@ -475,9 +479,7 @@ func (s *sparseSet[T]) cutTo(n int) {
 	if s.ptrs {
 		clear(s.data[n:])
 	}
-	if uint(n) < s.ident {
-		s.ident = uint(n)
-	}
+	s.cutIdent(n)
 	s.dense, s.data = s.dense[:n], s.data[:n]
 }
 

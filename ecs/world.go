@@ -280,9 +280,7 @@ func (s *sparseSet[T]) deleteFound(id EntityID, e *uint64) {
 	dense, data := s.dense, s.data
 	last := len(dense) - 1
 	if i != last {
-		if uint(i) < s.ident {
-			s.ident = uint(i)
-		}
+		s.cutIdent(i)
 		moved := dense[last]
 		dense[i] = moved
 		data[i] = data[last]
