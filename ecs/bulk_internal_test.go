@@ -195,7 +195,7 @@ func TestNewEntriesRuns(t *testing.T) {
 				}
 				*e = sparseEntry(id, base+k)
 			}
-			if k, _ := fast.newEntries(c.ids, base); k != wantK {
+			if k := fast.newEntries(c.ids, base); k != wantK {
 				t.Errorf("newEntries took %d ids, want %d", k, wantK)
 			}
 			samePages(t, fast, slow)
@@ -292,7 +292,7 @@ func BenchmarkNewEntries(b *testing.B) {
 						clear(p[:])
 					}
 					b.StartTimer()
-					if k, _ := s.newEntries(ids, 0); k != n {
+					if s.newEntries(ids, 0) != n {
 						b.Fatal("newEntries stopped short")
 					}
 				}

@@ -11,8 +11,8 @@ func SetBulkParallelMin(n int) (restore func()) {
 	return func() { bulkParallelMin = old }
 }
 
-// CheckLayouts returns an error naming the first storage of w whose page
-// table or identity prefix breaks its invariants (see sparseSet), or nil.
+// CheckLayouts returns an error naming the first storage of w whose
+// identity prefix breaks its invariant (see sparseSet), or nil.
 // The model tests call it after every step.
 func CheckLayouts(w *World) error {
 	for _, st := range w.comps.all() {

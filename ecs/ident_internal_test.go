@@ -2,24 +2,18 @@ package ecs
 
 import (
 	"fmt"
+	"math"
 	"testing"
 )
 
-// layoutError reports the first broken invariant of s's page table and
-// identity prefix (see sparseSet), or nil.
+// layoutError reports the first broken invariant of s's identity prefix
+// (see sparseSet), or nil.
 func (s *sparseSet[T]) layoutError() error {
-	switch {
-	case len(s.pages) == 0:
-		return fmt.Errorf("%s: empty page table", s.name)
-	case s.pages[len(s.pages)-1] != &emptyPage:
-		return fmt.Errorf("%s: the last of %d pages is not the sentinel", s.name, len(s.pages))
-	case s.lastPage != uint(len(s.pages)-1):
-		return fmt.Errorf("%s: lastPage %d with %d pages", s.name, s.lastPage, len(s.pages))
-	case s.ident > uint(len(s.dense)):
+	if s.ident > uint64(len(s.dense)) {
 		return fmt.Errorf("%s: ident %d past %d components", s.name, s.ident, len(s.dense))
 	}
 	for i, id := range s.dense[:s.ident] {
-		if id.Index() != uint32(i) {
+		if id != EntityID(i) {
 			return fmt.Errorf("%s: ident %d, but position %d holds %v", s.name, s.ident, i, id)
 		}
 	}
@@ -54,7 +48,7 @@ func TestIdentityPrefix(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		do   func(t *testing.T, w *World, ids []EntityID)
-		want uint // idA's ident afterwards
+		want uint64 // idA's ident afterwards
 	}{
 		{"created in order", func(*testing.T, *World, []EntityID) {}, 8},
 		{"delete the last entity", func(t *testing.T, w *World, ids []EntityID) {
@@ -62,9 +56,31 @@ func TestIdentityPrefix(t *testing.T) {
 		}, 7},
 		{"delete the last, then create again", func(t *testing.T, w *World, ids []EntityID) {
 			check(t, w.DeleteEntity(ids[7]))
-			_, err := AddEntity2(w, idA{7}, idB{7}) // reuses index 7 at position 7
+			// Index 7 comes back at position 7, but in generation 1.
+			_, err := AddEntity2(w, idA{7}, idB{7})
 			check(t, err)
-		}, 8},
+		}, 7},
+		{"delete all, then create again", func(t *testing.T, w *World, ids []EntityID) {
+			// The next entities get indices 0..7 back, in order, but in
+			// generation 1: the prefix covers the first generation only.
+			for i := len(ids) - 1; i >= 0; i-- {
+				check(t, w.DeleteEntity(ids[i]))
+			}
+			for i := range ids {
+				id, err := AddEntity2(w, idA{i}, idB{i})
+				check(t, err)
+				if id != newEntityID(uint32(i), 1) {
+					t.Fatalf("created %v, want index %d in generation 1", id, i)
+				}
+			}
+		}, 0},
+		{"delete all, then create again out of order", func(t *testing.T, w *World, ids []EntityID) {
+			check(t, DeleteEntities(w, ids...)) // the next entity gets index 7 back
+			for i := range ids {
+				_, err := AddEntity2(w, idA{i}, idB{i})
+				check(t, err)
+			}
+		}, 0},
 		{"delete in the middle", func(t *testing.T, w *World, ids []EntityID) {
 			check(t, w.DeleteEntity(ids[3])) // entity 7 moves to position 3
 		}, 3},
@@ -76,6 +92,29 @@ func TestIdentityPrefix(t *testing.T) {
 			_, err := DeleteComponent[idB](w, ids[2])
 			check(t, err)
 		}, 8},
+		{"a new entity takes over a leftover", func(t *testing.T, w *World, ids []EntityID) {
+			// Entity 2 dies with its components left behind; the next
+			// entity gets index 2 in generation 1 and takes over its
+			// idA at position 2.
+			check(t, w.Run(func(ents EntitiesViewMut, a ViewMut[idA]) error {
+				if !ents.DeleteUnchecked(ids[2]) {
+					t.Fatal("DeleteUnchecked failed")
+				}
+				id := ents.AddEntity()
+				if id != newEntityID(2, 1) {
+					t.Fatalf("created %v, want index 2 in generation 1", id)
+				}
+				return a.AddComponent(ents, id, idA{22})
+			}))
+			check(t, w.Run(func(a View[idA]) {
+				if c, ok := a.Get(ids[2]); ok {
+					t.Errorf("the dead entity's id found %v", *c)
+				}
+				if c, ok := a.Get(newEntityID(2, 1)); !ok || c.V != 22 {
+					t.Errorf("the new entity's component: %v, %v", c, ok)
+				}
+			}))
+		}, 2},
 		{"replace a component", func(t *testing.T, w *World, ids []EntityID) {
 			check(t, AddComponent1(w, ids[2], idA{20}))
 		}, 8},
@@ -137,13 +176,13 @@ func lookupsAgree[T any](t *testing.T, s *sparseSet[T], w *World) {
 		}
 	}
 	for _, id := range probe {
-		want := uint(s.pos(id))
+		want := uint64(s.pos(id))
 		if s.pos(id) < 0 {
-			want = ^uint(0)
+			want = math.MaxUint64
 		}
 		got := s.slot(id)
-		if got >= uint(len(s.dense)) {
-			got = ^uint(0)
+		if got >= uint64(len(s.dense)) {
+			got = math.MaxUint64
 		}
 		if got != want {
 			t.Errorf("slot(%v) = %d, pos says %d", id, got, want)
@@ -180,14 +219,9 @@ func TestLayoutErrorCatches(t *testing.T) {
 		t.Error("a swapped prefix passed")
 	}
 	s.dense[0], s.dense[1] = s.dense[1], s.dense[0]
-	s.lastPage++
+	s.dense[2] = newEntityID(2, 1)
 	if err := s.layoutError(); err == nil {
-		t.Error("a wrong lastPage passed")
-	}
-	s.lastPage--
-	s.pages = s.pages[:len(s.pages)-1]
-	if err := s.layoutError(); err == nil {
-		t.Error("a table without the sentinel passed")
+		t.Error("a prefix with a generation out of step passed")
 	}
 }
 
@@ -229,7 +263,7 @@ func TestBulkInsertExtendsIdentity(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		have, add []EntityID
-		want      uint
+		want      uint64
 	}{
 		{"a run in step", ids(0, 1, 2, 3), ids(4, 5, 6), 7},
 		{"one id in step", ids(0, 1, 2, 3), ids(4), 5},
@@ -241,7 +275,12 @@ func TestBulkInsertExtendsIdentity(t *testing.T) {
 		{"the prefix does not reach the end", ids(1, 0), ids(2, 3), 0},
 		{"into an empty storage", nil, ids(0, 1, 2, 3, 4), 5},
 		{"a repeat stops the fast path", ids(0, 1), ids(2, 3, 3, 4), 5},
-		{"a generation out of step", ids(0, 1), []EntityID{newEntityID(2, 0), newEntityID(3, 1)}, 4},
+		{"a generation out of step", ids(0, 1), []EntityID{newEntityID(2, 0), newEntityID(3, 1)}, 3},
+		{"a run of another generation", ids(0, 1), []EntityID{newEntityID(2, 1), newEntityID(3, 1)}, 2},
+		{"into an empty storage, a later generation", nil, []EntityID{newEntityID(0, 2), newEntityID(1, 2), newEntityID(2, 2)}, 0},
+		{"into an empty storage, not from index 0", nil, ids(1, 2, 3), 0},
+		{"one id into an empty storage", nil, ids(0), 1},
+		{"one id of a later generation into an empty storage", nil, []EntityID{newEntityID(0, 5)}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, many := range []func(*sparseSet[idA], []EntityID, []idA){

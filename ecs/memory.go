@@ -119,19 +119,14 @@ func (s *sparseSet[T]) shrink() {
 		used[id.Index()>>pageShift] = true
 	}
 	last := -1
-	for i, p := range s.pages {
-		if used[i] {
-			last = i
-		} else if p != &emptyPage {
+	for i := range s.pages {
+		if !used[i] {
 			s.pages[i] = &emptyPage
+		} else {
+			last = i
 		}
 	}
-	if last < 0 {
-		s.pages = noPages
-	} else {
-		s.pages = fit(s.pages[:last+2]) // with the sentinel after the last page
-	}
-	s.lastPage = uint(len(s.pages) - 1)
+	s.pages = fit(s.pages[:last+1])
 	s.dense = fit(s.dense)
 	s.data = fit(s.data)
 	s.track.shrink()

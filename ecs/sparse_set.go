@@ -21,13 +21,6 @@ type sparsePage [pageSize]uint64
 // table never holds nil, so lookups need no nil test.
 var emptyPage sparsePage
 
-// noPages is the page table of a new storage: the sentinel alone. Every
-// page table ends with &emptyPage (see sparseSet), so that slot can
-// clamp an index past the table to its last page instead of testing it.
-// Its one element is never written: page grows a table before allocating
-// a page at its end, and that copies this array.
-var noPages = []*sparsePage{&emptyPage}
-
 // genMask selects the generation half of an entry (and of an EntityID).
 const genMask = ^uint64(math.MaxUint32)
 
@@ -62,11 +55,11 @@ const (
 //   - pages are allocated on first use and only freed by shrink (memory.go)
 //     once no entity maps to them, so a sparse index far from the others
 //     costs one page, not an array as long as the index. Pages not
-//     allocated are &emptyPage, never nil, and the last page of the table
-//     is always &emptyPage: the table is never empty.
-//   - ident <= len(dense), and dense[i].Index() == i for every i < ident:
-//     the storage's first ident components belong to the entities with
-//     indices 0..ident-1, in order (see ident).
+//     allocated are &emptyPage, never nil.
+//   - ident <= len(dense), and dense[i] == EntityID(i) for every
+//     i < ident: the storage's first ident components belong to the
+//     entities with indices 0..ident-1 in their first generation, in
+//     order (see ident).
 //   - removal swap-removes: the last element moves into the hole, and its
 //     sparse entry is updated in the same step.
 //
@@ -94,19 +87,22 @@ type sparseSet[T any] struct {
 	ptrs bool
 
 	// ident is the length of the identity prefix: for i < ident, the
-	// component at position i belongs to the entity with index i. A
-	// lookup of an id whose index is below ident reads dense[index] and
-	// data[index], two loads that do not wait on each other, instead of
-	// the sparse entry and then the component. Entities created in order
-	// with their components (bulk creation, a level loaded at start-up)
-	// keep the prefix as long as the storage is left alone; an append
-	// extends it when it continues it, and whatever moves a component
-	// below it (a swap-remove, a group swap, a compaction) cuts it there.
-	// It is only ever an optimization: a lookup still checks dense[index]
-	// against the whole id.
-	ident uint
-	// lastPage is len(pages)-1, the index of the sentinel page (see slot).
-	lastPage uint
+	// component at position i belongs to EntityID(i), the entity with
+	// index i in its first generation (0). A lookup of an id below ident
+	// is answered from the id alone: its component is at position id,
+	// with no sparse entry or dense id to read first, so the lookup costs
+	// one load, as indexing a plain slice does; an id of a later
+	// generation has high bits set and is never below ident. Entities
+	// created in order with their components in a new world (bulk
+	// creation, a level loaded at start-up) keep the prefix as long as
+	// the storage is left alone; an append extends it when it continues
+	// it, and whatever moves a component below it (a swap-remove, a group
+	// swap, a compaction) cuts it there. Unlike the sparse entries,
+	// nothing checks a lookup through the prefix: the invariant must hold
+	// exactly (layoutError tests it). The prefix is restricted to the
+	// first generation because a test of the generation would put
+	// View.Get over the inlining budget (82 against 80).
+	ident uint64
 
 	typ  reflect.Type
 	name string
@@ -115,7 +111,7 @@ type sparseSet[T any] struct {
 
 func newSparseSet[T any]() *sparseSet[T] {
 	t := reflect.TypeFor[T]()
-	return &sparseSet[T]{pages: noPages, typ: t, name: typeName(t), ptrs: hasPointers(t)}
+	return &sparseSet[T]{typ: t, name: typeName(t), ptrs: hasPointers(t)}
 }
 
 // newTrackedSparseSet returns the storage of T for w, tracking what T
@@ -165,9 +161,8 @@ func getIn[T any](pages []*sparsePage, data []T, id EntityID) *T {
 }
 
 // posIn is pos on a storage's pages, for loops that keep them in locals.
-// It repeats pos's lookup rather than sharing a helper: written that way
-// it costs 7 more to inline, which puts Join2's WithID loop over the
-// budget.
+// It repeats slotIn's lookup rather than calling it: written that way it
+// costs 7 more to inline, which puts Join2's WithID loop over the budget.
 func posIn(pages []*sparsePage, id EntityID) int {
 	if p := uint32(id) >> pageShift; p < uint32(len(pages)) {
 		if x := (pages[p][id&pageMask] ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
@@ -182,23 +177,28 @@ func posIn(pages []*sparsePage, id EntityID) int {
 // component, or a value no storage reaches (1<<32 - 1 or more) when there
 // is none. The caller's one comparison with the length is then both the
 // lookup's test and the bounds check. It is the lookup of the per-entity
-// accessors (View.Get and View.MustGet repeat its body: calling it costs
-// 13 more to inline, which puts them over the budget).
+// accessors (View.Get and View.MustGet repeat its body: calling it puts
+// them over the inlining budget).
 //
-//   - An id whose index is below ident, and which is dense[index], is at
-//     position index: the sparse page is not read, and the load of the
-//     component does not wait on another.
-//   - Otherwise the sparse entry tells. An entry that does not match id
-//     keeps a difference in the generation bits, and an empty one wraps
-//     around, so both give a huge position. The page index is not tested
-//     against the table: it is clamped to lastPage, the sentinel
-//     &emptyPage, whose entries are all zero.
-func (s *sparseSet[T]) slot(id EntityID) uint {
-	x := uint(uint32(id))
-	if x >= s.ident || s.dense[x] != id {
-		x = uint((s.pages[min(x>>pageShift, s.lastPage)][x&pageMask] ^ uint64(id)&genMask) - 1)
+//   - An id below ident is at position id (see ident).
+//   - Otherwise the sparse entry tells (slotIn).
+func (s *sparseSet[T]) slot(id EntityID) uint64 {
+	x := uint64(id)
+	if x >= s.ident {
+		x = slotIn(s.pages, id)
 	}
 	return x
+}
+
+// slotIn is slot's lookup in the sparse pages. An entry that does not
+// match id keeps a difference in the generation bits, and an empty one
+// wraps around, so both give a huge position, as does an index past the
+// page table.
+func slotIn(pages []*sparsePage, id EntityID) uint64 {
+	if p := uint32(id) >> pageShift; int(p) < len(pages) {
+		return (pages[p][id&pageMask] ^ uint64(id)&genMask) - 1
+	}
+	return math.MaxUint64
 }
 
 // posAt is pos for a join visiting id at position i of the driving
@@ -246,13 +246,11 @@ func (s *sparseSet[T]) allocated(p uint32) *sparsePage {
 //
 //go:noinline
 func (s *sparseSet[T]) page(p uint32) *sparsePage {
-	// Grow the table to hold page p and the sentinel after it.
-	if n := int(p) + 2 - len(s.pages); n > 0 {
+	if n := int(p) + 1 - len(s.pages); n > 0 {
 		s.pages = slices.Grow(s.pages, n)
 		for range n {
 			s.pages = append(s.pages, &emptyPage)
 		}
-		s.lastPage = uint(len(s.pages) - 1)
 	}
 	page := s.pages[p]
 	if page == &emptyPage {
@@ -297,16 +295,16 @@ func (s *sparseSet[T]) appendAny(e *uint64, id EntityID, v T) {
 // cutIdent ends the identity prefix at position i, if it reached past it:
 // whatever moves a component to position i calls it.
 func (s *sparseSet[T]) cutIdent(i int) {
-	if uint(i) < s.ident {
-		s.ident = uint(i)
+	if uint64(i) < s.ident {
+		s.ident = uint64(i)
 	}
 }
 
 // stepIdent extends the identity prefix over id's component, just
-// appended last, when the prefix reached that position and id's index is
-// the position.
+// appended last, when the prefix reached that position and id is the
+// position's entity in its first generation.
 func (s *sparseSet[T]) stepIdent(id EntityID) {
-	if n := len(s.dense) - 1; s.ident == uint(n) && uint32(id) == uint32(n) {
+	if n := uint64(len(s.dense) - 1); s.ident == n && uint64(id) == n {
 		s.ident++
 	}
 }
@@ -357,6 +355,7 @@ func (s *sparseSet[T]) insertOver(e *uint64, id EntityID, v T) insertOutcome {
 		if s.track != nil {
 			s.track.tookOver(s.dense[i], &s.data[i], i)
 		}
+		s.cutIdent(i) // id is of a later generation than the leftover
 		s.dense[i] = id
 		s.data[i] = v
 		*e = sparseEntry(id, i)
@@ -546,16 +545,17 @@ func (s *sparseSet[T]) bulkInsert(ids []EntityID, vals []T) {
 }
 
 // extendIdent extends the identity prefix (ident) over the components
-// appended from position from, when the prefix reaches that far: the bulk
-// insertions append without looking, then call it once.
+// appended from position from, when the prefix reaches that far, as
+// stepIdent does for each: the slow bulk insertion appends without
+// looking, then calls it once.
 func (s *sparseSet[T]) extendIdent(from int) {
-	if s.ident != uint(from) {
+	if s.ident != uint64(from) {
 		return
 	}
 	dense := s.dense
 	i := from
-	for i < len(dense) && dense[i].Index() == uint32(i) {
+	for i < len(dense) && dense[i] == EntityID(i) {
 		i++
 	}
-	s.ident = uint(i)
+	s.ident = uint64(i)
 }

@@ -167,11 +167,11 @@ func (v View[T]) Get(id EntityID) (*T, bool) {
 	if s == nil {
 		panic(errViewReleased)
 	}
-	x := uint(uint32(id))
-	if x >= s.ident || s.dense[x] != id {
-		x = uint((s.pages[min(x>>pageShift, s.lastPage)][x&pageMask] ^ uint64(id)&genMask) - 1)
+	x := uint64(id) // s.slot(id), spelled out to stay inlinable
+	if x >= s.ident {
+		x = slotIn(s.pages, id)
 	}
-	if x < uint(len(s.data)) {
+	if x < uint64(len(s.data)) {
 		return &s.data[x], true
 	}
 	return nil, false
@@ -182,11 +182,11 @@ func (v View[T]) Get(id EntityID) (*T, bool) {
 func (v View[T]) MustGet(id EntityID) *T {
 	s := v.c.s
 	if s != nil {
-		x := uint(uint32(id))
-		if x >= s.ident || s.dense[x] != id {
-			x = uint((s.pages[min(x>>pageShift, s.lastPage)][x&pageMask] ^ uint64(id)&genMask) - 1)
+		x := uint64(id) // s.slot(id), spelled out to stay inlinable
+		if x >= s.ident {
+			x = slotIn(s.pages, id)
 		}
-		if x < uint(len(s.data)) {
+		if x < uint64(len(s.data)) {
 			return &s.data[x]
 		}
 	}
@@ -226,7 +226,7 @@ func (v ViewMut[T]) Contains(id EntityID) bool { return v.c.store().has(id) }
 func (v ViewMut[T]) Get(id EntityID) (*T, bool) {
 	s := v.c.store()
 	x := s.slot(id)
-	if x >= uint(len(s.data)) {
+	if x >= uint64(len(s.data)) {
 		return nil, false
 	}
 	if s.track != nil {
@@ -241,7 +241,7 @@ func (v ViewMut[T]) Get(id EntityID) (*T, bool) {
 func (v ViewMut[T]) MustGet(id EntityID) *T {
 	s := v.c.store()
 	x := s.slot(id)
-	if x >= uint(len(s.data)) {
+	if x >= uint64(len(s.data)) {
 		panic(absent{id, s.name, len(s.dense)})
 	}
 	if s.track != nil {
