@@ -34,8 +34,19 @@ func (k accessKind) exclusive() bool {
 // allocates nothing.
 type borrower struct {
 	kind accessKind
-	view string // the view type as the user wrote it: "ViewMut[main.Pos]"
+	view string // the view type, "ViewMut", or what borrows: "World-level change"
+	typ  string // the type view is of, "main.Pos", or "" (see access)
 	by   string // the system or function: "main.collision", "ecs.AddEntity"
+}
+
+// access returns the view type as the user wrote it: "ViewMut[main.Pos]".
+// It is built only for an error message: a borrower keeps the parts, so
+// that borrowing a view in another world allocates nothing.
+func (b *borrower) access() string {
+	if b.typ == "" {
+		return b.view
+	}
+	return b.view + "[" + b.typ + "]"
 }
 
 // borrowState is the borrow flag of one storage, unique, the entities
@@ -124,7 +135,7 @@ func (s *borrowState) addShared(b *borrower) {
 }
 
 func (s *borrowState) conflict(b *borrower, resource string) error {
-	e := &BorrowError{Resource: resource, Access: b.view, By: b.by}
+	e := &BorrowError{Resource: resource, Access: b.access(), By: b.by}
 	var held *borrower
 	if s.n.Load() < 0 {
 		held = s.excl.Load()
@@ -136,7 +147,7 @@ func (s *borrowState) conflict(b *borrower, resource string) error {
 		s.mu.Unlock()
 	}
 	if held != nil {
-		e.HeldAccess, e.HeldBy = held.view, held.by
+		e.HeldAccess, e.HeldBy = held.access(), held.by
 	} else {
 		e.HeldAccess, e.HeldBy = "a borrow", "another caller"
 	}

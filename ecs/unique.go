@@ -9,7 +9,7 @@ package ecs
 func AddUnique[T any](s Storages, v T) error {
 	w, _ := s.world()
 	u := uniqueFor[T](w)
-	b := &borrower{kind: accUniqueViewMut, view: "UniqueViewMut[" + u.name + "]", by: "ecs.AddUnique"}
+	b := &borrower{kind: accUniqueViewMut, view: "UniqueViewMut", typ: u.name, by: "ecs.AddUnique"}
 	if err := u.lock.acquire(b, true, u.typeName()); err != nil {
 		return err
 	}
@@ -60,7 +60,7 @@ func RemoveUnique[T any](s Storages) (T, error) {
 	w, _ := s.world()
 	u := uniqueFor[T](w)
 	var zero T
-	b := &borrower{kind: accUniqueViewMut, view: "UniqueViewMut[" + u.name + "]", by: "ecs.RemoveUnique"}
+	b := &borrower{kind: accUniqueViewMut, view: "UniqueViewMut", typ: u.name, by: "ecs.RemoveUnique"}
 	if err := u.lock.acquire(b, true, u.typeName()); err != nil {
 		return zero, err
 	}
@@ -125,7 +125,7 @@ func (c *uniqueCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string)
 	u := uniqueFor[T](ctx.w)
 	if c.w != ctx.w || c.b.by != ctx.by {
 		c.w = ctx.w
-		c.b = borrower{kind: kind, view: kindName + "[" + u.name + "]", by: ctx.by}
+		c.b = borrower{kind: kind, view: kindName, typ: u.name, by: ctx.by}
 	}
 	if err := ctx.lockAll(&c.b); err != nil {
 		return err
@@ -137,7 +137,7 @@ func (c *uniqueCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string)
 	if !u.present {
 		u.lock.release(&c.b, c.b.kind.exclusive())
 		ctx.unlockAll(&c.b)
-		return &UniqueError{Op: c.b.view + " in " + ctx.by, Type: u.name}
+		return &UniqueError{Op: c.b.access() + " in " + ctx.by, Type: u.name}
 	}
 	c.u = u
 	return nil

@@ -94,7 +94,7 @@ func (c *viewCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string) e
 	s := storageFor[T](ctx.w)
 	if c.w != ctx.w || c.b.by != ctx.by || c.b.kind != kind {
 		c.w = ctx.w
-		c.b = borrower{kind: kind, view: kindName + "[" + s.name + "]", by: ctx.by}
+		c.b = borrower{kind: kind, view: kindName, typ: s.name, by: ctx.by}
 	}
 	if err := ctx.lockAll(&c.b); err != nil {
 		return err

@@ -72,3 +72,31 @@ func TestUniqueBorrowDoesNotAllocate(t *testing.T) {
 		t.Fatalf("%v allocations per run of a unique system", n)
 	}
 }
+
+// TestBorrowInAnotherWorldDoesNotAllocate: a system run in turn on two
+// worlds borrows its views afresh each time, and a view's borrower keeps
+// its name in parts, so that costs no allocation either.
+func TestBorrowInAnotherWorldDoesNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop frames on purpose")
+	}
+	worlds := [2]*ecs.World{ecs.NewWorld(), ecs.NewWorld()}
+	for _, w := range worlds {
+		_, err := ecs.AddEntity2(w, wPos{1, 2}, wVel{3, 4})
+		noErr(t, err)
+		noErr(t, ecs.AddUnique(w, wClock{}))
+	}
+	sys := func(pos ecs.ViewMut[wPos], vel ecs.View[wVel], c ecs.UniqueViewMut[wClock]) {
+		c.Get().Ticks += pos.Len() + vel.Len()
+	}
+	k := 0
+	round := func() {
+		noErr(t, worlds[k%2].Run(sys))
+		k++
+	}
+	round()
+	round()
+	if n := testing.AllocsPerRun(100, round); n != 0 {
+		t.Fatalf("%v allocations per run, alternating worlds", n)
+	}
+}
