@@ -165,12 +165,13 @@ func TestIdentityPrefix(t *testing.T) {
 	}
 }
 
-// lookupsAgree checks slot against the sparse entries for every id the
-// world issued, a never-issued index, and a newer generation.
+// lookupsAgree checks slot against the sparse entries for every slot the
+// world issued in generations 0 to 2, a few slots past them, a far index
+// and NullID.
 func lookupsAgree[T any](t *testing.T, s *sparseSet[T], w *World) {
 	t.Helper()
 	probe := []EntityID{NullID, newEntityID(1<<20, 0), newEntityID(3, 5)}
-	for i := range w.EntityCount() + 4 {
+	for i := range len(w.ents.gens) + 4 { // every slot issued, and a few more
 		for g := range uint32(3) {
 			probe = append(probe, newEntityID(uint32(i), g))
 		}
@@ -301,4 +302,96 @@ func TestBulkInsertExtendsIdentity(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzIdentityPrefix drives a world through random insertions, removals,
+// deletions (dead entities' components left behind among them, and taken
+// over by the next entity in their slot), bulk calls, a group and
+// compaction, and after every step checks each storage's identity prefix
+// against its dense ids (layoutError) and every lookup through the prefix
+// against the sparse entries, which do not depend on it (lookupsAgree).
+// The world models in fuzz_test.go check what the lookups return; this
+// checks the prefix on paths those models do not take.
+func FuzzIdentityPrefix(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0, 5, 0, 0, 2, 1, 0, 0})
+	f.Add([]byte{7, 4, 0, 0, 0, 5, 3, 0, 1, 6, 0, 0, 8, 2, 9, 0, 0, 0})
+	f.Add([]byte{4, 8, 0, 1, 0, 3, 2, 5, 5, 0, 10, 0, 0, 11, 6, 1})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		w := NewWorld()
+		var ids []EntityID // every id issued, dead ones included
+		pick := func(k byte) EntityID {
+			if len(ids) == 0 {
+				return newEntityID(uint32(k), 0)
+			}
+			return ids[int(k)%len(ids)]
+		}
+		grouped := false
+		for i := 0; i+1 < len(ops); i += 2 {
+			op, arg := ops[i]%12, ops[i+1]
+			id := pick(arg)
+			switch op {
+			case 0: // a new entity with both components
+				id, err := AddEntity2(w, idA{len(ids)}, idB{len(ids)})
+				check(t, err)
+				ids = append(ids, id)
+			case 1: // a new entity with idB only: the next idA is out of step
+				id, err := AddEntity1(w, idB{len(ids)})
+				check(t, err)
+				ids = append(ids, id)
+			case 2: // add (or replace) idA
+				if w.IsAlive(id) {
+					check(t, AddComponent1(w, id, idA{int(arg)}))
+				}
+			case 3: // remove idA
+				if w.IsAlive(id) {
+					_, err := DeleteComponent[idA](w, id)
+					check(t, err)
+				}
+			case 4: // delete the entity and its components
+				if w.IsAlive(id) {
+					check(t, w.DeleteEntity(id))
+				}
+			case 5: // delete the entity only: its components stay behind
+				check(t, w.Run(func(ents EntitiesViewMut) { ents.DeleteUnchecked(id) }))
+			case 6: // a new entity in a freed slot takes over leftovers
+				check(t, w.Run(func(ents EntitiesViewMut, a ViewMut[idA]) error {
+					id := ents.AddEntity()
+					ids = append(ids, id)
+					return a.AddComponent(ents, id, idA{len(ids)})
+				}))
+			case 7: // bulk creation
+				n := int(arg%16) + 1
+				got, err := BulkAddEntity2(w, make([]idA, n), make([]idB, n))
+				check(t, err)
+				ids = append(ids, got...)
+			case 8: // bulk deletion of the live ids among a stretch
+				var del []EntityID
+				for k := int(arg) % (len(ids) + 1); k < len(ids) && len(del) < 8; k++ {
+					if w.IsAlive(ids[k]) {
+						del = append(del, ids[k])
+					}
+				}
+				check(t, DeleteEntities(w, del...))
+			case 9: // a group over both storages reorders them
+				if !grouped {
+					check(t, AddGroup2[idA, idB](w))
+					grouped = true
+				}
+			case 10: // bulk removal of idA from the live ids among a stretch
+				var del []EntityID
+				for k := int(arg) % (len(ids) + 1); k < len(ids) && len(del) < 8; k++ {
+					if w.IsAlive(ids[k]) {
+						del = append(del, ids[k])
+					}
+				}
+				_, err := BulkDeleteComponent[idA](w, del...)
+				check(t, err)
+			default:
+				check(t, w.ShrinkToFit())
+			}
+			checkLayouts(t, w)
+			lookupsAgree(t, storageFor[idA](w), w)
+			lookupsAgree(t, storageFor[idB](w), w)
+		}
+	})
 }
