@@ -325,6 +325,16 @@ func FuzzIdentityPrefix(f *testing.F) {
 			}
 			return ids[int(k)%len(ids)]
 		}
+		// liveFrom returns up to 8 live ids, the first from ids[k] on.
+		liveFrom := func(k byte) []EntityID {
+			var live []EntityID
+			for i := int(k) % (len(ids) + 1); i < len(ids) && len(live) < 8; i++ {
+				if w.IsAlive(ids[i]) {
+					live = append(live, ids[i])
+				}
+			}
+			return live
+		}
 		grouped := false
 		for i := 0; i+1 < len(ops); i += 2 {
 			op, arg := ops[i]%12, ops[i+1]
@@ -364,27 +374,15 @@ func FuzzIdentityPrefix(f *testing.F) {
 				got, err := BulkAddEntity2(w, make([]idA, n), make([]idB, n))
 				check(t, err)
 				ids = append(ids, got...)
-			case 8: // bulk deletion of the live ids among a stretch
-				var del []EntityID
-				for k := int(arg) % (len(ids) + 1); k < len(ids) && len(del) < 8; k++ {
-					if w.IsAlive(ids[k]) {
-						del = append(del, ids[k])
-					}
-				}
-				check(t, DeleteEntities(w, del...))
+			case 8: // bulk deletion
+				check(t, DeleteEntities(w, liveFrom(arg)...))
 			case 9: // a group over both storages reorders them
 				if !grouped {
 					check(t, AddGroup2[idA, idB](w))
 					grouped = true
 				}
-			case 10: // bulk removal of idA from the live ids among a stretch
-				var del []EntityID
-				for k := int(arg) % (len(ids) + 1); k < len(ids) && len(del) < 8; k++ {
-					if w.IsAlive(ids[k]) {
-						del = append(del, ids[k])
-					}
-				}
-				_, err := BulkDeleteComponent[idA](w, del...)
+			case 10: // bulk removal of idA
+				_, err := BulkDeleteComponent[idA](w, liveFrom(arg)...)
 				check(t, err)
 			default:
 				check(t, w.ShrinkToFit())
