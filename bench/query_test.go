@@ -162,46 +162,38 @@ func addSubsets(tb testing.TB, w *ecs.World, ids []ecs.EntityID, keep func(i int
 // BenchmarkRandom: N entities with Position, their ids shuffled into a
 // slice; the round sums Position.X looking each id up through a View. The
 // baseline indexes a slice of N positions with the same shuffled indices.
-func BenchmarkRandom(b *testing.B) {
-	runImpls(b,
-		randomPlainImpl,
-		impl{"slipway", func(b *testing.B, n int) {
-			w, ids := buildRandom(b, n)
-			sys := func(pos ecs.View[Position]) { sinkF = sumByID(pos, ids) }
-			measure(b, n, func() { check(b, w.Run(sys)) })
-		}},
-		refRandomImpl,
-	)
-}
+func BenchmarkRandom(b *testing.B) { runImpls(b, randomImpls(buildRandom)...) }
 
 // BenchmarkRandomMoved: Random, after the Position storage was reordered
 // so that its order no longer follows the entities' indices. Random's
 // storage, filled in creation order, lets a lookup skip the sparse page
 // (the storage's identity prefix); here every lookup reads it. No target:
 // it shows what Random costs without that shortcut.
-func BenchmarkRandomMoved(b *testing.B) {
-	runImpls(b,
-		randomPlainImpl,
-		impl{"slipway", func(b *testing.B, n int) {
-			w, ids := buildRandomMoved(b, n)
+func BenchmarkRandomMoved(b *testing.B) { runImpls(b, randomImpls(buildRandomMoved)...) }
+
+// randomImpls are the implementations of Random and RandomMoved, on the
+// world and shuffled ids build returns: the baseline (a slice of N
+// positions indexed with shuffled indices), Slipway (View.Get in a
+// system), and the sparse reference.
+func randomImpls(build func(testing.TB, int) (*ecs.World, []ecs.EntityID)) []impl {
+	return []impl{
+		{"plain", func(b *testing.B, n int) {
+			ps := column[Position](n)
+			idx := newRand().Perm(n)
+			measure(b, n, func() { sinkF = sumPlain(ps, idx) })
+		}},
+		{"slipway", func(b *testing.B, n int) {
+			w, ids := build(b, n)
 			sys := func(pos ecs.View[Position]) { sinkF = sumByID(pos, ids) }
 			measure(b, n, func() { check(b, w.Run(sys)) })
 		}},
-		impl{"sparse", func(b *testing.B, n int) {
-			w, ids := buildRandomMoved(b, n)
+		{"sparse", func(b *testing.B, n int) {
+			w, ids := build(b, n)
 			pos := refCopy[Position](b, w)
 			measure(b, n, func() { sinkF = sumRef(pos, ids) })
 		}},
-	)
+	}
 }
-
-// randomPlainImpl is the baseline of Random and RandomMoved: a slice of N
-// positions indexed with shuffled indices.
-var randomPlainImpl = impl{"plain", func(b *testing.B, n int) {
-	ps := column[Position](n)
-	idx := newRand().Perm(n)
-	measure(b, n, func() { sinkF = sumPlain(ps, idx) })
-}}
 
 // buildRandomMoved is buildRandom, then every Position is taken out and
 // given back in another shuffled order: each entity keeps its value, but

@@ -270,14 +270,9 @@ func moveRef(pos *refSet[Position], vel *refSet[Velocity]) {
 	}
 }
 
-// refRandomImpl is the reference of Random: the same world and shuffled ids,
-// each looked up in a refSet with the same layout.
-var refRandomImpl = impl{"sparse", func(b *testing.B, n int) {
-	w, ids := buildRandom(b, n)
-	pos := refCopy[Position](b, w)
-	measure(b, n, func() { sinkF = sumRef(pos, ids) })
-}}
-
+// sumRef is the reference of Random (see randomImpls): the same world and
+// shuffled ids, each looked up in a refSet with the same layout.
+//
 //go:noinline
 func sumRef(pos *refSet[Position], ids []ecs.EntityID) float64 {
 	var sum float64

@@ -254,13 +254,15 @@ func TestIdentityPrefixInSystems(t *testing.T) {
 // prefix over the ids in step with their positions, whether they come as
 // runs or one by one, and stop at the first id out of step.
 func TestBulkInsertExtendsIdentity(t *testing.T) {
-	ids := func(idx ...uint32) []EntityID {
+	// gen returns the ids of idx in generation g; ids, in generation 0.
+	gen := func(g uint32, idx ...uint32) []EntityID {
 		out := make([]EntityID, len(idx))
 		for i, x := range idx {
-			out[i] = newEntityID(x, 0)
+			out[i] = newEntityID(x, g)
 		}
 		return out
 	}
+	ids := func(idx ...uint32) []EntityID { return gen(0, idx...) }
 	for _, tc := range []struct {
 		name      string
 		have, add []EntityID
@@ -276,18 +278,18 @@ func TestBulkInsertExtendsIdentity(t *testing.T) {
 		{"the prefix does not reach the end", ids(1, 0), ids(2, 3), 0},
 		{"into an empty storage", nil, ids(0, 1, 2, 3, 4), 5},
 		{"a repeat stops the fast path", ids(0, 1), ids(2, 3, 3, 4), 5},
-		{"a generation out of step", ids(0, 1), []EntityID{newEntityID(2, 0), newEntityID(3, 1)}, 3},
-		{"a run of another generation", ids(0, 1), []EntityID{newEntityID(2, 1), newEntityID(3, 1)}, 2},
-		{"into an empty storage, a later generation", nil, []EntityID{newEntityID(0, 2), newEntityID(1, 2), newEntityID(2, 2)}, 0},
+		{"a generation out of step", ids(0, 1), append(ids(2), gen(1, 3)...), 3},
+		{"a run of another generation", ids(0, 1), gen(1, 2, 3), 2},
+		{"into an empty storage, a later generation", nil, gen(2, 0, 1, 2), 0},
 		{"into an empty storage, not from index 0", nil, ids(1, 2, 3), 0},
 		{"one id into an empty storage", nil, ids(0), 1},
-		{"one id of a later generation into an empty storage", nil, []EntityID{newEntityID(0, 5)}, 0},
+		{"one id of a later generation into an empty storage", nil, gen(5, 0), 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			defer SetBulkParallelMin(1)()
 			for _, many := range []func(*sparseSet[idA], []EntityID, []idA){
 				(*sparseSet[idA]).insertMany, (*sparseSet[idA]).insertManyAlone, (*sparseSet[idA]).bulkInsert,
 			} {
-				defer SetBulkParallelMin(1)()
 				s := newSparseSet[idA]()
 				for _, id := range tc.have {
 					s.insert(id, idA{})
