@@ -57,7 +57,7 @@ func (s *refSet[T]) entry(id ecs.EntityID) *uint64 {
 // one comparison with the length is both the test and the bounds check.
 func (s *refSet[T]) get(id ecs.EntityID) *T {
 	if p := id.Index() >> refShift; p < uint32(len(s.pages)) {
-		if x := uint((s.pages[p][id.Index()&refMask] ^ uint64(id)&refGens) - 1); x < uint(len(s.data)) {
+		if x := (s.pages[p][id.Index()&refMask] ^ uint64(id)&refGens) - 1; x < uint64(len(s.data)) {
 			return &s.data[x]
 		}
 	}
@@ -145,7 +145,7 @@ func (e *refEntities) create() ecs.EntityID {
 
 func (e *refEntities) isAlive(id ecs.EntityID) bool {
 	i := id.Index()
-	return int(i) < len(e.gens) && e.alive[i] && e.gens[i] == id.Generation()
+	return uint(i) < uint(len(e.gens)) && e.alive[i] && e.gens[i] == id.Generation()
 }
 
 func (e *refEntities) delete(id ecs.EntityID) bool {

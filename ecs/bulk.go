@@ -243,7 +243,7 @@ func (e *entities) killAll(ids []EntityID) bool {
 	gens, alive := e.gens, e.alive
 	for k, id := range ids {
 		i, g := id.Index(), id.Generation()
-		if int(i) >= len(gens) || gens[i] != g || !alive[i] {
+		if uint(i) >= uint(len(gens)) || gens[i] != g || !alive[i] {
 			// Undo: the ids before k were alive and distinct.
 			e.reviveIn(ids[:k], 0, math.MaxUint32)
 			e.free = free[:len(e.free)]
@@ -304,7 +304,7 @@ func (e *entities) killIn(ids []EntityID, out []uint32, lo, hi uint32) bool {
 			continue
 		}
 		g := id.Generation()
-		if int(i) >= len(gens) || gens[i] != g || !alive[i] || g >= maxGeneration {
+		if uint(i) >= uint(len(gens)) || gens[i] != g || !alive[i] || g >= maxGeneration {
 			e.reviveIn(ids[:k], lo, hi)
 			return false
 		}
@@ -363,7 +363,7 @@ func (e *entities) firstDead(ids []EntityID) int {
 	gens, alive := e.gens, e.alive
 	for k, id := range ids {
 		i := id.Index()
-		if int(i) >= len(gens) || gens[i] != id.Generation() || !alive[i] {
+		if uint(i) >= uint(len(gens)) || gens[i] != id.Generation() || !alive[i] {
 			return k
 		}
 	}
@@ -401,7 +401,7 @@ func (e *entities) deleteMany(ids []EntityID) int {
 	for _, id := range ids {
 		i := id.Index()
 		g := id.Generation()
-		if int(i) >= len(gens) || gens[i] != g || !alive[i] {
+		if uint(i) >= uint(len(gens)) || gens[i] != g || !alive[i] {
 			continue
 		}
 		alive[i] = false

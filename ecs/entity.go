@@ -70,7 +70,7 @@ type entities struct {
 // isAlive reports whether id is a live entity.
 func (e *entities) isAlive(id EntityID) bool {
 	i := id.Index()
-	return int(i) < len(e.gens) && e.gens[i] == id.Generation() && e.alive[i]
+	return uint(i) < uint(len(e.gens)) && e.gens[i] == id.Generation() && e.alive[i]
 }
 
 // create returns a new live entity, reusing a free index when there is one.
@@ -90,7 +90,7 @@ func (e *entities) create() EntityID {
 //go:noinline
 func (e *entities) createNew() EntityID {
 	i := len(e.gens)
-	if i > maxIndex {
+	if uint64(i) > maxIndex {
 		panic("ecs: more than 4294967294 entity slots in use; delete entities to free slots")
 	}
 	e.gens = append(e.gens, 0)
@@ -118,7 +118,7 @@ func (e *entities) createMany(dst []EntityID, n int) []EntityID {
 		return dst
 	}
 	start := len(e.gens)
-	if start+n-1 > maxIndex {
+	if uint64(start)+uint64(n)-1 > maxIndex {
 		panic("ecs: more than 4294967294 entity slots in use; delete entities to free slots")
 	}
 	e.gens = append(e.gens, make([]uint32, n)...)
@@ -135,7 +135,7 @@ func (e *entities) createMany(dst []EntityID, n int) []EntityID {
 // bumped; a slot that reaches maxGeneration is retired instead of reused.
 func (e *entities) delete(id EntityID) bool {
 	i := id.Index()
-	if int(i) >= len(e.gens) || e.gens[i] != id.Generation() || !e.alive[i] {
+	if uint(i) >= uint(len(e.gens)) || e.gens[i] != id.Generation() || !e.alive[i] {
 		return false
 	}
 	e.alive[i] = false
