@@ -5,11 +5,13 @@ package ecs
 import "unsafe"
 
 // callDirect calls fn, a system or run condition whose parameters are all
-// Slipway's own views, without reflect: every such view is a struct of one
-// pointer, passed exactly like an unsafe.Pointer, so fn can be called as a
-// function of unsafe.Pointers. args[i] points to parameter i's view. It
-// reports the function's bool (ret == retBool) or error (ret == retErr).
-// ok is false when len(args) is above the arities generated.
+// made of Slipway's own views, without reflect: every such view is a struct
+// of one pointer, passed exactly like an unsafe.Pointer, and a custom view
+// made of views only is passed as its views in a row, so fn can be called
+// as a function of unsafe.Pointers. args[i] points to the i-th of those
+// words. It reports the function's bool (ret == retBool) or error
+// (ret == retErr). ok is false when len(args) is above the arities
+// generated.
 func callDirect(fn unsafe.Pointer, args []unsafe.Pointer, ret retKind) (result, ok bool, err error) {
 	switch len(args) {
 	case 0:

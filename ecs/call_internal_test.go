@@ -40,6 +40,24 @@ func TestCallDirect(t *testing.T) {
 		A View[cv1]
 		B ViewMut[cv2]
 	}
+	type nested struct {
+		E     EntitiesView
+		Inner custom
+		c     View[cv3] // unexported fields are views too
+	}
+	type withData struct {
+		A View[cv1]
+		N int
+	}
+	type shared struct {
+		A View[cv1]
+		B View[cv2]
+	}
+	type padded struct {
+		A View[cv1]
+		_ struct{} // a trailing zero-size field pads the struct
+	}
+	hooked := 0
 	for _, tc := range []struct {
 		name    string
 		sys     any
@@ -61,9 +79,24 @@ func TestCallDirect(t *testing.T) {
 		{"nine views (reflect)", func(a View[cv1], b View[cv2], c View[cv3], d View[cv4], e View[cv5], f View[cv6], g View[cv7], h View[cv8], i View[cv9]) {
 			got = i.Slice()[0].N
 		}, false, 9, nil},
-		{"custom view (reflect)", func(c custom) { got = c.A.Slice()[0].N + c.B.Slice()[0].N }, false, 3, nil},
+		{"custom view", func(c custom) { got = c.A.Slice()[0].N*10 + c.B.Slice()[0].N }, true, 12, nil},
+		{"nested custom view between views", func(a View[cv9], n nested, b ViewMut[cv4]) error {
+			got = a.Slice()[0].N*10000 + n.E.Len()*1000 + n.Inner.A.Slice()[0].N*100 + n.Inner.B.Slice()[0].N*10 + n.c.Slice()[0].N + b.Slice()[0].N*100000
+			return errBoom
+		}, true, 400000 + 90000 + 2000 + 100 + 20 + 3, errBoom},
+		{"custom views in eight words", func(c shared, d shared, e View[cv3], f View[cv4], g View[cv5], h View[cv6]) error {
+			got = c.A.Slice()[0].N + d.B.Slice()[0].N*10 + e.Slice()[0].N*100 + h.Slice()[0].N*1000
+			return errBoom
+		}, true, 1 + 20 + 300 + 6000, errBoom},
+		{"custom view with hooks", func(h cvHooked) { got = h.A.Slice()[0].N + hooked }, true, 1 + 10, nil},
+		{"custom views in nine words (reflect)", func(c shared, d shared, e View[cv3], f View[cv4], g View[cv5], h View[cv6], i View[cv7]) {
+			got = c.A.Slice()[0].N + i.Slice()[0].N*10
+		}, false, 71, nil},
+		{"custom view with other data (reflect)", func(c withData) { got = c.A.Slice()[0].N + c.N }, false, 1, nil},
+		{"padded custom view (reflect)", func(c padded) { got = c.A.Slice()[0].N }, false, 1, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			cvHookedCalls, hooked = &hooked, 0
 			s, err := analyseSystem(tc.sys, tc.name)
 			if err != nil {
 				t.Fatal(err)
@@ -81,6 +114,17 @@ func TestCallDirect(t *testing.T) {
 			}
 		})
 	}
+}
+
+// cvHooked is a custom view made of views only, with a hook: it is called
+// directly, and the hook still runs (adding 10 to *cvHookedCalls).
+type cvHooked struct{ A View[cv1] }
+
+var cvHookedCalls *int
+
+func (cvHooked) OnBorrow() error {
+	*cvHookedCalls += 10
+	return nil
 }
 
 // TestCallDirectConditions runs conditions returning true and false

@@ -76,6 +76,13 @@ type viewShape struct {
 	onBorrow bool
 	onRelase bool
 	access   []Access
+	// words lists the offsets of the view's pointer words when it is made
+	// of Slipway's views and nothing else: a built-in view (a struct of one
+	// pointer), or a custom view whose every field is such a view, nested
+	// or not. The calling convention passes such a value exactly as its
+	// words in a row, each like an unsafe.Pointer, so callDirect can pass
+	// it. words is nil for any other view.
+	words []uintptr
 }
 
 type fieldShape struct {
@@ -109,7 +116,11 @@ func buildShape(t reflect.Type, depth int) (*viewShape, string) {
 	if reflect.PointerTo(t).Implements(viewParamType) {
 		var a accessSet
 		reflect.New(t).Interface().(viewParam).access(&a)
-		return &viewShape{t: t, builtin: true, access: a.list}, ""
+		s := &viewShape{t: t, builtin: true, access: a.list}
+		if t.Size() == ptrSize {
+			s.words = []uintptr{0}
+		}
+		return s, ""
 	}
 	if t.Kind() == reflect.Pointer {
 		return nil, "is a pointer; take views by value (View[T], not *View[T])"
@@ -139,7 +150,32 @@ func buildShape(t reflect.Type, depth int) (*viewShape, string) {
 	if len(s.fields) == 0 && !s.onBorrow {
 		return nil, "is a struct with no view field and no OnBorrow method, so it is not a view"
 	}
+	s.words = flatWords(s)
 	return s, ""
+}
+
+// ptrSize is the size of a pointer, and of every built-in view.
+const ptrSize = unsafe.Sizeof(unsafe.Pointer(nil))
+
+// flatWords returns the words of custom view s (see viewShape.words), or
+// nil if s has a field that is not a view made of words, or padding.
+func flatWords(s *viewShape) []uintptr {
+	if len(s.fields) == 0 || len(s.fields) != s.t.NumField() {
+		return nil // a field that is not a view: other data, or a hook-only struct
+	}
+	var words []uintptr
+	for _, f := range s.fields {
+		if f.shape.words == nil {
+			return nil
+		}
+		for _, w := range f.shape.words {
+			words = append(words, f.offset+w)
+		}
+	}
+	if uintptr(len(words))*ptrSize != s.t.Size() { // cannot happen with the checks above; the call depends on it
+		return nil
+	}
+	return words
 }
 
 // isViewCandidate reports whether a struct field should be borrowed: it is a
@@ -241,9 +277,10 @@ type sysShape struct {
 	access      []Access
 	returnsErr  bool
 	returnsBool bool // a condition, not a system
-	// direct is set when every parameter is one of Slipway's views (each a
-	// struct of one pointer): the function is then called with callDirect
-	// instead of reflect.Value.Call, which costs more and allocates.
+	// direct is set when every parameter is made of Slipway's views (each
+	// a struct of one pointer), in maxDirect words or fewer: the function is
+	// then called with callDirect instead of reflect.Value.Call, which
+	// costs more and allocates.
 	direct bool
 	ret    retKind
 	frames sync.Pool // *frame
@@ -262,7 +299,7 @@ const (
 // values, and the viewParams that borrow into them.
 type frame struct {
 	args   []reflect.Value
-	ptrs   []unsafe.Pointer // where each args[i] is stored, for callDirect
+	ptrs   []unsafe.Pointer // the address of each word callDirect passes (sysShape.direct)
 	params []viewParam
 	n      int       // params borrowed so far
 	ctx    borrowCtx // kept here so that borrowing does not allocate
@@ -364,15 +401,20 @@ func buildSystem(t reflect.Type) (*sysShape, *SystemError) {
 	case s.returnsBool:
 		s.ret = retBool
 	}
-	s.direct = len(s.params) <= maxDirect
+	words := 0
+	s.direct = true
 	for _, p := range s.params {
-		s.direct = s.direct && p.builtin && p.t.Size() == unsafe.Sizeof(unsafe.Pointer(nil))
+		s.direct = s.direct && p.words != nil
+		words += len(p.words)
 	}
+	s.direct = s.direct && words <= maxDirect
 	s.frames.New = func() any { return s.newFrame() }
 	return s, nil
 }
 
-// maxDirect is the largest number of parameters callDirect handles.
+// maxDirect is the largest number of words (see viewShape.words)
+// callDirect passes: every parameter fits in a register on amd64 and
+// arm64, so a custom view's words are passed as its fields would be.
 const maxDirect = 8
 
 func (s *sysShape) newFrame() *frame {
@@ -380,7 +422,9 @@ func (s *sysShape) newFrame() *frame {
 	for _, p := range s.params {
 		v := reflect.New(p.t)
 		f.args = append(f.args, v.Elem())
-		f.ptrs = append(f.ptrs, v.UnsafePointer())
+		for _, w := range p.words {
+			f.ptrs = append(f.ptrs, unsafe.Add(v.UnsafePointer(), w))
+		}
 		f.params = append(f.params, p.instance(v.UnsafePointer()))
 	}
 	return f

@@ -100,3 +100,34 @@ func TestBorrowInAnotherWorldDoesNotAllocate(t *testing.T) {
 		t.Fatalf("%v allocations per run, alternating worlds", n)
 	}
 }
+
+// TestCustomViewSystemDoesNotAllocate: a system taking a custom view made
+// of views only is called without reflect, so running it allocates nothing.
+func TestCustomViewSystemDoesNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop frames on purpose")
+	}
+	w := ecs.NewWorld()
+	_, err := ecs.AddEntity2(w, wPos{1, 2}, wVel{3, 4})
+	noErr(t, err)
+	type bundle struct {
+		Pos ecs.ViewMut[wPos]
+		Vel ecs.View[wVel]
+	}
+	runs := 0
+	sys := func(b bundle, e ecs.EntitiesView) {
+		for p, v := range ecs.Join2(b.Pos, b.Vel).All() {
+			p.X += v.X
+		}
+		runs += e.Len()
+	}
+	noErr(t, w.Run(sys))
+	if n := testing.AllocsPerRun(100, func() { _ = w.Run(sys) }); n != 0 {
+		t.Fatalf("%v allocations per run of a system with a custom view", n)
+	}
+	p, err := ecs.Get[wPos](w, 0)
+	noErr(t, err)
+	if runs != 102 || p.X != 1+3*102 {
+		t.Fatalf("after 102 runs: %d runs counted, Pos.X = %v; want 102 and %v", runs, p.X, 1+3*102)
+	}
+}

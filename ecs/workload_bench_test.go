@@ -60,6 +60,48 @@ func BenchmarkWorkloadDispatch(b *testing.B) {
 	}
 }
 
+// bBundle is a custom view made of views only: systems taking it are
+// called without reflect.
+type bBundle struct {
+	A ecs.ViewMut[bC0]
+	B ecs.View[bC1]
+}
+
+// bBundleN is bBundle with a field that is not a view, so systems taking
+// it are called through reflect.
+type bBundleN struct {
+	A ecs.ViewMut[bC0]
+	B ecs.View[bC1]
+	N int
+}
+
+// BenchmarkRunSystem measures World.Run of a system that does nothing
+// with its two views: taken as two parameters, as one custom view made of
+// views (both called directly), and as a custom view with another field
+// (called through reflect.Value.Call).
+func BenchmarkRunSystem(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		sys  any
+	}{
+		{"views", func(ecs.ViewMut[bC0], ecs.View[bC1]) {}},
+		{"custom-view", func(bBundle) {}},
+		{"custom-view-reflect", func(bBundleN) {}},
+		{"custom-view-reflect-error", func(bBundleN) error { return nil }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			w := ecs.NewWorld()
+			noErr(b, w.Run(c.sys))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := w.Run(c.sys); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // spin is CPU-bound work that the compiler cannot remove.
 func spin(n int, seed float64) float64 {
 	x := seed
