@@ -515,6 +515,7 @@ func (s *sparseSet[T]) insertMany(ids []EntityID, vals []T) {
 		return
 	}
 	k := s.newEntries(ids, len(s.dense))
+	s.reserve(k)
 	s.dense = append(s.dense, ids[:k]...)
 	s.data = append(s.data, vals[:k]...)
 	if k < len(ids) {
@@ -536,7 +537,8 @@ func (s *sparseSet[T]) insertManyAlone(ids []EntityID, vals []T) {
 	}
 	vals = vals[:len(ids)]
 	base, end := len(s.dense), len(s.dense)+len(ids)
-	dense, data := grow(s.dense, len(ids))[:end], grow(s.data, len(ids))[:end]
+	s.reserve(len(ids))
+	dense, data := s.dense[:end], s.data[:end]
 	k := 0
 	inParallel(2, func(i int) {
 		if i == 0 {

@@ -85,6 +85,10 @@ type sparseSet[T any] struct {
 	// ptrs reports whether T holds pointers: only then do removals zero
 	// the slots they free (dropLast, cutTo).
 	ptrs bool
+	// color staggers the storage's dense arrays and sparse pages against
+	// other storages' (stagger.go). It only changes where they are
+	// allocated.
+	color uint8
 
 	// ident is the length of the identity prefix: for i < ident, the
 	// component at position i belongs to EntityID(i), the entity with
@@ -118,6 +122,7 @@ func newSparseSet[T any]() *sparseSet[T] {
 // declares with a Tracking method (see [Tracker]).
 func newTrackedSparseSet[T any](w *World) *sparseSet[T] {
 	s := newSparseSet[T]()
+	s.color = colorOf(len(w.comps.all()))
 	if k := declaredTracking[T](); k != 0 {
 		s.enableTracking(k, w)
 	}
@@ -254,7 +259,7 @@ func (s *sparseSet[T]) page(p uint32) *sparsePage {
 	}
 	page := s.pages[p]
 	if page == &emptyPage {
-		page = new(sparsePage)
+		page = s.newPage()
 		s.pages[p] = page
 	}
 	return page
@@ -281,6 +286,9 @@ func (s *sparseSet[T]) insert(id EntityID, v T) insertOutcome {
 // insertion, and joining the group.
 func (s *sparseSet[T]) appendAny(e *uint64, id EntityID, v T) {
 	*e = sparseEntry(id, len(s.dense))
+	if len(s.dense) == cap(s.dense) || len(s.data) == cap(s.data) {
+		s.reserve(1)
+	}
 	s.dense = append(s.dense, id)
 	s.data = append(s.data, v)
 	s.stepIdent(id)
@@ -516,8 +524,7 @@ func (s *sparseSet[T]) bulkInsert(ids []EntityID, vals []T) {
 		}
 		return
 	}
-	s.dense = grow(s.dense, len(ids))
-	s.data = grow(s.data, len(ids))
+	s.reserve(len(ids))
 	n := len(s.dense)
 	base := n
 	dense, data := s.dense[:n+len(ids)], s.data[:n+len(ids)]
