@@ -189,7 +189,7 @@ func randomImpls(build func(testing.TB, int) (*ecs.World, []ecs.EntityID)) []imp
 		}},
 		{"sparse", func(b *testing.B, n int) {
 			w, ids := build(b, n)
-			pos := refCopy[Position](b, w)
+			pos := refCopy[Position](b, w, 0)
 			measure(b, n, func() { sinkF = sumRef(pos, ids) })
 		}},
 	}

@@ -85,7 +85,7 @@ func TestSparseReferenceQueriesMatchSlipway(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			w := ecs.NewWorld()
 			build(t, w, 1500)
-			pos, vel := refCopy[Position](t, w), refCopy[Velocity](t, w)
+			pos, vel := refCopy[Position](t, w, 0), refCopy[Velocity](t, w, 1)
 			check(t, w.Run(move))
 			moveRef(pos, vel)
 			want := snapshot(t, w)
@@ -102,7 +102,7 @@ func TestSparseReferenceQueriesMatchSlipway(t *testing.T) {
 func TestSparseReferenceRandomAndAddRemove(t *testing.T) {
 	const n = 1000
 	w, ids := buildRandom(t, n)
-	equal(t, "sum", sumRef(refCopy[Position](t, w), ids), float64(n*(n-1)/2))
+	equal(t, "sum", sumRef(refCopy[Position](t, w, 0), ids), float64(n*(n-1)/2))
 
 	var ents refEntities
 	for range n {

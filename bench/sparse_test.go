@@ -18,6 +18,7 @@ package bench
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/slipway-ecs/slipway/ecs"
 )
@@ -39,6 +40,42 @@ type refSet[T any] struct {
 	pages []*refPage
 	dense []ecs.EntityID
 	data  []T
+	// color staggers the storage's pages and arrays against the other
+	// storages' as Slipway does (ecs/stagger.go): pages start color cache
+	// lines into their allocation, ids 3×color lines and components
+	// 3×color+1 lines (for arrays of 4 KiB or more).
+	color int
+}
+
+// refPageWords is the size of a page's allocation in words: 9,472 bytes,
+// as in Slipway.
+const refPageWords = 9472 / 8
+
+// newPage allocates a page at the storage's offset.
+func (s *refSet[T]) newPage() *refPage {
+	off := s.color % 20 * 8
+	return (*refPage)(make([]uint64, refPageWords)[off : off+1<<refShift])
+}
+
+// refStagger returns a copy of a with capacity c, lines cache lines into
+// its allocation when it takes 4 KiB or more (the offset wrapped within a
+// quarter of the array, as in Slipway).
+func refStagger[E any](a []E, c, lines int) []E {
+	size := int(unsafe.Sizeof(*new(E)))
+	pad := 0
+	if bytes := c * size; size > 0 && bytes >= 4096 {
+		pad = (lines%(bytes/4/64)*64 + size - 1) / size
+	}
+	n := make([]E, pad+c)[pad : pad+len(a)]
+	copy(n, a)
+	return n
+}
+
+// grow makes room for more components: twice as many.
+func (s *refSet[T]) grow() {
+	c := max(2*cap(s.dense), 8)
+	s.dense = refStagger(s.dense, c, 3*(s.color%20))
+	s.data = refStagger(s.data, c, 3*(s.color%20)+1)
 }
 
 // entry returns id's sparse entry when id has a component here, else nil.
@@ -75,9 +112,12 @@ func (s *refSet[T]) set(id ecs.EntityID, v T) {
 		s.pages = append(s.pages, &refEmpty)
 	}
 	if s.pages[p] == &refEmpty {
-		s.pages[p] = new(refPage)
+		s.pages[p] = s.newPage()
 	}
 	s.place(id, len(s.dense))
+	if len(s.dense) == cap(s.dense) || len(s.data) == cap(s.data) {
+		s.grow()
+	}
 	s.dense = append(s.dense, id)
 	s.data = append(s.data, v)
 }
@@ -107,14 +147,16 @@ func (s *refSet[T]) remove(id ecs.EntityID) bool {
 }
 
 // refCopy returns a refSet holding w's components of type T with the same
-// ids, in the same dense order: the same memory layout as Slipway's.
-func refCopy[T any](tb testing.TB, w *ecs.World) *refSet[T] {
+// ids, in the same dense order: the same memory layout as Slipway's, with
+// the given color (the storage's place in the order w created them).
+func refCopy[T any](tb testing.TB, w *ecs.World, color int) *refSet[T] {
 	tb.Helper()
 	var v ecs.View[T]
 	release, err := w.Borrow(&v)
 	check(tb, err)
 	defer release()
-	s := &refSet[T]{dense: make([]ecs.EntityID, 0, v.Len()), data: make([]T, 0, v.Len())}
+	s := &refSet[T]{color: color}
+	s.dense, s.data = refStagger(s.dense, v.Len(), 3*color), refStagger(s.data, v.Len(), 3*color+1)
 	for i, id := range v.IDs() {
 		s.set(id, v.Slice()[i])
 	}
@@ -173,6 +215,7 @@ func newRefWorld(storages int) *refWorld {
 	r := &refWorld{sets: make([]refSet[pair], storages)}
 	for k := range storages {
 		r.vals = append(r.vals, pair{1, float64(k + 1)})
+		r.sets[k].color = k
 	}
 	return r
 }
@@ -254,7 +297,7 @@ func refQueryImpl(build func(testing.TB, *ecs.World, int)) impl {
 	return impl{"sparse", func(b *testing.B, n int) {
 		w := ecs.NewWorld()
 		build(b, w, n)
-		pos, vel := refCopy[Position](b, w), refCopy[Velocity](b, w)
+		pos, vel := refCopy[Position](b, w, 0), refCopy[Velocity](b, w, 1)
 		measure(b, n, func() { moveRef(pos, vel) })
 	}}
 }
@@ -294,7 +337,7 @@ var refAddRemoveImpl = impl{"sparse", func(b *testing.B, n int) {
 	for i := range ids {
 		ids[i] = ents.create()
 	}
-	var vel refSet[Velocity]
+	vel := refSet[Velocity]{color: 1}
 	measure(b, n, func() { addRemoveRef(&ents, &vel, ids) })
 }}
 
@@ -376,7 +419,7 @@ func (g *refGroup) removeVel(id ecs.EntityID) {
 // with groupLayout.
 func newRefGroupWorld(n int) (*refEntities, *refGroup, []ecs.EntityID) {
 	ents := new(refEntities)
-	g := &refGroup{pos: new(refSet[Position]), vel: new(refSet[Velocity])}
+	g := &refGroup{pos: &refSet[Position]{color: 0}, vel: &refSet[Velocity]{color: 1}}
 	ids := make([]ecs.EntityID, n)
 	for i := range ids {
 		ids[i] = ents.create()
