@@ -14,8 +14,21 @@ type StorageMemory struct {
 	Pages      int    // sparse pages allocated (each maps 1024 entity indices)
 	// UsedBytes is what the components need: their data and ids in the dense
 	// arrays, the sparse pages in use, and the tracking information (the
-	// timestamps and the deletion and removal logs) of a tracked type.
+	// timestamps and the deletion and removal logs) of a tracked type. For
+	// a component storage it is the sum of the four fields below, which
+	// the entities storage leaves at zero.
 	UsedBytes int
+	// DataBytes is the components themselves: Components times the size
+	// of the type.
+	DataBytes int
+	// IDBytes is the dense array of entity ids: 8 bytes per component.
+	IDBytes int
+	// PageBytes is the sparse pages: 8 KiB for each page, which maps
+	// 1,024 entity indices.
+	PageBytes int
+	// TrackingBytes is the tracking information of a tracked type, 0 for
+	// others.
+	TrackingBytes int
 	// AllocatedBytes is what is allocated: dense arrays at their capacity,
 	// every allocated page, and the page table, with the few cache lines
 	// that each page and each array of 4 KiB or more is offset by inside
@@ -100,7 +113,6 @@ const pageBytes = int(unsafe.Sizeof(sparsePage{}))
 
 func (s *sparseSet[T]) memory() StorageMemory {
 	var zero T
-	elem := int(unsafe.Sizeof(zero)) + int(unsafe.Sizeof(EntityID(0)))
 	pages := 0
 	for _, p := range s.pages {
 		if p != &emptyPage {
@@ -108,13 +120,18 @@ func (s *sparseSet[T]) memory() StorageMemory {
 		}
 	}
 	trackUsed, trackAllocated := s.track.memory()
-	return StorageMemory{
+	m := StorageMemory{
 		Type:           s.name,
 		Components:     len(s.dense),
 		Pages:          pages,
-		UsedBytes:      len(s.dense)*elem + pages*pageBytes + trackUsed,
+		DataBytes:      len(s.data) * int(unsafe.Sizeof(zero)),
+		IDBytes:        len(s.dense) * int(unsafe.Sizeof(EntityID(0))),
+		PageBytes:      pages * pageBytes,
+		TrackingBytes:  trackUsed,
 		AllocatedBytes: allocatedBytes(s.dense, s.denseLines()) + allocatedBytes(s.data, s.dataLines()) + pages*pageAllocBytes + cap(s.pages)*int(unsafe.Sizeof(&sparsePage{})) + trackAllocated,
 	}
+	m.UsedBytes = m.DataBytes + m.IDBytes + m.PageBytes + m.TrackingBytes
+	return m
 }
 
 func (s *sparseSet[T]) shrink() {

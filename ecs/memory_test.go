@@ -71,3 +71,68 @@ func BenchmarkMemoryPerEntity(b *testing.B) {
 		b.ReportMetric(float64(r.Storages[0].AllocatedBytes)/n, "alloc-B/entity/component")
 	}
 }
+
+// mmTracked tracks insertions: 8 bytes of timestamp per component.
+type mmTracked struct{ X, Y float64 }
+
+func (mmTracked) Tracking() ecs.Tracking { return ecs.TrackInsertion }
+
+// bulkOf returns a fill creating n entities with a zero T each, in bulk.
+func bulkOf[T any](n int) func(w *ecs.World) error {
+	return func(w *ecs.World) error {
+		_, err := ecs.BulkAddEntity1(w, make([]T, n))
+		return err
+	}
+}
+
+// TestMemoryUsageParts checks the parts of a storage's used bytes, for
+// storages filled one entity at a time and in bulk, with and without
+// tracking, and with a tag type that takes no room.
+func TestMemoryUsageParts(t *testing.T) {
+	type tag struct{}
+	const n = 5000 // five pages
+	for _, c := range []struct {
+		name        string
+		fill        func(w *ecs.World) error
+		typ         string
+		data, track int
+	}{
+		{"one at a time", func(w *ecs.World) error {
+			for range n {
+				if _, err := ecs.AddEntity1(w, wPos{}); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, "ecs_test.wPos", 16, 0},
+		{"bulk", bulkOf[wPos](n), "ecs_test.wPos", 16, 0},
+		{"tracked", bulkOf[mmTracked](n), "ecs_test.mmTracked", 16, 8},
+		{"tag", bulkOf[tag](n), "ecs_test.tag", 0, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := ecs.NewWorld()
+			must(t, c.fill(w))
+			r, err := w.MemoryUsage()
+			must(t, err)
+			var m ecs.StorageMemory
+			for _, s := range r.Storages {
+				if s.Type == c.typ {
+					m = s
+				}
+			}
+			equal(t, "components", m.Components, n)
+			equal(t, "pages", m.Pages, 5)
+			equal(t, "data bytes", m.DataBytes, n*c.data)
+			equal(t, "id bytes", m.IDBytes, n*8)
+			equal(t, "page bytes", m.PageBytes, 5*8192)
+			equal(t, "tracking bytes", m.TrackingBytes, n*c.track)
+			equal(t, "used bytes", m.UsedBytes, m.DataBytes+m.IDBytes+m.PageBytes+m.TrackingBytes)
+			// Allocated: at least what is used, and at most the arrays'
+			// growth (append's doubling) plus the pages' stagger (1,280
+			// bytes each) and the page table.
+			isTrue(t, m.AllocatedBytes >= m.UsedBytes, "allocated %d < used %d", m.AllocatedBytes, m.UsedBytes)
+			limit := 2*(m.DataBytes+m.IDBytes+m.TrackingBytes) + 5*9472 + 4096
+			isTrue(t, m.AllocatedBytes <= limit, "allocated %d > %d", m.AllocatedBytes, limit)
+		})
+	}
+}

@@ -86,7 +86,15 @@ func run(args []string) error {
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(root, dir)
 	}
-	return writeReport(dir, aggregate(o.samples), infoFrom(o.meta))
+	info := infoFrom(o.meta)
+	info.memoryN = 1_000_000
+	if *short {
+		info.memoryN = 16_000
+	}
+	if info.memory, err = measureMemory(info.memoryN); err != nil {
+		return err
+	}
+	return writeReport(dir, aggregate(o.samples), info)
 }
 
 // moduleRoot returns the directory of the go.mod of the current module.

@@ -170,6 +170,8 @@ type pageInfo struct {
 	loadAfter     string
 	counts        string // -count
 	chartDir      string // where the charts are, relative to the page
+	memory        []memRow
+	memoryN       int // the entities of the memory table
 }
 
 // writePage writes the Markdown report.
@@ -200,7 +202,9 @@ func writePage(w io.Writer, rs []result, info pageInfo) error {
 	for _, row := range evalTargets(ix) {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", row.text, row.wall, row.wallHolds, row.cpu, row.cpuHolds, row.scaled, row.scaledHolds, row.ref)
 	}
-	b.WriteString("\n## Workloads\n\n")
+	b.WriteString("\n")
+	writeMemory(&b, info.memory, info.memoryN)
+	b.WriteString("## Workloads\n\n")
 	for _, wl := range workloads(rs) {
 		fmt.Fprintf(&b, "### %s\n\n", wl)
 		if d, ok := descriptions[wl]; ok {
