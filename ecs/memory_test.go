@@ -94,7 +94,7 @@ func TestMemoryUsageParts(t *testing.T) {
 	for _, c := range []struct {
 		name        string
 		fill        func(w *ecs.World) error
-		typ         string
+		mem         func(*testing.T, *ecs.World) ecs.StorageMemory
 		data, track int
 	}{
 		{"one at a time", func(w *ecs.World) error {
@@ -104,22 +104,15 @@ func TestMemoryUsageParts(t *testing.T) {
 				}
 			}
 			return nil
-		}, "ecs_test.wPos", 16, 0},
-		{"bulk", bulkOf[wPos](n), "ecs_test.wPos", 16, 0},
-		{"tracked", bulkOf[mmTracked](n), "ecs_test.mmTracked", 16, 8},
-		{"tag", bulkOf[tag](n), "ecs_test.tag", 0, 0},
+		}, storageMemory[wPos], 16, 0},
+		{"bulk", bulkOf[wPos](n), storageMemory[wPos], 16, 0},
+		{"tracked", bulkOf[mmTracked](n), storageMemory[mmTracked], 16, 8},
+		{"tag", bulkOf[tag](n), storageMemory[tag], 0, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w := ecs.NewWorld()
 			must(t, c.fill(w))
-			r, err := w.MemoryUsage()
-			must(t, err)
-			var m ecs.StorageMemory
-			for _, s := range r.Storages {
-				if s.Type == c.typ {
-					m = s
-				}
-			}
+			m := c.mem(t, w)
 			equal(t, "components", m.Components, n)
 			equal(t, "pages", m.Pages, 5)
 			equal(t, "data bytes", m.DataBytes, n*c.data)

@@ -286,7 +286,7 @@ func (s *sparseSet[T]) insert(id EntityID, v T) insertOutcome {
 // insertion, and joining the group.
 func (s *sparseSet[T]) appendAny(e *uint64, id EntityID, v T) {
 	*e = sparseEntry(id, len(s.dense))
-	if len(s.dense) == cap(s.dense) || len(s.data) == cap(s.data) {
+	if len(s.dense) == cap(s.dense) || len(s.data) == cap(s.data) { // here, not only in reserve: no call when there is room
 		s.reserve(1)
 	}
 	s.dense = append(s.dense, id)
