@@ -20,7 +20,10 @@ import "unsafe"
 // So each storage has a color, given in the order storages are created in
 // a world, and its large arrays start a few cache lines past the start of
 // their allocation, by an offset that depends on the color: dense arrays
-// by 3×color lines, component arrays by 3×color+1, sparse pages by color.
+// by 3×color lines, component arrays by 3×color+1. A sparse page starts at
+// the line, among the first pageColors of its allocation, whose address is
+// color modulo pageColors lines: the allocator's slots for pages start at
+// varying offsets, so only the address itself says where the page lands.
 // Storages created one after another then use different cache sets at the
 // same position.
 
@@ -34,11 +37,14 @@ const (
 	// for the 10 KiB class), and the stagger spreads them further.
 	staggerMin = 4096
 
-	// pageColors is how many page offsets there are. A sparse page is
-	// allocated in a buffer of pageAllocBytes (9,472: one of the
-	// allocator's size classes, 1,280 bytes more than the page) and starts
-	// color lines into it.
-	pageColors     = 20
+	// pageColors is how many colors there are, and so how many page
+	// offsets: the start of a page, counted in cache lines, is its
+	// storage's color modulo pageColors. A power of two, so that pages of
+	// different colors differ modulo 4 KiB (64 lines). A sparse page is
+	// allocated in a buffer of pageAllocBytes (9,472: the allocator's
+	// size class next to 8 KiB, 1,280 bytes more than the page, room for
+	// pageColors-1 lines before it).
+	pageColors     = 16
 	pageAllocBytes = 9472
 	pagePadWords   = (pageAllocBytes - pageBytes) / 8
 )
@@ -46,10 +52,12 @@ const (
 // colorOf returns the color of a world's k-th storage.
 func colorOf(k int) uint8 { return uint8(k % pageColors) }
 
-// newPage allocates a sparse page at the storage's page offset.
+// newPage allocates a sparse page whose address, in cache lines, is the
+// storage's color modulo pageColors.
 func (s *sparseSet[T]) newPage() *sparsePage {
 	buf := make([]uint64, pageSize+pagePadWords)
-	off := int(s.color) * lineBytes / 8
+	line := int(uintptr(unsafe.Pointer(unsafe.SliceData(buf))) / lineBytes)
+	off := ((int(s.color) - line) & (pageColors - 1)) * (lineBytes / 8)
 	return (*sparsePage)(buf[off : off+pageSize])
 }
 

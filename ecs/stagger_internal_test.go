@@ -118,11 +118,45 @@ func (s *sparseSet[T]) starts() (dense, data, page uintptr, color uint8) {
 	return uintptr(unsafe.Pointer(&s.dense[0])), uintptr(unsafe.Pointer(&s.data[0])), uintptr(unsafe.Pointer(s.pages[0])), s.color
 }
 
+// TestPagesStartAtTheirColor: whatever slot the allocator hands out, a
+// sparse page starts at a cache line whose number is its storage's color
+// modulo pageColors, and within its buffer. Allocations of the pages' size
+// class in between shift the slots the pages get.
+func TestPagesStartAtTheirColor(t *testing.T) {
+	var keep [][]uint64
+	defer func() { sinkPages = nil }()
+	for k := range 2*pageColors + 3 {
+		s := newSparseSet[struct{ X float64 }]()
+		s.color = colorOf(k)
+		for p := range 5 {
+			keep = append(keep, make([]uint64, (pageAllocBytes/8)*(p%3)))
+			page := s.newPage()
+			sinkPages = append(sinkPages, page) // on the heap, as a storage's pages are
+			addr := uintptr(unsafe.Pointer(page))
+			if line := addr / lineBytes; line%pageColors != uintptr(s.color) {
+				t.Fatalf("storage %d (color %d), page %d: starts at line %d, %d modulo %d", k, s.color, p, line, line%pageColors, pageColors)
+			}
+			if addr%lineBytes != 0 {
+				t.Fatalf("storage %d, page %d: address %#x is not at a line start", k, p, addr)
+			}
+		}
+	}
+	if len(keep) == 0 {
+		t.Fatal("no allocations in between")
+	}
+}
+
+// sinkPages keeps TestPagesStartAtTheirColor's pages reachable from a
+// package variable: a page that does not escape the test could be on the
+// stack, which the allocator's slots say nothing about.
+var sinkPages []*sparsePage
+
 // TestStorageArraysAreStaggered checks what staggering is for: the dense
 // arrays, component arrays and sparse pages of storages created one after
 // another start at different offsets modulo 4 KiB, so that the same
 // position in each lands in a different cache set. Sparse pages always
-// are; the arrays are from 32 KiB, where the allocator places them at page
+// are (their address sets their offset: TestPagesStartAtTheirColor); the
+// arrays are from 32 KiB, where the allocator places them at page
 // starts and the stagger alone sets the offset (smaller arrays sit in the
 // allocator's size classes, at offsets the stagger only adds to).
 func TestStorageArraysAreStaggered(t *testing.T) {
