@@ -23,8 +23,9 @@ import (
 // pool (the caller included): their passes are independent, and two cores
 // move more memory than one. An insertion into one such storage splits its
 // pass in two instead (insertManyAlone). The liveness check of the ids,
-// which only reads, is split over the pool too, and so is the killing of
-// the entities that DeleteEntities deletes (killAllSplit).
+// which only reads, is split over the pool too, and so are the killing of
+// the entities that DeleteEntities deletes (killAllSplit) and the revival
+// of free slots for the entities BulkAddEntity creates (createMany).
 
 // BulkError reports the id a bulk operation refused, with its position in
 // the ids given. Err says what is wrong with it: an [*EntityError] (so
