@@ -119,37 +119,36 @@ func (s *sparseSet[T]) starts() (dense, data, page uintptr, color uint8) {
 }
 
 // TestPagesStartAtTheirColor: whatever slot the allocator hands out, a
-// sparse page starts at a cache line whose number is its storage's color
-// modulo pageColors, and within its buffer. Allocations of the pages' size
-// class in between shift the slots the pages get.
+// sparse page starts at a line start whose number is its storage's color
+// modulo pageColors. Allocations of the pages' size class in between
+// (kept, so that their slots stay taken) shift the slots the pages get.
 func TestPagesStartAtTheirColor(t *testing.T) {
-	var keep [][]uint64
-	defer func() { sinkPages = nil }()
+	defer func() { sinkPages, sinkSpacers = nil, nil }()
 	for k := range 2*pageColors + 3 {
 		s := newSparseSet[struct{ X float64 }]()
 		s.color = colorOf(k)
 		for p := range 5 {
-			keep = append(keep, make([]uint64, (pageAllocBytes/8)*(p%3)))
+			sinkSpacers = append(sinkSpacers, make([]uint64, (pageAllocBytes/8)*(p%3)))
 			page := s.newPage()
 			sinkPages = append(sinkPages, page) // on the heap, as a storage's pages are
 			addr := uintptr(unsafe.Pointer(page))
-			if line := addr / lineBytes; line%pageColors != uintptr(s.color) {
-				t.Fatalf("storage %d (color %d), page %d: starts at line %d, %d modulo %d", k, s.color, p, line, line%pageColors, pageColors)
-			}
 			if addr%lineBytes != 0 {
 				t.Fatalf("storage %d, page %d: address %#x is not at a line start", k, p, addr)
 			}
+			if line := addr / lineBytes; line%pageColors != uintptr(s.color) {
+				t.Fatalf("storage %d (color %d), page %d: starts at line %d, %d modulo %d", k, s.color, p, line, line%pageColors, pageColors)
+			}
 		}
-	}
-	if len(keep) == 0 {
-		t.Fatal("no allocations in between")
 	}
 }
 
-// sinkPages keeps TestPagesStartAtTheirColor's pages reachable from a
-// package variable: a page that does not escape the test could be on the
-// stack, which the allocator's slots say nothing about.
-var sinkPages []*sparsePage
+// sinkPages and sinkSpacers keep TestPagesStartAtTheirColor's allocations
+// reachable from package variables: one that does not escape the test
+// could be on the stack, which the allocator's slots say nothing about.
+var (
+	sinkPages   []*sparsePage
+	sinkSpacers [][]uint64
+)
 
 // TestStorageArraysAreStaggered checks what staggering is for: the dense
 // arrays, component arrays and sparse pages of storages created one after
