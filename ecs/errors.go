@@ -76,7 +76,7 @@ func (e *UniqueError) Unwrap() error { return ErrMissingUnique }
 // form of the "already borrowed" error of a RefCell, with both sides named.
 type BorrowError struct {
 	Resource   string // what was borrowed: "main.Pos", "unique main.Player", "entities", "all storages"
-	Access     string // the access asked for: "ViewMut[main.Pos]"
+	Access     string // the access asked for: "ViewMut[main.Pos]", or "ViewMut[main.Vel] (which moves main.Pos: Group[main.Pos, main.Vel])" for a group member (see [AddGroup2])
 	By         string // who asked: a system name, or the World function
 	HeldAccess string // the access already held
 	HeldBy     string // who holds it

@@ -2,6 +2,7 @@ package ecs
 
 import (
 	"errors"
+	"slices"
 	"strings"
 )
 
@@ -51,6 +52,8 @@ type groupMember interface {
 	pagesRef() *[]*sparsePage
 	groupOf() *group
 	setGroup(g *group, k int) // the storage is g.members[k]
+	borrowLock() *borrowState
+	accessKey() typeKey // the key of its type in Access values (keyOf)
 }
 
 // joined is called by member self after id gained its component there, at
@@ -125,7 +128,122 @@ func (w *World) addGroup(name string, members []groupMember) error {
 	for k, m := range members {
 		m.setGroup(g, k)
 	}
+	w.workMu.Lock()
+	w.groups = append(w.groups, g)
+	w.workMu.Unlock()
+	w.groupGen.Add(1)
 	return nil
+}
+
+// Groups and borrowing. Adding or removing a component of one group
+// member moves the components of every other member (joined, leave), so
+// a ViewMut of one member writes all of them: a frame (a system's or a
+// condition's views, or one World.Borrow) holding a ViewMut of a member
+// also borrows every other member exclusively. It takes those its own
+// views do not borrow (extra) before its views, and its own Views of
+// members are borrowed exclusively instead of shared (promote). Without
+// this, a system reading another member could run beside the ViewMut's
+// system and read the components while they move. Workload plans know
+// it too (partners), so such systems are not put in the same batch.
+
+// groupBorrows is what a frame borrows because of groups, for one world
+// and group generation.
+type groupBorrows struct {
+	w       *World
+	gen     uint64
+	by      string
+	promote []typeKey     // members its own Views borrow: exclusively
+	extra   []partnerLock // members none of its views borrows
+}
+
+// partnerLock is an exclusive borrow a frame takes of a member it has no
+// view of.
+type partnerLock struct {
+	lock     *borrowState
+	resource string
+	b        borrower
+}
+
+// frameGroupBorrows returns what a frame with params, borrowing for by,
+// borrows because of w's groups at generation gen.
+func frameGroupBorrows(w *World, gen uint64, by string, params []viewParam) groupBorrows {
+	gb := groupBorrows{w: w, gen: gen, by: by}
+	var a accessSet
+	for _, p := range params {
+		p.access(&a)
+	}
+	w.workMu.Lock()
+	groups := w.groups
+	w.workMu.Unlock()
+	eachPartner(a.list, groups, func(writer Access, g *group, m groupMember) {
+		key := m.accessKey()
+		own := -1 // how the frame's own views borrow m: -1 not, 0 shared, 1 exclusively
+		for _, x := range a.list {
+			if x.Kind == ComponentStorage && x.key == key {
+				own = max(own, b2i(x.Exclusive))
+			}
+		}
+		switch {
+		case own == 0:
+			gb.promote = append(gb.promote, key)
+		case own < 0 && !slices.ContainsFunc(gb.extra, func(e partnerLock) bool { return e.lock == m.borrowLock() }):
+			gb.extra = append(gb.extra, partnerLock{
+				lock:     m.borrowLock(),
+				resource: m.typeName(),
+				b:        borrower{kind: accViewMut, view: movesName(writer, g, m), by: by},
+			})
+		}
+	})
+	return gb
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// partners returns list with an exclusive access added for every other
+// member of a group that an exclusive access in list is to: what a system
+// with the accesses list borrows at run time in a world with these groups
+// (see frameGroupBorrows). It returns list itself when nothing is added.
+func partners(list []Access, groups []*group) []Access {
+	out := list
+	eachPartner(list, groups, func(writer Access, g *group, m groupMember) {
+		if len(out) == len(list) {
+			out = slices.Clip(out)
+		}
+		out = append(out, Access{Kind: ComponentStorage, Type: m.typeName(), Exclusive: true, View: movesName(writer, g, m), key: m.accessKey()})
+	})
+	return out
+}
+
+// eachPartner calls fn for every exclusive component access in list to a
+// member of one of groups, with each other member of that group.
+func eachPartner(list []Access, groups []*group, fn func(writer Access, g *group, m groupMember)) {
+	for _, a := range list {
+		if a.Kind != ComponentStorage || !a.Exclusive {
+			continue
+		}
+		for _, g := range groups {
+			self := slices.IndexFunc(g.members, func(m groupMember) bool { return m.accessKey() == a.key })
+			if self < 0 {
+				continue
+			}
+			for k, m := range g.members {
+				if k != self {
+					fn(a, g, m)
+				}
+			}
+		}
+	}
+}
+
+// movesName names the access writer as it borrows m, a partner in g:
+// "ViewMut[main.Vel] (which moves main.Pos: Group[main.Pos, main.Vel])".
+func movesName(writer Access, g *group, m groupMember) string {
+	return writer.View + " (which moves " + m.typeName() + ": " + g.name + ")"
 }
 
 // groupName returns "Group[A, B]" for the storages' types.
@@ -171,6 +289,8 @@ func GroupLen[T any](s Storages) (int, bool) {
 
 func (s *sparseSet[T]) groupOf() *group          { return s.group }
 func (s *sparseSet[T]) setGroup(g *group, k int) { s.group, s.member = g, k }
+func (s *sparseSet[T]) borrowLock() *borrowState { return &s.lock }
+func (s *sparseSet[T]) accessKey() typeKey       { return keyOf(s.typ) }
 
 // swapPos swaps the components at positions i and j, with their entities,
 // sparse entries and tracking timestamps.

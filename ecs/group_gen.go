@@ -10,6 +10,12 @@ package ecs
 // stays O(1): one swap per member at the group's boundary. Entities that
 // already have all 2 are packed now.
 //
+// Because adding or removing one member's component moves the others', a
+// [ViewMut] of one member borrows every member exclusively: a system (or
+// [World.Borrow]) may hold views of several members, but a view of a
+// member held elsewhere conflicts with it, and workloads run such systems
+// in different batches (their plans are updated when a group is added).
+//
 // A type can be owned by one group only. AddGroup2 returns a
 // [*GroupError] if a type is owned by another group or appears twice, and
 // a [*BorrowError] if storages are borrowed elsewhere; nothing changes then.
@@ -30,6 +36,12 @@ func AddGroup2[T1, T2 any](s Storages) error {
 // aligned slices with no lookup per entity. Adding and removing components
 // stays O(1): one swap per member at the group's boundary. Entities that
 // already have all 3 are packed now.
+//
+// Because adding or removing one member's component moves the others', a
+// [ViewMut] of one member borrows every member exclusively: a system (or
+// [World.Borrow]) may hold views of several members, but a view of a
+// member held elsewhere conflicts with it, and workloads run such systems
+// in different batches (their plans are updated when a group is added).
 //
 // A type can be owned by one group only. AddGroup3 returns a
 // [*GroupError] if a type is owned by another group or appears twice, and
@@ -52,6 +64,12 @@ func AddGroup3[T1, T2, T3 any](s Storages) error {
 // stays O(1): one swap per member at the group's boundary. Entities that
 // already have all 4 are packed now.
 //
+// Because adding or removing one member's component moves the others', a
+// [ViewMut] of one member borrows every member exclusively: a system (or
+// [World.Borrow]) may hold views of several members, but a view of a
+// member held elsewhere conflicts with it, and workloads run such systems
+// in different batches (their plans are updated when a group is added).
+//
 // A type can be owned by one group only. AddGroup4 returns a
 // [*GroupError] if a type is owned by another group or appears twice, and
 // a [*BorrowError] if storages are borrowed elsewhere; nothing changes then.
@@ -72,6 +90,12 @@ func AddGroup4[T1, T2, T3, T4 any](s Storages) error {
 // aligned slices with no lookup per entity. Adding and removing components
 // stays O(1): one swap per member at the group's boundary. Entities that
 // already have all 5 are packed now.
+//
+// Because adding or removing one member's component moves the others', a
+// [ViewMut] of one member borrows every member exclusively: a system (or
+// [World.Borrow]) may hold views of several members, but a view of a
+// member held elsewhere conflicts with it, and workloads run such systems
+// in different batches (their plans are updated when a group is added).
 //
 // A type can be owned by one group only. AddGroup5 returns a
 // [*GroupError] if a type is owned by another group or appears twice, and
@@ -94,6 +118,12 @@ func AddGroup5[T1, T2, T3, T4, T5 any](s Storages) error {
 // stays O(1): one swap per member at the group's boundary. Entities that
 // already have all 6 are packed now.
 //
+// Because adding or removing one member's component moves the others', a
+// [ViewMut] of one member borrows every member exclusively: a system (or
+// [World.Borrow]) may hold views of several members, but a view of a
+// member held elsewhere conflicts with it, and workloads run such systems
+// in different batches (their plans are updated when a group is added).
+//
 // A type can be owned by one group only. AddGroup6 returns a
 // [*GroupError] if a type is owned by another group or appears twice, and
 // a [*BorrowError] if storages are borrowed elsewhere; nothing changes then.
@@ -115,6 +145,12 @@ func AddGroup6[T1, T2, T3, T4, T5, T6 any](s Storages) error {
 // stays O(1): one swap per member at the group's boundary. Entities that
 // already have all 7 are packed now.
 //
+// Because adding or removing one member's component moves the others', a
+// [ViewMut] of one member borrows every member exclusively: a system (or
+// [World.Borrow]) may hold views of several members, but a view of a
+// member held elsewhere conflicts with it, and workloads run such systems
+// in different batches (their plans are updated when a group is added).
+//
 // A type can be owned by one group only. AddGroup7 returns a
 // [*GroupError] if a type is owned by another group or appears twice, and
 // a [*BorrowError] if storages are borrowed elsewhere; nothing changes then.
@@ -135,6 +171,12 @@ func AddGroup7[T1, T2, T3, T4, T5, T6, T7 any](s Storages) error {
 // aligned slices with no lookup per entity. Adding and removing components
 // stays O(1): one swap per member at the group's boundary. Entities that
 // already have all 8 are packed now.
+//
+// Because adding or removing one member's component moves the others', a
+// [ViewMut] of one member borrows every member exclusively: a system (or
+// [World.Borrow]) may hold views of several members, but a view of a
+// member held elsewhere conflicts with it, and workloads run such systems
+// in different batches (their plans are updated when a group is added).
 //
 // A type can be owned by one group only. AddGroup8 returns a
 // [*GroupError] if a type is owned by another group or appears twice, and

@@ -39,9 +39,7 @@ type PlanSystem struct {
 
 // WorkloadPlan returns the plan of the workload name.
 func (w *World) WorkloadPlan(name string) (*Plan, error) {
-	w.workMu.Lock()
-	p, ok := w.workloads[name]
-	w.workMu.Unlock()
+	p, ok := w.currentPlan(name)
 	if !ok {
 		return nil, unknownWorkload(name)
 	}

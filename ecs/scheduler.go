@@ -29,6 +29,11 @@ type plan struct {
 	batches [][]int
 	seq     []int
 	wconds  []*planCond
+	// items built it, for the world's groups of generation groupGen: a
+	// group added later changes what conflicts (partners), and the plan
+	// is built again (World.currentPlan).
+	items    []any
+	groupGen uint64
 
 	running sync.Mutex // held while the workload runs
 	world   *World     // the world of the current run
@@ -99,11 +104,14 @@ type flatCtx struct {
 }
 
 type planBuilder struct {
-	p *plan
+	p      *plan
+	groups []*group // the world's packed groups (see partners)
 }
 
-func buildPlan(name string, items []any) (*plan, error) {
-	b := &planBuilder{p: &plan{name: name}}
+// buildPlan builds the workload name from items, for a world with groups,
+// generation gen (World.groupGen).
+func buildPlan(name string, items []any, groups []*group, gen uint64) (*plan, error) {
+	b := &planBuilder{p: &plan{name: name, items: items, groupGen: gen}, groups: groups}
 	if len(items) == 0 {
 		return nil, &WorkloadBuildError{Workload: name, Reason: "the workload has no system"}
 	}
@@ -291,9 +299,13 @@ func (b *planBuilder) order() error {
 	}
 	has := func(u, v int) bool { return reach[u][v/64]&(1<<(v%64)) != 0 }
 	// Conflict edges, in declared order unless already ordered the other way.
+	access := make([][]Access, n)
+	for i, s := range p.systems {
+		access[i] = partners(s.access, b.groups)
+	}
 	for j := 0; j < n; j++ {
 		for i := 0; i < j; i++ {
-			a, c, ok := conflict(p.systems[i].access, p.systems[j].access)
+			a, c, ok := conflict(access[i], access[j])
 			if !ok {
 				continue
 			}

@@ -19,6 +19,9 @@ type borrowCtx struct {
 	inWorkload bool
 	last       uint64
 	now        uint64
+	// promote lists the group members the frame's Views borrow
+	// exclusively (see groupBorrows).
+	promote []typeKey
 }
 
 // stamp returns the timestamp of the run, taking one if it has none yet.
@@ -303,6 +306,8 @@ type frame struct {
 	params []viewParam
 	n      int       // params borrowed so far
 	ctx    borrowCtx // kept here so that borrowing does not allocate
+	groups groupBorrows
+	nextra int // groups.extra borrowed so far
 }
 
 var sysShapes sync.Map // reflect.Type -> *sysShape or *SystemError
@@ -432,6 +437,21 @@ func (s *sysShape) newFrame() *frame {
 
 // borrow borrows every parameter, releasing them all if one fails.
 func (f *frame) borrow(ctx *borrowCtx) error {
+	ctx.promote = nil
+	if gen := ctx.w.groupGen.Load(); gen != 0 {
+		if g := &f.groups; g.w != ctx.w || g.gen != gen || g.by != ctx.by {
+			*g = frameGroupBorrows(ctx.w, gen, ctx.by, f.params)
+		}
+		ctx.promote = f.groups.promote
+		for i := range f.groups.extra {
+			e := &f.groups.extra[i]
+			if err := e.lock.acquire(&e.b, true, e.resource); err != nil {
+				f.release()
+				return err
+			}
+			f.nextra++
+		}
+	}
 	for _, p := range f.params {
 		if err := p.borrowView(ctx); err != nil {
 			f.release()
@@ -448,6 +468,10 @@ func (f *frame) release() {
 		f.params[i].releaseView()
 	}
 	f.n = 0
+	for i := f.nextra - 1; i >= 0; i-- {
+		f.groups.extra[i].lock.releaseExclusive()
+	}
+	f.nextra = 0
 }
 
 // call borrows (with f.ctx), calls fn and releases, even if fn panics.

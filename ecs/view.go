@@ -3,6 +3,7 @@ package ecs
 import (
 	"fmt"
 	"iter"
+	"slices"
 	"strconv"
 )
 
@@ -35,9 +36,10 @@ type ViewMut[T any] struct{ c *viewCore[T] }
 // viewCore is the state behind a View or ViewMut. It is allocated once per
 // system parameter (or per borrowed variable) and reused by every borrow.
 type viewCore[T any] struct {
-	s *sparseSet[T] // nil unless borrowed
-	w *World
-	b borrower
+	s    *sparseSet[T] // nil unless borrowed
+	w    *World
+	b    borrower
+	excl bool // the storage is borrowed exclusively (b.kind, or promoted)
 
 	// Tracking (tracking.go): inside a workload, the view's window starts
 	// after last, the system's previous run; outside, after the last clear.
@@ -99,7 +101,8 @@ func (c *viewCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string) e
 	if err := ctx.lockAll(&c.b); err != nil {
 		return err
 	}
-	if err := s.lock.acquire(&c.b, kind.exclusive(), s.name); err != nil {
+	c.excl = kind.exclusive() || s.group != nil && len(ctx.promote) > 0 && slices.Contains(ctx.promote, s.accessKey())
+	if err := s.lock.acquire(&c.b, c.excl, s.name); err != nil {
 		ctx.unlockAll(&c.b)
 		return err
 	}
@@ -120,7 +123,7 @@ func (c *viewCore[T]) release() {
 	if c.s.track != nil && c.b.kind.exclusive() {
 		c.s.track.now = 0
 	}
-	c.s.lock.release(&c.b, c.b.kind.exclusive())
+	c.s.lock.release(&c.b, c.excl)
 	c.w.allLock.release(&c.b, false)
 	c.s = nil
 }

@@ -256,7 +256,8 @@ func (w *World) putWorkload(name string, items []any, replace bool) error {
 	if exists && !replace {
 		return &WorkloadBuildError{Workload: name, Reason: "a workload with this name already exists (use ReplaceWorkload to replace it)"}
 	}
-	p, err := buildPlan(name, items)
+	gen, groups := w.groupsNow()
+	p, err := buildPlan(name, items, groups, gen)
 	if err != nil {
 		return err
 	}
@@ -343,13 +344,52 @@ func (w *World) RunDefaultWorkload() error {
 // system that panics has its panic re-raised here as a [*SystemPanic]. In
 // both cases every borrow is released and the world stays usable.
 func (w *World) RunWorkload(name string) error {
-	w.workMu.Lock()
-	p, ok := w.workloads[name]
-	w.workMu.Unlock()
+	p, ok := w.currentPlan(name)
 	if !ok {
 		return unknownWorkload(name)
 	}
 	return p.run(w)
+}
+
+// groupsNow returns the world's group generation and groups.
+func (w *World) groupsNow() (uint64, []*group) {
+	w.workMu.Lock()
+	defer w.workMu.Unlock()
+	return w.groupGen.Load(), w.groups
+}
+
+// currentPlan returns the plan of the workload name, built again first if
+// a group was added since it was built (a ViewMut of a member now
+// conflicts with views of the other members: see partners). The new plan
+// keeps what the old one knew of past runs (tracking timestamps and
+// statistics). A plan that is running is left as it is: its systems'
+// borrows still exclude each other, at run time.
+func (w *World) currentPlan(name string) (*plan, bool) {
+	w.workMu.Lock()
+	p, ok := w.workloads[name]
+	w.workMu.Unlock()
+	if !ok || p.groupGen == w.groupGen.Load() {
+		return p, ok
+	}
+	gen, groups := w.groupsNow()
+	q, err := buildPlan(name, p.items, groups, gen)
+	if err != nil {
+		// Cannot happen: groups add conflict edges, which never go
+		// against the order constraints that built p.
+		return p, true
+	}
+	w.workMu.Lock()
+	defer w.workMu.Unlock()
+	if w.workloads[name] != p || !p.running.TryLock() {
+		return p, true
+	}
+	defer p.running.Unlock()
+	for i, s := range q.systems {
+		o := p.systems[i]
+		s.lastRun, s.ran, s.stats = o.lastRun, o.ran, o.stats
+	}
+	w.workloads[name] = q
+	return q, true
 }
 
 func unknownWorkload(name string) error {

@@ -78,19 +78,25 @@ type bBundleN struct {
 // BenchmarkRunSystem measures World.Run of a system that does nothing
 // with its two views: taken as two parameters, as one custom view made of
 // views (both called directly), and as a custom view with another field
-// (called through reflect.Value.Call).
+// (called through reflect.Value.Call). In the group case, the ViewMut's
+// type is in a group with a third type, which the run also borrows.
 func BenchmarkRunSystem(b *testing.B) {
 	for _, c := range []struct {
-		name string
-		sys  any
+		name  string
+		sys   any
+		group bool
 	}{
-		{"views", func(ecs.ViewMut[bC0], ecs.View[bC1]) {}},
-		{"custom-view", func(bBundle) {}},
-		{"custom-view-reflect", func(bBundleN) {}},
-		{"custom-view-reflect-error", func(bBundleN) error { return nil }},
+		{"views", func(ecs.ViewMut[bC0], ecs.View[bC1]) {}, false},
+		{"views-group", func(ecs.ViewMut[bC0], ecs.View[bC1]) {}, true},
+		{"custom-view", func(bBundle) {}, false},
+		{"custom-view-reflect", func(bBundleN) {}, false},
+		{"custom-view-reflect-error", func(bBundleN) error { return nil }, false},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			w := ecs.NewWorld()
+			if c.group {
+				noErr(b, ecs.AddGroup2[bC0, bC2](w))
+			}
 			noErr(b, w.Run(c.sys))
 			b.ReportAllocs()
 			for b.Loop() {

@@ -29,7 +29,12 @@ type World struct {
 	workMu    sync.Mutex
 	workloads map[string]*plan
 	defaultWL string
-	tracing   atomic.Bool
+	// groups are the packed groups (group.go), under workMu; groupGen
+	// counts them, so that a workload planned before the last one was
+	// added is planned again (World.currentPlan).
+	groups   []*group
+	groupGen atomic.Uint64
+	tracing  atomic.Bool
 
 	tick atomic.Uint64 // the tracking clock (tracking.go)
 	// allNow is the timestamp of the system holding an AllStoragesViewMut,
