@@ -137,7 +137,8 @@ func TestDeleteEntityInSystemIsBatched(t *testing.T) {
 			isTrue(t, ok && p == Pos{9, 9}, "Remove[Pos] of the new entity: %v %v", p, ok)
 		}},
 		{"GroupLen", func(t *testing.T, all ecs.AllStoragesViewMut, _ setup) {
-			n, ok := ecs.GroupLen[Pos](all)
+			n, ok, err := ecs.GroupLen[Pos](all)
+			must(t, err)
 			equal(t, "GroupLen", n, 3)
 			isTrue(t, ok, "no group")
 		}},
@@ -217,7 +218,8 @@ func checkStripped(t *testing.T, w *ecs.World, ids []ecs.EntityID, total int) {
 			equal(t, "kept Pos", *p.MustGet(id), Pos{float32(id.Index()), p.MustGet(id).Y})
 		}
 	}))
-	n, _ := ecs.GroupLen[Pos](w)
+	n, _, err := ecs.GroupLen[Pos](w)
+	must(t, err)
 	equal(t, "GroupLen", n, total/2)
 	got := deletedOf[Pos](t, w)
 	want := []del[Pos]{{ids[0], Pos{0, 0}}, {ids[1], Pos{1, 1}}}

@@ -273,7 +273,10 @@ func bkCaseIn(t *testing.T, n int, suffix string, parMin int, bulk, single func(
 // both sit first in both storages, in the same order.
 func bkPacked(t *testing.T, w *ecs.World) {
 	t.Helper()
-	n, ok := ecs.GroupLen[bkPos](w)
+	n, ok, err := ecs.GroupLen[bkPos](w)
+	if err != nil {
+		t.Fatal(err)
+	}
 	isTrue(t, ok, "no group")
 	var p ecs.View[bkPos]
 	var v ecs.View[bkVel]

@@ -130,8 +130,8 @@ func (w *World) addGroup(name string, members []groupMember) error {
 	}
 	w.workMu.Lock()
 	w.groups = append(w.groups, g)
-	w.workMu.Unlock()
 	w.groupGen.Add(1)
+	w.workMu.Unlock()
 	return nil
 }
 
@@ -139,25 +139,30 @@ func (w *World) addGroup(name string, members []groupMember) error {
 // member moves the components of every other member (joined, leave), so
 // a ViewMut of one member writes all of them: a frame (a system's or a
 // condition's views, or one World.Borrow) holding a ViewMut of a member
-// also borrows every other member exclusively. It takes those its own
-// views do not borrow (extra) before its views, and its own Views of
-// members are borrowed exclusively instead of shared (promote). Without
+// also borrows every other member exclusively, before its views. Its own
+// Views of such a member then take no borrow of their own (held): the
+// frame's exclusive borrow covers them, however many there are. Without
 // this, a system reading another member could run beside the ViewMut's
 // system and read the components while they move. Workload plans know
 // it too (partners), so such systems are not put in the same batch.
+//
+// A group added while a frame borrows would leave its ViewMuts without
+// those borrows: frame.borrow reads the group generation first and again
+// once its views hold the all-storages borrow (shared), which a group's
+// declaration needs exclusively, and starts over if it changed.
 
 // groupBorrows is what a frame borrows because of groups, for one world
 // and group generation.
 type groupBorrows struct {
-	w       *World
-	gen     uint64
-	by      string
-	promote []typeKey     // members its own Views borrow: exclusively
-	extra   []partnerLock // members none of its views borrows
+	w     *World
+	gen   uint64
+	by    string
+	held  []typeKey     // members the frame's own Views borrow through locks
+	locks []partnerLock // the members the frame borrows exclusively
 }
 
-// partnerLock is an exclusive borrow a frame takes of a member it has no
-// view of.
+// partnerLock is an exclusive borrow a frame takes of a group member
+// because it holds a ViewMut of another member.
 type partnerLock struct {
 	lock     *borrowState
 	resource string
@@ -177,31 +182,20 @@ func frameGroupBorrows(w *World, gen uint64, by string, params []viewParam) grou
 	w.workMu.Unlock()
 	eachPartner(a.list, groups, func(writer Access, g *group, m groupMember) {
 		key := m.accessKey()
-		own := -1 // how the frame's own views borrow m: -1 not, 0 shared, 1 exclusively
-		for _, x := range a.list {
-			if x.Kind == ComponentStorage && x.key == key {
-				own = max(own, b2i(x.Exclusive))
-			}
+		if slices.ContainsFunc(a.list, func(x Access) bool { return x.Kind == ComponentStorage && x.key == key && x.Exclusive }) ||
+			slices.ContainsFunc(gb.locks, func(e partnerLock) bool { return e.lock == m.borrowLock() }) {
+			return // a ViewMut of the frame borrows it, or a lock is taken already
 		}
-		switch {
-		case own == 0:
-			gb.promote = append(gb.promote, key)
-		case own < 0 && !slices.ContainsFunc(gb.extra, func(e partnerLock) bool { return e.lock == m.borrowLock() }):
-			gb.extra = append(gb.extra, partnerLock{
-				lock:     m.borrowLock(),
-				resource: m.typeName(),
-				b:        borrower{kind: accViewMut, view: movesName(writer, g, m), by: by},
-			})
+		if slices.ContainsFunc(a.list, func(x Access) bool { return x.Kind == ComponentStorage && x.key == key }) {
+			gb.held = append(gb.held, key)
 		}
+		gb.locks = append(gb.locks, partnerLock{
+			lock:     m.borrowLock(),
+			resource: m.typeName(),
+			b:        borrower{kind: accViewMut, view: movesName(writer, g, m), by: by},
+		})
 	})
 	return gb
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // partners returns list with an exclusive access added for every other
@@ -277,12 +271,22 @@ func packed(storages ...groupMember) *group {
 
 // GroupLen returns the number of entities in the group that owns T (the
 // entities having every type of the group), and false if no group owns T.
-func GroupLen[T any](s Storages) (int, bool) {
+//
+// Through a World it borrows T's storage shared for the call, so it
+// returns a [*BorrowError] (with 0, false) while a ViewMut of a member of
+// T's group is held elsewhere: the group may be changing then.
+func GroupLen[T any](s Storages) (int, bool, error) {
 	w, _ := s.world()
-	if g := storageFor[T](w).group; g != nil {
-		return g.n, true
+	st := storageFor[T](w)
+	w, locked, err := beginRead(s, &st.lock, st.name)
+	if err != nil {
+		return 0, false, err
 	}
-	return 0, false
+	defer endRead(w, locked, &st.lock)
+	if g := st.group; g != nil {
+		return g.n, true, nil
+	}
+	return 0, false, nil
 }
 
 // The methods below make *sparseSet[T] a groupMember.

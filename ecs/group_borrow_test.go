@@ -4,7 +4,10 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/slipway-ecs/slipway/ecs"
 )
@@ -56,6 +59,7 @@ func TestGroupMemberViewMutBorrowsTheOtherMembers(t *testing.T) {
 		{"ViewMut of a member, then View of another", viewMut[GB], view[GA], "ecs_test.GA", "View[ecs_test.GA]", "ViewMut[ecs_test.GB]" + moves},
 		{"ViewMut of a member, then ViewMut of another", viewMut[GB], viewMut[GA], "ecs_test.GB", "ViewMut[ecs_test.GA] (which moves ecs_test.GB: Group[ecs_test.GA, ecs_test.GB, ecs_test.GC])", "ViewMut[ecs_test.GB]"},
 		{"ViewMut of a member, then View of the third", viewMut[GA], view[GC], "ecs_test.GC", "View[ecs_test.GC]", "ViewMut[ecs_test.GA] (which moves ecs_test.GC: Group[ecs_test.GA, ecs_test.GB, ecs_test.GC])"},
+		{"View and ViewMut of members in one frame, then View of the first", viewAndMut, view[GA], "ecs_test.GA", "View[ecs_test.GA]", "ViewMut[ecs_test.GB]" + moves},
 		{"Views of two members", view[GA], view[GB], "", "", ""},
 		{"ViewMut of a member, then View outside the group", viewMut[GB], view[GD], "", "", ""},
 		{"ViewMut outside the group, then View of a member", viewMut[GD], view[GA], "", "", ""},
@@ -85,6 +89,37 @@ func TestGroupMemberViewMutBorrowsTheOtherMembers(t *testing.T) {
 
 func view[T any]() any    { return new(ecs.View[T]) }
 func viewMut[T any]() any { return new(ecs.ViewMut[T]) }
+
+// readWrite is a custom view reading one member and writing another.
+type readWrite struct {
+	A ecs.View[GA]
+	B ecs.ViewMut[GB]
+}
+
+func viewAndMut() any { return new(readWrite) }
+
+// A frame holding a ViewMut of a member may read another member through
+// several views: it borrows that member once, for all of them.
+func TestGroupFrameReadsAMemberTwice(t *testing.T) {
+	w, ids := groupWorld(t, 3)
+	var a1, a2 ecs.View[GA]
+	var b ecs.ViewMut[GB]
+	release, err := w.Borrow(&a1, &a2, &b)
+	noErr(t, err)
+	if p, ok := a2.Get(ids[2]); !ok || p.V != 2 {
+		t.Fatalf("GA of %v = %v, %v", ids[2], p, ok)
+	}
+	release()
+
+	sys := func(rw readWrite, a ecs.View[GA]) {}
+	noErr(t, w.Run(sys))
+	noErr(t, w.AddWorkload("reads", sys))
+	noErr(t, w.RunWorkload("reads"))
+	// Everything was given back.
+	r, err := w.Borrow(viewMut[GA](), viewMut[GB](), viewMut[GC]())
+	noErr(t, err)
+	r()
+}
 
 // A failed borrow of a group member's ViewMut leaves nothing borrowed, and
 // releasing a successful one frees every member.
@@ -152,7 +187,7 @@ func TestGroupFrameHoldsSeveralMembers(t *testing.T) {
 		t.Fatalf("View[GA] elsewhere beside a frame with View[GA] and ViewMut[GB]: got %v, want a borrow conflict", err)
 	}
 	release()
-	if n, _ := ecs.GroupLen[GA](w); n != 3 {
+	if n, _, err := ecs.GroupLen[GA](w); err != nil || n != 3 {
 		t.Fatalf("GroupLen = %d, want 3", n)
 	}
 	// Two writers of members borrow the third member once.
@@ -176,7 +211,7 @@ func TestGroupFrameHoldsSeveralMembers(t *testing.T) {
 			b.Remove(id)
 		}
 	}))
-	if n, _ := ecs.GroupLen[GA](w); n != 0 {
+	if n, _, err := ecs.GroupLen[GA](w); err != nil || n != 0 {
 		t.Fatalf("GroupLen = %d after the removals, want 0", n)
 	}
 }
@@ -276,5 +311,63 @@ func TestGroupReplanKeepsTracking(t *testing.T) {
 	noErr(t, w.RunWorkload("track"))
 	if want := []int{5, 0, 2}; !slices.Equal(seen, want) {
 		t.Fatalf("insertions seen per run = %v, want %v", seen, want)
+	}
+}
+
+// Two runs racing to use a workload planned again for a new group run one
+// at a time: the other is refused with ErrWorkloadRunning, never run
+// beside it on the plan it replaced.
+func TestGroupReplanRunsOnce(t *testing.T) {
+	for range 50 {
+		w := ecs.NewWorld()
+		var active, most atomic.Int32
+		sys := func(ecs.View[GD]) {
+			n := active.Add(1)
+			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+			}
+			time.Sleep(time.Millisecond)
+			active.Add(-1)
+		}
+		noErr(t, w.AddWorkload("w", sys))
+		noErr(t, ecs.AddGroup2[GA, GB](w))
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		errs := make([]error, 2)
+		for i := range errs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				errs[i] = w.RunWorkload("w")
+			}()
+		}
+		close(start)
+		wg.Wait()
+		if most.Load() > 1 {
+			t.Fatalf("the workload ran twice at once (%v, %v)", errs[0], errs[1])
+		}
+		for _, err := range errs {
+			if err != nil && !errors.Is(err, ecs.ErrWorkloadRunning) {
+				t.Fatalf("run: %v, want nil or ErrWorkloadRunning", err)
+			}
+		}
+	}
+}
+
+// A workload planned again for a new group is the workload as it was
+// added: changes made afterwards to the specs and the slice it was built
+// from do not reach it.
+func TestGroupReplanKeepsTheWorkloadAsAdded(t *testing.T) {
+	w := ecs.NewWorld()
+	runs := 0
+	spec := ecs.System(func(ecs.View[GD]) { runs++ })
+	items := []any{spec}
+	noErr(t, w.AddWorkload("w", items...))
+	spec.RunIf(func() bool { return false })
+	items[0] = func(ecs.ViewMut[GD]) { t.Error("a system put in the slice after AddWorkload ran") }
+	noErr(t, ecs.AddGroup2[GA, GB](w))
+	noErr(t, w.RunWorkload("w"))
+	if runs != 1 {
+		t.Fatalf("the system ran %d times, want 1", runs)
 	}
 }

@@ -14,7 +14,8 @@ package ecs
 // [ViewMut] of one member borrows every member exclusively: a system (or
 // [World.Borrow]) may hold views of several members, but a view of a
 // member held elsewhere conflicts with it, and workloads run such systems
-// in different batches (their plans are updated when a group is added).
+// in different batches (a workload added before the group is planned
+// again at its next run).
 //
 // A type can be owned by one group only. AddGroup2 returns a
 // [*GroupError] if a type is owned by another group or appears twice, and
@@ -41,7 +42,8 @@ func AddGroup2[T1, T2 any](s Storages) error {
 // [ViewMut] of one member borrows every member exclusively: a system (or
 // [World.Borrow]) may hold views of several members, but a view of a
 // member held elsewhere conflicts with it, and workloads run such systems
-// in different batches (their plans are updated when a group is added).
+// in different batches (a workload added before the group is planned
+// again at its next run).
 //
 // A type can be owned by one group only. AddGroup3 returns a
 // [*GroupError] if a type is owned by another group or appears twice, and
@@ -68,7 +70,8 @@ func AddGroup3[T1, T2, T3 any](s Storages) error {
 // [ViewMut] of one member borrows every member exclusively: a system (or
 // [World.Borrow]) may hold views of several members, but a view of a
 // member held elsewhere conflicts with it, and workloads run such systems
-// in different batches (their plans are updated when a group is added).
+// in different batches (a workload added before the group is planned
+// again at its next run).
 //
 // A type can be owned by one group only. AddGroup4 returns a
 // [*GroupError] if a type is owned by another group or appears twice, and
@@ -95,7 +98,8 @@ func AddGroup4[T1, T2, T3, T4 any](s Storages) error {
 // [ViewMut] of one member borrows every member exclusively: a system (or
 // [World.Borrow]) may hold views of several members, but a view of a
 // member held elsewhere conflicts with it, and workloads run such systems
-// in different batches (their plans are updated when a group is added).
+// in different batches (a workload added before the group is planned
+// again at its next run).
 //
 // A type can be owned by one group only. AddGroup5 returns a
 // [*GroupError] if a type is owned by another group or appears twice, and
@@ -122,7 +126,8 @@ func AddGroup5[T1, T2, T3, T4, T5 any](s Storages) error {
 // [ViewMut] of one member borrows every member exclusively: a system (or
 // [World.Borrow]) may hold views of several members, but a view of a
 // member held elsewhere conflicts with it, and workloads run such systems
-// in different batches (their plans are updated when a group is added).
+// in different batches (a workload added before the group is planned
+// again at its next run).
 //
 // A type can be owned by one group only. AddGroup6 returns a
 // [*GroupError] if a type is owned by another group or appears twice, and
@@ -149,7 +154,8 @@ func AddGroup6[T1, T2, T3, T4, T5, T6 any](s Storages) error {
 // [ViewMut] of one member borrows every member exclusively: a system (or
 // [World.Borrow]) may hold views of several members, but a view of a
 // member held elsewhere conflicts with it, and workloads run such systems
-// in different batches (their plans are updated when a group is added).
+// in different batches (a workload added before the group is planned
+// again at its next run).
 //
 // A type can be owned by one group only. AddGroup7 returns a
 // [*GroupError] if a type is owned by another group or appears twice, and
@@ -176,7 +182,8 @@ func AddGroup7[T1, T2, T3, T4, T5, T6, T7 any](s Storages) error {
 // [ViewMut] of one member borrows every member exclusively: a system (or
 // [World.Borrow]) may hold views of several members, but a view of a
 // member held elsewhere conflicts with it, and workloads run such systems
-// in different batches (their plans are updated when a group is added).
+// in different batches (a workload added before the group is planned
+// again at its next run).
 //
 // A type can be owned by one group only. AddGroup8 returns a
 // [*GroupError] if a type is owned by another group or appears twice, and

@@ -86,7 +86,7 @@ func TestGroupErrors(t *testing.T) {
 	if storageFor[gC](w).group != nil || storageFor[gT](w).group != nil {
 		t.Fatal("a refused declaration changed the storages")
 	}
-	if n, ok := GroupLen[gC](w); ok || n != 0 {
+	if n, ok, err := GroupLen[gC](w); err != nil || ok || n != 0 {
 		t.Fatalf("GroupLen of an ungrouped type = %d, %v", n, ok)
 	}
 }
@@ -113,7 +113,7 @@ func TestGroupPacksAndJoins(t *testing.T) {
 	}
 	g := storageFor[gA](w).group
 	checkGroup(t, g)
-	if n, ok := GroupLen[gB](w); !ok || n != len(want) {
+	if n, ok, err := GroupLen[gB](w); err != nil || !ok || n != len(want) {
 		t.Fatalf("GroupLen = %d, %v; want %d", n, ok, len(want))
 	}
 	err := w.Run(func(a View[gA], b View[gB], c View[gC]) {
@@ -391,7 +391,7 @@ func runGroupModel[C ~struct{ V int }](t *testing.T, ops []byte) {
 			t.Fatalf("step %d (op %d): Each3 = %v, want %v", k/2, op, got, want)
 		}
 		if grouped {
-			if n, _ := GroupLen[C](w); n != len(want) {
+			if n, _, err := GroupLen[C](w); err != nil || n != len(want) {
 				t.Fatalf("step %d: GroupLen = %d, want %d", k/2, n, len(want))
 			}
 		}
@@ -509,5 +509,33 @@ func TestGroupParEach(t *testing.T) {
 	_ = Each2(w, func(_ EntityID, a *gA, _ *gB) { got += a.V - 1_000_000 })
 	if got != want {
 		t.Fatalf("after ParEach: sum = %d, want %d (each member once)", got, want)
+	}
+}
+
+// A group declared after a frame read the group generation, but before
+// it borrowed, is seen: the frame starts over, and its ViewMut of a
+// member borrows the other member, so a View of it elsewhere is refused.
+func TestFrameSeesAGroupAddedWhileItBorrows(t *testing.T) {
+	w := NewWorld()
+	_, err := BulkAddEntity2(w, []gA{{1}}, []gB{{2}})
+	check(t, err)
+	added := 0
+	borrowHook = func() {
+		if added == 0 {
+			check(t, AddGroup2[gA, gB](w))
+		}
+		added++
+	}
+	defer func() { borrowHook = nil }()
+	var b ViewMut[gB]
+	release, err := w.Borrow(&b)
+	check(t, err)
+	defer release()
+	if added != 2 {
+		t.Fatalf("the frame borrowed %d times, want 2 (once more after the group was added)", added)
+	}
+	var a View[gA]
+	if _, err := w.Borrow(&a); !errors.Is(err, ErrBorrowConflict) {
+		t.Fatalf("View[gA] beside ViewMut[gB] after the group was added: got %v, want a borrow conflict", err)
 	}
 }

@@ -29,10 +29,9 @@ type plan struct {
 	batches [][]int
 	seq     []int
 	wconds  []*planCond
-	// items built it, for the world's groups of generation groupGen: a
-	// group added later changes what conflicts (partners), and the plan
-	// is built again (World.currentPlan).
-	items    []any
+	// groupGen is the generation of the world's groups the plan was
+	// ordered for: a group added later changes what conflicts (partners),
+	// and the plan is ordered again (World.currentPlan, plan.replan).
 	groupGen uint64
 
 	running sync.Mutex // held while the workload runs
@@ -111,7 +110,7 @@ type planBuilder struct {
 // buildPlan builds the workload name from items, for a world with groups,
 // generation gen (World.groupGen).
 func buildPlan(name string, items []any, groups []*group, gen uint64) (*plan, error) {
-	b := &planBuilder{p: &plan{name: name, items: items, groupGen: gen}, groups: groups}
+	b := &planBuilder{p: &plan{name: name, groupGen: gen}, groups: groups}
 	if len(items) == 0 {
 		return nil, &WorkloadBuildError{Workload: name, Reason: "the workload has no system"}
 	}
@@ -122,6 +121,45 @@ func buildPlan(name string, items []any, groups []*group, gen uint64) (*plan, er
 		return nil, err
 	}
 	return b.p, nil
+}
+
+// replan returns a copy of p ordered again for the world's groups of
+// generation gen: the same systems, labels, constraints and run
+// conditions, as p was built from, with new conflict edges and batches.
+// It does not read the items p was built from, which the caller may have
+// changed since. Each system keeps its tracking timestamp and statistics,
+// and gets frames of its own, so p is untouched. p must not be running.
+func (p *plan) replan(groups []*group, gen uint64) (*plan, error) {
+	q := &plan{name: p.name, groupGen: gen}
+	for _, c := range p.wconds {
+		q.wconds = append(q.wconds, c.clone())
+	}
+	for _, s := range p.systems {
+		c := *s
+		c.p, c.preds, c.batch, c.reason = q, nil, 0, ""
+		c.err, c.panicked, c.tctx = nil, nil, nil
+		c.frame = s.shape.newFrame()
+		c.conds = nil
+		for _, pc := range s.conds {
+			c.conds = append(c.conds, pc.clone())
+		}
+		q.systems = append(q.systems, &c)
+	}
+	b := &planBuilder{p: q, groups: groups}
+	if err := b.order(); err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
+// clone returns a copy of c with a frame of its own and no per-run state.
+func (c *planCond) clone() *planCond {
+	d := *c
+	if d.shape != nil {
+		d.frame = d.shape.newFrame()
+	}
+	d.done, d.value, d.err = false, false, nil
+	return &d
 }
 
 func (b *planBuilder) flatten(items []any, ctx flatCtx) error {

@@ -19,9 +19,10 @@ type borrowCtx struct {
 	inWorkload bool
 	last       uint64
 	now        uint64
-	// promote lists the group members the frame's Views borrow
-	// exclusively (see groupBorrows).
-	promote []typeKey
+	// held lists the group members whose storages the frame borrows
+	// exclusively itself (see groupBorrows): its views of them take no
+	// borrow of their own.
+	held []typeKey
 }
 
 // stamp returns the timestamp of the run, taking one if it has none yet.
@@ -307,7 +308,7 @@ type frame struct {
 	n      int       // params borrowed so far
 	ctx    borrowCtx // kept here so that borrowing does not allocate
 	groups groupBorrows
-	nextra int // groups.extra borrowed so far
+	nlocks int // groups.locks taken so far
 }
 
 var sysShapes sync.Map // reflect.Type -> *sysShape or *SystemError
@@ -435,43 +436,63 @@ func (s *sysShape) newFrame() *frame {
 	return f
 }
 
-// borrow borrows every parameter, releasing them all if one fails.
+// borrow borrows every parameter, releasing them all if one fails. In a
+// world with packed groups it first takes the borrows its ViewMuts of
+// group members call for (see groupBorrows), and starts over if a group
+// was added meanwhile.
 func (f *frame) borrow(ctx *borrowCtx) error {
-	ctx.promote = nil
-	if gen := ctx.w.groupGen.Load(); gen != 0 {
-		if g := &f.groups; g.w != ctx.w || g.gen != gen || g.by != ctx.by {
-			*g = frameGroupBorrows(ctx.w, gen, ctx.by, f.params)
+	for {
+		gen := ctx.w.groupGen.Load()
+		if borrowHook != nil {
+			borrowHook()
 		}
-		ctx.promote = f.groups.promote
-		for i := range f.groups.extra {
-			e := &f.groups.extra[i]
-			if err := e.lock.acquire(&e.b, true, e.resource); err != nil {
+		ctx.held = nil
+		if gen != 0 {
+			if g := &f.groups; g.w != ctx.w || g.gen != gen || g.by != ctx.by {
+				*g = frameGroupBorrows(ctx.w, gen, ctx.by, f.params)
+			}
+			ctx.held = f.groups.held
+			for i := range f.groups.locks {
+				e := &f.groups.locks[i]
+				if err := e.lock.acquire(&e.b, true, e.resource); err != nil {
+					f.release()
+					return err
+				}
+				f.nlocks++
+			}
+		}
+		for _, p := range f.params {
+			if err := p.borrowView(ctx); err != nil {
 				f.release()
 				return err
 			}
-			f.nextra++
+			f.n++
 		}
-	}
-	for _, p := range f.params {
-		if err := p.borrowView(ctx); err != nil {
-			f.release()
-			return err
+		// The views hold the all-storages borrow now (if they borrow
+		// any storage), which declaring a group needs exclusively: the
+		// groups cannot change until they are released.
+		if ctx.w.groupGen.Load() == gen {
+			return nil
 		}
-		f.n++
+		f.release()
 	}
-	return nil
 }
 
-// release releases the borrowed parameters in reverse order.
+// borrowHook, set by tests only, runs in frame.borrow between reading the
+// group generation and borrowing.
+var borrowHook func()
+
+// release releases the borrowed parameters in reverse order, then the
+// group borrows.
 func (f *frame) release() {
 	for i := f.n - 1; i >= 0; i-- {
 		f.params[i].releaseView()
 	}
 	f.n = 0
-	for i := f.nextra - 1; i >= 0; i-- {
-		f.groups.extra[i].lock.releaseExclusive()
+	for i := f.nlocks - 1; i >= 0; i-- {
+		f.groups.locks[i].lock.releaseExclusive()
 	}
-	f.nextra = 0
+	f.nlocks = 0
 }
 
 // call borrows (with f.ctx), calls fn and releases, even if fn panics.

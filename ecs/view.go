@@ -39,7 +39,7 @@ type viewCore[T any] struct {
 	s    *sparseSet[T] // nil unless borrowed
 	w    *World
 	b    borrower
-	excl bool // the storage is borrowed exclusively (b.kind, or promoted)
+	held bool // the frame holds the storage's borrow (see groupBorrows): the view takes none
 
 	// Tracking (tracking.go): inside a workload, the view's window starts
 	// after last, the system's previous run; outside, after the last clear.
@@ -101,10 +101,12 @@ func (c *viewCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string) e
 	if err := ctx.lockAll(&c.b); err != nil {
 		return err
 	}
-	c.excl = kind.exclusive() || s.group != nil && len(ctx.promote) > 0 && slices.Contains(ctx.promote, s.accessKey())
-	if err := s.lock.acquire(&c.b, c.excl, s.name); err != nil {
-		ctx.unlockAll(&c.b)
-		return err
+	c.held = s.group != nil && len(ctx.held) > 0 && slices.Contains(ctx.held, s.accessKey())
+	if !c.held {
+		if err := s.lock.acquire(&c.b, kind.exclusive(), s.name); err != nil {
+			ctx.unlockAll(&c.b)
+			return err
+		}
 	}
 	c.s = s
 	if s.track != nil {
@@ -123,7 +125,9 @@ func (c *viewCore[T]) release() {
 	if c.s.track != nil && c.b.kind.exclusive() {
 		c.s.track.now = 0
 	}
-	c.s.lock.release(&c.b, c.excl)
+	if !c.held {
+		c.s.lock.release(&c.b, c.b.kind.exclusive())
+	}
 	c.w.allLock.release(&c.b, false)
 	c.s = nil
 }

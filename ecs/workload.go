@@ -358,35 +358,29 @@ func (w *World) groupsNow() (uint64, []*group) {
 	return w.groupGen.Load(), w.groups
 }
 
-// currentPlan returns the plan of the workload name, built again first if
-// a group was added since it was built (a ViewMut of a member now
+// currentPlan returns the plan of the workload name, ordered again first
+// if a group was added since it was ordered (a ViewMut of a member now
 // conflicts with views of the other members: see partners). The new plan
 // keeps what the old one knew of past runs (tracking timestamps and
-// statistics). A plan that is running is left as it is: its systems'
-// borrows still exclude each other, at run time.
+// statistics). A plan that is running is returned as it is, and its run
+// is refused ([ErrWorkloadRunning]); a group added by one of its own
+// systems (through an AllStoragesViewMut) takes effect at its next run,
+// and until then its systems' borrows still exclude each other, at run
+// time, as errors rather than races.
 func (w *World) currentPlan(name string) (*plan, bool) {
 	w.workMu.Lock()
+	defer w.workMu.Unlock()
 	p, ok := w.workloads[name]
-	w.workMu.Unlock()
-	if !ok || p.groupGen == w.groupGen.Load() {
+	gen := w.groupGen.Load()
+	if !ok || p.groupGen == gen || !p.running.TryLock() {
 		return p, ok
 	}
-	gen, groups := w.groupsNow()
-	q, err := buildPlan(name, p.items, groups, gen)
+	defer p.running.Unlock()
+	q, err := p.replan(w.groups, gen)
 	if err != nil {
 		// Cannot happen: groups add conflict edges, which never go
-		// against the order constraints that built p.
+		// against the order constraints p was built with.
 		return p, true
-	}
-	w.workMu.Lock()
-	defer w.workMu.Unlock()
-	if w.workloads[name] != p || !p.running.TryLock() {
-		return p, true
-	}
-	defer p.running.Unlock()
-	for i, s := range q.systems {
-		o := p.systems[i]
-		s.lastRun, s.ran, s.stats = o.lastRun, o.ran, o.stats
 	}
 	w.workloads[name] = q
 	return q, true
