@@ -539,3 +539,83 @@ func TestFrameSeesAGroupAddedWhileItBorrows(t *testing.T) {
 		t.Fatalf("View[gA] beside ViewMut[gB] after the group was added: got %v, want a borrow conflict", err)
 	}
 }
+
+// hookedMut is a custom view writing gA, counting its hooks.
+type hookedMut struct {
+	A                 ViewMut[gA]
+	borrows, releases *int
+}
+
+func (h *hookedMut) OnBorrow() error { *h.borrows++; return nil }
+func (h *hookedMut) OnRelease()      { *h.releases++ }
+
+// A frame that starts over because a group was declared while it
+// borrowed runs its custom views' OnBorrow once, after it is borrowed
+// for good: the hook never sees a ViewMut without its partner borrows.
+func TestFrameRunsHooksOnceBorrowed(t *testing.T) {
+	w := NewWorld()
+	_, err := BulkAddEntity2(w, []gA{{1}}, []gB{{2}})
+	check(t, err)
+	attempts := 0
+	borrowHook = func() {
+		if attempts == 0 {
+			check(t, AddGroup2[gA, gB](w))
+		}
+		attempts++
+	}
+	defer func() { borrowHook = nil }()
+	var borrows, releases int
+	h := hookedMut{borrows: &borrows, releases: &releases}
+	release, err := w.Borrow(&h)
+	check(t, err)
+	if attempts != 2 || borrows != 1 || releases != 0 {
+		t.Fatalf("attempts %d, OnBorrow %d, OnRelease %d; want 2, 1, 0", attempts, borrows, releases)
+	}
+	release()
+	if releases != 1 {
+		t.Fatalf("OnRelease ran %d times, want 1", releases)
+	}
+}
+
+// RunWorkload finds a workload's plan and locks it in one step: while a
+// run holds it, a group added meanwhile does not get the workload
+// planned again and run beside it; the next run is on the new plan.
+func TestTakePlanLocksTheCurrentPlan(t *testing.T) {
+	w := NewWorld()
+	runs := 0
+	check(t, w.AddWorkload("w", func(View[gA]) { runs++ }))
+	p, err := w.takePlan("w")
+	check(t, err)
+	check(t, AddGroup2[gA, gB](w))
+	if err := w.RunWorkload("w"); !errors.Is(err, ErrWorkloadRunning) {
+		t.Fatalf("RunWorkload while the plan is taken: got %v, want ErrWorkloadRunning", err)
+	}
+	p.running.Unlock()
+	check(t, w.RunWorkload("w"))
+	if runs != 1 || w.workloads["w"] == p {
+		t.Fatalf("runs %d, plan replaced %v; want 1, true", runs, w.workloads["w"] != p)
+	}
+}
+
+// SystemStats, read while workloads run, never makes a run fail.
+func TestSystemStatsDoesNotBlockRuns(t *testing.T) {
+	w := NewWorld()
+	check(t, w.AddWorkload("w", func(View[gA]) {}))
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			default:
+				_ = w.SystemStats()
+			}
+		}
+	}()
+	defer close(done)
+	for range 2000 {
+		if err := w.RunWorkload("w"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

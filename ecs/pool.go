@@ -74,29 +74,28 @@ func (w *World) SetTracing(on bool) { w.tracing.Store(on) }
 
 // SystemStats returns the timing statistics of every system of every
 // workload, collected while tracing was on, sorted by workload then
-// declared order.
+// declared order. A workload running at the time is left out.
 func (w *World) SystemStats() []SystemStats {
 	var out []SystemStats
 	for _, name := range w.Workloads() {
 		w.workMu.Lock()
 		p := w.workloads[name]
 		w.workMu.Unlock()
-		if p == nil || !p.running.TryLock() {
+		if p == nil || !p.statsMu.TryLock() {
 			continue
 		}
 		for _, s := range p.systems {
 			out = append(out, s.stats)
 		}
-		p.running.Unlock()
+		p.statsMu.Unlock()
 	}
 	return out
 }
 
+// run runs the plan once. The caller holds p.running (World.takePlan).
 func (p *plan) run(w *World) error {
-	if !p.running.TryLock() {
-		return fmt.Errorf("ecs: workload %s: %w", p.name, ErrWorkloadRunning)
-	}
-	defer p.running.Unlock()
+	p.statsMu.Lock()
+	defer p.statsMu.Unlock()
 	p.world = w
 	for _, c := range p.wconds {
 		c.done = false

@@ -34,8 +34,12 @@ type plan struct {
 	// and the plan is ordered again (World.currentPlan, plan.replan).
 	groupGen uint64
 
-	running sync.Mutex // held while the workload runs
-	world   *World     // the world of the current run
+	running sync.Mutex // held while the workload runs (World.takePlan)
+	// statsMu is held while the workload runs, and by SystemStats while
+	// it reads the statistics: SystemStats never takes running, so it
+	// never makes a run report ErrWorkloadRunning.
+	statsMu sync.Mutex
+	world   *World // the world of the current run
 
 	// The batch being run: the systems workers may claim, the next one to
 	// claim, and the woken workers still working on it.

@@ -50,16 +50,21 @@ type viewParam interface {
 
 // BorrowHook is implemented (with a pointer receiver) by custom views that
 // prepare something once their view fields are borrowed: the Go form of a
-// Shipyard "wild view". If OnBorrow returns an error, the view's fields are
-// released and the system does not run; the error is returned from
-// [World.Run] (or the workload) wrapped with the system's name.
+// Shipyard "wild view". OnBorrow runs once every view of the system (or of
+// the [World.Borrow] call) is borrowed, the hooks of a custom view's
+// fields before its own; if a view cannot be borrowed, no hook runs. If
+// OnBorrow returns an error, every view is released (with the OnRelease
+// of the custom views whose OnBorrow ran) and the system does not run;
+// the error is returned from [World.Run] (or the workload) wrapped with
+// the system's name.
 type BorrowHook interface {
 	OnBorrow() error
 }
 
 // ReleaseHook is implemented (with a pointer receiver) by custom views that
 // finish something before their view fields are released: the Go form of
-// Drop. It runs after the system returns, even if the system panicked.
+// Drop. It runs after the system returns, even if the system panicked, for
+// a custom view whose OnBorrow (if it has one) ran and succeeded.
 type ReleaseHook interface {
 	OnRelease()
 }
@@ -229,13 +234,16 @@ func (s *viewShape) instance(p unsafe.Pointer) viewParam {
 	return c
 }
 
-// customView borrows the view fields of a custom view, then runs its hooks.
+// customView borrows the view fields of a custom view; its hooks run
+// once the whole frame is borrowed (runHooks), so that a frame that starts
+// over (see frame.borrow) has run none.
 type customView struct {
 	shape     *viewShape
 	fields    []viewParam
 	onBorrow  BorrowHook
 	onRelease ReleaseHook
-	borrowed  int // fields borrowed so far
+	borrowed  int  // fields borrowed so far
+	hooked    bool // OnBorrow ran and succeeded (or there is none)
 }
 
 func (c *customView) access(a *accessSet) { a.list = append(a.list, c.shape.access...) }
@@ -248,21 +256,39 @@ func (c *customView) borrowView(ctx *borrowCtx) error {
 		}
 		c.borrowed++
 	}
-	if c.onBorrow != nil {
-		if err := c.onBorrow.OnBorrow(); err != nil {
-			c.releaseFields()
-			return fmt.Errorf("ecs: custom view %s: OnBorrow: %w", typeName(c.shape.t), err)
+	return nil
+}
+
+// runHooks runs the OnBorrow hooks of the custom views among params, the
+// fields' before the view's own, as a custom view's fields are borrowed
+// before it.
+func runHooks(params []viewParam) error {
+	for _, p := range params {
+		c, ok := p.(*customView)
+		if !ok {
+			continue
 		}
+		if err := runHooks(c.fields); err != nil {
+			return err
+		}
+		if c.onBorrow != nil {
+			if err := c.onBorrow.OnBorrow(); err != nil {
+				return fmt.Errorf("ecs: custom view %s: OnBorrow: %w", typeName(c.shape.t), err)
+			}
+		}
+		c.hooked = true
 	}
 	return nil
 }
 
 func (c *customView) releaseView() {
-	if c.onRelease != nil && c.borrowed == len(c.fields) {
+	if c.onRelease != nil && c.hooked && c.borrowed == len(c.fields) {
+		c.hooked = false
 		defer c.releaseFields()
 		c.onRelease.OnRelease()
 		return
 	}
+	c.hooked = false
 	c.releaseFields()
 }
 
@@ -471,10 +497,15 @@ func (f *frame) borrow(ctx *borrowCtx) error {
 		// The views hold the all-storages borrow now (if they borrow
 		// any storage), which declaring a group needs exclusively: the
 		// groups cannot change until they are released.
-		if ctx.w.groupGen.Load() == gen {
-			return nil
+		if ctx.w.groupGen.Load() != gen {
+			f.release()
+			continue
 		}
-		f.release()
+		if err := runHooks(f.params); err != nil {
+			f.release()
+			return err
+		}
+		return nil
 	}
 }
 

@@ -344,11 +344,38 @@ func (w *World) RunDefaultWorkload() error {
 // system that panics has its panic re-raised here as a [*SystemPanic]. In
 // both cases every borrow is released and the world stays usable.
 func (w *World) RunWorkload(name string) error {
-	p, ok := w.currentPlan(name)
-	if !ok {
-		return unknownWorkload(name)
+	p, err := w.takePlan(name)
+	if err != nil {
+		return err
 	}
+	defer p.running.Unlock()
 	return p.run(w)
+}
+
+// takePlan returns the plan of the workload name with its run lock held,
+// ordered again first if a group was added since it was ordered (see
+// currentPlan). Finding the plan and locking it are one step under
+// workMu, so a plan replaced meanwhile (by a replan or ReplaceWorkload)
+// is never run beside the one that replaced it.
+func (w *World) takePlan(name string) (*plan, error) {
+	w.workMu.Lock()
+	defer w.workMu.Unlock()
+	p, ok := w.workloads[name]
+	if !ok {
+		return nil, unknownWorkload(name)
+	}
+	if !p.running.TryLock() {
+		return nil, fmt.Errorf("ecs: workload %s: %w", p.name, ErrWorkloadRunning)
+	}
+	if gen := w.groupGen.Load(); p.groupGen != gen {
+		if q, err := p.replan(w.groups, gen); err == nil {
+			q.running.Lock() // new: nobody else has it
+			w.workloads[name] = q
+			p.running.Unlock()
+			p = q
+		}
+	}
+	return p, nil
 }
 
 // groupsNow returns the world's group generation and groups.
@@ -362,11 +389,10 @@ func (w *World) groupsNow() (uint64, []*group) {
 // if a group was added since it was ordered (a ViewMut of a member now
 // conflicts with views of the other members: see partners). The new plan
 // keeps what the old one knew of past runs (tracking timestamps and
-// statistics). A plan that is running is returned as it is, and its run
-// is refused ([ErrWorkloadRunning]); a group added by one of its own
-// systems (through an AllStoragesViewMut) takes effect at its next run,
-// and until then its systems' borrows still exclude each other, at run
-// time, as errors rather than races.
+// statistics). A plan that is running is returned as it is: a group
+// added by one of its own systems (through an AllStoragesViewMut) takes
+// effect at its next run, and until then its systems' borrows still
+// exclude each other, at run time, as errors rather than races.
 func (w *World) currentPlan(name string) (*plan, bool) {
 	w.workMu.Lock()
 	defer w.workMu.Unlock()
