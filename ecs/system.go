@@ -281,6 +281,17 @@ func runHooks(params []viewParam) error {
 	return nil
 }
 
+// hasHooks reports whether a custom view among params (or their fields)
+// has an OnBorrow or OnRelease hook: only then does runHooks have work.
+func hasHooks(params []viewParam) bool {
+	for _, p := range params {
+		if c, ok := p.(*customView); ok && (c.onBorrow != nil || c.onRelease != nil || hasHooks(c.fields)) {
+			return true
+		}
+	}
+	return false
+}
+
 func (c *customView) releaseView() {
 	if c.onRelease != nil && c.hooked && c.borrowed == len(c.fields) {
 		c.hooked = false
@@ -334,7 +345,8 @@ type frame struct {
 	n      int       // params borrowed so far
 	ctx    borrowCtx // kept here so that borrowing does not allocate
 	groups groupBorrows
-	nlocks int // groups.locks taken so far
+	nlocks int  // groups.locks taken so far
+	hooks  int8 // 0 not known yet, 1 no custom view has a hook, 2 some have
 }
 
 var sysShapes sync.Map // reflect.Type -> *sysShape or *SystemError
@@ -501,9 +513,17 @@ func (f *frame) borrow(ctx *borrowCtx) error {
 			f.release()
 			continue
 		}
-		if err := runHooks(f.params); err != nil {
-			f.release()
-			return err
+		if f.hooks == 0 {
+			f.hooks = 1
+			if hasHooks(f.params) {
+				f.hooks = 2
+			}
+		}
+		if f.hooks == 2 {
+			if err := runHooks(f.params); err != nil {
+				f.release()
+				return err
+			}
 		}
 		return nil
 	}
