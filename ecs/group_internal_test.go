@@ -512,27 +512,36 @@ func TestGroupParEach(t *testing.T) {
 	}
 }
 
+// groupAddedMidBorrow returns a world with one entity having gA and gB,
+// in which the first frame to borrow declares Group[gA, gB] between
+// reading the group generation and borrowing (through borrowHook, reset
+// when the test ends), and the count of the frames' borrow attempts.
+func groupAddedMidBorrow(t *testing.T) (*World, *int) {
+	w := NewWorld()
+	_, err := BulkAddEntity2(w, []gA{{1}}, []gB{{2}})
+	check(t, err)
+	attempts := new(int)
+	borrowHook = func() {
+		if *attempts == 0 {
+			check(t, AddGroup2[gA, gB](w))
+		}
+		*attempts++
+	}
+	t.Cleanup(func() { borrowHook = nil })
+	return w, attempts
+}
+
 // A group declared after a frame read the group generation, but before
 // it borrowed, is seen: the frame starts over, and its ViewMut of a
 // member borrows the other member, so a View of it elsewhere is refused.
 func TestFrameSeesAGroupAddedWhileItBorrows(t *testing.T) {
-	w := NewWorld()
-	_, err := BulkAddEntity2(w, []gA{{1}}, []gB{{2}})
-	check(t, err)
-	added := 0
-	borrowHook = func() {
-		if added == 0 {
-			check(t, AddGroup2[gA, gB](w))
-		}
-		added++
-	}
-	defer func() { borrowHook = nil }()
+	w, attempts := groupAddedMidBorrow(t)
 	var b ViewMut[gB]
 	release, err := w.Borrow(&b)
 	check(t, err)
 	defer release()
-	if added != 2 {
-		t.Fatalf("the frame borrowed %d times, want 2 (once more after the group was added)", added)
+	if *attempts != 2 {
+		t.Fatalf("the frame borrowed %d times, want 2 (once more after the group was added)", *attempts)
 	}
 	var a View[gA]
 	if _, err := w.Borrow(&a); !errors.Is(err, ErrBorrowConflict) {
@@ -553,23 +562,13 @@ func (h *hookedMut) OnRelease()      { *h.releases++ }
 // borrowed runs its custom views' OnBorrow once, after it is borrowed
 // for good: the hook never sees a ViewMut without its partner borrows.
 func TestFrameRunsHooksOnceBorrowed(t *testing.T) {
-	w := NewWorld()
-	_, err := BulkAddEntity2(w, []gA{{1}}, []gB{{2}})
-	check(t, err)
-	attempts := 0
-	borrowHook = func() {
-		if attempts == 0 {
-			check(t, AddGroup2[gA, gB](w))
-		}
-		attempts++
-	}
-	defer func() { borrowHook = nil }()
+	w, attempts := groupAddedMidBorrow(t)
 	var borrows, releases int
 	h := hookedMut{borrows: &borrows, releases: &releases}
 	release, err := w.Borrow(&h)
 	check(t, err)
-	if attempts != 2 || borrows != 1 || releases != 0 {
-		t.Fatalf("attempts %d, OnBorrow %d, OnRelease %d; want 2, 1, 0", attempts, borrows, releases)
+	if *attempts != 2 || borrows != 1 || releases != 0 {
+		t.Fatalf("attempts %d, OnBorrow %d, OnRelease %d; want 2, 1, 0", *attempts, borrows, releases)
 	}
 	release()
 	if releases != 1 {
