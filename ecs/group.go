@@ -157,7 +157,7 @@ type groupBorrows struct {
 	w     *World
 	gen   uint64
 	by    string
-	held  []typeKey     // members the frame's own Views borrow through locks
+	held  []typeKey     // members in locks that the frame's own Views read too: they take no borrow
 	locks []partnerLock // the members the frame borrows exclusively
 }
 

@@ -31,7 +31,7 @@ type plan struct {
 	wconds  []*planCond
 	// groupGen is the generation of the world's groups the plan was
 	// ordered for: a group added later changes what conflicts (partners),
-	// and the plan is ordered again (World.currentPlan, plan.replan).
+	// and the plan is ordered again (World.replanned, plan.replan).
 	groupGen uint64
 
 	running sync.Mutex // held while the workload runs (World.takePlan)

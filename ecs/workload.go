@@ -354,7 +354,7 @@ func (w *World) RunWorkload(name string) error {
 
 // takePlan returns the plan of the workload name with its run lock held,
 // ordered again first if a group was added since it was ordered (see
-// currentPlan). Finding the plan and locking it are one step under
+// replanned). Finding the plan and locking it are one step under
 // workMu, so a plan replaced meanwhile (by a replan or ReplaceWorkload)
 // is never run beside the one that replaced it.
 func (w *World) takePlan(name string) (*plan, error) {
@@ -367,15 +367,7 @@ func (w *World) takePlan(name string) (*plan, error) {
 	if !p.running.TryLock() {
 		return nil, fmt.Errorf("ecs: workload %s: %w", p.name, ErrWorkloadRunning)
 	}
-	if gen := w.groupGen.Load(); p.groupGen != gen {
-		if q, err := p.replan(w.groups, gen); err == nil {
-			q.running.Lock() // new: nobody else has it
-			w.workloads[name] = q
-			p.running.Unlock()
-			p = q
-		}
-	}
-	return p, nil
+	return w.replanned(name, p), nil
 }
 
 // groupsNow returns the world's group generation and groups.
@@ -385,31 +377,46 @@ func (w *World) groupsNow() (uint64, []*group) {
 	return w.groupGen.Load(), w.groups
 }
 
-// currentPlan returns the plan of the workload name, ordered again first
-// if a group was added since it was ordered (a ViewMut of a member now
-// conflicts with views of the other members: see partners). The new plan
-// keeps what the old one knew of past runs (tracking timestamps and
-// statistics). A plan that is running is returned as it is: a group
-// added by one of its own systems (through an AllStoragesViewMut) takes
-// effect at its next run, and until then its systems' borrows still
-// exclude each other, at run time, as errors rather than races.
+// currentPlan returns the plan of the workload name for a report, ordered
+// again first as RunWorkload would. A plan that is running is returned as
+// it is: a group added by one of its own systems (through an
+// AllStoragesViewMut) takes effect at its next run, and until then its
+// systems' borrows still exclude each other, at run time, as errors
+// rather than races.
 func (w *World) currentPlan(name string) (*plan, bool) {
 	w.workMu.Lock()
 	defer w.workMu.Unlock()
 	p, ok := w.workloads[name]
-	gen := w.groupGen.Load()
-	if !ok || p.groupGen == gen || !p.running.TryLock() {
+	if !ok || !p.running.TryLock() {
 		return p, ok
 	}
-	defer p.running.Unlock()
+	p = w.replanned(name, p)
+	p.running.Unlock()
+	return p, true
+}
+
+// replanned returns p, the plan of the workload name, or if a group was
+// added since p was ordered (a ViewMut of a member now conflicts with
+// views of the other members: see partners), the plan that replaces it,
+// ordered for the world's groups and stored under name. The new plan
+// keeps what p knew of past runs (tracking timestamps and statistics).
+// The caller holds workMu and p.running; it gets the returned plan's
+// running held.
+func (w *World) replanned(name string, p *plan) *plan {
+	gen := w.groupGen.Load()
+	if p.groupGen == gen {
+		return p
+	}
 	q, err := p.replan(w.groups, gen)
 	if err != nil {
 		// Cannot happen: groups add conflict edges, which never go
 		// against the order constraints p was built with.
-		return p, true
+		return p
 	}
+	q.running.Lock() // new: nobody else has it
 	w.workloads[name] = q
-	return q, true
+	p.running.Unlock()
+	return q
 }
 
 func unknownWorkload(name string) error {
