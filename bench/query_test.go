@@ -173,8 +173,9 @@ func BenchmarkRandomMoved(b *testing.B) { runImpls(b, randomImpls(buildRandomMov
 
 // randomImpls are the implementations of Random and RandomMoved, on the
 // world and shuffled ids build returns: the baseline (a slice of N
-// positions indexed with shuffled indices), Slipway (View.Get in a
-// system), and the sparse reference.
+// positions indexed with shuffled indices), Slipway (View.Get for each id,
+// in a system), Slipway's bulk lookup (View.Lookup over the ids), and the
+// sparse reference.
 func randomImpls(build func(testing.TB, int) (*ecs.World, []ecs.EntityID)) []impl {
 	return []impl{
 		{"plain", func(b *testing.B, n int) {
@@ -185,6 +186,11 @@ func randomImpls(build func(testing.TB, int) (*ecs.World, []ecs.EntityID)) []imp
 		{"slipway", func(b *testing.B, n int) {
 			w, ids := build(b, n)
 			sys := func(pos ecs.View[Position]) { sinkF = sumByID(pos, ids) }
+			measure(b, n, func() { check(b, w.Run(sys)) })
+		}},
+		{"slipway-bulk", func(b *testing.B, n int) {
+			w, ids := build(b, n)
+			sys := func(pos ecs.View[Position]) { sinkF = sumLookup(pos, ids) }
 			measure(b, n, func() { check(b, w.Run(sys)) })
 		}},
 		{"sparse", func(b *testing.B, n int) {
@@ -231,6 +237,18 @@ func sumPlain(ps []Position, idx []int) float64 {
 	var sum float64
 	for _, i := range idx {
 		sum += ps[i].X
+	}
+	return sum
+}
+
+// sumLookup is sumByID through View.Lookup, which looks the ids up as
+// one loop.
+//
+//go:noinline
+func sumLookup(pos ecs.View[Position], ids []ecs.EntityID) float64 {
+	var sum float64
+	for _, p := range pos.Lookup(ids) {
+		sum += p.X
 	}
 	return sum
 }

@@ -109,6 +109,23 @@ func ExampleView_WithID() {
 	// EntityID(2.0) {4 5}
 }
 
+// Lookup visits the components of a list of entities, in the list's
+// order: here the targets a turret picked, one of which has no position.
+func ExampleView_Lookup() {
+	w := ecs.NewWorld()
+	ids, _ := ecs.BulkAddEntity1(w, []Pos{{0, 1}, {2, 3}, {4, 5}})
+	ghost, _ := w.AddEntity()
+	targets := []ecs.EntityID{ids[2], ghost, ids[0]}
+	w.Run(func(vPos ecs.View[Pos]) {
+		for id, p := range vPos.Lookup(targets) {
+			fmt.Println(id, *p)
+		}
+	})
+	// Output:
+	// EntityID(2.0) {4 5}
+	// EntityID(0.0) {0 1}
+}
+
 // Entities are created with their components; an entity has at most one
 // component of each type.
 func ExampleAddEntity2() {

@@ -1499,6 +1499,31 @@ func (r *fzRun) compare() {
 			t.Errorf("View[A].Get(%v) = %v, %v; model %v", id, p, ok, row)
 		}
 	}
+	// Lookup over the same ids (twice over, so that some repeat): those
+	// with a component, in order, with the model's values.
+	probe2 := append(slices.Clone(probe), probe...)
+	var wantA, gotAs []string
+	var wantB, gotBs []string
+	for _, id := range probe2 {
+		if row := m.row(id); row.HasA {
+			wantA = append(wantA, fmt.Sprint(id, row.A))
+		}
+		if row := m.row(id); row.HasB {
+			wantB = append(wantB, fmt.Sprint(id, row.B))
+		}
+	}
+	for id, a := range va.Lookup(probe2) {
+		gotAs = append(gotAs, fmt.Sprint(id, a.V))
+	}
+	for id, b := range vb.Lookup(probe2) {
+		gotBs = append(gotBs, fmt.Sprint(id, b.V))
+	}
+	if !slices.Equal(gotAs, wantA) {
+		t.Errorf("View[A].Lookup = %v, want %v", gotAs, wantA)
+	}
+	if !slices.Equal(gotBs, wantB) {
+		t.Errorf("View[B].Lookup = %v, want %v", gotBs, wantB)
+	}
 	release()
 	// Through the World functions, which check liveness first.
 	for _, id := range probe {

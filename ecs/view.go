@@ -207,6 +207,19 @@ func (v View[T]) All() iter.Seq[*T] { return all(v.c.store()) }
 // WithID iterates over every component with the id of its entity.
 func (v View[T]) WithID() iter.Seq2[EntityID, *T] { return withID(v.c.store()) }
 
+// Lookup iterates over the components of the entities in ids, in the
+// order of ids, each with its entity: [View.Get] for every id of a slice.
+// An id with no component of type T, or not alive, is skipped; an id given
+// twice is visited twice. The pointers are for reading, as Get's are.
+//
+// Lookup is the fast way to look up many ids. Get reads where the storage
+// keeps its components for every id (Go does not hoist those reads out of
+// a loop); Lookup reads it once, when called, so only the ids and the
+// components are read per id, as when indexing a plain slice, and a
+// processor can have more of the lookups in flight at once: see
+// docs/performance-tips.md.
+func (v View[T]) Lookup(ids []EntityID) iter.Seq2[EntityID, *T] { return lookup(v.c.store(), ids) }
+
 // Slice returns the components as a slice, in the same order as [View.IDs]:
 // the fastest way to iterate, with no call per entity. It aliases the
 // storage: do not keep it after the view is released, and do not write to
@@ -305,6 +318,31 @@ func withIDMut[T any](s *sparseSet[T]) iter.Seq2[EntityID, *T] {
 		}
 		if t != nil {
 			t.markFirst(i)
+		}
+	}
+}
+
+// Lookup iterates over the components of the entities in ids, in the
+// order of ids, each with its entity: [ViewMut.Get] for every id of a
+// slice, marking each component it hands out modified as Get does. An id
+// with no component of type T, or not alive, is skipped; an id given twice
+// is visited twice. The loop may add and remove components through the
+// view: each id is looked up in the storage as it is then, so Lookup is
+// not faster than calling Get (unlike [View.Lookup]).
+func (v ViewMut[T]) Lookup(ids []EntityID) iter.Seq2[EntityID, *T] {
+	s := v.c.store()
+	return func(yield func(EntityID, *T) bool) {
+		for _, id := range ids {
+			x := s.slot(id)
+			if x >= uint64(len(s.data)) {
+				continue
+			}
+			if s.track != nil {
+				s.track.mark(int(x))
+			}
+			if !yield(id, &s.data[x]) {
+				return
+			}
 		}
 	}
 }
@@ -453,6 +491,33 @@ func all[T any](s *sparseSet[T]) iter.Seq[*T] {
 		for i := range data {
 			if !yield(&data[i]) {
 				return
+			}
+		}
+	}
+}
+
+// lookup is View.Lookup. The storage's dense arrays and sparse pages stay
+// where they are while a View holds them, so the loop keeps them in
+// locals, and its identity prefix too, but in a group: there a ViewMut of
+// another member in the same system (which the View does not conflict
+// with) can move this storage's components in the loop's body, and cut
+// the prefix. A group member's ids are looked up in the sparse pages,
+// which every move keeps right.
+func lookup[T any](s *sparseSet[T], ids []EntityID) iter.Seq2[EntityID, *T] {
+	data, pages, ident := s.data, s.pages, s.ident
+	if s.group != nil {
+		ident = 0
+	}
+	return func(yield func(EntityID, *T) bool) {
+		for _, id := range ids {
+			x := uint64(id) // s.slot(id), on the locals
+			if x >= ident {
+				x = slotIn(pages, id)
+			}
+			if x < uint64(len(data)) {
+				if !yield(id, &data[x]) {
+					return
+				}
 			}
 		}
 	}

@@ -1,0 +1,203 @@
+package ecs_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/slipway-ecs/slipway/ecs"
+)
+
+// lookedUp collects what a Lookup sequence yields as "id:X" strings,
+// stopping after limit items when limit is positive.
+func lookedUp(seq func(func(ecs.EntityID, *wPos) bool), limit int) []string {
+	var out []string
+	for id, p := range seq {
+		out = append(out, fmt.Sprintf("%v:%v", id, p.X))
+		if len(out) == limit {
+			break
+		}
+	}
+	return out
+}
+
+// lookupWorld has six entities with Position {i, 0}: 0..3 created with it
+// in order (the storage's identity prefix), 4 without it, then 5 created
+// in the slot of a deleted entity (a later generation). It returns the
+// ids, the deleted one, and an id never issued.
+func lookupWorld(t *testing.T) (w *ecs.World, ids []ecs.EntityID, dead, forged ecs.EntityID) {
+	t.Helper()
+	w = ecs.NewWorld()
+	ids, err := ecs.BulkAddEntity1(w, []wPos{{0, 0}, {1, 0}, {2, 0}, {3, 0}})
+	must(t, err)
+	bare, err := w.AddEntity()
+	must(t, err)
+	dead, err = w.AddEntity()
+	must(t, err)
+	must(t, w.DeleteEntity(dead))
+	reused, err := ecs.AddEntity1(w, wPos{5, 0})
+	must(t, err)
+	if reused.Index() != dead.Index() {
+		t.Fatalf("the new entity took slot %d, not the freed %d", reused.Index(), dead.Index())
+	}
+	return w, append(ids, bare, reused), dead, fzForge(99, 0)
+}
+
+func TestViewLookup(t *testing.T) {
+	w, ids, dead, forged := lookupWorld(t)
+	want := func(xs ...int) []string {
+		var out []string
+		for _, x := range xs {
+			out = append(out, fmt.Sprintf("%v:%v", ids[x], float64(x)))
+		}
+		return out
+	}
+	cases := []struct {
+		name  string
+		ids   []ecs.EntityID
+		limit int
+		want  []string
+	}{
+		{"none", nil, 0, nil},
+		{"in the order given", []ecs.EntityID{ids[3], ids[0], ids[2]}, 0, want(3, 0, 2)},
+		{"twice", []ecs.EntityID{ids[1], ids[1]}, 0, want(1, 1)},
+		{"without a component", []ecs.EntityID{ids[4], ids[0]}, 0, want(0)},
+		{"deleted, and its slot's new entity", []ecs.EntityID{dead, ids[5]}, 0, want(5)},
+		{"never issued, and the null id", []ecs.EntityID{forged, ecs.NullID, ids[2]}, 0, want(2)},
+		{"the loop stops early", []ecs.EntityID{ids[0], ids[1], ids[2]}, 2, want(0, 1)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			noErr(t, w.Run(func(v ecs.View[wPos]) {
+				if got := lookedUp(v.Lookup(c.ids), c.limit); !slices.Equal(got, c.want) {
+					t.Errorf("View.Lookup = %v, want %v", got, c.want)
+				}
+			}))
+			noErr(t, w.Run(func(v ecs.ViewMut[wPos]) {
+				if got := lookedUp(v.Lookup(c.ids), c.limit); !slices.Equal(got, c.want) {
+					t.Errorf("ViewMut.Lookup = %v, want %v", got, c.want)
+				}
+			}))
+		})
+	}
+}
+
+// TestViewLookupWhileTheGroupMoves: a View of a group member does not
+// conflict with a ViewMut of another member in the same system, and adding
+// through that ViewMut in Lookup's loop moves the View's components. Each
+// id must still give its own component.
+func TestViewLookupWhileTheGroupMoves(t *testing.T) {
+	w := ecs.NewWorld()
+	must(t, ecs.AddGroup2[wPos, wVel](w))
+	const n = 64
+	ps := make([]wPos, n)
+	for i := range ps {
+		ps[i] = wPos{float64(i), 0}
+	}
+	ids, err := ecs.BulkAddEntity1(w, ps)
+	must(t, err)
+	order := slices.Clone(ids)
+	slices.Reverse(order) // each addition swaps the entity to the group's end
+	noErr(t, w.Run(func(ents ecs.EntitiesView, pos ecs.View[wPos], vel ecs.ViewMut[wVel]) error {
+		k := 0
+		for id, p := range pos.Lookup(order) {
+			if id != order[k] || p.X != float64(order[k].Index()) {
+				return fmt.Errorf("item %d: %v with X = %v, want %v with X = %v", k, id, p.X, order[k], order[k].Index())
+			}
+			if err := vel.AddComponent(ents, id, wVel{1, 1}); err != nil {
+				return err
+			}
+			k++
+		}
+		if k != n {
+			return fmt.Errorf("visited %d, want %d", k, n)
+		}
+		return nil
+	}))
+	must(t, ecs.CheckLayouts(w))
+}
+
+// TestViewMutLookupChangesTheStorage: ViewMut.Lookup looks every id up in
+// the storage as the loop has left it.
+func TestViewMutLookupChangesTheStorage(t *testing.T) {
+	w, ids, _, _ := lookupWorld(t)
+	var got []string
+	noErr(t, w.Run(func(ents ecs.EntitiesView, v ecs.ViewMut[wPos]) error {
+		for id, p := range v.Lookup([]ecs.EntityID{ids[0], ids[1], ids[4], ids[2], ids[4]}) {
+			got = append(got, fmt.Sprintf("%d:%v", id.Index(), p.X))
+			p.X += 10
+			switch id {
+			case ids[0]:
+				v.Delete(ids[2]) // moves the last component into 2's place
+			case ids[1]:
+				if err := v.AddComponent(ents, ids[4], wPos{4, 0}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}))
+	if want := []string{"0:0", "1:1", "4:4", "4:14"}; !slices.Equal(got, want) {
+		t.Errorf("visited %v, want %v", got, want)
+	}
+	for i, want := range map[int]float64{0: 10, 1: 11, 3: 3, 4: 24, 5: 5} {
+		if p, err := ecs.Get[wPos](w, ids[i]); err != nil || p.X != want {
+			t.Errorf("entity %d: %v, %v; want X = %v", i, p, err, want)
+		}
+	}
+}
+
+// TestViewMutLookupMarksModified: what ViewMut.Lookup hands out is marked
+// modified, as ViewMut.Get marks it; View.Lookup marks nothing.
+func TestViewMutLookupMarksModified(t *testing.T) {
+	w := ecs.NewWorld()
+	ids := make([]ecs.EntityID, 4)
+	for i := range ids {
+		var err error
+		ids[i], err = ecs.AddEntity1(w, trMana{i})
+		must(t, err)
+	}
+	withViewMut(t, w, func(vm ecs.ViewMut[trMana]) { vm.ClearAllModified() })
+	noErr(t, w.Run(func(v ecs.View[trMana]) {
+		for range v.Lookup(ids) {
+		}
+	}))
+	withViewMut(t, w, func(vm ecs.ViewMut[trMana]) {
+		for range vm.Lookup([]ecs.EntityID{ids[3], ids[1]}) {
+		}
+		mod, err := vm.Modified()
+		if got := changedIDs(t, mod, err); !slices.Equal(got, []ecs.EntityID{ids[1], ids[3]}) {
+			t.Errorf("modified %v, want %v", got, []ecs.EntityID{ids[1], ids[3]})
+		}
+	})
+}
+
+func TestLookupAfterReleasePanics(t *testing.T) {
+	w := ecs.NewWorld()
+	var v ecs.View[wPos]
+	release, err := w.Borrow(&v)
+	must(t, err)
+	release()
+	defer func() {
+		if r := recover(); r == nil {
+			t.Fatal("Lookup on a released view did not panic")
+		}
+	}()
+	_ = v.Lookup(nil)
+}
+
+func TestViewLookupDoesNotAllocate(t *testing.T) {
+	w, ids, _, _ := lookupWorld(t)
+	var v ecs.View[wPos]
+	release, err := w.Borrow(&v)
+	must(t, err)
+	defer release()
+	sum := 0.0
+	if n := testing.AllocsPerRun(100, func() {
+		for _, p := range v.Lookup(ids) {
+			sum += p.X
+		}
+	}); n != 0 {
+		t.Errorf("View.Lookup allocates %v times per loop", n)
+	}
+}
