@@ -1,6 +1,7 @@
 package ecs_test
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -172,18 +173,40 @@ func TestViewMutLookupMarksModified(t *testing.T) {
 	})
 }
 
+// TestLookupAfterReleasePanics: a sequence kept past its view's release
+// panics when ranged over, rather than reading a storage others may be
+// changing.
 func TestLookupAfterReleasePanics(t *testing.T) {
-	w := ecs.NewWorld()
+	w, ids, _, _ := lookupWorld(t)
 	var v ecs.View[wPos]
-	release, err := w.Borrow(&v)
+	var vm ecs.ViewMut[wVel]
+	release, err := w.Borrow(&v, &vm)
 	must(t, err)
+	seqPos, seqVel := v.Lookup(ids), vm.Lookup(ids)
 	release()
-	defer func() {
-		if r := recover(); r == nil {
-			t.Fatal("Lookup on a released view did not panic")
+	must(t, w.DeleteEntity(ids[0]))
+	ranged := func(name string, rangeIt func()) {
+		t.Helper()
+		defer func() {
+			if r := recover(); !errors.Is(asError(r), ecs.ErrReleased) {
+				t.Errorf("%s.Lookup ranged after release: recovered %v, want a panic wrapping ErrReleased", name, r)
+			}
+		}()
+		rangeIt()
+	}
+	ranged("View", func() {
+		for range seqPos {
 		}
-	}()
-	_ = v.Lookup(nil)
+	})
+	ranged("ViewMut", func() {
+		for range seqVel {
+		}
+	})
+}
+
+func asError(r any) error {
+	err, _ := r.(error)
+	return err
 }
 
 func TestViewLookupDoesNotAllocate(t *testing.T) {

@@ -211,14 +211,17 @@ func (v View[T]) WithID() iter.Seq2[EntityID, *T] { return withID(v.c.store()) }
 // order of ids, each with its entity: [View.Get] for every id of a slice.
 // An id with no component of type T, or not alive, is skipped; an id given
 // twice is visited twice. The pointers are for reading, as Get's are.
+// Range over the sequence while the view is borrowed: ranging it after
+// the release panics, as Get does.
 //
 // Lookup is the fast way to look up many ids. Get reads where the storage
 // keeps its components for every id (Go does not hoist those reads out of
-// a loop); Lookup reads it once, when called, so only the ids and the
-// components are read per id, as when indexing a plain slice, and a
-// processor can have more of the lookups in flight at once: see
-// docs/performance-tips.md.
-func (v View[T]) Lookup(ids []EntityID) iter.Seq2[EntityID, *T] { return lookup(v.c.store(), ids) }
+// a loop); Lookup reads it once per range, so each id costs the reads of
+// the id and its component (and of its sparse entry, for an id outside the
+// storage's identity prefix or in a group's storage), as indexing a plain
+// slice costs the index and the element, and a processor can have more of
+// the lookups in flight at once: see docs/performance-tips.md.
+func (v View[T]) Lookup(ids []EntityID) iter.Seq2[EntityID, *T] { return lookup(v.c, ids) }
 
 // Slice returns the components as a slice, in the same order as [View.IDs]:
 // the fastest way to iterate, with no call per entity. It aliases the
@@ -328,10 +331,13 @@ func withIDMut[T any](s *sparseSet[T]) iter.Seq2[EntityID, *T] {
 // with no component of type T, or not alive, is skipped; an id given twice
 // is visited twice. The loop may add and remove components through the
 // view: each id is looked up in the storage as it is then, so Lookup is
-// not faster than calling Get (unlike [View.Lookup]).
+// not faster than calling Get (unlike [View.Lookup]). Range over the
+// sequence while the view is borrowed: ranging it after the release
+// panics, as Get does.
 func (v ViewMut[T]) Lookup(ids []EntityID) iter.Seq2[EntityID, *T] {
-	s := v.c.store()
+	c := v.c
 	return func(yield func(EntityID, *T) bool) {
+		s := c.store()
 		for _, id := range ids {
 			x := s.slot(id)
 			if x >= uint64(len(s.data)) {
@@ -496,19 +502,22 @@ func all[T any](s *sparseSet[T]) iter.Seq[*T] {
 	}
 }
 
-// lookup is View.Lookup. The storage's dense arrays and sparse pages stay
-// where they are while a View holds them, so the loop keeps them in
-// locals, and its identity prefix too, but in a group: there a ViewMut of
-// another member in the same system (which the View does not conflict
-// with) can move this storage's components in the loop's body, and cut
-// the prefix. A group member's ids are looked up in the sparse pages,
-// which every move keeps right.
-func lookup[T any](s *sparseSet[T], ids []EntityID) iter.Seq2[EntityID, *T] {
-	data, pages, ident := s.data, s.pages, s.ident
-	if s.group != nil {
-		ident = 0
-	}
+// lookup is View.Lookup. It finds the storage when ranged over, not when
+// called, so a sequence kept past the view's release panics. The
+// storage's dense arrays and sparse pages stay where they are while a
+// View holds them, so the loop keeps them in locals, and its identity
+// prefix too, but in a group: there a ViewMut of another member in the
+// same system (which the View does not conflict with) can move this
+// storage's components in the loop's body, and cut the prefix. A group
+// member's ids are looked up in the sparse pages, which every move keeps
+// right.
+func lookup[T any](c *viewCore[T], ids []EntityID) iter.Seq2[EntityID, *T] {
 	return func(yield func(EntityID, *T) bool) {
+		s := c.store()
+		data, pages, ident := s.data, s.pages, s.ident
+		if s.group != nil {
+			ident = 0
+		}
 		for _, id := range ids {
 			x := uint64(id) // s.slot(id), on the locals
 			if x >= ident {
