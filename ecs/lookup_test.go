@@ -3,6 +3,7 @@ package ecs_test
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
 	"testing"
 
@@ -173,35 +174,49 @@ func TestViewMutLookupMarksModified(t *testing.T) {
 	})
 }
 
-// TestLookupAfterReleasePanics: a sequence kept past its view's release
-// panics when ranged over, rather than reading a storage others may be
-// changing.
-func TestLookupAfterReleasePanics(t *testing.T) {
+// TestSequencesAfterReleasePanic: a sequence a view returned, kept past
+// the view's release, panics when ranged over, rather than reading a
+// storage others may be changing.
+func TestSequencesAfterReleasePanic(t *testing.T) {
 	w, ids, _, _ := lookupWorld(t)
 	var v ecs.View[wPos]
 	var vm ecs.ViewMut[wVel]
 	release, err := w.Borrow(&v, &vm)
 	must(t, err)
-	seqPos, seqVel := v.Lookup(ids), vm.Lookup(ids)
+	seqs := map[string]func(){
+		"View.Lookup":    rangeOver(v.Lookup(ids)),
+		"View.All":       rangeOver1(v.All()),
+		"View.WithID":    rangeOver(v.WithID()),
+		"ViewMut.Lookup": rangeOver(vm.Lookup(ids)),
+		"ViewMut.All":    rangeOver1(vm.All()),
+		"ViewMut.WithID": rangeOver(vm.WithID()),
+	}
 	release()
 	must(t, w.DeleteEntity(ids[0]))
-	ranged := func(name string, rangeIt func()) {
-		t.Helper()
-		defer func() {
-			if r := recover(); !errors.Is(asError(r), ecs.ErrReleased) {
-				t.Errorf("%s.Lookup ranged after release: recovered %v, want a panic wrapping ErrReleased", name, r)
-			}
+	for name, rangeIt := range seqs {
+		func() {
+			defer func() {
+				if r := recover(); !errors.Is(asError(r), ecs.ErrReleased) {
+					t.Errorf("%s ranged after release: recovered %v, want a panic wrapping ErrReleased", name, r)
+				}
+			}()
+			rangeIt()
 		}()
-		rangeIt()
 	}
-	ranged("View", func() {
-		for range seqPos {
+}
+
+func rangeOver[K, V any](seq iter.Seq2[K, V]) func() {
+	return func() {
+		for range seq {
 		}
-	})
-	ranged("ViewMut", func() {
-		for range seqVel {
+	}
+}
+
+func rangeOver1[V any](seq iter.Seq[V]) func() {
+	return func() {
+		for range seq {
 		}
-	})
+	}
 }
 
 func asError(r any) error {

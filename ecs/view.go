@@ -201,11 +201,13 @@ func (v View[T]) MustGet(id EntityID) *T {
 }
 
 // All iterates over every component, in storage order (unspecified, and
-// changed by removals).
-func (v View[T]) All() iter.Seq[*T] { return all(v.c.store()) }
+// changed by removals). Like every sequence a view returns, it finds the
+// storage when ranged over: range over it while the view is borrowed, as
+// ranging it after the release panics.
+func (v View[T]) All() iter.Seq[*T] { return all(v.c) }
 
 // WithID iterates over every component with the id of its entity.
-func (v View[T]) WithID() iter.Seq2[EntityID, *T] { return withID(v.c.store()) }
+func (v View[T]) WithID() iter.Seq2[EntityID, *T] { return withID(v.c) }
 
 // Lookup iterates over the components of the entities in ids, in the
 // order of ids, each with its entity: [View.Get] for every id of a slice.
@@ -276,19 +278,22 @@ func (v ViewMut[T]) MustGet(id EntityID) *T {
 // All iterates over every component, in storage order. Do not add or remove
 // components of type T while iterating. If T tracks modification, the
 // components handed out are marked modified when the loop ends, including
-// the one the loop body was given when it broke out of the loop.
-func (v ViewMut[T]) All() iter.Seq[*T] { return allMut(v.c.store()) }
+// the one the loop body was given when it broke out of the loop. Range
+// over it while the view is borrowed: ranging it after the release
+// panics.
+func (v ViewMut[T]) All() iter.Seq[*T] { return allMut(v.c) }
 
 // WithID iterates over every component with the id of its entity, marking
 // the components handed out modified if T tracks modification.
-func (v ViewMut[T]) WithID() iter.Seq2[EntityID, *T] { return withIDMut(v.c.store()) }
+func (v ViewMut[T]) WithID() iter.Seq2[EntityID, *T] { return withIDMut(v.c) }
 
 // allMut is all for a ViewMut: it counts what it hands out, and marks that
 // many components modified after the loop, keeping the loop itself as
 // tight as all's.
-func allMut[T any](s *sparseSet[T]) iter.Seq[*T] {
-	data, t := s.data, s.track
+func allMut[T any](c *viewCore[T]) iter.Seq[*T] {
 	return func(yield func(*T) bool) {
+		s := c.store()
+		data, t := s.data, s.track
 		if t != nil && t.modifiedAt != nil {
 			mod, now := t.modifiedAt[:len(data)], t.now
 			for i := range data {
@@ -309,9 +314,10 @@ func allMut[T any](s *sparseSet[T]) iter.Seq[*T] {
 	}
 }
 
-func withIDMut[T any](s *sparseSet[T]) iter.Seq2[EntityID, *T] {
-	data, ids, t := s.data, s.dense[:len(s.data)], s.track
+func withIDMut[T any](c *viewCore[T]) iter.Seq2[EntityID, *T] {
 	return func(yield func(EntityID, *T) bool) {
+		s := c.store()
+		data, ids, t := s.data, s.dense[:len(s.data)], s.track
 		i := 0
 		for i < len(data) {
 			i++
@@ -491,9 +497,9 @@ func (m missing[T]) Unwrap() error {
 	return nil
 }
 
-func all[T any](s *sparseSet[T]) iter.Seq[*T] {
-	data := s.data
+func all[T any](c *viewCore[T]) iter.Seq[*T] {
 	return func(yield func(*T) bool) {
+		data := c.store().data
 		for i := range data {
 			if !yield(&data[i]) {
 				return
@@ -532,9 +538,10 @@ func lookup[T any](c *viewCore[T], ids []EntityID) iter.Seq2[EntityID, *T] {
 	}
 }
 
-func withID[T any](s *sparseSet[T]) iter.Seq2[EntityID, *T] {
-	data, ids := s.data, s.dense[:len(s.data)]
+func withID[T any](c *viewCore[T]) iter.Seq2[EntityID, *T] {
 	return func(yield func(EntityID, *T) bool) {
+		s := c.store()
+		data, ids := s.data, s.dense[:len(s.data)]
 		for i := range data {
 			if !yield(ids[i], &data[i]) {
 				return
