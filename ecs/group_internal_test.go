@@ -408,6 +408,35 @@ func runGroupModel[C ~struct{ V int }](t *testing.T, ops []byte) {
 		}); err != nil {
 			t.Fatal(err)
 		}
+		// View.Lookup over the live entities while, in the same system,
+		// each one's gB is deleted and given back: the entity leaves the
+		// group and joins it again, moving gA's components under the
+		// loop. Every id must still give its own gA; the model is left
+		// as it was.
+		if err := w.Run(func(ents EntitiesView, a View[gA], b ViewMut[gB]) {
+			var seen []EntityID
+			for id, c := range a.Lookup(live) {
+				if r := model[id]; r.a == nil || c.V != *r.a {
+					t.Fatalf("step %d: View[gA].Lookup gave %v for %v; model %v", k/2, c.V, id, r.a)
+				}
+				seen = append(seen, id)
+				if r := model[id]; r.b != nil {
+					b.Delete(id)
+					if err := b.AddComponent(ents, id, gB{*r.b}); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			want := slices.DeleteFunc(slices.Clone(live), func(id EntityID) bool { return model[id].a == nil })
+			if !slices.Equal(seen, want) {
+				t.Fatalf("step %d: View[gA].Lookup visited %v, want %v", k/2, seen, want)
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if grouped {
+			checkGroup(t, storageFor[gA](w).group)
+		}
 		// A tracked C's insertion timestamps stay with their entities
 		// through the group's swaps: ordered by when the model inserted
 		// them, they never decrease (outside systems every insertion
