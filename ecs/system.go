@@ -346,7 +346,7 @@ type frame struct {
 	ctx    borrowCtx // kept here so that borrowing does not allocate
 	groups groupBorrows
 	nlocks int  // groups.locks taken so far
-	hooks  int8 // 0 not known yet, 1 no custom view has a hook, 2 some have
+	hooks  bool // a custom view among params has a hook (hasHooks), set with params
 }
 
 var sysShapes sync.Map // reflect.Type -> *sysShape or *SystemError
@@ -471,6 +471,7 @@ func (s *sysShape) newFrame() *frame {
 		}
 		f.params = append(f.params, p.instance(v.UnsafePointer()))
 	}
+	f.hooks = hasHooks(f.params)
 	return f
 }
 
@@ -513,13 +514,7 @@ func (f *frame) borrow(ctx *borrowCtx) error {
 			f.release()
 			continue
 		}
-		if f.hooks == 0 {
-			f.hooks = 1
-			if hasHooks(f.params) {
-				f.hooks = 2
-			}
-		}
-		if f.hooks == 2 {
+		if f.hooks {
 			if err := runHooks(f.params); err != nil {
 				f.release()
 				return err
@@ -685,6 +680,7 @@ func (w *World) Borrow(views ...any) (release func(), err error) {
 		}
 		f.params = append(f.params, s.instance(rv.UnsafePointer()))
 	}
+	f.hooks = hasHooks(f.params)
 	ctx := borrowCtx{w: w, by: "World.Borrow"}
 	if err := f.borrow(&ctx); err != nil {
 		return nil, err

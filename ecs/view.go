@@ -341,18 +341,10 @@ func withIDMut[T any](c *viewCore[T]) iter.Seq2[EntityID, *T] {
 // sequence while the view is borrowed: ranging it after the release
 // panics, as Get does.
 func (v ViewMut[T]) Lookup(ids []EntityID) iter.Seq2[EntityID, *T] {
-	c := v.c
 	return func(yield func(EntityID, *T) bool) {
-		s := c.store()
+		v.c.store() // panics after the release, even with no ids
 		for _, id := range ids {
-			x := s.slot(id)
-			if x >= uint64(len(s.data)) {
-				continue
-			}
-			if s.track != nil {
-				s.track.mark(int(x))
-			}
-			if !yield(id, &s.data[x]) {
+			if p, ok := v.Get(id); ok && !yield(id, p) {
 				return
 			}
 		}
