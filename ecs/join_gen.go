@@ -17,6 +17,10 @@ import (
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
+// Between iterations, do: each iteration (and a cursor's first Next) sees
+// the storages as they are when it starts, so a join can be kept and gone
+// through again. A join used after one of its views is released panics
+// with [ErrReleased].
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -33,6 +37,12 @@ type Iter1[T1 any] struct {
 	op      [1]opTrack
 	tracked bool
 	marks   bool
+	// c1..c1 are the states of the views the join was made of, or nil
+	// when it was made from storages (under a world-wide borrow). start
+	// reads them before each iteration. started says that this
+	// iteration has begun: a cursor picks its driver once.
+	c1      *viewCore[T1]
+	started bool
 	id      EntityID
 	p1      *T1
 }
@@ -48,6 +58,7 @@ type Iter1[T1 any] struct {
 func Join1[T1 any](v1 Part[T1]) Iter1[T1] {
 	p1 := v1.part()
 	it := newIter1(p1.s)
+	it.c1 = p1.c
 	it.op = [1]opTrack{p1.op}
 	it.tracked = p1.op.filter != 0
 	it.marks = p1.op.mark
@@ -56,8 +67,48 @@ func Join1[T1 any](v1 Part[T1]) Iter1[T1] {
 
 // newIter1 returns the join of the storages s1, driven by the shortest.
 func newIter1[T1 any](s1 *sparseSet[T1]) Iter1[T1] {
-	it := Iter1[T1]{s1: s1, ids: s1.dense, driver: 1}
+	it := Iter1[T1]{s1: s1}
+	it.pick()
 	return it
+}
+
+// pick chooses what drives the join: the aligned range of a packed group
+// when the storages are exactly its members, else the shortest storage.
+func (it *Iter1[T1]) pick() {
+	it.ids, it.driver = it.s1.dense, 1
+}
+
+// start readies the join for an iteration. A join made from views panics
+// with [ErrReleased] once one of them has been released, and picks its
+// driver again when an iteration begins: components added or removed
+// between the join's making and its iteration (or between two
+// iterations) are seen. A cursor picks once, at its first Next.
+func (it *Iter1[T1]) start() {
+	if it.released() {
+		panic(errViewReleased)
+	}
+	if it.c1 != nil && !it.started {
+		it.started = true
+		it.pick()
+	}
+}
+
+// released reports whether the join was made from views of which one has
+// been released since.
+func (it *Iter1[T1]) released() bool {
+	return it.c1 != nil && (it.c1.s == nil)
+}
+
+// begin starts an iteration of the drive (see start). When the join has a
+// Changed view or marks what it hands out, begin runs the whole iteration
+// through driveTracked and reports true.
+func (it *Iter1[T1]) begin(visit func(EntityID, *T1) bool) bool {
+	it.start()
+	if it.tracked || it.marks {
+		it.driveTracked(visit)
+		return true
+	}
+	return false
 }
 
 // Not returns the join restricted to entities that are in none of filters
@@ -99,6 +150,9 @@ func (it *Iter1[T1]) driveTracked(visit func(EntityID, *T1) bool) int {
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter1[T1]) Next() bool {
+	if it.c1 != nil && (!it.started || it.released()) {
+		it.start()
+	}
 	if it.tracked || it.marks {
 		found := false
 		i := it.driveTracked(func(id EntityID, p1 *T1) bool {
@@ -139,8 +193,7 @@ func (it Iter1[T1]) Each(fn func(*T1)) {
 		fn(p1)
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, not := it.ids, it.not
@@ -163,8 +216,7 @@ func (it Iter1[T1]) EachWithID(fn func(EntityID, *T1)) {
 		fn(id, p1)
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, not := it.ids, it.not
@@ -185,8 +237,7 @@ func (it Iter1[T1]) EachWithID(fn func(EntityID, *T1)) {
 func (it Iter1[T1]) All() iter.Seq[*T1] {
 	return func(yield func(*T1) bool) {
 		visit := func(_ EntityID, p1 *T1) bool { return yield(p1) }
-		if it.tracked || it.marks {
-			it.driveTracked(visit)
+		if it.begin(visit) {
 			return
 		}
 		ids, not := it.ids, it.not
@@ -208,8 +259,7 @@ func (it Iter1[T1]) All() iter.Seq[*T1] {
 func (it Iter1[T1]) WithID() iter.Seq2[EntityID, *T1] {
 	return func(yield func(EntityID, *T1) bool) {
 		visit := func(id EntityID, p1 *T1) bool { return yield(id, p1) }
-		if it.tracked || it.marks {
-			it.driveTracked(visit)
+		if it.begin(visit) {
 			return
 		}
 		ids, not := it.ids, it.not
@@ -232,6 +282,9 @@ func (it Iter1[T1]) WithID() iter.Seq2[EntityID, *T1] {
 // A Changed view's filter applies, and ViewMuts of types tracking
 // modification mark what Get hands out.
 func (it Iter1[T1]) Get(id EntityID) (*T1, bool) {
+	if it.released() {
+		panic(errViewReleased)
+	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
 	}
@@ -270,8 +323,7 @@ func (it Iter1[T1]) Count() (n int) {
 		n++
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, not := it.ids, it.not
@@ -299,6 +351,10 @@ func (it Iter1[T1]) Count() (n int) {
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
+// Between iterations, do: each iteration (and a cursor's first Next) sees
+// the storages as they are when it starts, so a join can be kept and gone
+// through again. A join used after one of its views is released panics
+// with [ErrReleased].
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -316,6 +372,13 @@ type Iter2[T1, T2 any] struct {
 	op      [2]opTrack
 	tracked bool
 	marks   bool
+	// c1..c2 are the states of the views the join was made of, or nil
+	// when it was made from storages (under a world-wide borrow). start
+	// reads them before each iteration. started says that this
+	// iteration has begun: a cursor picks its driver once.
+	c1      *viewCore[T1]
+	c2      *viewCore[T2]
+	started bool
 	id      EntityID
 	p1      *T1
 	p2      *T2
@@ -333,6 +396,7 @@ func Join2[T1, T2 any](v1 Part[T1], v2 Part[T2]) Iter2[T1, T2] {
 	p1 := v1.part()
 	p2 := v2.part()
 	it := newIter2(p1.s, p2.s)
+	it.c1, it.c2 = p1.c, p2.c
 	it.op = [2]opTrack{p1.op, p2.op}
 	it.tracked = p1.op.filter != 0 || p2.op.filter != 0
 	it.marks = p1.op.mark || p2.op.mark
@@ -341,16 +405,56 @@ func Join2[T1, T2 any](v1 Part[T1], v2 Part[T2]) Iter2[T1, T2] {
 
 // newIter2 returns the join of the storages s1, s2, driven by the shortest.
 func newIter2[T1, T2 any](s1 *sparseSet[T1], s2 *sparseSet[T2]) Iter2[T1, T2] {
-	it := Iter2[T1, T2]{s1: s1, s2: s2, ids: s1.dense, driver: 1}
-	if len(s2.dense) < len(it.ids) {
-		it.ids, it.driver = s2.dense, 2
+	it := Iter2[T1, T2]{s1: s1, s2: s2}
+	it.pick()
+	return it
+}
+
+// pick chooses what drives the join: the aligned range of a packed group
+// when the storages are exactly its members, else the shortest storage.
+func (it *Iter2[T1, T2]) pick() {
+	it.ids, it.driver = it.s1.dense, 1
+	if len(it.s2.dense) < len(it.ids) {
+		it.ids, it.driver = it.s2.dense, 2
 	}
-	if s1.group != nil {
-		if g := packed(s1, s2); g != nil {
-			it.ids, it.driver = s1.dense[:g.n], 0
+	if it.s1.group != nil {
+		if g := packed(it.s1, it.s2); g != nil {
+			it.ids, it.driver = it.s1.dense[:g.n], 0
 		}
 	}
-	return it
+}
+
+// start readies the join for an iteration. A join made from views panics
+// with [ErrReleased] once one of them has been released, and picks its
+// driver again when an iteration begins: components added or removed
+// between the join's making and its iteration (or between two
+// iterations) are seen. A cursor picks once, at its first Next.
+func (it *Iter2[T1, T2]) start() {
+	if it.released() {
+		panic(errViewReleased)
+	}
+	if it.c1 != nil && !it.started {
+		it.started = true
+		it.pick()
+	}
+}
+
+// released reports whether the join was made from views of which one has
+// been released since.
+func (it *Iter2[T1, T2]) released() bool {
+	return it.c1 != nil && (it.c1.s == nil || it.c2.s == nil)
+}
+
+// begin starts an iteration of the drive (see start). When the join has a
+// Changed view or marks what it hands out, begin runs the whole iteration
+// through driveTracked and reports true.
+func (it *Iter2[T1, T2]) begin(visit func(EntityID, *T1, *T2) bool) bool {
+	it.start()
+	if it.tracked || it.marks {
+		it.driveTracked(visit)
+		return true
+	}
+	return false
 }
 
 // Not returns the join restricted to entities that are in none of filters
@@ -404,6 +508,9 @@ func (it *Iter2[T1, T2]) driveTracked(visit func(EntityID, *T1, *T2) bool) int {
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter2[T1, T2]) Next() bool {
+	if it.c1 != nil && (!it.started || it.released()) {
+		it.start()
+	}
 	if it.tracked || it.marks {
 		found := false
 		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2) bool {
@@ -459,8 +566,7 @@ func (it Iter2[T1, T2]) Each(fn func(*T1, *T2)) {
 		fn(p1, p2)
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
@@ -535,8 +641,7 @@ func (it Iter2[T1, T2]) EachWithID(fn func(EntityID, *T1, *T2)) {
 		fn(id, p1, p2)
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
@@ -609,8 +714,7 @@ func (it Iter2[T1, T2]) EachWithID(fn func(EntityID, *T1, *T2)) {
 func (it Iter2[T1, T2]) All() iter.Seq2[*T1, *T2] {
 	return func(yield func(*T1, *T2) bool) {
 		visit := func(_ EntityID, p1 *T1, p2 *T2) bool { return yield(p1, p2) }
-		if it.tracked || it.marks {
-			it.driveTracked(visit)
+		if it.begin(visit) {
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
@@ -690,8 +794,7 @@ type Row2[T1, T2 any] struct {
 func (it Iter2[T1, T2]) WithID() iter.Seq2[EntityID, Row2[T1, T2]] {
 	return func(yield func(EntityID, Row2[T1, T2]) bool) {
 		visit := func(id EntityID, p1 *T1, p2 *T2) bool { return yield(id, Row2[T1, T2]{p1, p2}) }
-		if it.tracked || it.marks {
-			it.driveTracked(visit)
+		if it.begin(visit) {
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
@@ -797,12 +900,7 @@ type Run2[T1, T2 any] struct {
 // hand its IDs out in a slice the next run reuses: copy the ids you keep.
 func (it Iter2[T1, T2]) Runs() iter.Seq[Run2[T1, T2]] {
 	return func(yield func(Run2[T1, T2]) bool) {
-		if it.tracked || it.marks || it.not != nil {
-			var id [1]EntityID
-			it.driveTracked(func(e EntityID, p1 *T1, p2 *T2) bool {
-				id[0] = e
-				return yield(Run2[T1, T2]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1)})
-			})
+		if it.beginRuns(yield) {
 			return
 		}
 		ids, driver := it.ids, it.driver
@@ -866,6 +964,22 @@ func (it Iter2[T1, T2]) Runs() iter.Seq[Run2[T1, T2]] {
 	}
 }
 
+// beginRuns starts an iteration of Runs (see start). A join with a Changed
+// view, a Not filter, or a view that marks what it hands out goes one
+// entity per run: beginRuns runs the whole iteration then and reports true.
+func (it *Iter2[T1, T2]) beginRuns(yield func(Run2[T1, T2]) bool) bool {
+	it.start()
+	if !it.tracked && !it.marks && it.not == nil {
+		return false
+	}
+	var id [1]EntityID
+	it.driveTracked(func(e EntityID, p1 *T1, p2 *T2) bool {
+		id[0] = e
+		return yield(Run2[T1, T2]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1)})
+	})
+	return true
+}
+
 // runEnd returns the end of the run of the driving storage's ids that
 // starts at position i: the ids from i on sit in each view from its
 // position x on (x1, x2), in the same order, up to the end it
@@ -906,6 +1020,9 @@ func (it *Iter2[T1, T2]) runEnd(i int, inLine bool, x1, x2 int) int {
 // A Changed view's filter applies, and ViewMuts of types tracking
 // modification mark what Get hands out.
 func (it Iter2[T1, T2]) Get(id EntityID) (*T1, *T2, bool) {
+	if it.released() {
+		panic(errViewReleased)
+	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
 	}
@@ -955,6 +1072,7 @@ func (it *Iter2[T1, T2]) getTracked(id EntityID) (*T1, *T2, bool) {
 // views are released, or add or remove components of these types while
 // using them.
 func (it Iter2[T1, T2]) Packed() (ids []EntityID, c1 []T1, c2 []T2, ok bool) {
+	it.start()
 	if it.driver != 0 || it.tracked || it.not != nil {
 		return nil, nil, nil, false
 	}
@@ -979,8 +1097,7 @@ func (it Iter2[T1, T2]) Count() (n int) {
 		n++
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
@@ -1067,6 +1184,10 @@ type Row3[T1, T2, T3 any] struct {
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
+// Between iterations, do: each iteration (and a cursor's first Next) sees
+// the storages as they are when it starts, so a join can be kept and gone
+// through again. A join used after one of its views is released panics
+// with [ErrReleased].
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -1085,6 +1206,14 @@ type Iter3[T1, T2, T3 any] struct {
 	op      [3]opTrack
 	tracked bool
 	marks   bool
+	// c1..c3 are the states of the views the join was made of, or nil
+	// when it was made from storages (under a world-wide borrow). start
+	// reads them before each iteration. started says that this
+	// iteration has begun: a cursor picks its driver once.
+	c1      *viewCore[T1]
+	c2      *viewCore[T2]
+	c3      *viewCore[T3]
+	started bool
 	id      EntityID
 	p1      *T1
 	p2      *T2
@@ -1104,6 +1233,7 @@ func Join3[T1, T2, T3 any](v1 Part[T1], v2 Part[T2], v3 Part[T3]) Iter3[T1, T2, 
 	p2 := v2.part()
 	p3 := v3.part()
 	it := newIter3(p1.s, p2.s, p3.s)
+	it.c1, it.c2, it.c3 = p1.c, p2.c, p3.c
 	it.op = [3]opTrack{p1.op, p2.op, p3.op}
 	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0
 	it.marks = p1.op.mark || p2.op.mark || p3.op.mark
@@ -1112,19 +1242,59 @@ func Join3[T1, T2, T3 any](v1 Part[T1], v2 Part[T2], v3 Part[T3]) Iter3[T1, T2, 
 
 // newIter3 returns the join of the storages s1, s2, s3, driven by the shortest.
 func newIter3[T1, T2, T3 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3]) Iter3[T1, T2, T3] {
-	it := Iter3[T1, T2, T3]{s1: s1, s2: s2, s3: s3, ids: s1.dense, driver: 1}
-	if len(s2.dense) < len(it.ids) {
-		it.ids, it.driver = s2.dense, 2
+	it := Iter3[T1, T2, T3]{s1: s1, s2: s2, s3: s3}
+	it.pick()
+	return it
+}
+
+// pick chooses what drives the join: the aligned range of a packed group
+// when the storages are exactly its members, else the shortest storage.
+func (it *Iter3[T1, T2, T3]) pick() {
+	it.ids, it.driver = it.s1.dense, 1
+	if len(it.s2.dense) < len(it.ids) {
+		it.ids, it.driver = it.s2.dense, 2
 	}
-	if len(s3.dense) < len(it.ids) {
-		it.ids, it.driver = s3.dense, 3
+	if len(it.s3.dense) < len(it.ids) {
+		it.ids, it.driver = it.s3.dense, 3
 	}
-	if s1.group != nil {
-		if g := packed(s1, s2, s3); g != nil {
-			it.ids, it.driver = s1.dense[:g.n], 0
+	if it.s1.group != nil {
+		if g := packed(it.s1, it.s2, it.s3); g != nil {
+			it.ids, it.driver = it.s1.dense[:g.n], 0
 		}
 	}
-	return it
+}
+
+// start readies the join for an iteration. A join made from views panics
+// with [ErrReleased] once one of them has been released, and picks its
+// driver again when an iteration begins: components added or removed
+// between the join's making and its iteration (or between two
+// iterations) are seen. A cursor picks once, at its first Next.
+func (it *Iter3[T1, T2, T3]) start() {
+	if it.released() {
+		panic(errViewReleased)
+	}
+	if it.c1 != nil && !it.started {
+		it.started = true
+		it.pick()
+	}
+}
+
+// released reports whether the join was made from views of which one has
+// been released since.
+func (it *Iter3[T1, T2, T3]) released() bool {
+	return it.c1 != nil && (it.c1.s == nil || it.c2.s == nil || it.c3.s == nil)
+}
+
+// begin starts an iteration of the drive (see start). When the join has a
+// Changed view or marks what it hands out, begin runs the whole iteration
+// through driveTracked and reports true.
+func (it *Iter3[T1, T2, T3]) begin(visit func(EntityID, *T1, *T2, *T3) bool) bool {
+	it.start()
+	if it.tracked || it.marks {
+		it.driveTracked(visit)
+		return true
+	}
+	return false
 }
 
 // Not returns the join restricted to entities that are in none of filters
@@ -1190,6 +1360,9 @@ func (it *Iter3[T1, T2, T3]) driveTracked(visit func(EntityID, *T1, *T2, *T3) bo
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter3[T1, T2, T3]) Next() bool {
+	if it.c1 != nil && (!it.started || it.released()) {
+		it.start()
+	}
 	if it.tracked || it.marks {
 		found := false
 		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3) bool {
@@ -1253,8 +1426,7 @@ func (it Iter3[T1, T2, T3]) Each(fn func(*T1, *T2, *T3)) {
 		fn(p1, p2, p3)
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
@@ -1312,8 +1484,7 @@ func (it Iter3[T1, T2, T3]) EachWithID(fn func(EntityID, *T1, *T2, *T3)) {
 		fn(id, p1, p2, p3)
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
@@ -1371,8 +1542,7 @@ func (it Iter3[T1, T2, T3]) All() iter.Seq[Row3[T1, T2, T3]] {
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3) bool {
 			return yield(Row3[T1, T2, T3]{p1, p2, p3})
 		}
-		if it.tracked || it.marks {
-			it.driveTracked(visit)
+		if it.begin(visit) {
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
@@ -1431,8 +1601,7 @@ func (it Iter3[T1, T2, T3]) WithID() iter.Seq2[EntityID, Row3[T1, T2, T3]] {
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3) bool {
 			return yield(id, Row3[T1, T2, T3]{p1, p2, p3})
 		}
-		if it.tracked || it.marks {
-			it.driveTracked(visit)
+		if it.begin(visit) {
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
@@ -1522,12 +1691,7 @@ type Run3[T1, T2, T3 any] struct {
 // hand its IDs out in a slice the next run reuses: copy the ids you keep.
 func (it Iter3[T1, T2, T3]) Runs() iter.Seq[Run3[T1, T2, T3]] {
 	return func(yield func(Run3[T1, T2, T3]) bool) {
-		if it.tracked || it.marks || it.not != nil {
-			var id [1]EntityID
-			it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3) bool {
-				id[0] = e
-				return yield(Run3[T1, T2, T3]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1)})
-			})
+		if it.beginRuns(yield) {
 			return
 		}
 		ids, driver := it.ids, it.driver
@@ -1602,6 +1766,22 @@ func (it Iter3[T1, T2, T3]) Runs() iter.Seq[Run3[T1, T2, T3]] {
 	}
 }
 
+// beginRuns starts an iteration of Runs (see start). A join with a Changed
+// view, a Not filter, or a view that marks what it hands out goes one
+// entity per run: beginRuns runs the whole iteration then and reports true.
+func (it *Iter3[T1, T2, T3]) beginRuns(yield func(Run3[T1, T2, T3]) bool) bool {
+	it.start()
+	if !it.tracked && !it.marks && it.not == nil {
+		return false
+	}
+	var id [1]EntityID
+	it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3) bool {
+		id[0] = e
+		return yield(Run3[T1, T2, T3]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1)})
+	})
+	return true
+}
+
 // runEnd returns the end of the run of the driving storage's ids that
 // starts at position i: the ids from i on sit in each view from its
 // position x on (x1, x2, x3), in the same order, up to the end it
@@ -1646,6 +1826,9 @@ func (it *Iter3[T1, T2, T3]) runEnd(i int, inLine bool, x1, x2, x3 int) int {
 // A Changed view's filter applies, and ViewMuts of types tracking
 // modification mark what Get hands out.
 func (it Iter3[T1, T2, T3]) Get(id EntityID) (*T1, *T2, *T3, bool) {
+	if it.released() {
+		panic(errViewReleased)
+	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
 	}
@@ -1706,6 +1889,7 @@ func (it *Iter3[T1, T2, T3]) getTracked(id EntityID) (*T1, *T2, *T3, bool) {
 // views are released, or add or remove components of these types while
 // using them.
 func (it Iter3[T1, T2, T3]) Packed() (ids []EntityID, c1 []T1, c2 []T2, c3 []T3, ok bool) {
+	it.start()
 	if it.driver != 0 || it.tracked || it.not != nil {
 		return nil, nil, nil, nil, false
 	}
@@ -1733,8 +1917,7 @@ func (it Iter3[T1, T2, T3]) Count() (n int) {
 		n++
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
@@ -1805,6 +1988,10 @@ type Row4[T1, T2, T3, T4 any] struct {
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
+// Between iterations, do: each iteration (and a cursor's first Next) sees
+// the storages as they are when it starts, so a join can be kept and gone
+// through again. A join used after one of its views is released panics
+// with [ErrReleased].
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -1824,6 +2011,15 @@ type Iter4[T1, T2, T3, T4 any] struct {
 	op      [4]opTrack
 	tracked bool
 	marks   bool
+	// c1..c4 are the states of the views the join was made of, or nil
+	// when it was made from storages (under a world-wide borrow). start
+	// reads them before each iteration. started says that this
+	// iteration has begun: a cursor picks its driver once.
+	c1      *viewCore[T1]
+	c2      *viewCore[T2]
+	c3      *viewCore[T3]
+	c4      *viewCore[T4]
+	started bool
 	id      EntityID
 	p1      *T1
 	p2      *T2
@@ -1845,6 +2041,7 @@ func Join4[T1, T2, T3, T4 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4
 	p3 := v3.part()
 	p4 := v4.part()
 	it := newIter4(p1.s, p2.s, p3.s, p4.s)
+	it.c1, it.c2, it.c3, it.c4 = p1.c, p2.c, p3.c, p4.c
 	it.op = [4]opTrack{p1.op, p2.op, p3.op, p4.op}
 	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0
 	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark
@@ -1853,22 +2050,62 @@ func Join4[T1, T2, T3, T4 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4
 
 // newIter4 returns the join of the storages s1, s2, s3, s4, driven by the shortest.
 func newIter4[T1, T2, T3, T4 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3], s4 *sparseSet[T4]) Iter4[T1, T2, T3, T4] {
-	it := Iter4[T1, T2, T3, T4]{s1: s1, s2: s2, s3: s3, s4: s4, ids: s1.dense, driver: 1}
-	if len(s2.dense) < len(it.ids) {
-		it.ids, it.driver = s2.dense, 2
+	it := Iter4[T1, T2, T3, T4]{s1: s1, s2: s2, s3: s3, s4: s4}
+	it.pick()
+	return it
+}
+
+// pick chooses what drives the join: the aligned range of a packed group
+// when the storages are exactly its members, else the shortest storage.
+func (it *Iter4[T1, T2, T3, T4]) pick() {
+	it.ids, it.driver = it.s1.dense, 1
+	if len(it.s2.dense) < len(it.ids) {
+		it.ids, it.driver = it.s2.dense, 2
 	}
-	if len(s3.dense) < len(it.ids) {
-		it.ids, it.driver = s3.dense, 3
+	if len(it.s3.dense) < len(it.ids) {
+		it.ids, it.driver = it.s3.dense, 3
 	}
-	if len(s4.dense) < len(it.ids) {
-		it.ids, it.driver = s4.dense, 4
+	if len(it.s4.dense) < len(it.ids) {
+		it.ids, it.driver = it.s4.dense, 4
 	}
-	if s1.group != nil {
-		if g := packed(s1, s2, s3, s4); g != nil {
-			it.ids, it.driver = s1.dense[:g.n], 0
+	if it.s1.group != nil {
+		if g := packed(it.s1, it.s2, it.s3, it.s4); g != nil {
+			it.ids, it.driver = it.s1.dense[:g.n], 0
 		}
 	}
-	return it
+}
+
+// start readies the join for an iteration. A join made from views panics
+// with [ErrReleased] once one of them has been released, and picks its
+// driver again when an iteration begins: components added or removed
+// between the join's making and its iteration (or between two
+// iterations) are seen. A cursor picks once, at its first Next.
+func (it *Iter4[T1, T2, T3, T4]) start() {
+	if it.released() {
+		panic(errViewReleased)
+	}
+	if it.c1 != nil && !it.started {
+		it.started = true
+		it.pick()
+	}
+}
+
+// released reports whether the join was made from views of which one has
+// been released since.
+func (it *Iter4[T1, T2, T3, T4]) released() bool {
+	return it.c1 != nil && (it.c1.s == nil || it.c2.s == nil || it.c3.s == nil || it.c4.s == nil)
+}
+
+// begin starts an iteration of the drive (see start). When the join has a
+// Changed view or marks what it hands out, begin runs the whole iteration
+// through driveTracked and reports true.
+func (it *Iter4[T1, T2, T3, T4]) begin(visit func(EntityID, *T1, *T2, *T3, *T4) bool) bool {
+	it.start()
+	if it.tracked || it.marks {
+		it.driveTracked(visit)
+		return true
+	}
+	return false
 }
 
 // Not returns the join restricted to entities that are in none of filters
@@ -1946,6 +2183,9 @@ func (it *Iter4[T1, T2, T3, T4]) driveTracked(visit func(EntityID, *T1, *T2, *T3
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter4[T1, T2, T3, T4]) Next() bool {
+	if it.c1 != nil && (!it.started || it.released()) {
+		it.start()
+	}
 	if it.tracked || it.marks {
 		found := false
 		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4) bool {
@@ -2017,8 +2257,7 @@ func (it Iter4[T1, T2, T3, T4]) Each(fn func(*T1, *T2, *T3, *T4)) {
 		fn(p1, p2, p3, p4)
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
@@ -2084,8 +2323,7 @@ func (it Iter4[T1, T2, T3, T4]) EachWithID(fn func(EntityID, *T1, *T2, *T3, *T4)
 		fn(id, p1, p2, p3, p4)
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
@@ -2151,8 +2389,7 @@ func (it Iter4[T1, T2, T3, T4]) All() iter.Seq[Row4[T1, T2, T3, T4]] {
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4) bool {
 			return yield(Row4[T1, T2, T3, T4]{p1, p2, p3, p4})
 		}
-		if it.tracked || it.marks {
-			it.driveTracked(visit)
+		if it.begin(visit) {
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
@@ -2219,8 +2456,7 @@ func (it Iter4[T1, T2, T3, T4]) WithID() iter.Seq2[EntityID, Row4[T1, T2, T3, T4
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4) bool {
 			return yield(id, Row4[T1, T2, T3, T4]{p1, p2, p3, p4})
 		}
-		if it.tracked || it.marks {
-			it.driveTracked(visit)
+		if it.begin(visit) {
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
@@ -2319,12 +2555,7 @@ type Run4[T1, T2, T3, T4 any] struct {
 // hand its IDs out in a slice the next run reuses: copy the ids you keep.
 func (it Iter4[T1, T2, T3, T4]) Runs() iter.Seq[Run4[T1, T2, T3, T4]] {
 	return func(yield func(Run4[T1, T2, T3, T4]) bool) {
-		if it.tracked || it.marks || it.not != nil {
-			var id [1]EntityID
-			it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4) bool {
-				id[0] = e
-				return yield(Run4[T1, T2, T3, T4]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1), unsafe.Slice(p4, 1)})
-			})
+		if it.beginRuns(yield) {
 			return
 		}
 		ids, driver := it.ids, it.driver
@@ -2410,6 +2641,22 @@ func (it Iter4[T1, T2, T3, T4]) Runs() iter.Seq[Run4[T1, T2, T3, T4]] {
 	}
 }
 
+// beginRuns starts an iteration of Runs (see start). A join with a Changed
+// view, a Not filter, or a view that marks what it hands out goes one
+// entity per run: beginRuns runs the whole iteration then and reports true.
+func (it *Iter4[T1, T2, T3, T4]) beginRuns(yield func(Run4[T1, T2, T3, T4]) bool) bool {
+	it.start()
+	if !it.tracked && !it.marks && it.not == nil {
+		return false
+	}
+	var id [1]EntityID
+	it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4) bool {
+		id[0] = e
+		return yield(Run4[T1, T2, T3, T4]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1), unsafe.Slice(p4, 1)})
+	})
+	return true
+}
+
 // runEnd returns the end of the run of the driving storage's ids that
 // starts at position i: the ids from i on sit in each view from its
 // position x on (x1, x2, x3, x4), in the same order, up to the end it
@@ -2458,6 +2705,9 @@ func (it *Iter4[T1, T2, T3, T4]) runEnd(i int, inLine bool, x1, x2, x3, x4 int) 
 // A Changed view's filter applies, and ViewMuts of types tracking
 // modification mark what Get hands out.
 func (it Iter4[T1, T2, T3, T4]) Get(id EntityID) (*T1, *T2, *T3, *T4, bool) {
+	if it.released() {
+		panic(errViewReleased)
+	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
 	}
@@ -2529,6 +2779,7 @@ func (it *Iter4[T1, T2, T3, T4]) getTracked(id EntityID) (*T1, *T2, *T3, *T4, bo
 // views are released, or add or remove components of these types while
 // using them.
 func (it Iter4[T1, T2, T3, T4]) Packed() (ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, ok bool) {
+	it.start()
 	if it.driver != 0 || it.tracked || it.not != nil {
 		return nil, nil, nil, nil, nil, false
 	}
@@ -2559,8 +2810,7 @@ func (it Iter4[T1, T2, T3, T4]) Count() (n int) {
 		n++
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
@@ -2640,6 +2890,10 @@ type Row5[T1, T2, T3, T4, T5 any] struct {
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
+// Between iterations, do: each iteration (and a cursor's first Next) sees
+// the storages as they are when it starts, so a join can be kept and gone
+// through again. A join used after one of its views is released panics
+// with [ErrReleased].
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -2660,6 +2914,16 @@ type Iter5[T1, T2, T3, T4, T5 any] struct {
 	op      [5]opTrack
 	tracked bool
 	marks   bool
+	// c1..c5 are the states of the views the join was made of, or nil
+	// when it was made from storages (under a world-wide borrow). start
+	// reads them before each iteration. started says that this
+	// iteration has begun: a cursor picks its driver once.
+	c1      *viewCore[T1]
+	c2      *viewCore[T2]
+	c3      *viewCore[T3]
+	c4      *viewCore[T4]
+	c5      *viewCore[T5]
+	started bool
 	id      EntityID
 	p1      *T1
 	p2      *T2
@@ -2683,6 +2947,7 @@ func Join5[T1, T2, T3, T4, T5 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Par
 	p4 := v4.part()
 	p5 := v5.part()
 	it := newIter5(p1.s, p2.s, p3.s, p4.s, p5.s)
+	it.c1, it.c2, it.c3, it.c4, it.c5 = p1.c, p2.c, p3.c, p4.c, p5.c
 	it.op = [5]opTrack{p1.op, p2.op, p3.op, p4.op, p5.op}
 	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0
 	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark
@@ -2691,25 +2956,65 @@ func Join5[T1, T2, T3, T4, T5 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Par
 
 // newIter5 returns the join of the storages s1, s2, s3, s4, s5, driven by the shortest.
 func newIter5[T1, T2, T3, T4, T5 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3], s4 *sparseSet[T4], s5 *sparseSet[T5]) Iter5[T1, T2, T3, T4, T5] {
-	it := Iter5[T1, T2, T3, T4, T5]{s1: s1, s2: s2, s3: s3, s4: s4, s5: s5, ids: s1.dense, driver: 1}
-	if len(s2.dense) < len(it.ids) {
-		it.ids, it.driver = s2.dense, 2
+	it := Iter5[T1, T2, T3, T4, T5]{s1: s1, s2: s2, s3: s3, s4: s4, s5: s5}
+	it.pick()
+	return it
+}
+
+// pick chooses what drives the join: the aligned range of a packed group
+// when the storages are exactly its members, else the shortest storage.
+func (it *Iter5[T1, T2, T3, T4, T5]) pick() {
+	it.ids, it.driver = it.s1.dense, 1
+	if len(it.s2.dense) < len(it.ids) {
+		it.ids, it.driver = it.s2.dense, 2
 	}
-	if len(s3.dense) < len(it.ids) {
-		it.ids, it.driver = s3.dense, 3
+	if len(it.s3.dense) < len(it.ids) {
+		it.ids, it.driver = it.s3.dense, 3
 	}
-	if len(s4.dense) < len(it.ids) {
-		it.ids, it.driver = s4.dense, 4
+	if len(it.s4.dense) < len(it.ids) {
+		it.ids, it.driver = it.s4.dense, 4
 	}
-	if len(s5.dense) < len(it.ids) {
-		it.ids, it.driver = s5.dense, 5
+	if len(it.s5.dense) < len(it.ids) {
+		it.ids, it.driver = it.s5.dense, 5
 	}
-	if s1.group != nil {
-		if g := packed(s1, s2, s3, s4, s5); g != nil {
-			it.ids, it.driver = s1.dense[:g.n], 0
+	if it.s1.group != nil {
+		if g := packed(it.s1, it.s2, it.s3, it.s4, it.s5); g != nil {
+			it.ids, it.driver = it.s1.dense[:g.n], 0
 		}
 	}
-	return it
+}
+
+// start readies the join for an iteration. A join made from views panics
+// with [ErrReleased] once one of them has been released, and picks its
+// driver again when an iteration begins: components added or removed
+// between the join's making and its iteration (or between two
+// iterations) are seen. A cursor picks once, at its first Next.
+func (it *Iter5[T1, T2, T3, T4, T5]) start() {
+	if it.released() {
+		panic(errViewReleased)
+	}
+	if it.c1 != nil && !it.started {
+		it.started = true
+		it.pick()
+	}
+}
+
+// released reports whether the join was made from views of which one has
+// been released since.
+func (it *Iter5[T1, T2, T3, T4, T5]) released() bool {
+	return it.c1 != nil && (it.c1.s == nil || it.c2.s == nil || it.c3.s == nil || it.c4.s == nil || it.c5.s == nil)
+}
+
+// begin starts an iteration of the drive (see start). When the join has a
+// Changed view or marks what it hands out, begin runs the whole iteration
+// through driveTracked and reports true.
+func (it *Iter5[T1, T2, T3, T4, T5]) begin(visit func(EntityID, *T1, *T2, *T3, *T4, *T5) bool) bool {
+	it.start()
+	if it.tracked || it.marks {
+		it.driveTracked(visit)
+		return true
+	}
+	return false
 }
 
 // Not returns the join restricted to entities that are in none of filters
@@ -2799,6 +3104,9 @@ func (it *Iter5[T1, T2, T3, T4, T5]) driveTracked(visit func(EntityID, *T1, *T2,
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter5[T1, T2, T3, T4, T5]) Next() bool {
+	if it.c1 != nil && (!it.started || it.released()) {
+		it.start()
+	}
 	if it.tracked || it.marks {
 		found := false
 		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5) bool {
@@ -2880,8 +3188,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) Each(fn func(*T1, *T2, *T3, *T4, *T5)) {
 		fn(p1, p2, p3, p4, p5)
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
@@ -2955,8 +3262,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) EachWithID(fn func(EntityID, *T1, *T2, *T3, 
 		fn(id, p1, p2, p3, p4, p5)
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
@@ -3030,8 +3336,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) All() iter.Seq[Row5[T1, T2, T3, T4, T5]] {
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5) bool {
 			return yield(Row5[T1, T2, T3, T4, T5]{p1, p2, p3, p4, p5})
 		}
-		if it.tracked || it.marks {
-			it.driveTracked(visit)
+		if it.begin(visit) {
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
@@ -3106,8 +3411,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) WithID() iter.Seq2[EntityID, Row5[T1, T2, T3
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5) bool {
 			return yield(id, Row5[T1, T2, T3, T4, T5]{p1, p2, p3, p4, p5})
 		}
-		if it.tracked || it.marks {
-			it.driveTracked(visit)
+		if it.begin(visit) {
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
@@ -3215,12 +3519,7 @@ type Run5[T1, T2, T3, T4, T5 any] struct {
 // hand its IDs out in a slice the next run reuses: copy the ids you keep.
 func (it Iter5[T1, T2, T3, T4, T5]) Runs() iter.Seq[Run5[T1, T2, T3, T4, T5]] {
 	return func(yield func(Run5[T1, T2, T3, T4, T5]) bool) {
-		if it.tracked || it.marks || it.not != nil {
-			var id [1]EntityID
-			it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5) bool {
-				id[0] = e
-				return yield(Run5[T1, T2, T3, T4, T5]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1), unsafe.Slice(p4, 1), unsafe.Slice(p5, 1)})
-			})
+		if it.beginRuns(yield) {
 			return
 		}
 		ids, driver := it.ids, it.driver
@@ -3317,6 +3616,22 @@ func (it Iter5[T1, T2, T3, T4, T5]) Runs() iter.Seq[Run5[T1, T2, T3, T4, T5]] {
 	}
 }
 
+// beginRuns starts an iteration of Runs (see start). A join with a Changed
+// view, a Not filter, or a view that marks what it hands out goes one
+// entity per run: beginRuns runs the whole iteration then and reports true.
+func (it *Iter5[T1, T2, T3, T4, T5]) beginRuns(yield func(Run5[T1, T2, T3, T4, T5]) bool) bool {
+	it.start()
+	if !it.tracked && !it.marks && it.not == nil {
+		return false
+	}
+	var id [1]EntityID
+	it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5) bool {
+		id[0] = e
+		return yield(Run5[T1, T2, T3, T4, T5]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1), unsafe.Slice(p4, 1), unsafe.Slice(p5, 1)})
+	})
+	return true
+}
+
 // runEnd returns the end of the run of the driving storage's ids that
 // starts at position i: the ids from i on sit in each view from its
 // position x on (x1, x2, x3, x4, x5), in the same order, up to the end it
@@ -3369,6 +3684,9 @@ func (it *Iter5[T1, T2, T3, T4, T5]) runEnd(i int, inLine bool, x1, x2, x3, x4, 
 // A Changed view's filter applies, and ViewMuts of types tracking
 // modification mark what Get hands out.
 func (it Iter5[T1, T2, T3, T4, T5]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, bool) {
+	if it.released() {
+		panic(errViewReleased)
+	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
 	}
@@ -3451,6 +3769,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) getTracked(id EntityID) (*T1, *T2, *T3, *T4
 // views are released, or add or remove components of these types while
 // using them.
 func (it Iter5[T1, T2, T3, T4, T5]) Packed() (ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, ok bool) {
+	it.start()
 	if it.driver != 0 || it.tracked || it.not != nil {
 		return nil, nil, nil, nil, nil, nil, false
 	}
@@ -3484,8 +3803,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) Count() (n int) {
 		n++
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
@@ -3574,6 +3892,10 @@ type Row6[T1, T2, T3, T4, T5, T6 any] struct {
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
+// Between iterations, do: each iteration (and a cursor's first Next) sees
+// the storages as they are when it starts, so a join can be kept and gone
+// through again. A join used after one of its views is released panics
+// with [ErrReleased].
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -3595,6 +3917,17 @@ type Iter6[T1, T2, T3, T4, T5, T6 any] struct {
 	op      [6]opTrack
 	tracked bool
 	marks   bool
+	// c1..c6 are the states of the views the join was made of, or nil
+	// when it was made from storages (under a world-wide borrow). start
+	// reads them before each iteration. started says that this
+	// iteration has begun: a cursor picks its driver once.
+	c1      *viewCore[T1]
+	c2      *viewCore[T2]
+	c3      *viewCore[T3]
+	c4      *viewCore[T4]
+	c5      *viewCore[T5]
+	c6      *viewCore[T6]
+	started bool
 	id      EntityID
 	p1      *T1
 	p2      *T2
@@ -3620,6 +3953,7 @@ func Join6[T1, T2, T3, T4, T5, T6 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4
 	p5 := v5.part()
 	p6 := v6.part()
 	it := newIter6(p1.s, p2.s, p3.s, p4.s, p5.s, p6.s)
+	it.c1, it.c2, it.c3, it.c4, it.c5, it.c6 = p1.c, p2.c, p3.c, p4.c, p5.c, p6.c
 	it.op = [6]opTrack{p1.op, p2.op, p3.op, p4.op, p5.op, p6.op}
 	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0 || p6.op.filter != 0
 	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark || p6.op.mark
@@ -3628,28 +3962,68 @@ func Join6[T1, T2, T3, T4, T5, T6 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4
 
 // newIter6 returns the join of the storages s1, s2, s3, s4, s5, s6, driven by the shortest.
 func newIter6[T1, T2, T3, T4, T5, T6 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3], s4 *sparseSet[T4], s5 *sparseSet[T5], s6 *sparseSet[T6]) Iter6[T1, T2, T3, T4, T5, T6] {
-	it := Iter6[T1, T2, T3, T4, T5, T6]{s1: s1, s2: s2, s3: s3, s4: s4, s5: s5, s6: s6, ids: s1.dense, driver: 1}
-	if len(s2.dense) < len(it.ids) {
-		it.ids, it.driver = s2.dense, 2
+	it := Iter6[T1, T2, T3, T4, T5, T6]{s1: s1, s2: s2, s3: s3, s4: s4, s5: s5, s6: s6}
+	it.pick()
+	return it
+}
+
+// pick chooses what drives the join: the aligned range of a packed group
+// when the storages are exactly its members, else the shortest storage.
+func (it *Iter6[T1, T2, T3, T4, T5, T6]) pick() {
+	it.ids, it.driver = it.s1.dense, 1
+	if len(it.s2.dense) < len(it.ids) {
+		it.ids, it.driver = it.s2.dense, 2
 	}
-	if len(s3.dense) < len(it.ids) {
-		it.ids, it.driver = s3.dense, 3
+	if len(it.s3.dense) < len(it.ids) {
+		it.ids, it.driver = it.s3.dense, 3
 	}
-	if len(s4.dense) < len(it.ids) {
-		it.ids, it.driver = s4.dense, 4
+	if len(it.s4.dense) < len(it.ids) {
+		it.ids, it.driver = it.s4.dense, 4
 	}
-	if len(s5.dense) < len(it.ids) {
-		it.ids, it.driver = s5.dense, 5
+	if len(it.s5.dense) < len(it.ids) {
+		it.ids, it.driver = it.s5.dense, 5
 	}
-	if len(s6.dense) < len(it.ids) {
-		it.ids, it.driver = s6.dense, 6
+	if len(it.s6.dense) < len(it.ids) {
+		it.ids, it.driver = it.s6.dense, 6
 	}
-	if s1.group != nil {
-		if g := packed(s1, s2, s3, s4, s5, s6); g != nil {
-			it.ids, it.driver = s1.dense[:g.n], 0
+	if it.s1.group != nil {
+		if g := packed(it.s1, it.s2, it.s3, it.s4, it.s5, it.s6); g != nil {
+			it.ids, it.driver = it.s1.dense[:g.n], 0
 		}
 	}
-	return it
+}
+
+// start readies the join for an iteration. A join made from views panics
+// with [ErrReleased] once one of them has been released, and picks its
+// driver again when an iteration begins: components added or removed
+// between the join's making and its iteration (or between two
+// iterations) are seen. A cursor picks once, at its first Next.
+func (it *Iter6[T1, T2, T3, T4, T5, T6]) start() {
+	if it.released() {
+		panic(errViewReleased)
+	}
+	if it.c1 != nil && !it.started {
+		it.started = true
+		it.pick()
+	}
+}
+
+// released reports whether the join was made from views of which one has
+// been released since.
+func (it *Iter6[T1, T2, T3, T4, T5, T6]) released() bool {
+	return it.c1 != nil && (it.c1.s == nil || it.c2.s == nil || it.c3.s == nil || it.c4.s == nil || it.c5.s == nil || it.c6.s == nil)
+}
+
+// begin starts an iteration of the drive (see start). When the join has a
+// Changed view or marks what it hands out, begin runs the whole iteration
+// through driveTracked and reports true.
+func (it *Iter6[T1, T2, T3, T4, T5, T6]) begin(visit func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6) bool) bool {
+	it.start()
+	if it.tracked || it.marks {
+		it.driveTracked(visit)
+		return true
+	}
+	return false
 }
 
 // Not returns the join restricted to entities that are in none of filters
@@ -3751,6 +4125,9 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) driveTracked(visit func(EntityID, *T1, 
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter6[T1, T2, T3, T4, T5, T6]) Next() bool {
+	if it.c1 != nil && (!it.started || it.released()) {
+		it.start()
+	}
 	if it.tracked || it.marks {
 		found := false
 		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6) bool {
@@ -3840,8 +4217,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Each(fn func(*T1, *T2, *T3, *T4, *T5, *T
 		fn(p1, p2, p3, p4, p5, p6)
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
@@ -3923,8 +4299,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) EachWithID(fn func(EntityID, *T1, *T2, *
 		fn(id, p1, p2, p3, p4, p5, p6)
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
@@ -4006,8 +4381,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) All() iter.Seq[Row6[T1, T2, T3, T4, T5, 
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6) bool {
 			return yield(Row6[T1, T2, T3, T4, T5, T6]{p1, p2, p3, p4, p5, p6})
 		}
-		if it.tracked || it.marks {
-			it.driveTracked(visit)
+		if it.begin(visit) {
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
@@ -4090,8 +4464,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) WithID() iter.Seq2[EntityID, Row6[T1, T2
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6) bool {
 			return yield(id, Row6[T1, T2, T3, T4, T5, T6]{p1, p2, p3, p4, p5, p6})
 		}
-		if it.tracked || it.marks {
-			it.driveTracked(visit)
+		if it.begin(visit) {
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
@@ -4208,12 +4581,7 @@ type Run6[T1, T2, T3, T4, T5, T6 any] struct {
 // hand its IDs out in a slice the next run reuses: copy the ids you keep.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5, T6]] {
 	return func(yield func(Run6[T1, T2, T3, T4, T5, T6]) bool) {
-		if it.tracked || it.marks || it.not != nil {
-			var id [1]EntityID
-			it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6) bool {
-				id[0] = e
-				return yield(Run6[T1, T2, T3, T4, T5, T6]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1), unsafe.Slice(p4, 1), unsafe.Slice(p5, 1), unsafe.Slice(p6, 1)})
-			})
+		if it.beginRuns(yield) {
 			return
 		}
 		ids, driver := it.ids, it.driver
@@ -4321,6 +4689,22 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5,
 	}
 }
 
+// beginRuns starts an iteration of Runs (see start). A join with a Changed
+// view, a Not filter, or a view that marks what it hands out goes one
+// entity per run: beginRuns runs the whole iteration then and reports true.
+func (it *Iter6[T1, T2, T3, T4, T5, T6]) beginRuns(yield func(Run6[T1, T2, T3, T4, T5, T6]) bool) bool {
+	it.start()
+	if !it.tracked && !it.marks && it.not == nil {
+		return false
+	}
+	var id [1]EntityID
+	it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6) bool {
+		id[0] = e
+		return yield(Run6[T1, T2, T3, T4, T5, T6]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1), unsafe.Slice(p4, 1), unsafe.Slice(p5, 1), unsafe.Slice(p6, 1)})
+	})
+	return true
+}
+
 // runEnd returns the end of the run of the driving storage's ids that
 // starts at position i: the ids from i on sit in each view from its
 // position x on (x1, x2, x3, x4, x5, x6), in the same order, up to the end it
@@ -4377,6 +4761,9 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) runEnd(i int, inLine bool, x1, x2, x3, 
 // A Changed view's filter applies, and ViewMuts of types tracking
 // modification mark what Get hands out.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, bool) {
+	if it.released() {
+		panic(errViewReleased)
+	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
 	}
@@ -4470,6 +4857,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) getTracked(id EntityID) (*T1, *T2, *T3,
 // views are released, or add or remove components of these types while
 // using them.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) Packed() (ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, ok bool) {
+	it.start()
 	if it.driver != 0 || it.tracked || it.not != nil {
 		return nil, nil, nil, nil, nil, nil, nil, false
 	}
@@ -4506,8 +4894,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Count() (n int) {
 		n++
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
@@ -4605,6 +4992,10 @@ type Row7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
+// Between iterations, do: each iteration (and a cursor's first Next) sees
+// the storages as they are when it starts, so a join can be kept and gone
+// through again. A join used after one of its views is released panics
+// with [ErrReleased].
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -4627,6 +5018,18 @@ type Iter7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 	op      [7]opTrack
 	tracked bool
 	marks   bool
+	// c1..c7 are the states of the views the join was made of, or nil
+	// when it was made from storages (under a world-wide borrow). start
+	// reads them before each iteration. started says that this
+	// iteration has begun: a cursor picks its driver once.
+	c1      *viewCore[T1]
+	c2      *viewCore[T2]
+	c3      *viewCore[T3]
+	c4      *viewCore[T4]
+	c5      *viewCore[T5]
+	c6      *viewCore[T6]
+	c7      *viewCore[T7]
+	started bool
 	id      EntityID
 	p1      *T1
 	p2      *T2
@@ -4654,6 +5057,7 @@ func Join7[T1, T2, T3, T4, T5, T6, T7 any](v1 Part[T1], v2 Part[T2], v3 Part[T3]
 	p6 := v6.part()
 	p7 := v7.part()
 	it := newIter7(p1.s, p2.s, p3.s, p4.s, p5.s, p6.s, p7.s)
+	it.c1, it.c2, it.c3, it.c4, it.c5, it.c6, it.c7 = p1.c, p2.c, p3.c, p4.c, p5.c, p6.c, p7.c
 	it.op = [7]opTrack{p1.op, p2.op, p3.op, p4.op, p5.op, p6.op, p7.op}
 	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0 || p6.op.filter != 0 || p7.op.filter != 0
 	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark || p6.op.mark || p7.op.mark
@@ -4662,31 +5066,71 @@ func Join7[T1, T2, T3, T4, T5, T6, T7 any](v1 Part[T1], v2 Part[T2], v3 Part[T3]
 
 // newIter7 returns the join of the storages s1, s2, s3, s4, s5, s6, s7, driven by the shortest.
 func newIter7[T1, T2, T3, T4, T5, T6, T7 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3], s4 *sparseSet[T4], s5 *sparseSet[T5], s6 *sparseSet[T6], s7 *sparseSet[T7]) Iter7[T1, T2, T3, T4, T5, T6, T7] {
-	it := Iter7[T1, T2, T3, T4, T5, T6, T7]{s1: s1, s2: s2, s3: s3, s4: s4, s5: s5, s6: s6, s7: s7, ids: s1.dense, driver: 1}
-	if len(s2.dense) < len(it.ids) {
-		it.ids, it.driver = s2.dense, 2
+	it := Iter7[T1, T2, T3, T4, T5, T6, T7]{s1: s1, s2: s2, s3: s3, s4: s4, s5: s5, s6: s6, s7: s7}
+	it.pick()
+	return it
+}
+
+// pick chooses what drives the join: the aligned range of a packed group
+// when the storages are exactly its members, else the shortest storage.
+func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) pick() {
+	it.ids, it.driver = it.s1.dense, 1
+	if len(it.s2.dense) < len(it.ids) {
+		it.ids, it.driver = it.s2.dense, 2
 	}
-	if len(s3.dense) < len(it.ids) {
-		it.ids, it.driver = s3.dense, 3
+	if len(it.s3.dense) < len(it.ids) {
+		it.ids, it.driver = it.s3.dense, 3
 	}
-	if len(s4.dense) < len(it.ids) {
-		it.ids, it.driver = s4.dense, 4
+	if len(it.s4.dense) < len(it.ids) {
+		it.ids, it.driver = it.s4.dense, 4
 	}
-	if len(s5.dense) < len(it.ids) {
-		it.ids, it.driver = s5.dense, 5
+	if len(it.s5.dense) < len(it.ids) {
+		it.ids, it.driver = it.s5.dense, 5
 	}
-	if len(s6.dense) < len(it.ids) {
-		it.ids, it.driver = s6.dense, 6
+	if len(it.s6.dense) < len(it.ids) {
+		it.ids, it.driver = it.s6.dense, 6
 	}
-	if len(s7.dense) < len(it.ids) {
-		it.ids, it.driver = s7.dense, 7
+	if len(it.s7.dense) < len(it.ids) {
+		it.ids, it.driver = it.s7.dense, 7
 	}
-	if s1.group != nil {
-		if g := packed(s1, s2, s3, s4, s5, s6, s7); g != nil {
-			it.ids, it.driver = s1.dense[:g.n], 0
+	if it.s1.group != nil {
+		if g := packed(it.s1, it.s2, it.s3, it.s4, it.s5, it.s6, it.s7); g != nil {
+			it.ids, it.driver = it.s1.dense[:g.n], 0
 		}
 	}
-	return it
+}
+
+// start readies the join for an iteration. A join made from views panics
+// with [ErrReleased] once one of them has been released, and picks its
+// driver again when an iteration begins: components added or removed
+// between the join's making and its iteration (or between two
+// iterations) are seen. A cursor picks once, at its first Next.
+func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) start() {
+	if it.released() {
+		panic(errViewReleased)
+	}
+	if it.c1 != nil && !it.started {
+		it.started = true
+		it.pick()
+	}
+}
+
+// released reports whether the join was made from views of which one has
+// been released since.
+func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) released() bool {
+	return it.c1 != nil && (it.c1.s == nil || it.c2.s == nil || it.c3.s == nil || it.c4.s == nil || it.c5.s == nil || it.c6.s == nil || it.c7.s == nil)
+}
+
+// begin starts an iteration of the drive (see start). When the join has a
+// Changed view or marks what it hands out, begin runs the whole iteration
+// through driveTracked and reports true.
+func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) begin(visit func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7) bool) bool {
+	it.start()
+	if it.tracked || it.marks {
+		it.driveTracked(visit)
+		return true
+	}
+	return false
 }
 
 // Not returns the join restricted to entities that are in none of filters
@@ -4800,6 +5244,9 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
+	if it.c1 != nil && (!it.started || it.released()) {
+		it.start()
+	}
 	if it.tracked || it.marks {
 		found := false
 		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7) bool {
@@ -4897,8 +5344,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Each(fn func(*T1, *T2, *T3, *T4, *T5
 		fn(p1, p2, p3, p4, p5, p6, p7)
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
@@ -4988,8 +5434,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) EachWithID(fn func(EntityID, *T1, *T
 		fn(id, p1, p2, p3, p4, p5, p6, p7)
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
@@ -5079,8 +5524,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) All() iter.Seq[Row7[T1, T2, T3, T4, 
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7) bool {
 			return yield(Row7[T1, T2, T3, T4, T5, T6, T7]{p1, p2, p3, p4, p5, p6, p7})
 		}
-		if it.tracked || it.marks {
-			it.driveTracked(visit)
+		if it.begin(visit) {
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
@@ -5171,8 +5615,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) WithID() iter.Seq2[EntityID, Row7[T1
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7) bool {
 			return yield(id, Row7[T1, T2, T3, T4, T5, T6, T7]{p1, p2, p3, p4, p5, p6, p7})
 		}
-		if it.tracked || it.marks {
-			it.driveTracked(visit)
+		if it.begin(visit) {
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
@@ -5298,12 +5741,7 @@ type Run7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 // hand its IDs out in a slice the next run reuses: copy the ids you keep.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4, T5, T6, T7]] {
 	return func(yield func(Run7[T1, T2, T3, T4, T5, T6, T7]) bool) {
-		if it.tracked || it.marks || it.not != nil {
-			var id [1]EntityID
-			it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7) bool {
-				id[0] = e
-				return yield(Run7[T1, T2, T3, T4, T5, T6, T7]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1), unsafe.Slice(p4, 1), unsafe.Slice(p5, 1), unsafe.Slice(p6, 1), unsafe.Slice(p7, 1)})
-			})
+		if it.beginRuns(yield) {
 			return
 		}
 		ids, driver := it.ids, it.driver
@@ -5422,6 +5860,22 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4,
 	}
 }
 
+// beginRuns starts an iteration of Runs (see start). A join with a Changed
+// view, a Not filter, or a view that marks what it hands out goes one
+// entity per run: beginRuns runs the whole iteration then and reports true.
+func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) beginRuns(yield func(Run7[T1, T2, T3, T4, T5, T6, T7]) bool) bool {
+	it.start()
+	if !it.tracked && !it.marks && it.not == nil {
+		return false
+	}
+	var id [1]EntityID
+	it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7) bool {
+		id[0] = e
+		return yield(Run7[T1, T2, T3, T4, T5, T6, T7]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1), unsafe.Slice(p4, 1), unsafe.Slice(p5, 1), unsafe.Slice(p6, 1), unsafe.Slice(p7, 1)})
+	})
+	return true
+}
+
 // runEnd returns the end of the run of the driving storage's ids that
 // starts at position i: the ids from i on sit in each view from its
 // position x on (x1, x2, x3, x4, x5, x6, x7), in the same order, up to the end it
@@ -5482,6 +5936,9 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) runEnd(i int, inLine bool, x1, x2, 
 // A Changed view's filter applies, and ViewMuts of types tracking
 // modification mark what Get hands out.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, *T7, bool) {
+	if it.released() {
+		panic(errViewReleased)
+	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
 	}
@@ -5586,6 +6043,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) getTracked(id EntityID) (*T1, *T2, 
 // views are released, or add or remove components of these types while
 // using them.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Packed() (ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7, ok bool) {
+	it.start()
 	if it.driver != 0 || it.tracked || it.not != nil {
 		return nil, nil, nil, nil, nil, nil, nil, nil, false
 	}
@@ -5625,8 +6083,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Count() (n int) {
 		n++
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
@@ -5733,6 +6190,10 @@ type Row8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
+// Between iterations, do: each iteration (and a cursor's first Next) sees
+// the storages as they are when it starts, so a join can be kept and gone
+// through again. A join used after one of its views is released panics
+// with [ErrReleased].
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -5756,6 +6217,19 @@ type Iter8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 	op      [8]opTrack
 	tracked bool
 	marks   bool
+	// c1..c8 are the states of the views the join was made of, or nil
+	// when it was made from storages (under a world-wide borrow). start
+	// reads them before each iteration. started says that this
+	// iteration has begun: a cursor picks its driver once.
+	c1      *viewCore[T1]
+	c2      *viewCore[T2]
+	c3      *viewCore[T3]
+	c4      *viewCore[T4]
+	c5      *viewCore[T5]
+	c6      *viewCore[T6]
+	c7      *viewCore[T7]
+	c8      *viewCore[T8]
+	started bool
 	id      EntityID
 	p1      *T1
 	p2      *T2
@@ -5785,6 +6259,7 @@ func Join8[T1, T2, T3, T4, T5, T6, T7, T8 any](v1 Part[T1], v2 Part[T2], v3 Part
 	p7 := v7.part()
 	p8 := v8.part()
 	it := newIter8(p1.s, p2.s, p3.s, p4.s, p5.s, p6.s, p7.s, p8.s)
+	it.c1, it.c2, it.c3, it.c4, it.c5, it.c6, it.c7, it.c8 = p1.c, p2.c, p3.c, p4.c, p5.c, p6.c, p7.c, p8.c
 	it.op = [8]opTrack{p1.op, p2.op, p3.op, p4.op, p5.op, p6.op, p7.op, p8.op}
 	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0 || p6.op.filter != 0 || p7.op.filter != 0 || p8.op.filter != 0
 	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark || p6.op.mark || p7.op.mark || p8.op.mark
@@ -5793,34 +6268,74 @@ func Join8[T1, T2, T3, T4, T5, T6, T7, T8 any](v1 Part[T1], v2 Part[T2], v3 Part
 
 // newIter8 returns the join of the storages s1, s2, s3, s4, s5, s6, s7, s8, driven by the shortest.
 func newIter8[T1, T2, T3, T4, T5, T6, T7, T8 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3], s4 *sparseSet[T4], s5 *sparseSet[T5], s6 *sparseSet[T6], s7 *sparseSet[T7], s8 *sparseSet[T8]) Iter8[T1, T2, T3, T4, T5, T6, T7, T8] {
-	it := Iter8[T1, T2, T3, T4, T5, T6, T7, T8]{s1: s1, s2: s2, s3: s3, s4: s4, s5: s5, s6: s6, s7: s7, s8: s8, ids: s1.dense, driver: 1}
-	if len(s2.dense) < len(it.ids) {
-		it.ids, it.driver = s2.dense, 2
+	it := Iter8[T1, T2, T3, T4, T5, T6, T7, T8]{s1: s1, s2: s2, s3: s3, s4: s4, s5: s5, s6: s6, s7: s7, s8: s8}
+	it.pick()
+	return it
+}
+
+// pick chooses what drives the join: the aligned range of a packed group
+// when the storages are exactly its members, else the shortest storage.
+func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) pick() {
+	it.ids, it.driver = it.s1.dense, 1
+	if len(it.s2.dense) < len(it.ids) {
+		it.ids, it.driver = it.s2.dense, 2
 	}
-	if len(s3.dense) < len(it.ids) {
-		it.ids, it.driver = s3.dense, 3
+	if len(it.s3.dense) < len(it.ids) {
+		it.ids, it.driver = it.s3.dense, 3
 	}
-	if len(s4.dense) < len(it.ids) {
-		it.ids, it.driver = s4.dense, 4
+	if len(it.s4.dense) < len(it.ids) {
+		it.ids, it.driver = it.s4.dense, 4
 	}
-	if len(s5.dense) < len(it.ids) {
-		it.ids, it.driver = s5.dense, 5
+	if len(it.s5.dense) < len(it.ids) {
+		it.ids, it.driver = it.s5.dense, 5
 	}
-	if len(s6.dense) < len(it.ids) {
-		it.ids, it.driver = s6.dense, 6
+	if len(it.s6.dense) < len(it.ids) {
+		it.ids, it.driver = it.s6.dense, 6
 	}
-	if len(s7.dense) < len(it.ids) {
-		it.ids, it.driver = s7.dense, 7
+	if len(it.s7.dense) < len(it.ids) {
+		it.ids, it.driver = it.s7.dense, 7
 	}
-	if len(s8.dense) < len(it.ids) {
-		it.ids, it.driver = s8.dense, 8
+	if len(it.s8.dense) < len(it.ids) {
+		it.ids, it.driver = it.s8.dense, 8
 	}
-	if s1.group != nil {
-		if g := packed(s1, s2, s3, s4, s5, s6, s7, s8); g != nil {
-			it.ids, it.driver = s1.dense[:g.n], 0
+	if it.s1.group != nil {
+		if g := packed(it.s1, it.s2, it.s3, it.s4, it.s5, it.s6, it.s7, it.s8); g != nil {
+			it.ids, it.driver = it.s1.dense[:g.n], 0
 		}
 	}
-	return it
+}
+
+// start readies the join for an iteration. A join made from views panics
+// with [ErrReleased] once one of them has been released, and picks its
+// driver again when an iteration begins: components added or removed
+// between the join's making and its iteration (or between two
+// iterations) are seen. A cursor picks once, at its first Next.
+func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) start() {
+	if it.released() {
+		panic(errViewReleased)
+	}
+	if it.c1 != nil && !it.started {
+		it.started = true
+		it.pick()
+	}
+}
+
+// released reports whether the join was made from views of which one has
+// been released since.
+func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) released() bool {
+	return it.c1 != nil && (it.c1.s == nil || it.c2.s == nil || it.c3.s == nil || it.c4.s == nil || it.c5.s == nil || it.c6.s == nil || it.c7.s == nil || it.c8.s == nil)
+}
+
+// begin starts an iteration of the drive (see start). When the join has a
+// Changed view or marks what it hands out, begin runs the whole iteration
+// through driveTracked and reports true.
+func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) begin(visit func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8) bool) bool {
+	it.start()
+	if it.tracked || it.marks {
+		it.driveTracked(visit)
+		return true
+	}
+	return false
 }
 
 // Not returns the join restricted to entities that are in none of filters
@@ -5946,6 +6461,9 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
+	if it.c1 != nil && (!it.started || it.released()) {
+		it.start()
+	}
 	if it.tracked || it.marks {
 		found := false
 		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7, p8 *T8) bool {
@@ -6051,8 +6569,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Each(fn func(*T1, *T2, *T3, *T4,
 		fn(p1, p2, p3, p4, p5, p6, p7, p8)
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
@@ -6150,8 +6667,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) EachWithID(fn func(EntityID, *T1
 		fn(id, p1, p2, p3, p4, p5, p6, p7, p8)
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not
@@ -6249,8 +6765,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) All() iter.Seq[Row8[T1, T2, T3, 
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7, p8 *T8) bool {
 			return yield(Row8[T1, T2, T3, T4, T5, T6, T7, T8]{p1, p2, p3, p4, p5, p6, p7, p8})
 		}
-		if it.tracked || it.marks {
-			it.driveTracked(visit)
+		if it.begin(visit) {
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
@@ -6349,8 +6864,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) WithID() iter.Seq2[EntityID, Row
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7, p8 *T8) bool {
 			return yield(id, Row8[T1, T2, T3, T4, T5, T6, T7, T8]{p1, p2, p3, p4, p5, p6, p7, p8})
 		}
-		if it.tracked || it.marks {
-			it.driveTracked(visit)
+		if it.begin(visit) {
 			return
 		}
 		ids, driver, not := it.ids, it.driver, it.not
@@ -6485,12 +6999,7 @@ type Run8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 // hand its IDs out in a slice the next run reuses: copy the ids you keep.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3, T4, T5, T6, T7, T8]] {
 	return func(yield func(Run8[T1, T2, T3, T4, T5, T6, T7, T8]) bool) {
-		if it.tracked || it.marks || it.not != nil {
-			var id [1]EntityID
-			it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7, p8 *T8) bool {
-				id[0] = e
-				return yield(Run8[T1, T2, T3, T4, T5, T6, T7, T8]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1), unsafe.Slice(p4, 1), unsafe.Slice(p5, 1), unsafe.Slice(p6, 1), unsafe.Slice(p7, 1), unsafe.Slice(p8, 1)})
-			})
+		if it.beginRuns(yield) {
 			return
 		}
 		ids, driver := it.ids, it.driver
@@ -6620,6 +7129,22 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 	}
 }
 
+// beginRuns starts an iteration of Runs (see start). A join with a Changed
+// view, a Not filter, or a view that marks what it hands out goes one
+// entity per run: beginRuns runs the whole iteration then and reports true.
+func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) beginRuns(yield func(Run8[T1, T2, T3, T4, T5, T6, T7, T8]) bool) bool {
+	it.start()
+	if !it.tracked && !it.marks && it.not == nil {
+		return false
+	}
+	var id [1]EntityID
+	it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7, p8 *T8) bool {
+		id[0] = e
+		return yield(Run8[T1, T2, T3, T4, T5, T6, T7, T8]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1), unsafe.Slice(p4, 1), unsafe.Slice(p5, 1), unsafe.Slice(p6, 1), unsafe.Slice(p7, 1), unsafe.Slice(p8, 1)})
+	})
+	return true
+}
+
 // runEnd returns the end of the run of the driving storage's ids that
 // starts at position i: the ids from i on sit in each view from its
 // position x on (x1, x2, x3, x4, x5, x6, x7, x8), in the same order, up to the end it
@@ -6684,6 +7209,9 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) runEnd(i int, inLine bool, x1, 
 // A Changed view's filter applies, and ViewMuts of types tracking
 // modification mark what Get hands out.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8, bool) {
+	if it.released() {
+		panic(errViewReleased)
+	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
 	}
@@ -6799,6 +7327,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) getTracked(id EntityID) (*T1, *
 // views are released, or add or remove components of these types while
 // using them.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Packed() (ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7, c8 []T8, ok bool) {
+	it.start()
 	if it.driver != 0 || it.tracked || it.not != nil {
 		return nil, nil, nil, nil, nil, nil, nil, nil, nil, false
 	}
@@ -6841,8 +7370,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Count() (n int) {
 		n++
 		return true
 	}
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
+	if it.begin(visit) {
 		return
 	}
 	ids, driver, not := it.ids, it.driver, it.not

@@ -18,6 +18,7 @@ func (it Iter1[T1]) ParEach(fn func(*T1)) {
 // pass on the caller first: marking updates summaries shared by
 // neighbouring components, which the workers must not write at once.
 func (it Iter1[T1]) ParEachMin(grain int, fn func(*T1)) {
+	it.start()
 	if it.marks {
 		it.driveTracked(func(EntityID, *T1) bool { return true })
 		it.marks = false
@@ -53,6 +54,7 @@ func (it Iter2[T1, T2]) ParEach(fn func(*T1, *T2)) {
 // pass on the caller first: marking updates summaries shared by
 // neighbouring components, which the workers must not write at once.
 func (it Iter2[T1, T2]) ParEachMin(grain int, fn func(*T1, *T2)) {
+	it.start()
 	if it.marks {
 		it.driveTracked(func(EntityID, *T1, *T2) bool { return true })
 		it.marks = false
@@ -88,6 +90,7 @@ func (it Iter3[T1, T2, T3]) ParEach(fn func(*T1, *T2, *T3)) {
 // pass on the caller first: marking updates summaries shared by
 // neighbouring components, which the workers must not write at once.
 func (it Iter3[T1, T2, T3]) ParEachMin(grain int, fn func(*T1, *T2, *T3)) {
+	it.start()
 	if it.marks {
 		it.driveTracked(func(EntityID, *T1, *T2, *T3) bool { return true })
 		it.marks = false
@@ -123,6 +126,7 @@ func (it Iter4[T1, T2, T3, T4]) ParEach(fn func(*T1, *T2, *T3, *T4)) {
 // pass on the caller first: marking updates summaries shared by
 // neighbouring components, which the workers must not write at once.
 func (it Iter4[T1, T2, T3, T4]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4)) {
+	it.start()
 	if it.marks {
 		it.driveTracked(func(EntityID, *T1, *T2, *T3, *T4) bool { return true })
 		it.marks = false
@@ -158,6 +162,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) ParEach(fn func(*T1, *T2, *T3, *T4, *T5)) {
 // pass on the caller first: marking updates summaries shared by
 // neighbouring components, which the workers must not write at once.
 func (it Iter5[T1, T2, T3, T4, T5]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4, *T5)) {
+	it.start()
 	if it.marks {
 		it.driveTracked(func(EntityID, *T1, *T2, *T3, *T4, *T5) bool { return true })
 		it.marks = false
@@ -193,6 +198,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) ParEach(fn func(*T1, *T2, *T3, *T4, *T5,
 // pass on the caller first: marking updates summaries shared by
 // neighbouring components, which the workers must not write at once.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4, *T5, *T6)) {
+	it.start()
 	if it.marks {
 		it.driveTracked(func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6) bool { return true })
 		it.marks = false
@@ -228,6 +234,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) ParEach(fn func(*T1, *T2, *T3, *T4, 
 // pass on the caller first: marking updates summaries shared by
 // neighbouring components, which the workers must not write at once.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4, *T5, *T6, *T7)) {
+	it.start()
 	if it.marks {
 		it.driveTracked(func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7) bool { return true })
 		it.marks = false
@@ -263,6 +270,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) ParEach(fn func(*T1, *T2, *T3, *
 // pass on the caller first: marking updates summaries shared by
 // neighbouring components, which the workers must not write at once.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8)) {
+	it.start()
 	if it.marks {
 		it.driveTracked(func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8) bool { return true })
 		it.marks = false

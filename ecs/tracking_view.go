@@ -42,8 +42,8 @@ func (c Changed[T]) part() joinPart[T] {
 
 // All iterates over the changed components, in storage order.
 func (c Changed[T]) All() iter.Seq[*T] {
-	p := c.part()
 	return func(yield func(*T) bool) {
+		p := c.part()
 		data := p.s.data
 		p.scan(func(i int) bool { return yield(&data[i]) })
 	}
@@ -51,8 +51,8 @@ func (c Changed[T]) All() iter.Seq[*T] {
 
 // WithID iterates over the changed components with their entities.
 func (c Changed[T]) WithID() iter.Seq2[EntityID, *T] {
-	p := c.part()
 	return func(yield func(EntityID, *T) bool) {
+		p := c.part()
 		data, ids := p.s.data, p.s.dense
 		p.scan(func(i int) bool { return yield(ids[i], &data[i]) })
 	}

@@ -61,11 +61,13 @@ type Part[T any] interface {
 	part() joinPart[T]
 }
 
-// joinPart is one operand of a join: a storage, and what to do with its
-// tracking.
+// joinPart is one operand of a join: a storage, what to do with its
+// tracking, and the view's state, which tells the join when the view is
+// released.
 type joinPart[T any] struct {
 	s  *sparseSet[T]
 	op opTrack
+	c  *viewCore[T]
 }
 
 func (v View[T]) part() joinPart[T]    { return v.c.part(false) }
@@ -73,7 +75,7 @@ func (v ViewMut[T]) part() joinPart[T] { return v.c.part(true) }
 
 func (c *viewCore[T]) part(mut bool) joinPart[T] {
 	s := c.store()
-	p := joinPart[T]{s: s}
+	p := joinPart[T]{s: s, c: c}
 	if mut && s.track != nil && s.track.modifiedAt != nil {
 		p.op.mark = true
 	}
