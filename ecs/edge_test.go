@@ -929,6 +929,7 @@ func TestEdgeViewsAfterRelease(t *testing.T) {
 	must(t, ecs.AddUnique(w, bookPlayer{}))
 	release, err := w.Borrow(&v, &vm, &u, &um, &e)
 	must(t, err)
+	entitiesSeq := e.All()
 	release()
 	release, err = w.Borrow(&em)
 	must(t, err)
@@ -942,46 +943,50 @@ func TestEdgeViewsAfterRelease(t *testing.T) {
 	must(t, w.Run(func(p ecs.View[Pos]) { escaped = p }))
 	var never ecs.View[Pos]
 
-	// Component views panic with an error wrapping ErrReleased (a constant,
-	// so that accessors stay inlinable: it cannot name the type); the
-	// others name what they are.
+	// Every view panics with an error wrapping ErrReleased. Component
+	// views panic with a constant, so that accessors stay inlinable: it
+	// cannot name the type; the others name what they are.
 	uses := []struct {
 		name string
 		fn   func()
-		want string // "" for the ErrReleased panic of component views
+		want string // what the message names besides the advice
 	}{
-		{"View.Len", func() { v.Len() }, ""},
-		{"View.Get", func() { v.Get(id) }, ""},
-		{"View.MustGet", func() { v.MustGet(id) }, ""},
-		{"ViewMut.MustGet", func() { vm.MustGet(id) }, ""},
+		{"View.Len", func() { v.Len() }, "a view was"},
+		{"View.Get", func() { v.Get(id) }, "a view was"},
+		{"View.MustGet", func() { v.MustGet(id) }, "a view was"},
+		{"ViewMut.MustGet", func() { vm.MustGet(id) }, "a view was"},
 		{"View.All", func() {
 			for range v.All() {
 			}
-		}, ""},
-		{"Join1 of a released View", func() { ecs.Join1(v) }, ""},
-		{"ViewMut.AddComponentUnchecked", func() { _ = vm.AddComponentUnchecked(id, Vel{}) }, ""},
-		{"ViewMut.Remove", func() { vm.Remove(id) }, ""},
-		{"ViewMut.Delete", func() { vm.Delete(id) }, ""},
-		{"a ViewMut never borrowed, Delete", func() { var z ecs.ViewMut[Pos]; z.Delete(id) }, ""},
+		}, "a view was"},
+		{"Join1 of a released View", func() { ecs.Join1(v) }, "a view was"},
+		{"ViewMut.AddComponentUnchecked", func() { _ = vm.AddComponentUnchecked(id, Vel{}) }, "a view was"},
+		{"ViewMut.Remove", func() { vm.Remove(id) }, "a view was"},
+		{"ViewMut.Delete", func() { vm.Delete(id) }, "a view was"},
+		{"a ViewMut never borrowed, Delete", func() { var z ecs.ViewMut[Pos]; z.Delete(id) }, "a view was"},
 		{"UniqueView.Get", func() { u.Get() }, "ecs_test.Camera"},
 		{"UniqueViewMut.Get", func() { um.Get() }, "ecs_test.bookPlayer"},
 		{"EntitiesView.IsAlive", func() { e.IsAlive(id) }, "entities"},
+		{"EntitiesView.All", func() {
+			for range e.All() {
+			}
+		}, "entities"},
+		{"EntitiesView.All made before release", func() {
+			for range entitiesSeq {
+			}
+		}, "entities"},
 		{"EntitiesViewMut.AddEntity", func() { em.AddEntity() }, "entities"},
 		{"AllStoragesViewMut.AddEntity", func() { all.AddEntity() }, "AllStoragesViewMut"},
 		{"AllStoragesViewMut through AddEntity1", func() { _, _ = ecs.AddEntity1(all, Pos{}) }, "AllStoragesViewMut"},
 		{"AllStoragesViewMut.DeleteEntity", func() { _ = all.DeleteEntity(id) }, "AllStoragesViewMut"},
 		{"AllStoragesViewMut.Strip", func() { _ = all.Strip(id) }, "AllStoragesViewMut"},
-		{"a View escaped from a system", func() { escaped.Len() }, ""},
-		{"a View never borrowed", func() { never.Len() }, ""},
+		{"a View escaped from a system", func() { escaped.Len() }, "a view was"},
+		{"a View never borrowed", func() { never.Len() }, "a view was"},
 	}
 	for _, use := range uses {
 		t.Run(use.name, func(t *testing.T) {
 			msg := panicsWith(t, use.fn, "after release")
-			if use.want != "" {
-				hasAll(t, msg, use.want)
-				return
-			}
-			hasAll(t, msg, "never borrowed", "release function of World.Borrow")
+			hasAll(t, msg, use.want, "never borrowed", "release function of World.Borrow")
 			r := recovered(use.fn)
 			err, _ := r.(error)
 			isTrue(t, errors.Is(err, ecs.ErrReleased), "panic value %v (%T) does not wrap ErrReleased", r, r)

@@ -24,7 +24,7 @@ type entitiesCore struct {
 
 func (c *entitiesCore) ents() *entities {
 	if c == nil || c.w == nil {
-		panic("ecs: entities view used after release (or never borrowed): use views only inside the system, or before calling the release function of World.Borrow")
+		panic(errEntitiesReleased)
 	}
 	return &c.w.ents
 }
@@ -86,7 +86,7 @@ func (v EntitiesView) IsAlive(id EntityID) bool { return v.c.ents().isAlive(id) 
 func (v EntitiesView) Len() int { return v.c.ents().live }
 
 // All iterates over the live entities in index order.
-func (v EntitiesView) All() iter.Seq[EntityID] { return v.c.ents().each }
+func (v EntitiesView) All() iter.Seq[EntityID] { return entitiesAll(v.c) }
 
 // IsAlive reports whether id is a live entity.
 func (v EntitiesViewMut) IsAlive(id EntityID) bool { return v.c.ents().isAlive(id) }
@@ -96,7 +96,13 @@ func (v EntitiesViewMut) Len() int { return v.c.ents().live }
 
 // All iterates over the live entities in index order. Do not create
 // entities while iterating.
-func (v EntitiesViewMut) All() iter.Seq[EntityID] { return v.c.ents().each }
+func (v EntitiesViewMut) All() iter.Seq[EntityID] { return entitiesAll(v.c) }
+
+// entitiesAll is All of both entities views. It finds the entities when
+// ranged over, so that a sequence kept past the view's release panics.
+func entitiesAll(c *entitiesCore) iter.Seq[EntityID] {
+	return func(yield func(EntityID) bool) { c.ents().each(yield) }
+}
 
 // AddEntity creates an entity with no component. Give it components with
 // [ViewMut.AddComponentUnchecked] (or [ViewMut.AddEntity] to do both).
@@ -141,7 +147,7 @@ func (v AllStoragesViewMut) world() (*World, bool) {
 // storages.
 func (v AllStoragesViewMut) held() *World {
 	if v.c == nil || v.c.w == nil {
-		panic("ecs: AllStoragesViewMut used after release (or never borrowed): use views only inside the system, or before calling the release function of World.Borrow")
+		panic(errAllStoragesReleased)
 	}
 	return v.c.w
 }

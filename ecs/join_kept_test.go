@@ -16,10 +16,10 @@ type (
 	kA struct{ V uint32 }
 	kB struct{ V uint32 }
 	kC struct{ V uint32 }
-	kT struct{ V uint32 } // tracks insertion and modification
+	kT struct{ V uint32 } // tracks everything
 )
 
-func (kT) Tracking() ecs.Tracking { return ecs.TrackInsertion | ecs.TrackModification }
+func (kT) Tracking() ecs.Tracking { return ecs.TrackAll }
 
 // joinVisits runs every way of iterating a join of two views and returns,
 // per way, what it visited as sorted "index" strings. A visit whose
@@ -140,10 +140,11 @@ func TestJoinKeptSeesLaterChanges(t *testing.T) {
 	}
 }
 
-// TestJoinAfterReleasePanics checks that a join used after its views were
-// released panics with ErrReleased, however it is used: ranged, a cursor
-// advanced before the release, Get.
-func TestJoinAfterReleasePanics(t *testing.T) {
+// TestJoinAndTrackingAfterReleasePanic checks that a join used after its
+// views were released panics with ErrReleased, however it is used: ranged,
+// a cursor advanced before the release, Get; and so do the tracking
+// sequences made before the release.
+func TestJoinAndTrackingAfterReleasePanic(t *testing.T) {
 	w := ecs.NewWorld()
 	for i := range uint32(4) {
 		_, err := ecs.AddEntity4(w, kA{i}, kB{i}, kC{i}, kT{i})
@@ -158,6 +159,14 @@ func TestJoinAfterReleasePanics(t *testing.T) {
 	inserted, err := tv.Inserted()
 	must(t, err)
 	jt := ecs.Join2(a, inserted)
+	tv.Delete(0)
+	_, _ = tv.Remove(1)
+	deleted, err := tv.Deleted()
+	must(t, err)
+	removed, err := tv.Removed()
+	must(t, err)
+	either, err := tv.RemovedOrDeleted()
+	must(t, err)
 	j2 := ecs.Join2(a, b)
 	j3 := ecs.Join3(a, b, c)
 	advanced := ecs.Join2(a, b)
@@ -185,6 +194,9 @@ func TestJoinAfterReleasePanics(t *testing.T) {
 		"Changed.WithID":                  rangeOver(inserted.WithID()),
 		"Join2 with a Changed view, All":  rangeOver(jt.All()),
 		"Join2 with a Changed view, Next": func() { jt.Next() },
+		"ViewMut.Deleted":                 rangeOver(deleted),
+		"ViewMut.Removed":                 rangeOver1(removed),
+		"ViewMut.RemovedOrDeleted":        rangeOver1(either),
 	}
 	release()
 	for name, use := range uses {

@@ -225,10 +225,9 @@ func (c *viewCore[T]) deleted(view string) (iter.Seq2[EntityID, T], error) {
 	if err := s.needs(view+"["+s.name+"].Deleted", TrackDeletion); err != nil {
 		return nil, err
 	}
-	t := s.track
-	since, all := c.logSince()
 	return func(yield func(EntityID, T) bool) {
-		log := t.deletions // the log as it is now, cleared or not
+		since, all := c.logSince()
+		log := c.store().track.deletions // the log as it is now, cleared or not
 		for i := range log {
 			if d := &log[i]; (all || newer(d.at, since)) && !yield(d.id, d.v) {
 				return
@@ -242,10 +241,9 @@ func (c *viewCore[T]) removed(view string) (iter.Seq[EntityID], error) {
 	if err := s.needs(view+"["+s.name+"].Removed", TrackRemoval); err != nil {
 		return nil, err
 	}
-	t := s.track
-	since, all := c.logSince()
 	return func(yield func(EntityID) bool) {
-		log := t.removals // the log as it is now, cleared or not
+		since, all := c.logSince()
+		log := c.store().track.removals // the log as it is now, cleared or not
 		for _, r := range log {
 			if (all || newer(r.at, since)) && !yield(r.id) {
 				return
@@ -259,9 +257,9 @@ func (c *viewCore[T]) removedOrDeleted(view string) (iter.Seq[EntityID], error) 
 	if err := s.needs(view+"["+s.name+"].RemovedOrDeleted", TrackRemoval|TrackDeletion); err != nil {
 		return nil, err
 	}
-	t := s.track
-	since, all := c.logSince()
 	return func(yield func(EntityID) bool) {
+		since, all := c.logSince()
+		t := c.store().track
 		rem, del := t.removals, t.deletions // the logs as they are now
 		for _, r := range rem {
 			if (all || newer(r.at, since)) && !yield(r.id) {

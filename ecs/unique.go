@@ -96,7 +96,7 @@ func (v UniqueViewMut[T]) Get() *T { return v.c.ptr() }
 
 func (c *uniqueCore[T]) ptr() *T {
 	if c == nil || c.u == nil {
-		panic("ecs: unique view of " + typeName(typeOf[T]()) + " used after release (or never borrowed): use views only inside the system, or before calling the release function of World.Borrow")
+		panic(uniqueReleased[T]())
 	}
 	return &c.u.v
 }

@@ -92,7 +92,28 @@ func (c *viewCore[T]) store() *sparseSet[T] {
 }
 
 // errViewReleased is the panic value of a view used outside its borrow.
-var errViewReleased = fmt.Errorf("ecs: a view was used after release, or was never borrowed: use views only inside the system, or before calling the release function of World.Borrow: %w", ErrReleased)
+var errViewReleased = releasedError("a view was")
+
+// The panic values of the other views used outside their borrow. They name
+// the view.
+var (
+	errEntitiesReleased    = releasedError("an entities view was")
+	errAllStoragesReleased = releasedError("an AllStoragesViewMut was")
+)
+
+// uniqueReleased is the panic value of a unique view of T used outside its
+// borrow, naming T. Out of line, so that the accessors stay inlinable.
+//
+//go:noinline
+func uniqueReleased[T any]() error {
+	return releasedError("a unique view of " + typeName(typeOf[T]()) + " was")
+}
+
+// releasedError returns the error of a view used after release: what
+// names the view, and the error wraps [ErrReleased].
+func releasedError(what string) error {
+	return fmt.Errorf("ecs: %s used after release, or was never borrowed: use views only inside the system, or before calling the release function of World.Borrow: %w", what, ErrReleased)
+}
 
 func (c *viewCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string) error {
 	s := storageFor[T](ctx.w)
