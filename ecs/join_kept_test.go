@@ -1,7 +1,6 @@
 package ecs_test
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -199,14 +198,5 @@ func TestJoinAndTrackingAfterReleasePanic(t *testing.T) {
 		"ViewMut.RemovedOrDeleted":        rangeOver1(either),
 	}
 	release()
-	for name, use := range uses {
-		func() {
-			defer func() {
-				if r := recover(); !errors.Is(asError(r), ecs.ErrReleased) {
-					t.Errorf("%s after release: recovered %v, want a panic wrapping ErrReleased", name, r)
-				}
-			}()
-			use()
-		}()
-	}
+	mustPanicReleased(t, uses)
 }

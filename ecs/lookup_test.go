@@ -193,15 +193,17 @@ func TestSequencesAfterReleasePanic(t *testing.T) {
 	}
 	release()
 	must(t, w.DeleteEntity(ids[0]))
-	for name, rangeIt := range seqs {
-		func() {
-			defer func() {
-				if r := recover(); !errors.Is(asError(r), ecs.ErrReleased) {
-					t.Errorf("%s ranged after release: recovered %v, want a panic wrapping ErrReleased", name, r)
-				}
-			}()
-			rangeIt()
-		}()
+	mustPanicReleased(t, seqs)
+}
+
+// mustPanicReleased calls each use and fails t for each that does not
+// panic with an error wrapping ErrReleased.
+func mustPanicReleased(t *testing.T, uses map[string]func()) {
+	t.Helper()
+	for name, use := range uses {
+		if r := recovered(use); !errors.Is(asError(r), ecs.ErrReleased) {
+			t.Errorf("%s after release: recovered %v, want a panic wrapping ErrReleased", name, r)
+		}
 	}
 }
 
