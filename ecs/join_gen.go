@@ -17,10 +17,13 @@ import (
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
-// Between iterations, do: each iteration (and a cursor's first Next) sees
-// the storages as they are when it starts, so a join can be kept and gone
-// through again. A join used after one of its views is released panics
-// with [ErrReleased].
+// Between iterations, do: each iteration reads the join's views afresh
+// when it begins (every range over a sequence from All, WithID or Runs,
+// each call to Each, EachWithID, Count, Packed or ParEach, a cursor's
+// first Next), so a join and its sequences can be kept and gone through
+// again, and see the storages as they are then. A join whose views have
+// been released panics with [ErrReleased]; once they are borrowed again,
+// it goes over what they hold.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -37,10 +40,12 @@ type Iter1[T1 any] struct {
 	op      [1]opTrack
 	tracked bool
 	marks   bool
-	// c1..c1 are the states of the views the join was made of, or nil
-	// when it was made from storages (under a world-wide borrow). start
-	// reads them before each iteration. started says that this
-	// iteration has begun: a cursor picks its driver once.
+	// v1..v1 are the views the join was made of, and c1..c1 their
+	// states, or nil when the join was made from storages (under a
+	// world-wide borrow). Each iteration reads the views afresh (start);
+	// started says that this value's iteration has begun: a cursor reads
+	// them once, at its first Next.
+	v1      Part[T1]
 	c1      *viewCore[T1]
 	started bool
 	id      EntityID
@@ -56,13 +61,21 @@ type Iter1[T1 any] struct {
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
 func Join1[T1 any](v1 Part[T1]) Iter1[T1] {
-	p1 := v1.part()
-	it := newIter1(p1.s)
+	it := Iter1[T1]{v1: v1}
+	it.read()
+	return it
+}
+
+// read takes the storages, the tracking windows and the states of the
+// join's views from the views as they are now, and picks the driver.
+func (it *Iter1[T1]) read() {
+	p1 := it.v1.part()
+	it.s1 = p1.s
 	it.c1 = p1.c
 	it.op = [1]opTrack{p1.op}
 	it.tracked = p1.op.filter != 0
 	it.marks = p1.op.mark
-	return it
+	it.pick()
 }
 
 // newIter1 returns the join of the storages s1, driven by the shortest.
@@ -78,25 +91,29 @@ func (it *Iter1[T1]) pick() {
 	it.ids, it.driver = it.s1.dense, 1
 }
 
-// start readies the join for an iteration. A join made from views panics
-// with [ErrReleased] once one of them has been released, and picks its
-// driver again when an iteration begins: components added or removed
-// between the join's making and its iteration (or between two
-// iterations) are seen. A cursor picks once, at its first Next.
+// start readies a join made from views for an iteration. When the
+// iteration begins, it reads the views again (read): components added or
+// removed, and tracking cleared, between the join's making and its
+// iteration (or between two iterations) are seen, and a view released in
+// the meantime panics with [ErrReleased]. Once the iteration has begun (a
+// cursor after its first Next), it panics if a view no longer holds the
+// storage the iteration reads.
 func (it *Iter1[T1]) start() {
-	if it.released() {
-		panic(errViewReleased)
-	}
-	if it.c1 != nil && !it.started {
+	switch {
+	case it.c1 == nil: // made from storages
+	case !it.started:
 		it.started = true
-		it.pick()
+		it.read()
+	case it.released():
+		panic(errViewReleased)
 	}
 }
 
-// released reports whether the join was made from views of which one has
-// been released since.
+// released reports whether the join was made from views of which one no
+// longer holds the storage the join reads: released, or borrowed again
+// from another world.
 func (it *Iter1[T1]) released() bool {
-	return it.c1 != nil && (it.c1.s == nil)
+	return it.c1 != nil && (it.c1.s != it.s1)
 }
 
 // begin starts an iteration of the drive (see start). When the join has a
@@ -236,6 +253,7 @@ func (it Iter1[T1]) EachWithID(fn func(EntityID, *T1)) {
 // All iterates over the components of every matching entity.
 func (it Iter1[T1]) All() iter.Seq[*T1] {
 	return func(yield func(*T1) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		visit := func(_ EntityID, p1 *T1) bool { return yield(p1) }
 		if it.begin(visit) {
 			return
@@ -258,6 +276,7 @@ func (it Iter1[T1]) All() iter.Seq[*T1] {
 // WithID iterates over every matching entity's id and component.
 func (it Iter1[T1]) WithID() iter.Seq2[EntityID, *T1] {
 	return func(yield func(EntityID, *T1) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		visit := func(id EntityID, p1 *T1) bool { return yield(id, p1) }
 		if it.begin(visit) {
 			return
@@ -283,7 +302,7 @@ func (it Iter1[T1]) WithID() iter.Seq2[EntityID, *T1] {
 // modification mark what Get hands out.
 func (it Iter1[T1]) Get(id EntityID) (*T1, bool) {
 	if it.released() {
-		panic(errViewReleased)
+		it.start() // panics if the views are released; reads them if borrowed again
 	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
@@ -296,6 +315,7 @@ func (it Iter1[T1]) Get(id EntityID) (*T1, bool) {
 }
 
 func (it *Iter1[T1]) getTracked(id EntityID) (*T1, bool) {
+	it.start() // the tracking windows as they are now
 	x1 := it.s1.pos(id)
 	if x1 < 0 {
 		return nil, false
@@ -315,6 +335,7 @@ func (it *Iter1[T1]) getTracked(id EntityID) (*T1, bool) {
 // Count returns the number of matching entities. It hands nothing out,
 // so it marks nothing modified.
 func (it Iter1[T1]) Count() (n int) {
+	it.start() // before the marks are turned off: it reads them again
 	it.marks = false
 	for k := range it.op {
 		it.op[k].mark = false
@@ -351,10 +372,13 @@ func (it Iter1[T1]) Count() (n int) {
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
-// Between iterations, do: each iteration (and a cursor's first Next) sees
-// the storages as they are when it starts, so a join can be kept and gone
-// through again. A join used after one of its views is released panics
-// with [ErrReleased].
+// Between iterations, do: each iteration reads the join's views afresh
+// when it begins (every range over a sequence from All, WithID or Runs,
+// each call to Each, EachWithID, Count, Packed or ParEach, a cursor's
+// first Next), so a join and its sequences can be kept and gone through
+// again, and see the storages as they are then. A join whose views have
+// been released panics with [ErrReleased]; once they are borrowed again,
+// it goes over what they hold.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -372,10 +396,13 @@ type Iter2[T1, T2 any] struct {
 	op      [2]opTrack
 	tracked bool
 	marks   bool
-	// c1..c2 are the states of the views the join was made of, or nil
-	// when it was made from storages (under a world-wide borrow). start
-	// reads them before each iteration. started says that this
-	// iteration has begun: a cursor picks its driver once.
+	// v1..v2 are the views the join was made of, and c1..c2 their
+	// states, or nil when the join was made from storages (under a
+	// world-wide borrow). Each iteration reads the views afresh (start);
+	// started says that this value's iteration has begun: a cursor reads
+	// them once, at its first Next.
+	v1      Part[T1]
+	v2      Part[T2]
 	c1      *viewCore[T1]
 	c2      *viewCore[T2]
 	started bool
@@ -393,14 +420,22 @@ type Iter2[T1, T2 any] struct {
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
 func Join2[T1, T2 any](v1 Part[T1], v2 Part[T2]) Iter2[T1, T2] {
-	p1 := v1.part()
-	p2 := v2.part()
-	it := newIter2(p1.s, p2.s)
+	it := Iter2[T1, T2]{v1: v1, v2: v2}
+	it.read()
+	return it
+}
+
+// read takes the storages, the tracking windows and the states of the
+// join's views from the views as they are now, and picks the driver.
+func (it *Iter2[T1, T2]) read() {
+	p1 := it.v1.part()
+	p2 := it.v2.part()
+	it.s1, it.s2 = p1.s, p2.s
 	it.c1, it.c2 = p1.c, p2.c
 	it.op = [2]opTrack{p1.op, p2.op}
 	it.tracked = p1.op.filter != 0 || p2.op.filter != 0
 	it.marks = p1.op.mark || p2.op.mark
-	return it
+	it.pick()
 }
 
 // newIter2 returns the join of the storages s1, s2, driven by the shortest.
@@ -424,25 +459,29 @@ func (it *Iter2[T1, T2]) pick() {
 	}
 }
 
-// start readies the join for an iteration. A join made from views panics
-// with [ErrReleased] once one of them has been released, and picks its
-// driver again when an iteration begins: components added or removed
-// between the join's making and its iteration (or between two
-// iterations) are seen. A cursor picks once, at its first Next.
+// start readies a join made from views for an iteration. When the
+// iteration begins, it reads the views again (read): components added or
+// removed, and tracking cleared, between the join's making and its
+// iteration (or between two iterations) are seen, and a view released in
+// the meantime panics with [ErrReleased]. Once the iteration has begun (a
+// cursor after its first Next), it panics if a view no longer holds the
+// storage the iteration reads.
 func (it *Iter2[T1, T2]) start() {
-	if it.released() {
-		panic(errViewReleased)
-	}
-	if it.c1 != nil && !it.started {
+	switch {
+	case it.c1 == nil: // made from storages
+	case !it.started:
 		it.started = true
-		it.pick()
+		it.read()
+	case it.released():
+		panic(errViewReleased)
 	}
 }
 
-// released reports whether the join was made from views of which one has
-// been released since.
+// released reports whether the join was made from views of which one no
+// longer holds the storage the join reads: released, or borrowed again
+// from another world.
 func (it *Iter2[T1, T2]) released() bool {
-	return it.c1 != nil && (it.c1.s == nil || it.c2.s == nil)
+	return it.c1 != nil && (it.c1.s != it.s1 || it.c2.s != it.s2)
 }
 
 // begin starts an iteration of the drive (see start). When the join has a
@@ -713,6 +752,7 @@ func (it Iter2[T1, T2]) EachWithID(fn func(EntityID, *T1, *T2)) {
 // All iterates over the components of every matching entity.
 func (it Iter2[T1, T2]) All() iter.Seq2[*T1, *T2] {
 	return func(yield func(*T1, *T2) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		visit := func(_ EntityID, p1 *T1, p2 *T2) bool { return yield(p1, p2) }
 		if it.begin(visit) {
 			return
@@ -793,6 +833,7 @@ type Row2[T1, T2 any] struct {
 // WithID iterates over every matching entity's id and components.
 func (it Iter2[T1, T2]) WithID() iter.Seq2[EntityID, Row2[T1, T2]] {
 	return func(yield func(EntityID, Row2[T1, T2]) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		visit := func(id EntityID, p1 *T1, p2 *T2) bool { return yield(id, Row2[T1, T2]{p1, p2}) }
 		if it.begin(visit) {
 			return
@@ -900,6 +941,7 @@ type Run2[T1, T2 any] struct {
 // hand its IDs out in a slice the next run reuses: copy the ids you keep.
 func (it Iter2[T1, T2]) Runs() iter.Seq[Run2[T1, T2]] {
 	return func(yield func(Run2[T1, T2]) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		if it.beginRuns(yield) {
 			return
 		}
@@ -1021,7 +1063,7 @@ func (it *Iter2[T1, T2]) runEnd(i int, inLine bool, x1, x2 int) int {
 // modification mark what Get hands out.
 func (it Iter2[T1, T2]) Get(id EntityID) (*T1, *T2, bool) {
 	if it.released() {
-		panic(errViewReleased)
+		it.start() // panics if the views are released; reads them if borrowed again
 	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
@@ -1035,6 +1077,7 @@ func (it Iter2[T1, T2]) Get(id EntityID) (*T1, *T2, bool) {
 }
 
 func (it *Iter2[T1, T2]) getTracked(id EntityID) (*T1, *T2, bool) {
+	it.start() // the tracking windows as they are now
 	x1 := it.s1.pos(id)
 	if x1 < 0 {
 		return nil, nil, false
@@ -1089,6 +1132,7 @@ func (it Iter2[T1, T2]) Packed() (ids []EntityID, c1 []T1, c2 []T2, ok bool) {
 // Count returns the number of matching entities. It hands nothing out,
 // so it marks nothing modified.
 func (it Iter2[T1, T2]) Count() (n int) {
+	it.start() // before the marks are turned off: it reads them again
 	it.marks = false
 	for k := range it.op {
 		it.op[k].mark = false
@@ -1184,10 +1228,13 @@ type Row3[T1, T2, T3 any] struct {
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
-// Between iterations, do: each iteration (and a cursor's first Next) sees
-// the storages as they are when it starts, so a join can be kept and gone
-// through again. A join used after one of its views is released panics
-// with [ErrReleased].
+// Between iterations, do: each iteration reads the join's views afresh
+// when it begins (every range over a sequence from All, WithID or Runs,
+// each call to Each, EachWithID, Count, Packed or ParEach, a cursor's
+// first Next), so a join and its sequences can be kept and gone through
+// again, and see the storages as they are then. A join whose views have
+// been released panics with [ErrReleased]; once they are borrowed again,
+// it goes over what they hold.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -1206,10 +1253,14 @@ type Iter3[T1, T2, T3 any] struct {
 	op      [3]opTrack
 	tracked bool
 	marks   bool
-	// c1..c3 are the states of the views the join was made of, or nil
-	// when it was made from storages (under a world-wide borrow). start
-	// reads them before each iteration. started says that this
-	// iteration has begun: a cursor picks its driver once.
+	// v1..v3 are the views the join was made of, and c1..c3 their
+	// states, or nil when the join was made from storages (under a
+	// world-wide borrow). Each iteration reads the views afresh (start);
+	// started says that this value's iteration has begun: a cursor reads
+	// them once, at its first Next.
+	v1      Part[T1]
+	v2      Part[T2]
+	v3      Part[T3]
 	c1      *viewCore[T1]
 	c2      *viewCore[T2]
 	c3      *viewCore[T3]
@@ -1229,15 +1280,23 @@ type Iter3[T1, T2, T3 any] struct {
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
 func Join3[T1, T2, T3 any](v1 Part[T1], v2 Part[T2], v3 Part[T3]) Iter3[T1, T2, T3] {
-	p1 := v1.part()
-	p2 := v2.part()
-	p3 := v3.part()
-	it := newIter3(p1.s, p2.s, p3.s)
+	it := Iter3[T1, T2, T3]{v1: v1, v2: v2, v3: v3}
+	it.read()
+	return it
+}
+
+// read takes the storages, the tracking windows and the states of the
+// join's views from the views as they are now, and picks the driver.
+func (it *Iter3[T1, T2, T3]) read() {
+	p1 := it.v1.part()
+	p2 := it.v2.part()
+	p3 := it.v3.part()
+	it.s1, it.s2, it.s3 = p1.s, p2.s, p3.s
 	it.c1, it.c2, it.c3 = p1.c, p2.c, p3.c
 	it.op = [3]opTrack{p1.op, p2.op, p3.op}
 	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0
 	it.marks = p1.op.mark || p2.op.mark || p3.op.mark
-	return it
+	it.pick()
 }
 
 // newIter3 returns the join of the storages s1, s2, s3, driven by the shortest.
@@ -1264,25 +1323,29 @@ func (it *Iter3[T1, T2, T3]) pick() {
 	}
 }
 
-// start readies the join for an iteration. A join made from views panics
-// with [ErrReleased] once one of them has been released, and picks its
-// driver again when an iteration begins: components added or removed
-// between the join's making and its iteration (or between two
-// iterations) are seen. A cursor picks once, at its first Next.
+// start readies a join made from views for an iteration. When the
+// iteration begins, it reads the views again (read): components added or
+// removed, and tracking cleared, between the join's making and its
+// iteration (or between two iterations) are seen, and a view released in
+// the meantime panics with [ErrReleased]. Once the iteration has begun (a
+// cursor after its first Next), it panics if a view no longer holds the
+// storage the iteration reads.
 func (it *Iter3[T1, T2, T3]) start() {
-	if it.released() {
-		panic(errViewReleased)
-	}
-	if it.c1 != nil && !it.started {
+	switch {
+	case it.c1 == nil: // made from storages
+	case !it.started:
 		it.started = true
-		it.pick()
+		it.read()
+	case it.released():
+		panic(errViewReleased)
 	}
 }
 
-// released reports whether the join was made from views of which one has
-// been released since.
+// released reports whether the join was made from views of which one no
+// longer holds the storage the join reads: released, or borrowed again
+// from another world.
 func (it *Iter3[T1, T2, T3]) released() bool {
-	return it.c1 != nil && (it.c1.s == nil || it.c2.s == nil || it.c3.s == nil)
+	return it.c1 != nil && (it.c1.s != it.s1 || it.c2.s != it.s2 || it.c3.s != it.s3)
 }
 
 // begin starts an iteration of the drive (see start). When the join has a
@@ -1539,6 +1602,7 @@ func (it Iter3[T1, T2, T3]) EachWithID(fn func(EntityID, *T1, *T2, *T3)) {
 // All iterates over the components of every matching entity, as rows.
 func (it Iter3[T1, T2, T3]) All() iter.Seq[Row3[T1, T2, T3]] {
 	return func(yield func(Row3[T1, T2, T3]) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3) bool {
 			return yield(Row3[T1, T2, T3]{p1, p2, p3})
 		}
@@ -1598,6 +1662,7 @@ func (it Iter3[T1, T2, T3]) All() iter.Seq[Row3[T1, T2, T3]] {
 // WithID iterates over every matching entity's id and components.
 func (it Iter3[T1, T2, T3]) WithID() iter.Seq2[EntityID, Row3[T1, T2, T3]] {
 	return func(yield func(EntityID, Row3[T1, T2, T3]) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3) bool {
 			return yield(id, Row3[T1, T2, T3]{p1, p2, p3})
 		}
@@ -1691,6 +1756,7 @@ type Run3[T1, T2, T3 any] struct {
 // hand its IDs out in a slice the next run reuses: copy the ids you keep.
 func (it Iter3[T1, T2, T3]) Runs() iter.Seq[Run3[T1, T2, T3]] {
 	return func(yield func(Run3[T1, T2, T3]) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		if it.beginRuns(yield) {
 			return
 		}
@@ -1827,7 +1893,7 @@ func (it *Iter3[T1, T2, T3]) runEnd(i int, inLine bool, x1, x2, x3 int) int {
 // modification mark what Get hands out.
 func (it Iter3[T1, T2, T3]) Get(id EntityID) (*T1, *T2, *T3, bool) {
 	if it.released() {
-		panic(errViewReleased)
+		it.start() // panics if the views are released; reads them if borrowed again
 	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
@@ -1842,6 +1908,7 @@ func (it Iter3[T1, T2, T3]) Get(id EntityID) (*T1, *T2, *T3, bool) {
 }
 
 func (it *Iter3[T1, T2, T3]) getTracked(id EntityID) (*T1, *T2, *T3, bool) {
+	it.start() // the tracking windows as they are now
 	x1 := it.s1.pos(id)
 	if x1 < 0 {
 		return nil, nil, nil, false
@@ -1909,6 +1976,7 @@ func (it Iter3[T1, T2, T3]) Packed() (ids []EntityID, c1 []T1, c2 []T2, c3 []T3,
 // Count returns the number of matching entities. It hands nothing out,
 // so it marks nothing modified.
 func (it Iter3[T1, T2, T3]) Count() (n int) {
+	it.start() // before the marks are turned off: it reads them again
 	it.marks = false
 	for k := range it.op {
 		it.op[k].mark = false
@@ -1988,10 +2056,13 @@ type Row4[T1, T2, T3, T4 any] struct {
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
-// Between iterations, do: each iteration (and a cursor's first Next) sees
-// the storages as they are when it starts, so a join can be kept and gone
-// through again. A join used after one of its views is released panics
-// with [ErrReleased].
+// Between iterations, do: each iteration reads the join's views afresh
+// when it begins (every range over a sequence from All, WithID or Runs,
+// each call to Each, EachWithID, Count, Packed or ParEach, a cursor's
+// first Next), so a join and its sequences can be kept and gone through
+// again, and see the storages as they are then. A join whose views have
+// been released panics with [ErrReleased]; once they are borrowed again,
+// it goes over what they hold.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -2011,10 +2082,15 @@ type Iter4[T1, T2, T3, T4 any] struct {
 	op      [4]opTrack
 	tracked bool
 	marks   bool
-	// c1..c4 are the states of the views the join was made of, or nil
-	// when it was made from storages (under a world-wide borrow). start
-	// reads them before each iteration. started says that this
-	// iteration has begun: a cursor picks its driver once.
+	// v1..v4 are the views the join was made of, and c1..c4 their
+	// states, or nil when the join was made from storages (under a
+	// world-wide borrow). Each iteration reads the views afresh (start);
+	// started says that this value's iteration has begun: a cursor reads
+	// them once, at its first Next.
+	v1      Part[T1]
+	v2      Part[T2]
+	v3      Part[T3]
+	v4      Part[T4]
 	c1      *viewCore[T1]
 	c2      *viewCore[T2]
 	c3      *viewCore[T3]
@@ -2036,16 +2112,24 @@ type Iter4[T1, T2, T3, T4 any] struct {
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
 func Join4[T1, T2, T3, T4 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4]) Iter4[T1, T2, T3, T4] {
-	p1 := v1.part()
-	p2 := v2.part()
-	p3 := v3.part()
-	p4 := v4.part()
-	it := newIter4(p1.s, p2.s, p3.s, p4.s)
+	it := Iter4[T1, T2, T3, T4]{v1: v1, v2: v2, v3: v3, v4: v4}
+	it.read()
+	return it
+}
+
+// read takes the storages, the tracking windows and the states of the
+// join's views from the views as they are now, and picks the driver.
+func (it *Iter4[T1, T2, T3, T4]) read() {
+	p1 := it.v1.part()
+	p2 := it.v2.part()
+	p3 := it.v3.part()
+	p4 := it.v4.part()
+	it.s1, it.s2, it.s3, it.s4 = p1.s, p2.s, p3.s, p4.s
 	it.c1, it.c2, it.c3, it.c4 = p1.c, p2.c, p3.c, p4.c
 	it.op = [4]opTrack{p1.op, p2.op, p3.op, p4.op}
 	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0
 	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark
-	return it
+	it.pick()
 }
 
 // newIter4 returns the join of the storages s1, s2, s3, s4, driven by the shortest.
@@ -2075,25 +2159,29 @@ func (it *Iter4[T1, T2, T3, T4]) pick() {
 	}
 }
 
-// start readies the join for an iteration. A join made from views panics
-// with [ErrReleased] once one of them has been released, and picks its
-// driver again when an iteration begins: components added or removed
-// between the join's making and its iteration (or between two
-// iterations) are seen. A cursor picks once, at its first Next.
+// start readies a join made from views for an iteration. When the
+// iteration begins, it reads the views again (read): components added or
+// removed, and tracking cleared, between the join's making and its
+// iteration (or between two iterations) are seen, and a view released in
+// the meantime panics with [ErrReleased]. Once the iteration has begun (a
+// cursor after its first Next), it panics if a view no longer holds the
+// storage the iteration reads.
 func (it *Iter4[T1, T2, T3, T4]) start() {
-	if it.released() {
-		panic(errViewReleased)
-	}
-	if it.c1 != nil && !it.started {
+	switch {
+	case it.c1 == nil: // made from storages
+	case !it.started:
 		it.started = true
-		it.pick()
+		it.read()
+	case it.released():
+		panic(errViewReleased)
 	}
 }
 
-// released reports whether the join was made from views of which one has
-// been released since.
+// released reports whether the join was made from views of which one no
+// longer holds the storage the join reads: released, or borrowed again
+// from another world.
 func (it *Iter4[T1, T2, T3, T4]) released() bool {
-	return it.c1 != nil && (it.c1.s == nil || it.c2.s == nil || it.c3.s == nil || it.c4.s == nil)
+	return it.c1 != nil && (it.c1.s != it.s1 || it.c2.s != it.s2 || it.c3.s != it.s3 || it.c4.s != it.s4)
 }
 
 // begin starts an iteration of the drive (see start). When the join has a
@@ -2386,6 +2474,7 @@ func (it Iter4[T1, T2, T3, T4]) EachWithID(fn func(EntityID, *T1, *T2, *T3, *T4)
 // All iterates over the components of every matching entity, as rows.
 func (it Iter4[T1, T2, T3, T4]) All() iter.Seq[Row4[T1, T2, T3, T4]] {
 	return func(yield func(Row4[T1, T2, T3, T4]) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4) bool {
 			return yield(Row4[T1, T2, T3, T4]{p1, p2, p3, p4})
 		}
@@ -2453,6 +2542,7 @@ func (it Iter4[T1, T2, T3, T4]) All() iter.Seq[Row4[T1, T2, T3, T4]] {
 // WithID iterates over every matching entity's id and components.
 func (it Iter4[T1, T2, T3, T4]) WithID() iter.Seq2[EntityID, Row4[T1, T2, T3, T4]] {
 	return func(yield func(EntityID, Row4[T1, T2, T3, T4]) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4) bool {
 			return yield(id, Row4[T1, T2, T3, T4]{p1, p2, p3, p4})
 		}
@@ -2555,6 +2645,7 @@ type Run4[T1, T2, T3, T4 any] struct {
 // hand its IDs out in a slice the next run reuses: copy the ids you keep.
 func (it Iter4[T1, T2, T3, T4]) Runs() iter.Seq[Run4[T1, T2, T3, T4]] {
 	return func(yield func(Run4[T1, T2, T3, T4]) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		if it.beginRuns(yield) {
 			return
 		}
@@ -2706,7 +2797,7 @@ func (it *Iter4[T1, T2, T3, T4]) runEnd(i int, inLine bool, x1, x2, x3, x4 int) 
 // modification mark what Get hands out.
 func (it Iter4[T1, T2, T3, T4]) Get(id EntityID) (*T1, *T2, *T3, *T4, bool) {
 	if it.released() {
-		panic(errViewReleased)
+		it.start() // panics if the views are released; reads them if borrowed again
 	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
@@ -2722,6 +2813,7 @@ func (it Iter4[T1, T2, T3, T4]) Get(id EntityID) (*T1, *T2, *T3, *T4, bool) {
 }
 
 func (it *Iter4[T1, T2, T3, T4]) getTracked(id EntityID) (*T1, *T2, *T3, *T4, bool) {
+	it.start() // the tracking windows as they are now
 	x1 := it.s1.pos(id)
 	if x1 < 0 {
 		return nil, nil, nil, nil, false
@@ -2802,6 +2894,7 @@ func (it Iter4[T1, T2, T3, T4]) Packed() (ids []EntityID, c1 []T1, c2 []T2, c3 [
 // Count returns the number of matching entities. It hands nothing out,
 // so it marks nothing modified.
 func (it Iter4[T1, T2, T3, T4]) Count() (n int) {
+	it.start() // before the marks are turned off: it reads them again
 	it.marks = false
 	for k := range it.op {
 		it.op[k].mark = false
@@ -2890,10 +2983,13 @@ type Row5[T1, T2, T3, T4, T5 any] struct {
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
-// Between iterations, do: each iteration (and a cursor's first Next) sees
-// the storages as they are when it starts, so a join can be kept and gone
-// through again. A join used after one of its views is released panics
-// with [ErrReleased].
+// Between iterations, do: each iteration reads the join's views afresh
+// when it begins (every range over a sequence from All, WithID or Runs,
+// each call to Each, EachWithID, Count, Packed or ParEach, a cursor's
+// first Next), so a join and its sequences can be kept and gone through
+// again, and see the storages as they are then. A join whose views have
+// been released panics with [ErrReleased]; once they are borrowed again,
+// it goes over what they hold.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -2914,10 +3010,16 @@ type Iter5[T1, T2, T3, T4, T5 any] struct {
 	op      [5]opTrack
 	tracked bool
 	marks   bool
-	// c1..c5 are the states of the views the join was made of, or nil
-	// when it was made from storages (under a world-wide borrow). start
-	// reads them before each iteration. started says that this
-	// iteration has begun: a cursor picks its driver once.
+	// v1..v5 are the views the join was made of, and c1..c5 their
+	// states, or nil when the join was made from storages (under a
+	// world-wide borrow). Each iteration reads the views afresh (start);
+	// started says that this value's iteration has begun: a cursor reads
+	// them once, at its first Next.
+	v1      Part[T1]
+	v2      Part[T2]
+	v3      Part[T3]
+	v4      Part[T4]
+	v5      Part[T5]
 	c1      *viewCore[T1]
 	c2      *viewCore[T2]
 	c3      *viewCore[T3]
@@ -2941,17 +3043,25 @@ type Iter5[T1, T2, T3, T4, T5 any] struct {
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
 func Join5[T1, T2, T3, T4, T5 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5]) Iter5[T1, T2, T3, T4, T5] {
-	p1 := v1.part()
-	p2 := v2.part()
-	p3 := v3.part()
-	p4 := v4.part()
-	p5 := v5.part()
-	it := newIter5(p1.s, p2.s, p3.s, p4.s, p5.s)
+	it := Iter5[T1, T2, T3, T4, T5]{v1: v1, v2: v2, v3: v3, v4: v4, v5: v5}
+	it.read()
+	return it
+}
+
+// read takes the storages, the tracking windows and the states of the
+// join's views from the views as they are now, and picks the driver.
+func (it *Iter5[T1, T2, T3, T4, T5]) read() {
+	p1 := it.v1.part()
+	p2 := it.v2.part()
+	p3 := it.v3.part()
+	p4 := it.v4.part()
+	p5 := it.v5.part()
+	it.s1, it.s2, it.s3, it.s4, it.s5 = p1.s, p2.s, p3.s, p4.s, p5.s
 	it.c1, it.c2, it.c3, it.c4, it.c5 = p1.c, p2.c, p3.c, p4.c, p5.c
 	it.op = [5]opTrack{p1.op, p2.op, p3.op, p4.op, p5.op}
 	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0
 	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark
-	return it
+	it.pick()
 }
 
 // newIter5 returns the join of the storages s1, s2, s3, s4, s5, driven by the shortest.
@@ -2984,25 +3094,29 @@ func (it *Iter5[T1, T2, T3, T4, T5]) pick() {
 	}
 }
 
-// start readies the join for an iteration. A join made from views panics
-// with [ErrReleased] once one of them has been released, and picks its
-// driver again when an iteration begins: components added or removed
-// between the join's making and its iteration (or between two
-// iterations) are seen. A cursor picks once, at its first Next.
+// start readies a join made from views for an iteration. When the
+// iteration begins, it reads the views again (read): components added or
+// removed, and tracking cleared, between the join's making and its
+// iteration (or between two iterations) are seen, and a view released in
+// the meantime panics with [ErrReleased]. Once the iteration has begun (a
+// cursor after its first Next), it panics if a view no longer holds the
+// storage the iteration reads.
 func (it *Iter5[T1, T2, T3, T4, T5]) start() {
-	if it.released() {
-		panic(errViewReleased)
-	}
-	if it.c1 != nil && !it.started {
+	switch {
+	case it.c1 == nil: // made from storages
+	case !it.started:
 		it.started = true
-		it.pick()
+		it.read()
+	case it.released():
+		panic(errViewReleased)
 	}
 }
 
-// released reports whether the join was made from views of which one has
-// been released since.
+// released reports whether the join was made from views of which one no
+// longer holds the storage the join reads: released, or borrowed again
+// from another world.
 func (it *Iter5[T1, T2, T3, T4, T5]) released() bool {
-	return it.c1 != nil && (it.c1.s == nil || it.c2.s == nil || it.c3.s == nil || it.c4.s == nil || it.c5.s == nil)
+	return it.c1 != nil && (it.c1.s != it.s1 || it.c2.s != it.s2 || it.c3.s != it.s3 || it.c4.s != it.s4 || it.c5.s != it.s5)
 }
 
 // begin starts an iteration of the drive (see start). When the join has a
@@ -3333,6 +3447,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) EachWithID(fn func(EntityID, *T1, *T2, *T3, 
 // All iterates over the components of every matching entity, as rows.
 func (it Iter5[T1, T2, T3, T4, T5]) All() iter.Seq[Row5[T1, T2, T3, T4, T5]] {
 	return func(yield func(Row5[T1, T2, T3, T4, T5]) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5) bool {
 			return yield(Row5[T1, T2, T3, T4, T5]{p1, p2, p3, p4, p5})
 		}
@@ -3408,6 +3523,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) All() iter.Seq[Row5[T1, T2, T3, T4, T5]] {
 // WithID iterates over every matching entity's id and components.
 func (it Iter5[T1, T2, T3, T4, T5]) WithID() iter.Seq2[EntityID, Row5[T1, T2, T3, T4, T5]] {
 	return func(yield func(EntityID, Row5[T1, T2, T3, T4, T5]) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5) bool {
 			return yield(id, Row5[T1, T2, T3, T4, T5]{p1, p2, p3, p4, p5})
 		}
@@ -3519,6 +3635,7 @@ type Run5[T1, T2, T3, T4, T5 any] struct {
 // hand its IDs out in a slice the next run reuses: copy the ids you keep.
 func (it Iter5[T1, T2, T3, T4, T5]) Runs() iter.Seq[Run5[T1, T2, T3, T4, T5]] {
 	return func(yield func(Run5[T1, T2, T3, T4, T5]) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		if it.beginRuns(yield) {
 			return
 		}
@@ -3685,7 +3802,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) runEnd(i int, inLine bool, x1, x2, x3, x4, 
 // modification mark what Get hands out.
 func (it Iter5[T1, T2, T3, T4, T5]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, bool) {
 	if it.released() {
-		panic(errViewReleased)
+		it.start() // panics if the views are released; reads them if borrowed again
 	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
@@ -3702,6 +3819,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, b
 }
 
 func (it *Iter5[T1, T2, T3, T4, T5]) getTracked(id EntityID) (*T1, *T2, *T3, *T4, *T5, bool) {
+	it.start() // the tracking windows as they are now
 	x1 := it.s1.pos(id)
 	if x1 < 0 {
 		return nil, nil, nil, nil, nil, false
@@ -3795,6 +3913,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) Packed() (ids []EntityID, c1 []T1, c2 []T2, 
 // Count returns the number of matching entities. It hands nothing out,
 // so it marks nothing modified.
 func (it Iter5[T1, T2, T3, T4, T5]) Count() (n int) {
+	it.start() // before the marks are turned off: it reads them again
 	it.marks = false
 	for k := range it.op {
 		it.op[k].mark = false
@@ -3892,10 +4011,13 @@ type Row6[T1, T2, T3, T4, T5, T6 any] struct {
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
-// Between iterations, do: each iteration (and a cursor's first Next) sees
-// the storages as they are when it starts, so a join can be kept and gone
-// through again. A join used after one of its views is released panics
-// with [ErrReleased].
+// Between iterations, do: each iteration reads the join's views afresh
+// when it begins (every range over a sequence from All, WithID or Runs,
+// each call to Each, EachWithID, Count, Packed or ParEach, a cursor's
+// first Next), so a join and its sequences can be kept and gone through
+// again, and see the storages as they are then. A join whose views have
+// been released panics with [ErrReleased]; once they are borrowed again,
+// it goes over what they hold.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -3917,10 +4039,17 @@ type Iter6[T1, T2, T3, T4, T5, T6 any] struct {
 	op      [6]opTrack
 	tracked bool
 	marks   bool
-	// c1..c6 are the states of the views the join was made of, or nil
-	// when it was made from storages (under a world-wide borrow). start
-	// reads them before each iteration. started says that this
-	// iteration has begun: a cursor picks its driver once.
+	// v1..v6 are the views the join was made of, and c1..c6 their
+	// states, or nil when the join was made from storages (under a
+	// world-wide borrow). Each iteration reads the views afresh (start);
+	// started says that this value's iteration has begun: a cursor reads
+	// them once, at its first Next.
+	v1      Part[T1]
+	v2      Part[T2]
+	v3      Part[T3]
+	v4      Part[T4]
+	v5      Part[T5]
+	v6      Part[T6]
 	c1      *viewCore[T1]
 	c2      *viewCore[T2]
 	c3      *viewCore[T3]
@@ -3946,18 +4075,26 @@ type Iter6[T1, T2, T3, T4, T5, T6 any] struct {
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
 func Join6[T1, T2, T3, T4, T5, T6 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5], v6 Part[T6]) Iter6[T1, T2, T3, T4, T5, T6] {
-	p1 := v1.part()
-	p2 := v2.part()
-	p3 := v3.part()
-	p4 := v4.part()
-	p5 := v5.part()
-	p6 := v6.part()
-	it := newIter6(p1.s, p2.s, p3.s, p4.s, p5.s, p6.s)
+	it := Iter6[T1, T2, T3, T4, T5, T6]{v1: v1, v2: v2, v3: v3, v4: v4, v5: v5, v6: v6}
+	it.read()
+	return it
+}
+
+// read takes the storages, the tracking windows and the states of the
+// join's views from the views as they are now, and picks the driver.
+func (it *Iter6[T1, T2, T3, T4, T5, T6]) read() {
+	p1 := it.v1.part()
+	p2 := it.v2.part()
+	p3 := it.v3.part()
+	p4 := it.v4.part()
+	p5 := it.v5.part()
+	p6 := it.v6.part()
+	it.s1, it.s2, it.s3, it.s4, it.s5, it.s6 = p1.s, p2.s, p3.s, p4.s, p5.s, p6.s
 	it.c1, it.c2, it.c3, it.c4, it.c5, it.c6 = p1.c, p2.c, p3.c, p4.c, p5.c, p6.c
 	it.op = [6]opTrack{p1.op, p2.op, p3.op, p4.op, p5.op, p6.op}
 	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0 || p6.op.filter != 0
 	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark || p6.op.mark
-	return it
+	it.pick()
 }
 
 // newIter6 returns the join of the storages s1, s2, s3, s4, s5, s6, driven by the shortest.
@@ -3993,25 +4130,29 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) pick() {
 	}
 }
 
-// start readies the join for an iteration. A join made from views panics
-// with [ErrReleased] once one of them has been released, and picks its
-// driver again when an iteration begins: components added or removed
-// between the join's making and its iteration (or between two
-// iterations) are seen. A cursor picks once, at its first Next.
+// start readies a join made from views for an iteration. When the
+// iteration begins, it reads the views again (read): components added or
+// removed, and tracking cleared, between the join's making and its
+// iteration (or between two iterations) are seen, and a view released in
+// the meantime panics with [ErrReleased]. Once the iteration has begun (a
+// cursor after its first Next), it panics if a view no longer holds the
+// storage the iteration reads.
 func (it *Iter6[T1, T2, T3, T4, T5, T6]) start() {
-	if it.released() {
-		panic(errViewReleased)
-	}
-	if it.c1 != nil && !it.started {
+	switch {
+	case it.c1 == nil: // made from storages
+	case !it.started:
 		it.started = true
-		it.pick()
+		it.read()
+	case it.released():
+		panic(errViewReleased)
 	}
 }
 
-// released reports whether the join was made from views of which one has
-// been released since.
+// released reports whether the join was made from views of which one no
+// longer holds the storage the join reads: released, or borrowed again
+// from another world.
 func (it *Iter6[T1, T2, T3, T4, T5, T6]) released() bool {
-	return it.c1 != nil && (it.c1.s == nil || it.c2.s == nil || it.c3.s == nil || it.c4.s == nil || it.c5.s == nil || it.c6.s == nil)
+	return it.c1 != nil && (it.c1.s != it.s1 || it.c2.s != it.s2 || it.c3.s != it.s3 || it.c4.s != it.s4 || it.c5.s != it.s5 || it.c6.s != it.s6)
 }
 
 // begin starts an iteration of the drive (see start). When the join has a
@@ -4378,6 +4519,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) EachWithID(fn func(EntityID, *T1, *T2, *
 // All iterates over the components of every matching entity, as rows.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) All() iter.Seq[Row6[T1, T2, T3, T4, T5, T6]] {
 	return func(yield func(Row6[T1, T2, T3, T4, T5, T6]) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6) bool {
 			return yield(Row6[T1, T2, T3, T4, T5, T6]{p1, p2, p3, p4, p5, p6})
 		}
@@ -4461,6 +4603,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) All() iter.Seq[Row6[T1, T2, T3, T4, T5, 
 // WithID iterates over every matching entity's id and components.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) WithID() iter.Seq2[EntityID, Row6[T1, T2, T3, T4, T5, T6]] {
 	return func(yield func(EntityID, Row6[T1, T2, T3, T4, T5, T6]) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6) bool {
 			return yield(id, Row6[T1, T2, T3, T4, T5, T6]{p1, p2, p3, p4, p5, p6})
 		}
@@ -4581,6 +4724,7 @@ type Run6[T1, T2, T3, T4, T5, T6 any] struct {
 // hand its IDs out in a slice the next run reuses: copy the ids you keep.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5, T6]] {
 	return func(yield func(Run6[T1, T2, T3, T4, T5, T6]) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		if it.beginRuns(yield) {
 			return
 		}
@@ -4762,7 +4906,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) runEnd(i int, inLine bool, x1, x2, x3, 
 // modification mark what Get hands out.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, bool) {
 	if it.released() {
-		panic(errViewReleased)
+		it.start() // panics if the views are released; reads them if borrowed again
 	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
@@ -4780,6 +4924,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T
 }
 
 func (it *Iter6[T1, T2, T3, T4, T5, T6]) getTracked(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, bool) {
+	it.start() // the tracking windows as they are now
 	x1 := it.s1.pos(id)
 	if x1 < 0 {
 		return nil, nil, nil, nil, nil, nil, false
@@ -4886,6 +5031,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Packed() (ids []EntityID, c1 []T1, c2 []
 // Count returns the number of matching entities. It hands nothing out,
 // so it marks nothing modified.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) Count() (n int) {
+	it.start() // before the marks are turned off: it reads them again
 	it.marks = false
 	for k := range it.op {
 		it.op[k].mark = false
@@ -4992,10 +5138,13 @@ type Row7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
-// Between iterations, do: each iteration (and a cursor's first Next) sees
-// the storages as they are when it starts, so a join can be kept and gone
-// through again. A join used after one of its views is released panics
-// with [ErrReleased].
+// Between iterations, do: each iteration reads the join's views afresh
+// when it begins (every range over a sequence from All, WithID or Runs,
+// each call to Each, EachWithID, Count, Packed or ParEach, a cursor's
+// first Next), so a join and its sequences can be kept and gone through
+// again, and see the storages as they are then. A join whose views have
+// been released panics with [ErrReleased]; once they are borrowed again,
+// it goes over what they hold.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -5018,10 +5167,18 @@ type Iter7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 	op      [7]opTrack
 	tracked bool
 	marks   bool
-	// c1..c7 are the states of the views the join was made of, or nil
-	// when it was made from storages (under a world-wide borrow). start
-	// reads them before each iteration. started says that this
-	// iteration has begun: a cursor picks its driver once.
+	// v1..v7 are the views the join was made of, and c1..c7 their
+	// states, or nil when the join was made from storages (under a
+	// world-wide borrow). Each iteration reads the views afresh (start);
+	// started says that this value's iteration has begun: a cursor reads
+	// them once, at its first Next.
+	v1      Part[T1]
+	v2      Part[T2]
+	v3      Part[T3]
+	v4      Part[T4]
+	v5      Part[T5]
+	v6      Part[T6]
+	v7      Part[T7]
 	c1      *viewCore[T1]
 	c2      *viewCore[T2]
 	c3      *viewCore[T3]
@@ -5049,19 +5206,27 @@ type Iter7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
 func Join7[T1, T2, T3, T4, T5, T6, T7 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5], v6 Part[T6], v7 Part[T7]) Iter7[T1, T2, T3, T4, T5, T6, T7] {
-	p1 := v1.part()
-	p2 := v2.part()
-	p3 := v3.part()
-	p4 := v4.part()
-	p5 := v5.part()
-	p6 := v6.part()
-	p7 := v7.part()
-	it := newIter7(p1.s, p2.s, p3.s, p4.s, p5.s, p6.s, p7.s)
+	it := Iter7[T1, T2, T3, T4, T5, T6, T7]{v1: v1, v2: v2, v3: v3, v4: v4, v5: v5, v6: v6, v7: v7}
+	it.read()
+	return it
+}
+
+// read takes the storages, the tracking windows and the states of the
+// join's views from the views as they are now, and picks the driver.
+func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) read() {
+	p1 := it.v1.part()
+	p2 := it.v2.part()
+	p3 := it.v3.part()
+	p4 := it.v4.part()
+	p5 := it.v5.part()
+	p6 := it.v6.part()
+	p7 := it.v7.part()
+	it.s1, it.s2, it.s3, it.s4, it.s5, it.s6, it.s7 = p1.s, p2.s, p3.s, p4.s, p5.s, p6.s, p7.s
 	it.c1, it.c2, it.c3, it.c4, it.c5, it.c6, it.c7 = p1.c, p2.c, p3.c, p4.c, p5.c, p6.c, p7.c
 	it.op = [7]opTrack{p1.op, p2.op, p3.op, p4.op, p5.op, p6.op, p7.op}
 	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0 || p6.op.filter != 0 || p7.op.filter != 0
 	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark || p6.op.mark || p7.op.mark
-	return it
+	it.pick()
 }
 
 // newIter7 returns the join of the storages s1, s2, s3, s4, s5, s6, s7, driven by the shortest.
@@ -5100,25 +5265,29 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) pick() {
 	}
 }
 
-// start readies the join for an iteration. A join made from views panics
-// with [ErrReleased] once one of them has been released, and picks its
-// driver again when an iteration begins: components added or removed
-// between the join's making and its iteration (or between two
-// iterations) are seen. A cursor picks once, at its first Next.
+// start readies a join made from views for an iteration. When the
+// iteration begins, it reads the views again (read): components added or
+// removed, and tracking cleared, between the join's making and its
+// iteration (or between two iterations) are seen, and a view released in
+// the meantime panics with [ErrReleased]. Once the iteration has begun (a
+// cursor after its first Next), it panics if a view no longer holds the
+// storage the iteration reads.
 func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) start() {
-	if it.released() {
-		panic(errViewReleased)
-	}
-	if it.c1 != nil && !it.started {
+	switch {
+	case it.c1 == nil: // made from storages
+	case !it.started:
 		it.started = true
-		it.pick()
+		it.read()
+	case it.released():
+		panic(errViewReleased)
 	}
 }
 
-// released reports whether the join was made from views of which one has
-// been released since.
+// released reports whether the join was made from views of which one no
+// longer holds the storage the join reads: released, or borrowed again
+// from another world.
 func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) released() bool {
-	return it.c1 != nil && (it.c1.s == nil || it.c2.s == nil || it.c3.s == nil || it.c4.s == nil || it.c5.s == nil || it.c6.s == nil || it.c7.s == nil)
+	return it.c1 != nil && (it.c1.s != it.s1 || it.c2.s != it.s2 || it.c3.s != it.s3 || it.c4.s != it.s4 || it.c5.s != it.s5 || it.c6.s != it.s6 || it.c7.s != it.s7)
 }
 
 // begin starts an iteration of the drive (see start). When the join has a
@@ -5521,6 +5690,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) EachWithID(fn func(EntityID, *T1, *T
 // All iterates over the components of every matching entity, as rows.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) All() iter.Seq[Row7[T1, T2, T3, T4, T5, T6, T7]] {
 	return func(yield func(Row7[T1, T2, T3, T4, T5, T6, T7]) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7) bool {
 			return yield(Row7[T1, T2, T3, T4, T5, T6, T7]{p1, p2, p3, p4, p5, p6, p7})
 		}
@@ -5612,6 +5782,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) All() iter.Seq[Row7[T1, T2, T3, T4, 
 // WithID iterates over every matching entity's id and components.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) WithID() iter.Seq2[EntityID, Row7[T1, T2, T3, T4, T5, T6, T7]] {
 	return func(yield func(EntityID, Row7[T1, T2, T3, T4, T5, T6, T7]) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7) bool {
 			return yield(id, Row7[T1, T2, T3, T4, T5, T6, T7]{p1, p2, p3, p4, p5, p6, p7})
 		}
@@ -5741,6 +5912,7 @@ type Run7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 // hand its IDs out in a slice the next run reuses: copy the ids you keep.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4, T5, T6, T7]] {
 	return func(yield func(Run7[T1, T2, T3, T4, T5, T6, T7]) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		if it.beginRuns(yield) {
 			return
 		}
@@ -5937,7 +6109,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) runEnd(i int, inLine bool, x1, x2, 
 // modification mark what Get hands out.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, *T7, bool) {
 	if it.released() {
-		panic(errViewReleased)
+		it.start() // panics if the views are released; reads them if borrowed again
 	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
@@ -5956,6 +6128,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Get(id EntityID) (*T1, *T2, *T3, *T4
 }
 
 func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) getTracked(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, *T7, bool) {
+	it.start() // the tracking windows as they are now
 	x1 := it.s1.pos(id)
 	if x1 < 0 {
 		return nil, nil, nil, nil, nil, nil, nil, false
@@ -6075,6 +6248,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Packed() (ids []EntityID, c1 []T1, c
 // Count returns the number of matching entities. It hands nothing out,
 // so it marks nothing modified.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Count() (n int) {
+	it.start() // before the marks are turned off: it reads them again
 	it.marks = false
 	for k := range it.op {
 		it.op[k].mark = false
@@ -6190,10 +6364,13 @@ type Row8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
 // Do not add or remove components of the joined types while iterating.
-// Between iterations, do: each iteration (and a cursor's first Next) sees
-// the storages as they are when it starts, so a join can be kept and gone
-// through again. A join used after one of its views is released panics
-// with [ErrReleased].
+// Between iterations, do: each iteration reads the join's views afresh
+// when it begins (every range over a sequence from All, WithID or Runs,
+// each call to Each, EachWithID, Count, Packed or ParEach, a cursor's
+// first Next), so a join and its sequences can be kept and gone through
+// again, and see the storages as they are then. A join whose views have
+// been released panics with [ErrReleased]; once they are borrowed again,
+// it goes over what they hold.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -6217,10 +6394,19 @@ type Iter8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 	op      [8]opTrack
 	tracked bool
 	marks   bool
-	// c1..c8 are the states of the views the join was made of, or nil
-	// when it was made from storages (under a world-wide borrow). start
-	// reads them before each iteration. started says that this
-	// iteration has begun: a cursor picks its driver once.
+	// v1..v8 are the views the join was made of, and c1..c8 their
+	// states, or nil when the join was made from storages (under a
+	// world-wide borrow). Each iteration reads the views afresh (start);
+	// started says that this value's iteration has begun: a cursor reads
+	// them once, at its first Next.
+	v1      Part[T1]
+	v2      Part[T2]
+	v3      Part[T3]
+	v4      Part[T4]
+	v5      Part[T5]
+	v6      Part[T6]
+	v7      Part[T7]
+	v8      Part[T8]
 	c1      *viewCore[T1]
 	c2      *viewCore[T2]
 	c3      *viewCore[T3]
@@ -6250,20 +6436,28 @@ type Iter8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
 func Join8[T1, T2, T3, T4, T5, T6, T7, T8 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5], v6 Part[T6], v7 Part[T7], v8 Part[T8]) Iter8[T1, T2, T3, T4, T5, T6, T7, T8] {
-	p1 := v1.part()
-	p2 := v2.part()
-	p3 := v3.part()
-	p4 := v4.part()
-	p5 := v5.part()
-	p6 := v6.part()
-	p7 := v7.part()
-	p8 := v8.part()
-	it := newIter8(p1.s, p2.s, p3.s, p4.s, p5.s, p6.s, p7.s, p8.s)
+	it := Iter8[T1, T2, T3, T4, T5, T6, T7, T8]{v1: v1, v2: v2, v3: v3, v4: v4, v5: v5, v6: v6, v7: v7, v8: v8}
+	it.read()
+	return it
+}
+
+// read takes the storages, the tracking windows and the states of the
+// join's views from the views as they are now, and picks the driver.
+func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) read() {
+	p1 := it.v1.part()
+	p2 := it.v2.part()
+	p3 := it.v3.part()
+	p4 := it.v4.part()
+	p5 := it.v5.part()
+	p6 := it.v6.part()
+	p7 := it.v7.part()
+	p8 := it.v8.part()
+	it.s1, it.s2, it.s3, it.s4, it.s5, it.s6, it.s7, it.s8 = p1.s, p2.s, p3.s, p4.s, p5.s, p6.s, p7.s, p8.s
 	it.c1, it.c2, it.c3, it.c4, it.c5, it.c6, it.c7, it.c8 = p1.c, p2.c, p3.c, p4.c, p5.c, p6.c, p7.c, p8.c
 	it.op = [8]opTrack{p1.op, p2.op, p3.op, p4.op, p5.op, p6.op, p7.op, p8.op}
 	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0 || p6.op.filter != 0 || p7.op.filter != 0 || p8.op.filter != 0
 	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark || p6.op.mark || p7.op.mark || p8.op.mark
-	return it
+	it.pick()
 }
 
 // newIter8 returns the join of the storages s1, s2, s3, s4, s5, s6, s7, s8, driven by the shortest.
@@ -6305,25 +6499,29 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) pick() {
 	}
 }
 
-// start readies the join for an iteration. A join made from views panics
-// with [ErrReleased] once one of them has been released, and picks its
-// driver again when an iteration begins: components added or removed
-// between the join's making and its iteration (or between two
-// iterations) are seen. A cursor picks once, at its first Next.
+// start readies a join made from views for an iteration. When the
+// iteration begins, it reads the views again (read): components added or
+// removed, and tracking cleared, between the join's making and its
+// iteration (or between two iterations) are seen, and a view released in
+// the meantime panics with [ErrReleased]. Once the iteration has begun (a
+// cursor after its first Next), it panics if a view no longer holds the
+// storage the iteration reads.
 func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) start() {
-	if it.released() {
-		panic(errViewReleased)
-	}
-	if it.c1 != nil && !it.started {
+	switch {
+	case it.c1 == nil: // made from storages
+	case !it.started:
 		it.started = true
-		it.pick()
+		it.read()
+	case it.released():
+		panic(errViewReleased)
 	}
 }
 
-// released reports whether the join was made from views of which one has
-// been released since.
+// released reports whether the join was made from views of which one no
+// longer holds the storage the join reads: released, or borrowed again
+// from another world.
 func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) released() bool {
-	return it.c1 != nil && (it.c1.s == nil || it.c2.s == nil || it.c3.s == nil || it.c4.s == nil || it.c5.s == nil || it.c6.s == nil || it.c7.s == nil || it.c8.s == nil)
+	return it.c1 != nil && (it.c1.s != it.s1 || it.c2.s != it.s2 || it.c3.s != it.s3 || it.c4.s != it.s4 || it.c5.s != it.s5 || it.c6.s != it.s6 || it.c7.s != it.s7 || it.c8.s != it.s8)
 }
 
 // begin starts an iteration of the drive (see start). When the join has a
@@ -6762,6 +6960,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) EachWithID(fn func(EntityID, *T1
 // All iterates over the components of every matching entity, as rows.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) All() iter.Seq[Row8[T1, T2, T3, T4, T5, T6, T7, T8]] {
 	return func(yield func(Row8[T1, T2, T3, T4, T5, T6, T7, T8]) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7, p8 *T8) bool {
 			return yield(Row8[T1, T2, T3, T4, T5, T6, T7, T8]{p1, p2, p3, p4, p5, p6, p7, p8})
 		}
@@ -6861,6 +7060,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) All() iter.Seq[Row8[T1, T2, T3, 
 // WithID iterates over every matching entity's id and components.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) WithID() iter.Seq2[EntityID, Row8[T1, T2, T3, T4, T5, T6, T7, T8]] {
 	return func(yield func(EntityID, Row8[T1, T2, T3, T4, T5, T6, T7, T8]) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7, p8 *T8) bool {
 			return yield(id, Row8[T1, T2, T3, T4, T5, T6, T7, T8]{p1, p2, p3, p4, p5, p6, p7, p8})
 		}
@@ -6999,6 +7199,7 @@ type Run8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 // hand its IDs out in a slice the next run reuses: copy the ids you keep.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3, T4, T5, T6, T7, T8]] {
 	return func(yield func(Run8[T1, T2, T3, T4, T5, T6, T7, T8]) bool) {
+		it := it // each range starts afresh (start), and ranges may run at once
 		if it.beginRuns(yield) {
 			return
 		}
@@ -7210,7 +7411,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) runEnd(i int, inLine bool, x1, 
 // modification mark what Get hands out.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8, bool) {
 	if it.released() {
-		panic(errViewReleased)
+		it.start() // panics if the views are released; reads them if borrowed again
 	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
@@ -7230,6 +7431,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Get(id EntityID) (*T1, *T2, *T3,
 }
 
 func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) getTracked(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8, bool) {
+	it.start() // the tracking windows as they are now
 	x1 := it.s1.pos(id)
 	if x1 < 0 {
 		return nil, nil, nil, nil, nil, nil, nil, nil, false
@@ -7362,6 +7564,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Packed() (ids []EntityID, c1 []T
 // Count returns the number of matching entities. It hands nothing out,
 // so it marks nothing modified.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Count() (n int) {
+	it.start() // before the marks are turned off: it reads them again
 	it.marks = false
 	for k := range it.op {
 		it.op[k].mark = false
