@@ -40,13 +40,13 @@ type Iter1[T1 any] struct {
 	op      [1]opTrack
 	tracked bool
 	marks   bool
-	// v1..v1 are the views the join was made of, and c1..c1 their
-	// states, or nil when the join was made from storages (under a
-	// world-wide borrow). Each iteration reads the views afresh (start);
-	// started says that this value's iteration has begun: a cursor reads
-	// them once, at its first Next.
-	v1      Part[T1]
+	// c1..c1 are the states of the views the join was made of, and
+	// keys their kinds, or nil when the join was made from storages
+	// (under a world-wide borrow). Each iteration reads the views afresh
+	// (start); started says that this value's iteration has begun: a
+	// cursor reads them once, at its first Next.
 	c1      *viewCore[T1]
+	keys    [1]partKey
 	started bool
 	id      EntityID
 	p1      *T1
@@ -61,20 +61,25 @@ type Iter1[T1 any] struct {
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
 func Join1[T1 any](v1 Part[T1]) Iter1[T1] {
-	it := Iter1[T1]{v1: v1}
-	it.read()
+	var it Iter1[T1]
+	p1 := v1.part()
+	it.s1, it.c1, it.keys[0], it.op[0] = p1.c.s, p1.c, p1.key, p1.op
+	it.tracked = p1.op.filter != 0
+	it.marks = p1.op.mark
+	it.pick()
 	return it
 }
 
-// read takes the storages, the tracking windows and the states of the
-// join's views from the views as they are now, and picks the driver.
+// read takes the join's storages from its views as they are now, and
+// their tracking windows when a view tracks, and picks the driver.
 func (it *Iter1[T1]) read() {
-	p1 := it.v1.part()
-	it.s1 = p1.s
-	it.c1 = p1.c
-	it.op = [1]opTrack{p1.op}
-	it.tracked = p1.op.filter != 0
-	it.marks = p1.op.mark
+	it.s1 = it.c1.store()
+	if it.tracked || it.marks {
+		if it.s1.track != nil {
+			it.op[0] = it.c1.trackOp(it.keys[0])
+		}
+		// A clear does not change which views filter or mark.
+	}
 	it.pick()
 }
 
@@ -396,15 +401,14 @@ type Iter2[T1, T2 any] struct {
 	op      [2]opTrack
 	tracked bool
 	marks   bool
-	// v1..v2 are the views the join was made of, and c1..c2 their
-	// states, or nil when the join was made from storages (under a
-	// world-wide borrow). Each iteration reads the views afresh (start);
-	// started says that this value's iteration has begun: a cursor reads
-	// them once, at its first Next.
-	v1      Part[T1]
-	v2      Part[T2]
+	// c1..c2 are the states of the views the join was made of, and
+	// keys their kinds, or nil when the join was made from storages
+	// (under a world-wide borrow). Each iteration reads the views afresh
+	// (start); started says that this value's iteration has begun: a
+	// cursor reads them once, at its first Next.
 	c1      *viewCore[T1]
 	c2      *viewCore[T2]
+	keys    [2]partKey
 	started bool
 	id      EntityID
 	p1      *T1
@@ -420,21 +424,31 @@ type Iter2[T1, T2 any] struct {
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
 func Join2[T1, T2 any](v1 Part[T1], v2 Part[T2]) Iter2[T1, T2] {
-	it := Iter2[T1, T2]{v1: v1, v2: v2}
-	it.read()
+	var it Iter2[T1, T2]
+	p1 := v1.part()
+	it.s1, it.c1, it.keys[0], it.op[0] = p1.c.s, p1.c, p1.key, p1.op
+	p2 := v2.part()
+	it.s2, it.c2, it.keys[1], it.op[1] = p2.c.s, p2.c, p2.key, p2.op
+	it.tracked = p1.op.filter != 0 || p2.op.filter != 0
+	it.marks = p1.op.mark || p2.op.mark
+	it.pick()
 	return it
 }
 
-// read takes the storages, the tracking windows and the states of the
-// join's views from the views as they are now, and picks the driver.
+// read takes the join's storages from its views as they are now, and
+// their tracking windows when a view tracks, and picks the driver.
 func (it *Iter2[T1, T2]) read() {
-	p1 := it.v1.part()
-	p2 := it.v2.part()
-	it.s1, it.s2 = p1.s, p2.s
-	it.c1, it.c2 = p1.c, p2.c
-	it.op = [2]opTrack{p1.op, p2.op}
-	it.tracked = p1.op.filter != 0 || p2.op.filter != 0
-	it.marks = p1.op.mark || p2.op.mark
+	it.s1 = it.c1.store()
+	it.s2 = it.c2.store()
+	if it.tracked || it.marks {
+		if it.s1.track != nil {
+			it.op[0] = it.c1.trackOp(it.keys[0])
+		}
+		if it.s2.track != nil {
+			it.op[1] = it.c2.trackOp(it.keys[1])
+		}
+		// A clear does not change which views filter or mark.
+	}
 	it.pick()
 }
 
@@ -1253,17 +1267,15 @@ type Iter3[T1, T2, T3 any] struct {
 	op      [3]opTrack
 	tracked bool
 	marks   bool
-	// v1..v3 are the views the join was made of, and c1..c3 their
-	// states, or nil when the join was made from storages (under a
-	// world-wide borrow). Each iteration reads the views afresh (start);
-	// started says that this value's iteration has begun: a cursor reads
-	// them once, at its first Next.
-	v1      Part[T1]
-	v2      Part[T2]
-	v3      Part[T3]
+	// c1..c3 are the states of the views the join was made of, and
+	// keys their kinds, or nil when the join was made from storages
+	// (under a world-wide borrow). Each iteration reads the views afresh
+	// (start); started says that this value's iteration has begun: a
+	// cursor reads them once, at its first Next.
 	c1      *viewCore[T1]
 	c2      *viewCore[T2]
 	c3      *viewCore[T3]
+	keys    [3]partKey
 	started bool
 	id      EntityID
 	p1      *T1
@@ -1280,22 +1292,37 @@ type Iter3[T1, T2, T3 any] struct {
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
 func Join3[T1, T2, T3 any](v1 Part[T1], v2 Part[T2], v3 Part[T3]) Iter3[T1, T2, T3] {
-	it := Iter3[T1, T2, T3]{v1: v1, v2: v2, v3: v3}
-	it.read()
+	var it Iter3[T1, T2, T3]
+	p1 := v1.part()
+	it.s1, it.c1, it.keys[0], it.op[0] = p1.c.s, p1.c, p1.key, p1.op
+	p2 := v2.part()
+	it.s2, it.c2, it.keys[1], it.op[1] = p2.c.s, p2.c, p2.key, p2.op
+	p3 := v3.part()
+	it.s3, it.c3, it.keys[2], it.op[2] = p3.c.s, p3.c, p3.key, p3.op
+	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0
+	it.marks = p1.op.mark || p2.op.mark || p3.op.mark
+	it.pick()
 	return it
 }
 
-// read takes the storages, the tracking windows and the states of the
-// join's views from the views as they are now, and picks the driver.
+// read takes the join's storages from its views as they are now, and
+// their tracking windows when a view tracks, and picks the driver.
 func (it *Iter3[T1, T2, T3]) read() {
-	p1 := it.v1.part()
-	p2 := it.v2.part()
-	p3 := it.v3.part()
-	it.s1, it.s2, it.s3 = p1.s, p2.s, p3.s
-	it.c1, it.c2, it.c3 = p1.c, p2.c, p3.c
-	it.op = [3]opTrack{p1.op, p2.op, p3.op}
-	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0
-	it.marks = p1.op.mark || p2.op.mark || p3.op.mark
+	it.s1 = it.c1.store()
+	it.s2 = it.c2.store()
+	it.s3 = it.c3.store()
+	if it.tracked || it.marks {
+		if it.s1.track != nil {
+			it.op[0] = it.c1.trackOp(it.keys[0])
+		}
+		if it.s2.track != nil {
+			it.op[1] = it.c2.trackOp(it.keys[1])
+		}
+		if it.s3.track != nil {
+			it.op[2] = it.c3.trackOp(it.keys[2])
+		}
+		// A clear does not change which views filter or mark.
+	}
 	it.pick()
 }
 
@@ -2082,19 +2109,16 @@ type Iter4[T1, T2, T3, T4 any] struct {
 	op      [4]opTrack
 	tracked bool
 	marks   bool
-	// v1..v4 are the views the join was made of, and c1..c4 their
-	// states, or nil when the join was made from storages (under a
-	// world-wide borrow). Each iteration reads the views afresh (start);
-	// started says that this value's iteration has begun: a cursor reads
-	// them once, at its first Next.
-	v1      Part[T1]
-	v2      Part[T2]
-	v3      Part[T3]
-	v4      Part[T4]
+	// c1..c4 are the states of the views the join was made of, and
+	// keys their kinds, or nil when the join was made from storages
+	// (under a world-wide borrow). Each iteration reads the views afresh
+	// (start); started says that this value's iteration has begun: a
+	// cursor reads them once, at its first Next.
 	c1      *viewCore[T1]
 	c2      *viewCore[T2]
 	c3      *viewCore[T3]
 	c4      *viewCore[T4]
+	keys    [4]partKey
 	started bool
 	id      EntityID
 	p1      *T1
@@ -2112,23 +2136,43 @@ type Iter4[T1, T2, T3, T4 any] struct {
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
 func Join4[T1, T2, T3, T4 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4]) Iter4[T1, T2, T3, T4] {
-	it := Iter4[T1, T2, T3, T4]{v1: v1, v2: v2, v3: v3, v4: v4}
-	it.read()
+	var it Iter4[T1, T2, T3, T4]
+	p1 := v1.part()
+	it.s1, it.c1, it.keys[0], it.op[0] = p1.c.s, p1.c, p1.key, p1.op
+	p2 := v2.part()
+	it.s2, it.c2, it.keys[1], it.op[1] = p2.c.s, p2.c, p2.key, p2.op
+	p3 := v3.part()
+	it.s3, it.c3, it.keys[2], it.op[2] = p3.c.s, p3.c, p3.key, p3.op
+	p4 := v4.part()
+	it.s4, it.c4, it.keys[3], it.op[3] = p4.c.s, p4.c, p4.key, p4.op
+	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0
+	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark
+	it.pick()
 	return it
 }
 
-// read takes the storages, the tracking windows and the states of the
-// join's views from the views as they are now, and picks the driver.
+// read takes the join's storages from its views as they are now, and
+// their tracking windows when a view tracks, and picks the driver.
 func (it *Iter4[T1, T2, T3, T4]) read() {
-	p1 := it.v1.part()
-	p2 := it.v2.part()
-	p3 := it.v3.part()
-	p4 := it.v4.part()
-	it.s1, it.s2, it.s3, it.s4 = p1.s, p2.s, p3.s, p4.s
-	it.c1, it.c2, it.c3, it.c4 = p1.c, p2.c, p3.c, p4.c
-	it.op = [4]opTrack{p1.op, p2.op, p3.op, p4.op}
-	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0
-	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark
+	it.s1 = it.c1.store()
+	it.s2 = it.c2.store()
+	it.s3 = it.c3.store()
+	it.s4 = it.c4.store()
+	if it.tracked || it.marks {
+		if it.s1.track != nil {
+			it.op[0] = it.c1.trackOp(it.keys[0])
+		}
+		if it.s2.track != nil {
+			it.op[1] = it.c2.trackOp(it.keys[1])
+		}
+		if it.s3.track != nil {
+			it.op[2] = it.c3.trackOp(it.keys[2])
+		}
+		if it.s4.track != nil {
+			it.op[3] = it.c4.trackOp(it.keys[3])
+		}
+		// A clear does not change which views filter or mark.
+	}
 	it.pick()
 }
 
@@ -3010,21 +3054,17 @@ type Iter5[T1, T2, T3, T4, T5 any] struct {
 	op      [5]opTrack
 	tracked bool
 	marks   bool
-	// v1..v5 are the views the join was made of, and c1..c5 their
-	// states, or nil when the join was made from storages (under a
-	// world-wide borrow). Each iteration reads the views afresh (start);
-	// started says that this value's iteration has begun: a cursor reads
-	// them once, at its first Next.
-	v1      Part[T1]
-	v2      Part[T2]
-	v3      Part[T3]
-	v4      Part[T4]
-	v5      Part[T5]
+	// c1..c5 are the states of the views the join was made of, and
+	// keys their kinds, or nil when the join was made from storages
+	// (under a world-wide borrow). Each iteration reads the views afresh
+	// (start); started says that this value's iteration has begun: a
+	// cursor reads them once, at its first Next.
 	c1      *viewCore[T1]
 	c2      *viewCore[T2]
 	c3      *viewCore[T3]
 	c4      *viewCore[T4]
 	c5      *viewCore[T5]
+	keys    [5]partKey
 	started bool
 	id      EntityID
 	p1      *T1
@@ -3043,24 +3083,49 @@ type Iter5[T1, T2, T3, T4, T5 any] struct {
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
 func Join5[T1, T2, T3, T4, T5 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5]) Iter5[T1, T2, T3, T4, T5] {
-	it := Iter5[T1, T2, T3, T4, T5]{v1: v1, v2: v2, v3: v3, v4: v4, v5: v5}
-	it.read()
+	var it Iter5[T1, T2, T3, T4, T5]
+	p1 := v1.part()
+	it.s1, it.c1, it.keys[0], it.op[0] = p1.c.s, p1.c, p1.key, p1.op
+	p2 := v2.part()
+	it.s2, it.c2, it.keys[1], it.op[1] = p2.c.s, p2.c, p2.key, p2.op
+	p3 := v3.part()
+	it.s3, it.c3, it.keys[2], it.op[2] = p3.c.s, p3.c, p3.key, p3.op
+	p4 := v4.part()
+	it.s4, it.c4, it.keys[3], it.op[3] = p4.c.s, p4.c, p4.key, p4.op
+	p5 := v5.part()
+	it.s5, it.c5, it.keys[4], it.op[4] = p5.c.s, p5.c, p5.key, p5.op
+	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0
+	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark
+	it.pick()
 	return it
 }
 
-// read takes the storages, the tracking windows and the states of the
-// join's views from the views as they are now, and picks the driver.
+// read takes the join's storages from its views as they are now, and
+// their tracking windows when a view tracks, and picks the driver.
 func (it *Iter5[T1, T2, T3, T4, T5]) read() {
-	p1 := it.v1.part()
-	p2 := it.v2.part()
-	p3 := it.v3.part()
-	p4 := it.v4.part()
-	p5 := it.v5.part()
-	it.s1, it.s2, it.s3, it.s4, it.s5 = p1.s, p2.s, p3.s, p4.s, p5.s
-	it.c1, it.c2, it.c3, it.c4, it.c5 = p1.c, p2.c, p3.c, p4.c, p5.c
-	it.op = [5]opTrack{p1.op, p2.op, p3.op, p4.op, p5.op}
-	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0
-	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark
+	it.s1 = it.c1.store()
+	it.s2 = it.c2.store()
+	it.s3 = it.c3.store()
+	it.s4 = it.c4.store()
+	it.s5 = it.c5.store()
+	if it.tracked || it.marks {
+		if it.s1.track != nil {
+			it.op[0] = it.c1.trackOp(it.keys[0])
+		}
+		if it.s2.track != nil {
+			it.op[1] = it.c2.trackOp(it.keys[1])
+		}
+		if it.s3.track != nil {
+			it.op[2] = it.c3.trackOp(it.keys[2])
+		}
+		if it.s4.track != nil {
+			it.op[3] = it.c4.trackOp(it.keys[3])
+		}
+		if it.s5.track != nil {
+			it.op[4] = it.c5.trackOp(it.keys[4])
+		}
+		// A clear does not change which views filter or mark.
+	}
 	it.pick()
 }
 
@@ -4039,23 +4104,18 @@ type Iter6[T1, T2, T3, T4, T5, T6 any] struct {
 	op      [6]opTrack
 	tracked bool
 	marks   bool
-	// v1..v6 are the views the join was made of, and c1..c6 their
-	// states, or nil when the join was made from storages (under a
-	// world-wide borrow). Each iteration reads the views afresh (start);
-	// started says that this value's iteration has begun: a cursor reads
-	// them once, at its first Next.
-	v1      Part[T1]
-	v2      Part[T2]
-	v3      Part[T3]
-	v4      Part[T4]
-	v5      Part[T5]
-	v6      Part[T6]
+	// c1..c6 are the states of the views the join was made of, and
+	// keys their kinds, or nil when the join was made from storages
+	// (under a world-wide borrow). Each iteration reads the views afresh
+	// (start); started says that this value's iteration has begun: a
+	// cursor reads them once, at its first Next.
 	c1      *viewCore[T1]
 	c2      *viewCore[T2]
 	c3      *viewCore[T3]
 	c4      *viewCore[T4]
 	c5      *viewCore[T5]
 	c6      *viewCore[T6]
+	keys    [6]partKey
 	started bool
 	id      EntityID
 	p1      *T1
@@ -4075,25 +4135,55 @@ type Iter6[T1, T2, T3, T4, T5, T6 any] struct {
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
 func Join6[T1, T2, T3, T4, T5, T6 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5], v6 Part[T6]) Iter6[T1, T2, T3, T4, T5, T6] {
-	it := Iter6[T1, T2, T3, T4, T5, T6]{v1: v1, v2: v2, v3: v3, v4: v4, v5: v5, v6: v6}
-	it.read()
+	var it Iter6[T1, T2, T3, T4, T5, T6]
+	p1 := v1.part()
+	it.s1, it.c1, it.keys[0], it.op[0] = p1.c.s, p1.c, p1.key, p1.op
+	p2 := v2.part()
+	it.s2, it.c2, it.keys[1], it.op[1] = p2.c.s, p2.c, p2.key, p2.op
+	p3 := v3.part()
+	it.s3, it.c3, it.keys[2], it.op[2] = p3.c.s, p3.c, p3.key, p3.op
+	p4 := v4.part()
+	it.s4, it.c4, it.keys[3], it.op[3] = p4.c.s, p4.c, p4.key, p4.op
+	p5 := v5.part()
+	it.s5, it.c5, it.keys[4], it.op[4] = p5.c.s, p5.c, p5.key, p5.op
+	p6 := v6.part()
+	it.s6, it.c6, it.keys[5], it.op[5] = p6.c.s, p6.c, p6.key, p6.op
+	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0 || p6.op.filter != 0
+	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark || p6.op.mark
+	it.pick()
 	return it
 }
 
-// read takes the storages, the tracking windows and the states of the
-// join's views from the views as they are now, and picks the driver.
+// read takes the join's storages from its views as they are now, and
+// their tracking windows when a view tracks, and picks the driver.
 func (it *Iter6[T1, T2, T3, T4, T5, T6]) read() {
-	p1 := it.v1.part()
-	p2 := it.v2.part()
-	p3 := it.v3.part()
-	p4 := it.v4.part()
-	p5 := it.v5.part()
-	p6 := it.v6.part()
-	it.s1, it.s2, it.s3, it.s4, it.s5, it.s6 = p1.s, p2.s, p3.s, p4.s, p5.s, p6.s
-	it.c1, it.c2, it.c3, it.c4, it.c5, it.c6 = p1.c, p2.c, p3.c, p4.c, p5.c, p6.c
-	it.op = [6]opTrack{p1.op, p2.op, p3.op, p4.op, p5.op, p6.op}
-	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0 || p6.op.filter != 0
-	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark || p6.op.mark
+	it.s1 = it.c1.store()
+	it.s2 = it.c2.store()
+	it.s3 = it.c3.store()
+	it.s4 = it.c4.store()
+	it.s5 = it.c5.store()
+	it.s6 = it.c6.store()
+	if it.tracked || it.marks {
+		if it.s1.track != nil {
+			it.op[0] = it.c1.trackOp(it.keys[0])
+		}
+		if it.s2.track != nil {
+			it.op[1] = it.c2.trackOp(it.keys[1])
+		}
+		if it.s3.track != nil {
+			it.op[2] = it.c3.trackOp(it.keys[2])
+		}
+		if it.s4.track != nil {
+			it.op[3] = it.c4.trackOp(it.keys[3])
+		}
+		if it.s5.track != nil {
+			it.op[4] = it.c5.trackOp(it.keys[4])
+		}
+		if it.s6.track != nil {
+			it.op[5] = it.c6.trackOp(it.keys[5])
+		}
+		// A clear does not change which views filter or mark.
+	}
 	it.pick()
 }
 
@@ -5167,18 +5257,11 @@ type Iter7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 	op      [7]opTrack
 	tracked bool
 	marks   bool
-	// v1..v7 are the views the join was made of, and c1..c7 their
-	// states, or nil when the join was made from storages (under a
-	// world-wide borrow). Each iteration reads the views afresh (start);
-	// started says that this value's iteration has begun: a cursor reads
-	// them once, at its first Next.
-	v1      Part[T1]
-	v2      Part[T2]
-	v3      Part[T3]
-	v4      Part[T4]
-	v5      Part[T5]
-	v6      Part[T6]
-	v7      Part[T7]
+	// c1..c7 are the states of the views the join was made of, and
+	// keys their kinds, or nil when the join was made from storages
+	// (under a world-wide borrow). Each iteration reads the views afresh
+	// (start); started says that this value's iteration has begun: a
+	// cursor reads them once, at its first Next.
 	c1      *viewCore[T1]
 	c2      *viewCore[T2]
 	c3      *viewCore[T3]
@@ -5186,6 +5269,7 @@ type Iter7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 	c5      *viewCore[T5]
 	c6      *viewCore[T6]
 	c7      *viewCore[T7]
+	keys    [7]partKey
 	started bool
 	id      EntityID
 	p1      *T1
@@ -5206,26 +5290,61 @@ type Iter7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
 func Join7[T1, T2, T3, T4, T5, T6, T7 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5], v6 Part[T6], v7 Part[T7]) Iter7[T1, T2, T3, T4, T5, T6, T7] {
-	it := Iter7[T1, T2, T3, T4, T5, T6, T7]{v1: v1, v2: v2, v3: v3, v4: v4, v5: v5, v6: v6, v7: v7}
-	it.read()
+	var it Iter7[T1, T2, T3, T4, T5, T6, T7]
+	p1 := v1.part()
+	it.s1, it.c1, it.keys[0], it.op[0] = p1.c.s, p1.c, p1.key, p1.op
+	p2 := v2.part()
+	it.s2, it.c2, it.keys[1], it.op[1] = p2.c.s, p2.c, p2.key, p2.op
+	p3 := v3.part()
+	it.s3, it.c3, it.keys[2], it.op[2] = p3.c.s, p3.c, p3.key, p3.op
+	p4 := v4.part()
+	it.s4, it.c4, it.keys[3], it.op[3] = p4.c.s, p4.c, p4.key, p4.op
+	p5 := v5.part()
+	it.s5, it.c5, it.keys[4], it.op[4] = p5.c.s, p5.c, p5.key, p5.op
+	p6 := v6.part()
+	it.s6, it.c6, it.keys[5], it.op[5] = p6.c.s, p6.c, p6.key, p6.op
+	p7 := v7.part()
+	it.s7, it.c7, it.keys[6], it.op[6] = p7.c.s, p7.c, p7.key, p7.op
+	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0 || p6.op.filter != 0 || p7.op.filter != 0
+	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark || p6.op.mark || p7.op.mark
+	it.pick()
 	return it
 }
 
-// read takes the storages, the tracking windows and the states of the
-// join's views from the views as they are now, and picks the driver.
+// read takes the join's storages from its views as they are now, and
+// their tracking windows when a view tracks, and picks the driver.
 func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) read() {
-	p1 := it.v1.part()
-	p2 := it.v2.part()
-	p3 := it.v3.part()
-	p4 := it.v4.part()
-	p5 := it.v5.part()
-	p6 := it.v6.part()
-	p7 := it.v7.part()
-	it.s1, it.s2, it.s3, it.s4, it.s5, it.s6, it.s7 = p1.s, p2.s, p3.s, p4.s, p5.s, p6.s, p7.s
-	it.c1, it.c2, it.c3, it.c4, it.c5, it.c6, it.c7 = p1.c, p2.c, p3.c, p4.c, p5.c, p6.c, p7.c
-	it.op = [7]opTrack{p1.op, p2.op, p3.op, p4.op, p5.op, p6.op, p7.op}
-	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0 || p6.op.filter != 0 || p7.op.filter != 0
-	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark || p6.op.mark || p7.op.mark
+	it.s1 = it.c1.store()
+	it.s2 = it.c2.store()
+	it.s3 = it.c3.store()
+	it.s4 = it.c4.store()
+	it.s5 = it.c5.store()
+	it.s6 = it.c6.store()
+	it.s7 = it.c7.store()
+	if it.tracked || it.marks {
+		if it.s1.track != nil {
+			it.op[0] = it.c1.trackOp(it.keys[0])
+		}
+		if it.s2.track != nil {
+			it.op[1] = it.c2.trackOp(it.keys[1])
+		}
+		if it.s3.track != nil {
+			it.op[2] = it.c3.trackOp(it.keys[2])
+		}
+		if it.s4.track != nil {
+			it.op[3] = it.c4.trackOp(it.keys[3])
+		}
+		if it.s5.track != nil {
+			it.op[4] = it.c5.trackOp(it.keys[4])
+		}
+		if it.s6.track != nil {
+			it.op[5] = it.c6.trackOp(it.keys[5])
+		}
+		if it.s7.track != nil {
+			it.op[6] = it.c7.trackOp(it.keys[6])
+		}
+		// A clear does not change which views filter or mark.
+	}
 	it.pick()
 }
 
@@ -6394,19 +6513,11 @@ type Iter8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 	op      [8]opTrack
 	tracked bool
 	marks   bool
-	// v1..v8 are the views the join was made of, and c1..c8 their
-	// states, or nil when the join was made from storages (under a
-	// world-wide borrow). Each iteration reads the views afresh (start);
-	// started says that this value's iteration has begun: a cursor reads
-	// them once, at its first Next.
-	v1      Part[T1]
-	v2      Part[T2]
-	v3      Part[T3]
-	v4      Part[T4]
-	v5      Part[T5]
-	v6      Part[T6]
-	v7      Part[T7]
-	v8      Part[T8]
+	// c1..c8 are the states of the views the join was made of, and
+	// keys their kinds, or nil when the join was made from storages
+	// (under a world-wide borrow). Each iteration reads the views afresh
+	// (start); started says that this value's iteration has begun: a
+	// cursor reads them once, at its first Next.
 	c1      *viewCore[T1]
 	c2      *viewCore[T2]
 	c3      *viewCore[T3]
@@ -6415,6 +6526,7 @@ type Iter8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 	c6      *viewCore[T6]
 	c7      *viewCore[T7]
 	c8      *viewCore[T8]
+	keys    [8]partKey
 	started bool
 	id      EntityID
 	p1      *T1
@@ -6436,27 +6548,67 @@ type Iter8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
 func Join8[T1, T2, T3, T4, T5, T6, T7, T8 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5], v6 Part[T6], v7 Part[T7], v8 Part[T8]) Iter8[T1, T2, T3, T4, T5, T6, T7, T8] {
-	it := Iter8[T1, T2, T3, T4, T5, T6, T7, T8]{v1: v1, v2: v2, v3: v3, v4: v4, v5: v5, v6: v6, v7: v7, v8: v8}
-	it.read()
+	var it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]
+	p1 := v1.part()
+	it.s1, it.c1, it.keys[0], it.op[0] = p1.c.s, p1.c, p1.key, p1.op
+	p2 := v2.part()
+	it.s2, it.c2, it.keys[1], it.op[1] = p2.c.s, p2.c, p2.key, p2.op
+	p3 := v3.part()
+	it.s3, it.c3, it.keys[2], it.op[2] = p3.c.s, p3.c, p3.key, p3.op
+	p4 := v4.part()
+	it.s4, it.c4, it.keys[3], it.op[3] = p4.c.s, p4.c, p4.key, p4.op
+	p5 := v5.part()
+	it.s5, it.c5, it.keys[4], it.op[4] = p5.c.s, p5.c, p5.key, p5.op
+	p6 := v6.part()
+	it.s6, it.c6, it.keys[5], it.op[5] = p6.c.s, p6.c, p6.key, p6.op
+	p7 := v7.part()
+	it.s7, it.c7, it.keys[6], it.op[6] = p7.c.s, p7.c, p7.key, p7.op
+	p8 := v8.part()
+	it.s8, it.c8, it.keys[7], it.op[7] = p8.c.s, p8.c, p8.key, p8.op
+	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0 || p6.op.filter != 0 || p7.op.filter != 0 || p8.op.filter != 0
+	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark || p6.op.mark || p7.op.mark || p8.op.mark
+	it.pick()
 	return it
 }
 
-// read takes the storages, the tracking windows and the states of the
-// join's views from the views as they are now, and picks the driver.
+// read takes the join's storages from its views as they are now, and
+// their tracking windows when a view tracks, and picks the driver.
 func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) read() {
-	p1 := it.v1.part()
-	p2 := it.v2.part()
-	p3 := it.v3.part()
-	p4 := it.v4.part()
-	p5 := it.v5.part()
-	p6 := it.v6.part()
-	p7 := it.v7.part()
-	p8 := it.v8.part()
-	it.s1, it.s2, it.s3, it.s4, it.s5, it.s6, it.s7, it.s8 = p1.s, p2.s, p3.s, p4.s, p5.s, p6.s, p7.s, p8.s
-	it.c1, it.c2, it.c3, it.c4, it.c5, it.c6, it.c7, it.c8 = p1.c, p2.c, p3.c, p4.c, p5.c, p6.c, p7.c, p8.c
-	it.op = [8]opTrack{p1.op, p2.op, p3.op, p4.op, p5.op, p6.op, p7.op, p8.op}
-	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0 || p6.op.filter != 0 || p7.op.filter != 0 || p8.op.filter != 0
-	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark || p6.op.mark || p7.op.mark || p8.op.mark
+	it.s1 = it.c1.store()
+	it.s2 = it.c2.store()
+	it.s3 = it.c3.store()
+	it.s4 = it.c4.store()
+	it.s5 = it.c5.store()
+	it.s6 = it.c6.store()
+	it.s7 = it.c7.store()
+	it.s8 = it.c8.store()
+	if it.tracked || it.marks {
+		if it.s1.track != nil {
+			it.op[0] = it.c1.trackOp(it.keys[0])
+		}
+		if it.s2.track != nil {
+			it.op[1] = it.c2.trackOp(it.keys[1])
+		}
+		if it.s3.track != nil {
+			it.op[2] = it.c3.trackOp(it.keys[2])
+		}
+		if it.s4.track != nil {
+			it.op[3] = it.c4.trackOp(it.keys[3])
+		}
+		if it.s5.track != nil {
+			it.op[4] = it.c5.trackOp(it.keys[4])
+		}
+		if it.s6.track != nil {
+			it.op[5] = it.c6.trackOp(it.keys[5])
+		}
+		if it.s7.track != nil {
+			it.op[6] = it.c7.trackOp(it.keys[6])
+		}
+		if it.s8.track != nil {
+			it.op[7] = it.c8.trackOp(it.keys[7])
+		}
+		// A clear does not change which views filter or mark.
+	}
 	it.pick()
 }
 

@@ -29,22 +29,14 @@ type Changed[T any] struct {
 }
 
 func (c Changed[T]) part() joinPart[T] {
-	p := c.c.part(c.mut)
-	t := p.s.track
-	p.op.filter = c.kinds
-	if c.c.inWorkload {
-		p.op.ins, p.op.mod = c.c.last, c.c.last
-	} else {
-		p.op.ins, p.op.mod = t.insClear, t.modClear
-	}
-	return p
+	return c.c.partOf(partKey{mut: c.mut, kinds: c.kinds})
 }
 
 // All iterates over the changed components, in storage order.
 func (c Changed[T]) All() iter.Seq[*T] {
 	return func(yield func(*T) bool) {
 		p := c.part()
-		data := p.s.data
+		data := p.c.s.data
 		p.scan(func(i int) bool { return yield(&data[i]) })
 	}
 }
@@ -53,7 +45,7 @@ func (c Changed[T]) All() iter.Seq[*T] {
 func (c Changed[T]) WithID() iter.Seq2[EntityID, *T] {
 	return func(yield func(EntityID, *T) bool) {
 		p := c.part()
-		data, ids := p.s.data, p.s.dense
+		data, ids := p.c.s.data, p.c.s.dense
 		p.scan(func(i int) bool { return yield(ids[i], &data[i]) })
 	}
 }
@@ -75,8 +67,8 @@ func (c Changed[T]) Count() int {
 // false. The loops read only the timestamps, so a scan costs little per
 // component that did not change.
 func (p *joinPart[T]) scan(visit func(int) bool) {
-	t, op := p.s.track, &p.op
-	n := len(p.s.data)
+	t, op := p.c.s.track, &p.op
+	n := len(p.c.s.data)
 	hit := func(i int) bool {
 		if op.mark {
 			t.mark(i)
@@ -132,8 +124,8 @@ func (p *joinPart[T]) scan(visit func(int) bool) {
 // It does not mark anything.
 func (c Changed[T]) Contains(id EntityID) bool {
 	p := c.part()
-	x := p.s.pos(id)
-	return x >= 0 && p.s.track.admits(&p.op, x)
+	x := p.c.s.pos(id)
+	return x >= 0 && p.c.s.track.admits(&p.op, x)
 }
 
 // Inserted returns the view narrowed to the components inserted in its

@@ -61,25 +61,65 @@ type Part[T any] interface {
 	part() joinPart[T]
 }
 
-// joinPart is one operand of a join: a storage, what to do with its
-// tracking, and the view's state, which tells the join when the view is
-// released.
+// joinPart is one operand of a join: the view's state (c.s is the
+// storage; the join tells from c when the view is released), what to do
+// with the storage's tracking, and the kind of view, with which the join
+// reads the view again when an iteration starts.
 type joinPart[T any] struct {
-	s  *sparseSet[T]
-	op opTrack
-	c  *viewCore[T]
+	c   *viewCore[T]
+	op  opTrack
+	key partKey
 }
 
-func (v View[T]) part() joinPart[T]    { return v.c.part(false) }
-func (v ViewMut[T]) part() joinPart[T] { return v.c.part(true) }
+// partKey is the kind of view a join part comes from: whether it hands out
+// components for writing, and its Changed filter (0 for a View or ViewMut).
+type partKey struct {
+	mut   bool
+	kinds Tracking
+}
 
-func (c *viewCore[T]) part(mut bool) joinPart[T] {
-	s := c.store()
-	p := joinPart[T]{s: s, c: c}
-	if mut && s.track != nil && s.track.modifiedAt != nil {
-		p.op.mark = true
+// The parts of a View and a ViewMut take partOf's common case, a storage
+// that tracks nothing, without a call (a join calls them through Part).
+
+func (v View[T]) part() joinPart[T] {
+	if c := v.c; c != nil && c.s != nil && c.s.track == nil {
+		return joinPart[T]{c: c}
+	}
+	return v.c.partOf(partKey{})
+}
+
+func (v ViewMut[T]) part() joinPart[T] {
+	if c := v.c; c != nil && c.s != nil && c.s.track == nil {
+		return joinPart[T]{c: c, key: partKey{mut: true}}
+	}
+	return v.c.partOf(partKey{mut: true})
+}
+
+// partOf returns the join part of the view c as the kind of view k. A
+// Changed view's window starts after the system's previous run inside a
+// workload, and after the last clear outside.
+func (c *viewCore[T]) partOf(k partKey) joinPart[T] {
+	p := joinPart[T]{c: c, key: k}
+	if c.store().track != nil {
+		p.op = c.trackOp(k)
 	}
 	return p
+}
+
+// trackOp is what a join does with the tracking of the view c as the kind
+// of view k (partOf, out of line: most storages track nothing).
+func (c *viewCore[T]) trackOp(k partKey) (op opTrack) {
+	t := c.s.track
+	op.mark = k.mut && t.modifiedAt != nil
+	if k.kinds != 0 {
+		op.filter = k.kinds
+		if c.inWorkload {
+			op.ins, op.mod = c.last, c.last
+		} else {
+			op.ins, op.mod = t.insClear, t.modClear
+		}
+	}
+	return op
 }
 
 // store returns the borrowed storage. It must stay small enough to inline
