@@ -446,10 +446,16 @@ func TestJoinSequenceRangedConcurrently(t *testing.T) {
 // another world's storages. (A join kept from one run of a system to the
 // next is a view kept past its run: not supported, see iterators.md.)
 func TestJoinFollowsItsViews(t *testing.T) {
-	t.Run("borrowed from another world", func(t *testing.T) {
-		w1, w2 := ecs.NewWorld(), ecs.NewWorld()
+	// twoWorlds returns a world of 3 entities and one of 5, each entity
+	// with kA and kB.
+	twoWorlds := func(t *testing.T) (w1, w2 *ecs.World) {
+		w1, w2 = ecs.NewWorld(), ecs.NewWorld()
 		addEntitiesAB(t, w1, 0, 3)
 		addEntitiesAB(t, w2, 0, 5)
+		return w1, w2
+	}
+	t.Run("borrowed from another world", func(t *testing.T) {
+		w1, w2 := twoWorlds(t)
 		var a ecs.ViewMut[kA]
 		var b ecs.ViewMut[kB]
 		release, err := w1.Borrow(&a, &b)
@@ -480,9 +486,7 @@ func TestJoinFollowsItsViews(t *testing.T) {
 	})
 
 	t.Run("cursor", func(t *testing.T) {
-		w1, w2 := ecs.NewWorld(), ecs.NewWorld()
-		addEntitiesAB(t, w1, 0, 3)
-		addEntitiesAB(t, w2, 0, 5)
+		w1, w2 := twoWorlds(t)
 		var a ecs.View[kA]
 		var b ecs.View[kB]
 		release, err := w1.Borrow(&a, &b)
