@@ -62,24 +62,20 @@ type Iter1[T1 any] struct {
 // the components the join hands out.
 func Join1[T1 any](v1 Part[T1]) Iter1[T1] {
 	var it Iter1[T1]
-	p1 := v1.part()
-	it.s1, it.c1, it.keys[0], it.op[0] = p1.c.s, p1.c, p1.key, p1.op
-	it.tracked = p1.op.filter != 0
-	it.marks = p1.op.mark
-	it.pick()
+	it.c1, it.keys[0] = v1.joinView()
+	it.read()
 	return it
 }
 
-// read takes the join's storages from its views as they are now, and
-// their tracking windows when a view tracks, and picks the driver.
+// read takes the join's storages from its views as they are now (store
+// panics for a view released), and what to do with their tracking, and
+// picks the driver.
 func (it *Iter1[T1]) read() {
-	it.s1 = it.c1.store()
-	if it.tracked || it.marks {
-		if it.s1.track != nil {
-			it.op[0] = it.c1.trackOp(it.keys[0])
-		}
-		// A clear does not change which views filter or mark.
+	if it.s1 = it.c1.store(); it.s1.track != nil {
+		it.op[0] = it.c1.trackOp(it.keys[0])
 	}
+	it.tracked = it.op[0].filter != 0
+	it.marks = it.op[0].mark
 	it.pick()
 }
 
@@ -425,30 +421,24 @@ type Iter2[T1, T2 any] struct {
 // the components the join hands out.
 func Join2[T1, T2 any](v1 Part[T1], v2 Part[T2]) Iter2[T1, T2] {
 	var it Iter2[T1, T2]
-	p1 := v1.part()
-	it.s1, it.c1, it.keys[0], it.op[0] = p1.c.s, p1.c, p1.key, p1.op
-	p2 := v2.part()
-	it.s2, it.c2, it.keys[1], it.op[1] = p2.c.s, p2.c, p2.key, p2.op
-	it.tracked = p1.op.filter != 0 || p2.op.filter != 0
-	it.marks = p1.op.mark || p2.op.mark
-	it.pick()
+	it.c1, it.keys[0] = v1.joinView()
+	it.c2, it.keys[1] = v2.joinView()
+	it.read()
 	return it
 }
 
-// read takes the join's storages from its views as they are now, and
-// their tracking windows when a view tracks, and picks the driver.
+// read takes the join's storages from its views as they are now (store
+// panics for a view released), and what to do with their tracking, and
+// picks the driver.
 func (it *Iter2[T1, T2]) read() {
-	it.s1 = it.c1.store()
-	it.s2 = it.c2.store()
-	if it.tracked || it.marks {
-		if it.s1.track != nil {
-			it.op[0] = it.c1.trackOp(it.keys[0])
-		}
-		if it.s2.track != nil {
-			it.op[1] = it.c2.trackOp(it.keys[1])
-		}
-		// A clear does not change which views filter or mark.
+	if it.s1 = it.c1.store(); it.s1.track != nil {
+		it.op[0] = it.c1.trackOp(it.keys[0])
 	}
+	if it.s2 = it.c2.store(); it.s2.track != nil {
+		it.op[1] = it.c2.trackOp(it.keys[1])
+	}
+	it.tracked = it.op[0].filter != 0 || it.op[1].filter != 0
+	it.marks = it.op[0].mark || it.op[1].mark
 	it.pick()
 }
 
@@ -1293,36 +1283,28 @@ type Iter3[T1, T2, T3 any] struct {
 // the components the join hands out.
 func Join3[T1, T2, T3 any](v1 Part[T1], v2 Part[T2], v3 Part[T3]) Iter3[T1, T2, T3] {
 	var it Iter3[T1, T2, T3]
-	p1 := v1.part()
-	it.s1, it.c1, it.keys[0], it.op[0] = p1.c.s, p1.c, p1.key, p1.op
-	p2 := v2.part()
-	it.s2, it.c2, it.keys[1], it.op[1] = p2.c.s, p2.c, p2.key, p2.op
-	p3 := v3.part()
-	it.s3, it.c3, it.keys[2], it.op[2] = p3.c.s, p3.c, p3.key, p3.op
-	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0
-	it.marks = p1.op.mark || p2.op.mark || p3.op.mark
-	it.pick()
+	it.c1, it.keys[0] = v1.joinView()
+	it.c2, it.keys[1] = v2.joinView()
+	it.c3, it.keys[2] = v3.joinView()
+	it.read()
 	return it
 }
 
-// read takes the join's storages from its views as they are now, and
-// their tracking windows when a view tracks, and picks the driver.
+// read takes the join's storages from its views as they are now (store
+// panics for a view released), and what to do with their tracking, and
+// picks the driver.
 func (it *Iter3[T1, T2, T3]) read() {
-	it.s1 = it.c1.store()
-	it.s2 = it.c2.store()
-	it.s3 = it.c3.store()
-	if it.tracked || it.marks {
-		if it.s1.track != nil {
-			it.op[0] = it.c1.trackOp(it.keys[0])
-		}
-		if it.s2.track != nil {
-			it.op[1] = it.c2.trackOp(it.keys[1])
-		}
-		if it.s3.track != nil {
-			it.op[2] = it.c3.trackOp(it.keys[2])
-		}
-		// A clear does not change which views filter or mark.
+	if it.s1 = it.c1.store(); it.s1.track != nil {
+		it.op[0] = it.c1.trackOp(it.keys[0])
 	}
+	if it.s2 = it.c2.store(); it.s2.track != nil {
+		it.op[1] = it.c2.trackOp(it.keys[1])
+	}
+	if it.s3 = it.c3.store(); it.s3.track != nil {
+		it.op[2] = it.c3.trackOp(it.keys[2])
+	}
+	it.tracked = it.op[0].filter != 0 || it.op[1].filter != 0 || it.op[2].filter != 0
+	it.marks = it.op[0].mark || it.op[1].mark || it.op[2].mark
 	it.pick()
 }
 
@@ -2137,42 +2119,32 @@ type Iter4[T1, T2, T3, T4 any] struct {
 // the components the join hands out.
 func Join4[T1, T2, T3, T4 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4]) Iter4[T1, T2, T3, T4] {
 	var it Iter4[T1, T2, T3, T4]
-	p1 := v1.part()
-	it.s1, it.c1, it.keys[0], it.op[0] = p1.c.s, p1.c, p1.key, p1.op
-	p2 := v2.part()
-	it.s2, it.c2, it.keys[1], it.op[1] = p2.c.s, p2.c, p2.key, p2.op
-	p3 := v3.part()
-	it.s3, it.c3, it.keys[2], it.op[2] = p3.c.s, p3.c, p3.key, p3.op
-	p4 := v4.part()
-	it.s4, it.c4, it.keys[3], it.op[3] = p4.c.s, p4.c, p4.key, p4.op
-	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0
-	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark
-	it.pick()
+	it.c1, it.keys[0] = v1.joinView()
+	it.c2, it.keys[1] = v2.joinView()
+	it.c3, it.keys[2] = v3.joinView()
+	it.c4, it.keys[3] = v4.joinView()
+	it.read()
 	return it
 }
 
-// read takes the join's storages from its views as they are now, and
-// their tracking windows when a view tracks, and picks the driver.
+// read takes the join's storages from its views as they are now (store
+// panics for a view released), and what to do with their tracking, and
+// picks the driver.
 func (it *Iter4[T1, T2, T3, T4]) read() {
-	it.s1 = it.c1.store()
-	it.s2 = it.c2.store()
-	it.s3 = it.c3.store()
-	it.s4 = it.c4.store()
-	if it.tracked || it.marks {
-		if it.s1.track != nil {
-			it.op[0] = it.c1.trackOp(it.keys[0])
-		}
-		if it.s2.track != nil {
-			it.op[1] = it.c2.trackOp(it.keys[1])
-		}
-		if it.s3.track != nil {
-			it.op[2] = it.c3.trackOp(it.keys[2])
-		}
-		if it.s4.track != nil {
-			it.op[3] = it.c4.trackOp(it.keys[3])
-		}
-		// A clear does not change which views filter or mark.
+	if it.s1 = it.c1.store(); it.s1.track != nil {
+		it.op[0] = it.c1.trackOp(it.keys[0])
 	}
+	if it.s2 = it.c2.store(); it.s2.track != nil {
+		it.op[1] = it.c2.trackOp(it.keys[1])
+	}
+	if it.s3 = it.c3.store(); it.s3.track != nil {
+		it.op[2] = it.c3.trackOp(it.keys[2])
+	}
+	if it.s4 = it.c4.store(); it.s4.track != nil {
+		it.op[3] = it.c4.trackOp(it.keys[3])
+	}
+	it.tracked = it.op[0].filter != 0 || it.op[1].filter != 0 || it.op[2].filter != 0 || it.op[3].filter != 0
+	it.marks = it.op[0].mark || it.op[1].mark || it.op[2].mark || it.op[3].mark
 	it.pick()
 }
 
@@ -3084,48 +3056,36 @@ type Iter5[T1, T2, T3, T4, T5 any] struct {
 // the components the join hands out.
 func Join5[T1, T2, T3, T4, T5 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5]) Iter5[T1, T2, T3, T4, T5] {
 	var it Iter5[T1, T2, T3, T4, T5]
-	p1 := v1.part()
-	it.s1, it.c1, it.keys[0], it.op[0] = p1.c.s, p1.c, p1.key, p1.op
-	p2 := v2.part()
-	it.s2, it.c2, it.keys[1], it.op[1] = p2.c.s, p2.c, p2.key, p2.op
-	p3 := v3.part()
-	it.s3, it.c3, it.keys[2], it.op[2] = p3.c.s, p3.c, p3.key, p3.op
-	p4 := v4.part()
-	it.s4, it.c4, it.keys[3], it.op[3] = p4.c.s, p4.c, p4.key, p4.op
-	p5 := v5.part()
-	it.s5, it.c5, it.keys[4], it.op[4] = p5.c.s, p5.c, p5.key, p5.op
-	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0
-	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark
-	it.pick()
+	it.c1, it.keys[0] = v1.joinView()
+	it.c2, it.keys[1] = v2.joinView()
+	it.c3, it.keys[2] = v3.joinView()
+	it.c4, it.keys[3] = v4.joinView()
+	it.c5, it.keys[4] = v5.joinView()
+	it.read()
 	return it
 }
 
-// read takes the join's storages from its views as they are now, and
-// their tracking windows when a view tracks, and picks the driver.
+// read takes the join's storages from its views as they are now (store
+// panics for a view released), and what to do with their tracking, and
+// picks the driver.
 func (it *Iter5[T1, T2, T3, T4, T5]) read() {
-	it.s1 = it.c1.store()
-	it.s2 = it.c2.store()
-	it.s3 = it.c3.store()
-	it.s4 = it.c4.store()
-	it.s5 = it.c5.store()
-	if it.tracked || it.marks {
-		if it.s1.track != nil {
-			it.op[0] = it.c1.trackOp(it.keys[0])
-		}
-		if it.s2.track != nil {
-			it.op[1] = it.c2.trackOp(it.keys[1])
-		}
-		if it.s3.track != nil {
-			it.op[2] = it.c3.trackOp(it.keys[2])
-		}
-		if it.s4.track != nil {
-			it.op[3] = it.c4.trackOp(it.keys[3])
-		}
-		if it.s5.track != nil {
-			it.op[4] = it.c5.trackOp(it.keys[4])
-		}
-		// A clear does not change which views filter or mark.
+	if it.s1 = it.c1.store(); it.s1.track != nil {
+		it.op[0] = it.c1.trackOp(it.keys[0])
 	}
+	if it.s2 = it.c2.store(); it.s2.track != nil {
+		it.op[1] = it.c2.trackOp(it.keys[1])
+	}
+	if it.s3 = it.c3.store(); it.s3.track != nil {
+		it.op[2] = it.c3.trackOp(it.keys[2])
+	}
+	if it.s4 = it.c4.store(); it.s4.track != nil {
+		it.op[3] = it.c4.trackOp(it.keys[3])
+	}
+	if it.s5 = it.c5.store(); it.s5.track != nil {
+		it.op[4] = it.c5.trackOp(it.keys[4])
+	}
+	it.tracked = it.op[0].filter != 0 || it.op[1].filter != 0 || it.op[2].filter != 0 || it.op[3].filter != 0 || it.op[4].filter != 0
+	it.marks = it.op[0].mark || it.op[1].mark || it.op[2].mark || it.op[3].mark || it.op[4].mark
 	it.pick()
 }
 
@@ -4136,54 +4096,40 @@ type Iter6[T1, T2, T3, T4, T5, T6 any] struct {
 // the components the join hands out.
 func Join6[T1, T2, T3, T4, T5, T6 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5], v6 Part[T6]) Iter6[T1, T2, T3, T4, T5, T6] {
 	var it Iter6[T1, T2, T3, T4, T5, T6]
-	p1 := v1.part()
-	it.s1, it.c1, it.keys[0], it.op[0] = p1.c.s, p1.c, p1.key, p1.op
-	p2 := v2.part()
-	it.s2, it.c2, it.keys[1], it.op[1] = p2.c.s, p2.c, p2.key, p2.op
-	p3 := v3.part()
-	it.s3, it.c3, it.keys[2], it.op[2] = p3.c.s, p3.c, p3.key, p3.op
-	p4 := v4.part()
-	it.s4, it.c4, it.keys[3], it.op[3] = p4.c.s, p4.c, p4.key, p4.op
-	p5 := v5.part()
-	it.s5, it.c5, it.keys[4], it.op[4] = p5.c.s, p5.c, p5.key, p5.op
-	p6 := v6.part()
-	it.s6, it.c6, it.keys[5], it.op[5] = p6.c.s, p6.c, p6.key, p6.op
-	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0 || p6.op.filter != 0
-	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark || p6.op.mark
-	it.pick()
+	it.c1, it.keys[0] = v1.joinView()
+	it.c2, it.keys[1] = v2.joinView()
+	it.c3, it.keys[2] = v3.joinView()
+	it.c4, it.keys[3] = v4.joinView()
+	it.c5, it.keys[4] = v5.joinView()
+	it.c6, it.keys[5] = v6.joinView()
+	it.read()
 	return it
 }
 
-// read takes the join's storages from its views as they are now, and
-// their tracking windows when a view tracks, and picks the driver.
+// read takes the join's storages from its views as they are now (store
+// panics for a view released), and what to do with their tracking, and
+// picks the driver.
 func (it *Iter6[T1, T2, T3, T4, T5, T6]) read() {
-	it.s1 = it.c1.store()
-	it.s2 = it.c2.store()
-	it.s3 = it.c3.store()
-	it.s4 = it.c4.store()
-	it.s5 = it.c5.store()
-	it.s6 = it.c6.store()
-	if it.tracked || it.marks {
-		if it.s1.track != nil {
-			it.op[0] = it.c1.trackOp(it.keys[0])
-		}
-		if it.s2.track != nil {
-			it.op[1] = it.c2.trackOp(it.keys[1])
-		}
-		if it.s3.track != nil {
-			it.op[2] = it.c3.trackOp(it.keys[2])
-		}
-		if it.s4.track != nil {
-			it.op[3] = it.c4.trackOp(it.keys[3])
-		}
-		if it.s5.track != nil {
-			it.op[4] = it.c5.trackOp(it.keys[4])
-		}
-		if it.s6.track != nil {
-			it.op[5] = it.c6.trackOp(it.keys[5])
-		}
-		// A clear does not change which views filter or mark.
+	if it.s1 = it.c1.store(); it.s1.track != nil {
+		it.op[0] = it.c1.trackOp(it.keys[0])
 	}
+	if it.s2 = it.c2.store(); it.s2.track != nil {
+		it.op[1] = it.c2.trackOp(it.keys[1])
+	}
+	if it.s3 = it.c3.store(); it.s3.track != nil {
+		it.op[2] = it.c3.trackOp(it.keys[2])
+	}
+	if it.s4 = it.c4.store(); it.s4.track != nil {
+		it.op[3] = it.c4.trackOp(it.keys[3])
+	}
+	if it.s5 = it.c5.store(); it.s5.track != nil {
+		it.op[4] = it.c5.trackOp(it.keys[4])
+	}
+	if it.s6 = it.c6.store(); it.s6.track != nil {
+		it.op[5] = it.c6.trackOp(it.keys[5])
+	}
+	it.tracked = it.op[0].filter != 0 || it.op[1].filter != 0 || it.op[2].filter != 0 || it.op[3].filter != 0 || it.op[4].filter != 0 || it.op[5].filter != 0
+	it.marks = it.op[0].mark || it.op[1].mark || it.op[2].mark || it.op[3].mark || it.op[4].mark || it.op[5].mark
 	it.pick()
 }
 
@@ -5291,60 +5237,44 @@ type Iter7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 // the components the join hands out.
 func Join7[T1, T2, T3, T4, T5, T6, T7 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5], v6 Part[T6], v7 Part[T7]) Iter7[T1, T2, T3, T4, T5, T6, T7] {
 	var it Iter7[T1, T2, T3, T4, T5, T6, T7]
-	p1 := v1.part()
-	it.s1, it.c1, it.keys[0], it.op[0] = p1.c.s, p1.c, p1.key, p1.op
-	p2 := v2.part()
-	it.s2, it.c2, it.keys[1], it.op[1] = p2.c.s, p2.c, p2.key, p2.op
-	p3 := v3.part()
-	it.s3, it.c3, it.keys[2], it.op[2] = p3.c.s, p3.c, p3.key, p3.op
-	p4 := v4.part()
-	it.s4, it.c4, it.keys[3], it.op[3] = p4.c.s, p4.c, p4.key, p4.op
-	p5 := v5.part()
-	it.s5, it.c5, it.keys[4], it.op[4] = p5.c.s, p5.c, p5.key, p5.op
-	p6 := v6.part()
-	it.s6, it.c6, it.keys[5], it.op[5] = p6.c.s, p6.c, p6.key, p6.op
-	p7 := v7.part()
-	it.s7, it.c7, it.keys[6], it.op[6] = p7.c.s, p7.c, p7.key, p7.op
-	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0 || p6.op.filter != 0 || p7.op.filter != 0
-	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark || p6.op.mark || p7.op.mark
-	it.pick()
+	it.c1, it.keys[0] = v1.joinView()
+	it.c2, it.keys[1] = v2.joinView()
+	it.c3, it.keys[2] = v3.joinView()
+	it.c4, it.keys[3] = v4.joinView()
+	it.c5, it.keys[4] = v5.joinView()
+	it.c6, it.keys[5] = v6.joinView()
+	it.c7, it.keys[6] = v7.joinView()
+	it.read()
 	return it
 }
 
-// read takes the join's storages from its views as they are now, and
-// their tracking windows when a view tracks, and picks the driver.
+// read takes the join's storages from its views as they are now (store
+// panics for a view released), and what to do with their tracking, and
+// picks the driver.
 func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) read() {
-	it.s1 = it.c1.store()
-	it.s2 = it.c2.store()
-	it.s3 = it.c3.store()
-	it.s4 = it.c4.store()
-	it.s5 = it.c5.store()
-	it.s6 = it.c6.store()
-	it.s7 = it.c7.store()
-	if it.tracked || it.marks {
-		if it.s1.track != nil {
-			it.op[0] = it.c1.trackOp(it.keys[0])
-		}
-		if it.s2.track != nil {
-			it.op[1] = it.c2.trackOp(it.keys[1])
-		}
-		if it.s3.track != nil {
-			it.op[2] = it.c3.trackOp(it.keys[2])
-		}
-		if it.s4.track != nil {
-			it.op[3] = it.c4.trackOp(it.keys[3])
-		}
-		if it.s5.track != nil {
-			it.op[4] = it.c5.trackOp(it.keys[4])
-		}
-		if it.s6.track != nil {
-			it.op[5] = it.c6.trackOp(it.keys[5])
-		}
-		if it.s7.track != nil {
-			it.op[6] = it.c7.trackOp(it.keys[6])
-		}
-		// A clear does not change which views filter or mark.
+	if it.s1 = it.c1.store(); it.s1.track != nil {
+		it.op[0] = it.c1.trackOp(it.keys[0])
 	}
+	if it.s2 = it.c2.store(); it.s2.track != nil {
+		it.op[1] = it.c2.trackOp(it.keys[1])
+	}
+	if it.s3 = it.c3.store(); it.s3.track != nil {
+		it.op[2] = it.c3.trackOp(it.keys[2])
+	}
+	if it.s4 = it.c4.store(); it.s4.track != nil {
+		it.op[3] = it.c4.trackOp(it.keys[3])
+	}
+	if it.s5 = it.c5.store(); it.s5.track != nil {
+		it.op[4] = it.c5.trackOp(it.keys[4])
+	}
+	if it.s6 = it.c6.store(); it.s6.track != nil {
+		it.op[5] = it.c6.trackOp(it.keys[5])
+	}
+	if it.s7 = it.c7.store(); it.s7.track != nil {
+		it.op[6] = it.c7.trackOp(it.keys[6])
+	}
+	it.tracked = it.op[0].filter != 0 || it.op[1].filter != 0 || it.op[2].filter != 0 || it.op[3].filter != 0 || it.op[4].filter != 0 || it.op[5].filter != 0 || it.op[6].filter != 0
+	it.marks = it.op[0].mark || it.op[1].mark || it.op[2].mark || it.op[3].mark || it.op[4].mark || it.op[5].mark || it.op[6].mark
 	it.pick()
 }
 
@@ -6549,66 +6479,48 @@ type Iter8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 // the components the join hands out.
 func Join8[T1, T2, T3, T4, T5, T6, T7, T8 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5], v6 Part[T6], v7 Part[T7], v8 Part[T8]) Iter8[T1, T2, T3, T4, T5, T6, T7, T8] {
 	var it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]
-	p1 := v1.part()
-	it.s1, it.c1, it.keys[0], it.op[0] = p1.c.s, p1.c, p1.key, p1.op
-	p2 := v2.part()
-	it.s2, it.c2, it.keys[1], it.op[1] = p2.c.s, p2.c, p2.key, p2.op
-	p3 := v3.part()
-	it.s3, it.c3, it.keys[2], it.op[2] = p3.c.s, p3.c, p3.key, p3.op
-	p4 := v4.part()
-	it.s4, it.c4, it.keys[3], it.op[3] = p4.c.s, p4.c, p4.key, p4.op
-	p5 := v5.part()
-	it.s5, it.c5, it.keys[4], it.op[4] = p5.c.s, p5.c, p5.key, p5.op
-	p6 := v6.part()
-	it.s6, it.c6, it.keys[5], it.op[5] = p6.c.s, p6.c, p6.key, p6.op
-	p7 := v7.part()
-	it.s7, it.c7, it.keys[6], it.op[6] = p7.c.s, p7.c, p7.key, p7.op
-	p8 := v8.part()
-	it.s8, it.c8, it.keys[7], it.op[7] = p8.c.s, p8.c, p8.key, p8.op
-	it.tracked = p1.op.filter != 0 || p2.op.filter != 0 || p3.op.filter != 0 || p4.op.filter != 0 || p5.op.filter != 0 || p6.op.filter != 0 || p7.op.filter != 0 || p8.op.filter != 0
-	it.marks = p1.op.mark || p2.op.mark || p3.op.mark || p4.op.mark || p5.op.mark || p6.op.mark || p7.op.mark || p8.op.mark
-	it.pick()
+	it.c1, it.keys[0] = v1.joinView()
+	it.c2, it.keys[1] = v2.joinView()
+	it.c3, it.keys[2] = v3.joinView()
+	it.c4, it.keys[3] = v4.joinView()
+	it.c5, it.keys[4] = v5.joinView()
+	it.c6, it.keys[5] = v6.joinView()
+	it.c7, it.keys[6] = v7.joinView()
+	it.c8, it.keys[7] = v8.joinView()
+	it.read()
 	return it
 }
 
-// read takes the join's storages from its views as they are now, and
-// their tracking windows when a view tracks, and picks the driver.
+// read takes the join's storages from its views as they are now (store
+// panics for a view released), and what to do with their tracking, and
+// picks the driver.
 func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) read() {
-	it.s1 = it.c1.store()
-	it.s2 = it.c2.store()
-	it.s3 = it.c3.store()
-	it.s4 = it.c4.store()
-	it.s5 = it.c5.store()
-	it.s6 = it.c6.store()
-	it.s7 = it.c7.store()
-	it.s8 = it.c8.store()
-	if it.tracked || it.marks {
-		if it.s1.track != nil {
-			it.op[0] = it.c1.trackOp(it.keys[0])
-		}
-		if it.s2.track != nil {
-			it.op[1] = it.c2.trackOp(it.keys[1])
-		}
-		if it.s3.track != nil {
-			it.op[2] = it.c3.trackOp(it.keys[2])
-		}
-		if it.s4.track != nil {
-			it.op[3] = it.c4.trackOp(it.keys[3])
-		}
-		if it.s5.track != nil {
-			it.op[4] = it.c5.trackOp(it.keys[4])
-		}
-		if it.s6.track != nil {
-			it.op[5] = it.c6.trackOp(it.keys[5])
-		}
-		if it.s7.track != nil {
-			it.op[6] = it.c7.trackOp(it.keys[6])
-		}
-		if it.s8.track != nil {
-			it.op[7] = it.c8.trackOp(it.keys[7])
-		}
-		// A clear does not change which views filter or mark.
+	if it.s1 = it.c1.store(); it.s1.track != nil {
+		it.op[0] = it.c1.trackOp(it.keys[0])
 	}
+	if it.s2 = it.c2.store(); it.s2.track != nil {
+		it.op[1] = it.c2.trackOp(it.keys[1])
+	}
+	if it.s3 = it.c3.store(); it.s3.track != nil {
+		it.op[2] = it.c3.trackOp(it.keys[2])
+	}
+	if it.s4 = it.c4.store(); it.s4.track != nil {
+		it.op[3] = it.c4.trackOp(it.keys[3])
+	}
+	if it.s5 = it.c5.store(); it.s5.track != nil {
+		it.op[4] = it.c5.trackOp(it.keys[4])
+	}
+	if it.s6 = it.c6.store(); it.s6.track != nil {
+		it.op[5] = it.c6.trackOp(it.keys[5])
+	}
+	if it.s7 = it.c7.store(); it.s7.track != nil {
+		it.op[6] = it.c7.trackOp(it.keys[6])
+	}
+	if it.s8 = it.c8.store(); it.s8.track != nil {
+		it.op[7] = it.c8.trackOp(it.keys[7])
+	}
+	it.tracked = it.op[0].filter != 0 || it.op[1].filter != 0 || it.op[2].filter != 0 || it.op[3].filter != 0 || it.op[4].filter != 0 || it.op[5].filter != 0 || it.op[6].filter != 0 || it.op[7].filter != 0
+	it.marks = it.op[0].mark || it.op[1].mark || it.op[2].mark || it.op[3].mark || it.op[4].mark || it.op[5].mark || it.op[6].mark || it.op[7].mark
 	it.pick()
 }
 

@@ -456,7 +456,7 @@ func checkModSummary(t *testing.T, s *sparseSet[sumLife], seen []uint64) {
 		}
 	}
 	for _, since := range seen[max(0, len(seen)-12):] {
-		p := joinPart[sumLife]{c: &viewCore[sumLife]{s: s}, op: opTrack{filter: TrackModification, mod: since}}
+		p := changedPart[sumLife]{c: &viewCore[sumLife]{s: s}, op: opTrack{filter: TrackModification, mod: since}}
 		var got, want []int
 		p.scan(func(i int) bool {
 			got = append(got, i)

@@ -28,8 +28,21 @@ type Changed[T any] struct {
 	mut   bool
 }
 
-func (c Changed[T]) part() joinPart[T] {
-	return c.c.partOf(partKey{mut: c.mut, kinds: c.kinds})
+func (c Changed[T]) joinView() (*viewCore[T], partKey) {
+	return c.c, partKey{mut: c.mut, kinds: c.kinds}
+}
+
+// changedPart is a Changed view as its methods read it: the view's state
+// (c.s is the storage) and what to do with its tracking.
+type changedPart[T any] struct {
+	c  *viewCore[T]
+	op opTrack
+}
+
+// part reads the view (store panics if it was released) and its window.
+func (c Changed[T]) part() changedPart[T] {
+	c.c.store()
+	return changedPart[T]{c: c.c, op: c.c.trackOp(partKey{mut: c.mut, kinds: c.kinds})}
 }
 
 // All iterates over the changed components, in storage order.
@@ -66,7 +79,7 @@ func (c Changed[T]) Count() int {
 // in storage order, marking it first if p marks, until visit returns
 // false. The loops read only the timestamps, so a scan costs little per
 // component that did not change.
-func (p *joinPart[T]) scan(visit func(int) bool) {
+func (p *changedPart[T]) scan(visit func(int) bool) {
 	t, op := p.c.s.track, &p.op
 	n := len(p.c.s.data)
 	hit := func(i int) bool {

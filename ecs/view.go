@@ -58,56 +58,28 @@ type Filter interface {
 // can combine. Its method is unexported; other types cannot be parts of a
 // join.
 type Part[T any] interface {
-	part() joinPart[T]
+	joinView() (*viewCore[T], partKey)
 }
 
-// joinPart is one operand of a join: the view's state (c.s is the
-// storage; the join tells from c when the view is released), what to do
-// with the storage's tracking, and the kind of view, with which the join
-// reads the view again when an iteration starts.
-type joinPart[T any] struct {
-	c   *viewCore[T]
-	op  opTrack
-	key partKey
-}
-
-// partKey is the kind of view a join part comes from: whether it hands out
+// partKey is the kind of view a join reads: whether it hands out
 // components for writing, and its Changed filter (0 for a View or ViewMut).
 type partKey struct {
 	mut   bool
 	kinds Tracking
 }
 
-// The parts of a View and a ViewMut take partOf's common case, a storage
-// that tracks nothing, without a call (a join calls them through Part).
+// joinView returns the state of the view a join is made of (its storage,
+// and whether it is borrowed), and its kind: the join reads the storage
+// and its tracking from them when an iteration starts. They are small on
+// purpose: returning the storage and the tracking window through Part as
+// well doubled what making a join costs.
+func (v View[T]) joinView() (*viewCore[T], partKey)    { return v.c, partKey{} }
+func (v ViewMut[T]) joinView() (*viewCore[T], partKey) { return v.c, partKey{mut: true} }
 
-func (v View[T]) part() joinPart[T] {
-	if c := v.c; c != nil && c.s != nil && c.s.track == nil {
-		return joinPart[T]{c: c}
-	}
-	return v.c.partOf(partKey{})
-}
-
-func (v ViewMut[T]) part() joinPart[T] {
-	if c := v.c; c != nil && c.s != nil && c.s.track == nil {
-		return joinPart[T]{c: c, key: partKey{mut: true}}
-	}
-	return v.c.partOf(partKey{mut: true})
-}
-
-// partOf returns the join part of the view c as the kind of view k. A
-// Changed view's window starts after the system's previous run inside a
-// workload, and after the last clear outside.
-func (c *viewCore[T]) partOf(k partKey) joinPart[T] {
-	p := joinPart[T]{c: c, key: k}
-	if c.store().track != nil {
-		p.op = c.trackOp(k)
-	}
-	return p
-}
-
-// trackOp is what a join does with the tracking of the view c as the kind
-// of view k (partOf, out of line: most storages track nothing).
+// trackOp is what a view c of the kind k does with the tracking of its
+// storage, which must track: mark what it hands out, and for a Changed
+// view, the filter and its window (after the system's previous run inside
+// a workload, after the last clear outside).
 func (c *viewCore[T]) trackOp(k partKey) (op opTrack) {
 	t := c.s.track
 	op.mark = k.mut && t.modifiedAt != nil
