@@ -209,3 +209,15 @@ func (v AllStoragesViewMut) Strip(id EntityID) error {
 	w, _ := v.world()
 	return w.stripEntity(id)
 }
+
+// coreOf returns the state of a, if a is one of Slipway's entities views,
+// or nil: AddComponent then checks liveness with no call.
+func coreOf(a AliveChecker) *entitiesCore {
+	switch v := a.(type) {
+	case EntitiesView:
+		return v.c
+	case EntitiesViewMut:
+		return v.c
+	}
+	return nil
+}

@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"errors"
 	"reflect"
 	"slices"
 	"testing"
@@ -21,6 +22,7 @@ type storeSnapshot[T any] struct {
 	InsertedAt []uint64
 	ModifiedAt []uint64
 	GroupLen   int
+	Ident      uint64 // the identity prefix's length
 }
 
 func snapshotOf[T any](s *sparseSet[T], ids []EntityID) storeSnapshot[T] {
@@ -29,6 +31,7 @@ func snapshotOf[T any](s *sparseSet[T], ids []EntityID) storeSnapshot[T] {
 		Data:     slices.Clone(s.data),
 		Entries:  map[EntityID]uint64{},
 		GroupLen: -1,
+		Ident:    s.ident,
 	}
 	for _, id := range ids {
 		if e := s.entryFor(id); e != nil {
@@ -45,10 +48,11 @@ func snapshotOf[T any](s *sparseSet[T], ids []EntityID) storeSnapshot[T] {
 	return snap
 }
 
-// TestAddComponentMatchesInsert: ViewMut.AddComponent appends in line
-// when it can (appendNew) and calls insert otherwise; either way the
-// storage must end as insert leaves it, whatever room its arrays have,
-// whatever it tracks and whichever group it is in.
+// TestAddComponentMatchesInsert: ViewMut.AddComponent,
+// AddComponentUnchecked and insert append in line when they can
+// (freeEntry, putNew) and call insertSlow otherwise; either way the
+// storage must end as insertSlow, the general path, leaves it, whatever
+// room its arrays have, whatever it tracks and whichever group it is in.
 func TestAddComponentMatchesInsert(t *testing.T) {
 	id := newEntityID
 	// group puts the storages under test (gA, and gT for the tracked
@@ -70,6 +74,7 @@ func TestAddComponentMatchesInsert(t *testing.T) {
 		add                 EntityID
 	}{
 		{"room in both arrays", 4, 4, nil, id(5, 0)},
+		{"continues the identity prefix", 4, 4, nil, id(3, 0)},
 		{"dense full", 0, 4, nil, id(5, 0)},
 		{"data full", 4, 0, nil, id(5, 0)},
 		{"both full", 0, 0, nil, id(5, 0)},
@@ -99,15 +104,26 @@ func TestAddComponentMatchesInsert(t *testing.T) {
 	})
 }
 
-// addMatchesInsert builds two worlds alike, with a storage of T holding
+// addMatchesInsert builds worlds alike, with a storage of T holding
 // entities 0, 1, 2 (unless denseRoom is -1) and then as much spare
 // capacity as denseRoom and dataRoom say, runs setup on each, adds T to
-// id with ViewMut.AddComponent in one and with insert in the other, and
-// compares the storages.
+// id with insertSlow in the first and each of the other ways in the
+// others, and compares the storages.
 func addMatchesInsert[T any](t *testing.T, denseRoom, dataRoom int, setup func(w *World), id EntityID, val func(int) T) {
 	t.Helper()
-	worlds := [2]*World{NewWorld(), NewWorld()}
-	for _, w := range worlds {
+	ways := []struct {
+		name string
+		add  func(v ViewMut[T]) error
+	}{
+		{"insertSlow", func(v ViewMut[T]) error { v.c.store().insertSlow(id, val(99)); return nil }},
+		{"AddComponent", func(v ViewMut[T]) error { return v.AddComponent(aliveAll{}, id, val(99)) }},
+		{"AddComponentUnchecked", func(v ViewMut[T]) error { return v.AddComponentUnchecked(id, val(99)) }},
+		{"insert", func(v ViewMut[T]) error { v.c.store().insert(id, val(99)); return nil }},
+	}
+	worlds := make([]*World, len(ways))
+	for k := range worlds {
+		w := NewWorld()
+		worlds[k] = w
 		s := storageFor[T](w)
 		if denseRoom >= 0 {
 			for i := range 3 {
@@ -122,28 +138,23 @@ func addMatchesInsert[T any](t *testing.T, denseRoom, dataRoom int, setup func(w
 			s.data = append(make([]T, 0, len(s.data)+dataRoom), s.data...)
 		}
 	}
-	err := worlds[0].Run(func(v ViewMut[T]) error {
-		return v.AddComponent(aliveAll{}, id, val(99))
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = worlds[1].Run(func(v ViewMut[T]) {
-		v.c.store().insert(id, val(99))
-	})
-	if err != nil {
-		t.Fatal(err)
+	for k, way := range ways {
+		if err := worlds[k].Run(way.add); err != nil && !errors.Is(err, ErrDeadEntity) {
+			t.Fatalf("%s: %v", way.name, err)
+		}
 	}
 	ids := []EntityID{newEntityID(0, 0), newEntityID(1, 0), newEntityID(2, 0), id}
-	got := snapshotOf(storageFor[T](worlds[0]), ids)
-	want := snapshotOf(storageFor[T](worlds[1]), ids)
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("AddComponent left\n%+v\ninsert left\n%+v", got, want)
+	want := snapshotOf(storageFor[T](worlds[0]), ids)
+	if len(want.Dense) != len(want.Data) {
+		t.Errorf("%d ids but %d components", len(want.Dense), len(want.Data))
 	}
-	if len(got.Dense) != len(got.Data) {
-		t.Errorf("%d ids but %d components", len(got.Dense), len(got.Data))
-	}
-	if g := storageFor[T](worlds[0]).group; g != nil {
-		checkGroup(t, g)
+	for k, way := range ways[1:] {
+		w := worlds[k+1]
+		if got := snapshotOf(storageFor[T](w), ids); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s left\n%+v\ninsertSlow left\n%+v", way.name, got, want)
+		}
+		if g := storageFor[T](w).group; g != nil {
+			checkGroup(t, g)
+		}
 	}
 }

@@ -409,18 +409,19 @@ func (v ViewMut[T]) IDs() []EntityID { return v.c.store().dense }
 // not alive, and changes nothing then.
 func (v ViewMut[T]) AddComponent(entities AliveChecker, id EntityID, c T) error {
 	s := v.c.store()
-	if !entities.IsAlive(id) {
+	var alive bool
+	if c := coreOf(entities); c != nil { // no call for Slipway's entities views
+		alive = c.ents().isAlive(id)
+	} else {
+		alive = entities.IsAlive(id)
+	}
+	if !alive {
 		return s.notAlive(id)
 	}
-	switch e := s.entryFor(id); {
-	case e == nil: // no page yet
-		s.insert(id, c)
-	case *e != 0: // replace, refuse, or take over a leftover
-		s.insertOver(e, id, c)
-	case s.appendNew(e, id, c):
-		s.stepIdent(id)
-	default:
-		s.appendAny(e, id, c)
+	if e := s.freeEntry(id); e != nil { // insert, spelled out (see freeEntry)
+		s.putNew(e, id, c)
+	} else {
+		s.insertSlow(id, c)
 	}
 	return nil
 }
@@ -436,28 +437,16 @@ func (s *sparseSet[T]) notAlive(id EntityID) error {
 // AddComponentUnchecked gives id the component c without checking that id is
 // alive. It still refuses [NullID], and an id older than the entity that
 // owns the same slot in this storage, returning an [EntityError]; adding to
-// an id that was
-// deleted, with no newer entity in this storage, is the caller's mistake and
-// leaves a component no live entity owns.
-//
-// Like AddComponent, it spells out insert's cases so that the common one
-// (an empty entry in an allocated page, room in the storage, no tracking,
-// no group) makes no call.
+// an id that was deleted, with no newer entity in this storage, is the
+// caller's mistake and leaves a component no live entity owns.
 func (v ViewMut[T]) AddComponentUnchecked(id EntityID, c T) error {
 	s := v.c.store()
-	switch e := s.entryFor(id); {
-	case id.Index() > maxIndex:
+	if e := s.freeEntry(id); e != nil && id.Index() <= maxIndex { // insert, spelled out (see freeEntry)
+		s.putNew(e, id, c)
+		return nil
+	}
+	if id.Index() > maxIndex || s.insertSlow(id, c) == refused {
 		return s.refusedUnchecked(id)
-	case e == nil: // no page yet
-		s.insert(id, c)
-	case *e != 0: // replace, refuse, or take over a leftover
-		if s.insertOver(e, id, c) == refused {
-			return s.refusedUnchecked(id)
-		}
-	case s.appendNew(e, id, c):
-		s.stepIdent(id)
-	default:
-		s.appendAny(e, id, c)
 	}
 	return nil
 }
