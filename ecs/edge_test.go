@@ -242,6 +242,14 @@ func idOps() []idOp {
 			sys(t, w, func(e ecs.EntitiesView, v ecs.ViewMut[Pos]) { err = v.AddComponent(e, id, Pos{9, 9}) })
 			return
 		}},
+		{"ViewMut.AddComponent, checked by an EntitiesViewMut", true, func(t *testing.T, w *ecs.World, id ecs.EntityID) (err error, absent bool) {
+			sys(t, w, func(e ecs.EntitiesViewMut, v ecs.ViewMut[Pos]) { err = v.AddComponent(e, id, Pos{9, 9}) })
+			return
+		}},
+		{"ViewMut.AddComponent, checked by the World", true, func(t *testing.T, w *ecs.World, id ecs.EntityID) (err error, absent bool) {
+			sys(t, w, func(v ecs.ViewMut[Pos]) { err = v.AddComponent(w, id, Pos{9, 9}) })
+			return
+		}},
 		{"EntitiesView.IsAlive", false, func(t *testing.T, w *ecs.World, id ecs.EntityID) (err error, absent bool) {
 			sys(t, w, func(e ecs.EntitiesView) { absent = !e.IsAlive(id) })
 			return
