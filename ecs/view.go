@@ -410,8 +410,8 @@ func (v ViewMut[T]) IDs() []EntityID { return v.c.store().dense }
 func (v ViewMut[T]) AddComponent(entities AliveChecker, id EntityID, c T) error {
 	s := v.c.store()
 	var alive bool
-	if c := coreOf(entities); c != nil { // no call for Slipway's entities views
-		alive = c.ents().isAlive(id)
+	if ec := coreOf(entities); ec != nil { // no call for Slipway's entities views
+		alive = ec.ents().isAlive(id)
 	} else {
 		alive = entities.IsAlive(id)
 	}
