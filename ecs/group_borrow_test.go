@@ -182,6 +182,9 @@ func TestGroupFrameHoldsSeveralMembers(t *testing.T) {
 		if p, ok := a.Get(id); !ok || p.V != int(id.Index()) {
 			t.Fatalf("GA of %v = %v, %v after the group moved it", id, p, ok)
 		}
+		if p := a.MustGet(id); p.V != int(id.Index()) {
+			t.Fatalf("MustGet: GA of %v = %v after the group moved it", id, p)
+		}
 	}
 	if _, err := w.Borrow(view[GA]()); !errors.Is(err, ecs.ErrBorrowConflict) {
 		t.Fatalf("View[GA] elsewhere beside a frame with View[GA] and ViewMut[GB]: got %v, want a borrow conflict", err)

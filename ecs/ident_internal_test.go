@@ -3,6 +3,7 @@ package ecs
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -188,6 +189,33 @@ func lookupsAgree[T any](t *testing.T, s *sparseSet[T], w *World) {
 		if got != want {
 			t.Errorf("slot(%v) = %d, pos says %d", id, got, want)
 		}
+	}
+	// A View answers from its copy of the storage's layout: the same
+	// components, at the same addresses.
+	var v View[T]
+	release, err := w.Borrow(&v)
+	check(t, err)
+	defer release()
+	var lookedUp []*T
+	for _, p := range v.Lookup(probe) {
+		lookedUp = append(lookedUp, p)
+	}
+	var found []*T
+	for _, id := range probe {
+		var want *T
+		if k := s.pos(id); k >= 0 {
+			want = &s.data[k]
+			found = append(found, want)
+			if got := v.MustGet(id); got != want {
+				t.Errorf("View.MustGet(%v) = %p, want %p", id, got, want)
+			}
+		}
+		if got, ok := v.Get(id); got != want || ok != (want != nil) {
+			t.Errorf("View.Get(%v) = %p, %v; want %p", id, got, ok, want)
+		}
+	}
+	if !slices.Equal(lookedUp, found) {
+		t.Errorf("View.Lookup gave %p, want %p", lookedUp, found)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"iter"
 	"slices"
 	"strconv"
+	"unsafe"
 )
 
 // View is shared access to the components of type T: read them, iterate
@@ -45,6 +46,22 @@ type viewCore[T any] struct {
 	// after last, the system's previous run; outside, after the last clear.
 	inWorkload bool
 	last       uint64
+
+	// The storage's layout, copied at the borrow of a View for Get,
+	// MustGet and Lookup: its sparse pages, its number of components n,
+	// the address of its first component, and the length of its
+	// identity prefix. A lookup then reads these, one cache line, and
+	// none of the storage's fields: the processor has fewer loads to
+	// keep in flight per lookup and more room for the misses on the
+	// components themselves. A shared borrow keeps the storage as it is
+	// until the release, which zeroes the copies: a released view's
+	// lookups all miss, and the miss panics. The exception is a View
+	// of a group member beside a ViewMut of another member in the same
+	// frame (held): see borrow. Unused (zero) in a ViewMut.
+	pages []*sparsePage
+	n     uint64
+	base  unsafe.Pointer
+	ident uint64
 }
 
 // Filter is anything that can tell whether an entity belongs to a set:
@@ -144,6 +161,16 @@ func (c *viewCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string) e
 		}
 	}
 	c.s = s
+	if kind == accView {
+		c.pages, c.n, c.base, c.ident = s.pages, uint64(len(s.data)), unsafe.Pointer(unsafe.SliceData(s.data)), s.ident
+		if c.held {
+			// Another view of the frame can move this storage's
+			// components within the group (a swap does not
+			// reallocate, so pages, n and base stay valid) and cut
+			// its prefix: look every id up in the pages.
+			c.ident = 0
+		}
+	}
 	if s.track != nil {
 		c.inWorkload, c.last = ctx.inWorkload, ctx.last
 		if kind.exclusive() {
@@ -164,7 +191,7 @@ func (c *viewCore[T]) release() {
 		c.s.lock.release(&c.b, c.b.kind.exclusive())
 	}
 	c.w.allLock.release(&c.b, false)
-	c.s = nil
+	c.s, c.pages, c.n, c.base, c.ident = nil, nil, 0, nil, 0
 }
 
 func (v *View[T]) access(a *accessSet)    { a.add(componentAccess[T]("View", false)) }
@@ -205,34 +232,30 @@ func (v View[T]) Contains(id EntityID) bool { return v.c.store().has(id) }
 // so, it checks only for a released view (a panic wrapping [ErrReleased]);
 // a zero View that was never borrowed panics with a nil dereference.
 func (v View[T]) Get(id EntityID) (*T, bool) {
-	s := v.c.s
-	if s == nil {
-		panic(errViewReleased)
+	c := v.c
+	x := uint64(id) // the storage's slot(id), on the copies in c
+	if x >= c.ident {
+		if x = slotIn(c.pages, id); x >= c.n {
+			if c.s == nil {
+				panic(errViewReleased)
+			}
+			return nil, false
+		}
 	}
-	x := uint64(id) // s.slot(id), spelled out to stay inlinable
-	if x >= s.ident {
-		x = slotIn(s.pages, id)
-	}
-	if x < uint64(len(s.data)) {
-		return &s.data[x], true
-	}
-	return nil, false
+	return (*T)(unsafe.Add(c.base, uintptr(x)*unsafe.Sizeof(*new(T)))), true
 }
 
 // MustGet returns a pointer to id's component: the index form, for when the
 // entity is known to have one. Panics if it has none, naming the type and id.
 func (v View[T]) MustGet(id EntityID) *T {
-	s := v.c.s
-	if s != nil {
-		x := uint64(id) // s.slot(id), spelled out to stay inlinable
-		if x >= s.ident {
-			x = slotIn(s.pages, id)
-		}
-		if x < uint64(len(s.data)) {
-			return &s.data[x]
+	c := v.c
+	x := uint64(id)
+	if x >= c.ident {
+		if x = slotIn(c.pages, id); x >= c.n {
+			panic(missing[T]{id, c.s}) // one panic for both failures keeps MustGet inlinable
 		}
 	}
-	panic(missing[T]{id, s}) // one panic for both failures keeps MustGet inlinable
+	return (*T)(unsafe.Add(c.base, uintptr(x)*unsafe.Sizeof(*new(T))))
 }
 
 // All iterates over every component, in storage order (unspecified, and
@@ -535,20 +558,21 @@ func all[T any](c *viewCore[T]) iter.Seq[*T] {
 // right.
 func lookup[T any](c *viewCore[T], ids []EntityID) iter.Seq2[EntityID, *T] {
 	return func(yield func(EntityID, *T) bool) {
-		s := c.store()
-		data, pages, ident := s.data, s.pages, s.ident
-		if s.group != nil {
-			ident = 0
+		// View.Get on locals: c's copies of the storage's layout stay
+		// valid while the view is borrowed.
+		if c.s == nil {
+			panic(errViewReleased)
 		}
+		pages, n, base, ident := c.pages, c.n, c.base, c.ident
 		for _, id := range ids {
-			x := uint64(id) // s.slot(id), on the locals
+			x := uint64(id)
 			if x >= ident {
-				x = slotIn(pages, id)
-			}
-			if x < uint64(len(data)) {
-				if !yield(id, &data[x]) {
-					return
+				if x = slotIn(pages, id); x >= n {
+					continue
 				}
+			}
+			if !yield(id, (*T)(unsafe.Add(base, uintptr(x)*unsafe.Sizeof(*new(T))))) {
+				return
 			}
 		}
 	}
