@@ -235,7 +235,7 @@ func (v View[T]) Get(id EntityID) (*T, bool) {
 	c := v.c
 	x := uint64(id) // the storage's slot(id), on the copies in c
 	if x >= c.ident {
-		if x = slotIn(c.pages, id); x >= c.n {
+		if x = slotIn(c.pages, x); x >= c.n {
 			if c.s == nil {
 				panic(errViewReleased)
 			}
@@ -251,7 +251,7 @@ func (v View[T]) MustGet(id EntityID) *T {
 	c := v.c
 	x := uint64(id)
 	if x >= c.ident {
-		if x = slotIn(c.pages, id); x >= c.n {
+		if x = slotIn(c.pages, x); x >= c.n {
 			panic(missing[T]{id, c.s}) // one panic for both failures keeps MustGet inlinable
 		}
 	}
@@ -567,7 +567,7 @@ func lookup[T any](c *viewCore[T], ids []EntityID) iter.Seq2[EntityID, *T] {
 		for _, id := range ids {
 			x := uint64(id)
 			if x >= ident {
-				if x = slotIn(pages, id); x >= n {
+				if x = slotIn(pages, x); x >= n {
 					continue
 				}
 			}
