@@ -989,7 +989,20 @@ func TestEdgeViewsAfterRelease(t *testing.T) {
 		{"AllStoragesViewMut.DeleteEntity", func() { _ = all.DeleteEntity(id) }, "AllStoragesViewMut"},
 		{"AllStoragesViewMut.Strip", func() { _ = all.Strip(id) }, "AllStoragesViewMut"},
 		{"a View escaped from a system", func() { escaped.Len() }, "a view was"},
+		// Get, MustGet and Lookup read the view's copies of the storage's
+		// layout, which the release zeroes: an escaped view's look-ups,
+		// of an id in the storage's identity prefix too, panic.
+		{"a View escaped from a system, Get", func() { escaped.Get(id) }, "a view was"},
+		{"a View escaped from a system, MustGet", func() { escaped.MustGet(id) }, "a view was"},
+		{"a View escaped from a system, Lookup", func() {
+			for range escaped.Lookup([]ecs.EntityID{id}) {
+			}
+		}, "a view was"},
 		{"a View never borrowed", func() { never.Len() }, "a view was"},
+		{"a View never borrowed, Lookup", func() {
+			for range never.Lookup(nil) {
+			}
+		}, "a view was"},
 	}
 	for _, use := range uses {
 		t.Run(use.name, func(t *testing.T) {

@@ -241,3 +241,44 @@ func TestViewLookupDoesNotAllocate(t *testing.T) {
 		t.Errorf("View.Lookup allocates %v times per loop", n)
 	}
 }
+
+// A View of a component of size zero finds it as any other: through the
+// identity prefix, through the sparse pages (an entity of a later
+// generation), and not for entities without it.
+func TestViewLookupOfZeroSizeComponent(t *testing.T) {
+	type mark struct{}
+	w := ecs.NewWorld()
+	ids, err := ecs.BulkAddEntity1(w, make([]mark, 3)) // the prefix
+	must(t, err)
+	bare, err := w.AddEntity()
+	must(t, err)
+	must(t, w.DeleteEntity(ids[1]))
+	reused, err := ecs.AddEntity1(w, mark{}) // slot 1, generation 1
+	must(t, err)
+	holders := []ecs.EntityID{ids[0], reused, ids[2]}
+	must(t, w.Run(func(v ecs.View[mark]) {
+		for _, id := range holders {
+			if p, ok := v.Get(id); p == nil || !ok {
+				t.Errorf("Get(%v) = %v, %v; want a pointer", id, p, ok)
+			}
+			if v.MustGet(id) == nil {
+				t.Errorf("MustGet(%v) = nil", id)
+			}
+		}
+		for _, id := range []ecs.EntityID{bare, ids[1]} {
+			if p, ok := v.Get(id); p != nil || ok {
+				t.Errorf("Get(%v) = %v, %v; want nil, false", id, p, ok)
+			}
+		}
+		var got []ecs.EntityID
+		for id, p := range v.Lookup([]ecs.EntityID{bare, ids[2], ids[1], reused, ids[0]}) {
+			if p == nil {
+				t.Errorf("Lookup yielded %v with a nil pointer", id)
+			}
+			got = append(got, id)
+		}
+		if want := []ecs.EntityID{ids[2], reused, ids[0]}; !slices.Equal(got, want) {
+			t.Errorf("Lookup yielded %v, want %v", got, want)
+		}
+	}))
+}

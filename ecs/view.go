@@ -32,7 +32,14 @@ type View[T any] struct{ c *viewCore[T] }
 // entity that already has one (a replacement) marks it modified too; it is
 // not an insertion. A [View] never marks, and neither do
 // [ViewMut.Contains], [ViewMut.Len], [ViewMut.IDs] or removals.
-type ViewMut[T any] struct{ c *viewCore[T] }
+type ViewMut[T any] struct {
+	// The blank field, of size zero, makes View and ViewMut different
+	// struct types: converting one into the other does not compile. A
+	// View reads copies of its storage's layout that a ViewMut's core
+	// does not keep, and a ViewMut writes what a View may not.
+	_ [0]int
+	c *viewCore[T]
+}
 
 // viewCore is the state behind a View or ViewMut. It is allocated once per
 // system parameter (or per borrowed variable) and reused by every borrow.
@@ -162,7 +169,10 @@ func (c *viewCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string) e
 	}
 	c.s = s
 	if kind == accView {
-		c.pages, c.n, c.base, c.ident = s.pages, uint64(len(s.data)), unsafe.Pointer(unsafe.SliceData(s.data)), s.ident
+		// min: the prefix is never past the components (layoutError
+		// checks it); should that break, a look-up still stays inside
+		// the array.
+		c.pages, c.n, c.base, c.ident = s.pages, uint64(len(s.data)), unsafe.Pointer(unsafe.SliceData(s.data)), min(s.ident, uint64(len(s.data)))
 		if c.held {
 			// Another view of the frame can move this storage's
 			// components within the group (a swap does not
@@ -274,13 +284,14 @@ func (v View[T]) WithID() iter.Seq2[EntityID, *T] { return withID(v.c) }
 // Range over the sequence while the view is borrowed: ranging it after
 // the release panics, as Get does.
 //
-// Lookup is the fast way to look up many ids. Get reads where the storage
-// keeps its components for every id (Go does not hoist those reads out of
-// a loop); Lookup reads it once per range, so each id costs the reads of
-// the id and its component (and of its sparse entry, for an id outside the
-// storage's identity prefix or in a group's storage), as indexing a plain
-// slice costs the index and the element, and a processor can have more of
-// the lookups in flight at once: see docs/performance-tips.md.
+// Lookup is the fast way to look up many ids. Get reads where the
+// storage keeps its components, and the length of its identity prefix,
+// for every id (the view's copies of them: Go does not hoist those reads
+// out of a loop); Lookup reads them once per range, so each id costs the
+// reads of the id and its component (and of its sparse entry, for an id
+// outside the storage's identity prefix), as indexing a plain slice costs
+// the index and the element, and a processor can have more of the
+// lookups in flight at once: see docs/performance-tips.md.
 func (v View[T]) Lookup(ids []EntityID) iter.Seq2[EntityID, *T] { return lookup(v.c, ids) }
 
 // Slice returns the components as a slice, in the same order as [View.IDs]:
@@ -560,9 +571,7 @@ func lookup[T any](c *viewCore[T], ids []EntityID) iter.Seq2[EntityID, *T] {
 	return func(yield func(EntityID, *T) bool) {
 		// View.Get on locals: c's copies of the storage's layout stay
 		// valid while the view is borrowed.
-		if c.s == nil {
-			panic(errViewReleased)
-		}
+		c.store() // panics after the release (or for a zero View), even with no ids
 		pages, n, base, ident := c.pages, c.n, c.base, c.ident
 		for _, id := range ids {
 			x := uint64(id)
