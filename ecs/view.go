@@ -207,15 +207,21 @@ func (c *viewCore[T]) release() {
 func (v *View[T]) access(a *accessSet)    { a.add(componentAccess[T]("View", false)) }
 func (v *ViewMut[T]) access(a *accessSet) { a.add(componentAccess[T]("ViewMut", true)) }
 
+// borrowView borrows the view's core. A view variable gets a core of its
+// own at its first borrow and keeps it, so that later borrows allocate
+// nothing. A copy of a view shares its core; borrowing the copy while the
+// original is borrowed gives the copy a new core, so that each borrow is
+// released by its own release (and a failed borrow releases nothing of
+// the original's). ViewMut.borrowView does the same.
 func (v *View[T]) borrowView(ctx *borrowCtx) error {
-	if v.c == nil {
+	if v.c == nil || v.c.s != nil {
 		v.c = &viewCore[T]{}
 	}
 	return v.c.borrow(ctx, accView, "View")
 }
 
 func (v *ViewMut[T]) borrowView(ctx *borrowCtx) error {
-	if v.c == nil {
+	if v.c == nil || v.c.s != nil { // as View.borrowView
 		v.c = &viewCore[T]{}
 	}
 	return v.c.borrow(ctx, accViewMut, "ViewMut")

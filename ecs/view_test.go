@@ -131,3 +131,42 @@ func TestCustomViewSystemDoesNotAllocate(t *testing.T) {
 		t.Fatalf("after 102 runs: %d runs counted, Pos.X = %v; want 102 and %v", runs, p.X, 1+3*102)
 	}
 }
+
+// A copy of a borrowed view shares its state; borrowing the copy gives it
+// state of its own, so each is released by its own release: releasing the
+// copy leaves the original borrowed and usable, and a failed borrow of a
+// ViewMut's copy releases nothing of the original's.
+func TestBorrowACopyOfABorrowedView(t *testing.T) {
+	w := ecs.NewWorld()
+	ids, err := ecs.BulkAddEntity1(w, []Pos{{1, 0}, {2, 0}})
+	must(t, err)
+
+	var a ecs.View[Pos]
+	releaseA, err := w.Borrow(&a)
+	must(t, err)
+	b := a
+	releaseB, err := w.Borrow(&b)
+	must(t, err)
+	releaseB()
+	if p, ok := a.Get(ids[1]); !ok || p.X != 2 {
+		t.Fatalf("the original after the copy's release: Get = %v, %v; want {2 0}", p, ok)
+	}
+	if _, err := w.Borrow(new(ecs.ViewMut[Pos])); !errors.Is(err, ecs.ErrBorrowConflict) {
+		t.Fatalf("ViewMut[Pos] while the original View is held: got %v, want a borrow conflict", err)
+	}
+	releaseA()
+	assertNothingBorrowed(t, w)
+
+	var m ecs.ViewMut[Pos]
+	releaseM, err := w.Borrow(&m)
+	must(t, err)
+	c := m
+	if _, err := w.Borrow(&c); !errors.Is(err, ecs.ErrBorrowConflict) {
+		t.Fatalf("a copy of a held ViewMut: got %v, want a borrow conflict", err)
+	}
+	if p := m.MustGet(ids[0]); p.X != 1 {
+		t.Fatalf("the original after the copy's failed borrow: MustGet = %v, want {1 0}", p)
+	}
+	releaseM()
+	assertNothingBorrowed(t, w)
+}
