@@ -63,14 +63,14 @@ func (v *EntitiesViewMut) access(a *accessSet) {
 }
 
 func (v *EntitiesView) borrowView(ctx *borrowCtx) error {
-	if v.c == nil {
+	if v.c == nil || v.c.w != nil { // a copy of a borrowed view: as View.borrowView
 		v.c = &entitiesCore{}
 	}
 	return v.c.borrow(ctx, accEntitiesView, "EntitiesView")
 }
 
 func (v *EntitiesViewMut) borrowView(ctx *borrowCtx) error {
-	if v.c == nil {
+	if v.c == nil || v.c.w != nil { // a copy of a borrowed view: as View.borrowView
 		v.c = &entitiesCore{}
 	}
 	return v.c.borrow(ctx, accEntitiesViewMut, "EntitiesViewMut")
@@ -157,7 +157,7 @@ func (v *AllStoragesViewMut) access(a *accessSet) {
 }
 
 func (v *AllStoragesViewMut) borrowView(ctx *borrowCtx) error {
-	if v.c == nil {
+	if v.c == nil || v.c.w != nil { // a copy of a borrowed view: as View.borrowView
 		v.c = &allCore{}
 	}
 	if v.c.b.by != ctx.by {

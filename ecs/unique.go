@@ -105,14 +105,14 @@ func (v *UniqueView[T]) access(a *accessSet)    { a.add(uniqueAccess[T]("UniqueV
 func (v *UniqueViewMut[T]) access(a *accessSet) { a.add(uniqueAccess[T]("UniqueViewMut", true)) }
 
 func (v *UniqueView[T]) borrowView(ctx *borrowCtx) error {
-	if v.c == nil {
+	if v.c == nil || v.c.u != nil { // a copy of a borrowed view: as View.borrowView
 		v.c = &uniqueCore[T]{}
 	}
 	return v.c.borrow(ctx, accUniqueView, "UniqueView")
 }
 
 func (v *UniqueViewMut[T]) borrowView(ctx *borrowCtx) error {
-	if v.c == nil {
+	if v.c == nil || v.c.u != nil { // a copy of a borrowed view: as View.borrowView
 		v.c = &uniqueCore[T]{}
 	}
 	return v.c.borrow(ctx, accUniqueViewMut, "UniqueViewMut")
