@@ -345,6 +345,12 @@ func TestBulkInsertExtendsIdentity(t *testing.T) {
 	}
 }
 
+// iMaxIDs and iMaxSteps bound one input of FuzzIdentityPrefix.
+const (
+	iMaxIDs   = 2100
+	iMaxSteps = 600
+)
+
 // FuzzIdentityPrefix drives a world through random insertions, removals,
 // deletions (dead entities' components left behind among them, and taken
 // over by the next entity in their slot), bulk calls, a group and
@@ -353,11 +359,18 @@ func TestBulkInsertExtendsIdentity(t *testing.T) {
 // against the sparse entries, which do not depend on it (lookupsAgree).
 // The world models in fuzz_test.go check what the lookups return; this
 // checks the prefix on paths those models do not take.
+//
+// An input runs for at most iMaxSteps steps and issues at most iMaxIDs ids
+// (enough to pass two sparse pages, of 1,024 indices): each step checks
+// every id, so a longer input would take ever longer (one from this
+// machine's fuzz cache took 1.2 s uninstrumented), toward the 10 s Go's
+// fuzzer allows one input.
 func FuzzIdentityPrefix(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 0, 5, 0, 0, 2, 1, 0, 0})
 	f.Add([]byte{7, 4, 0, 0, 0, 5, 3, 0, 1, 6, 0, 0, 8, 2, 9, 0, 0, 0})
 	f.Add([]byte{4, 8, 0, 1, 0, 3, 2, 5, 5, 0, 10, 0, 0, 11, 6, 1})
 	f.Fuzz(func(t *testing.T, ops []byte) {
+		ops = ops[:min(len(ops), 2*iMaxSteps)]
 		w := NewWorld()
 		var ids []EntityID // every id issued, dead ones included
 		pick := func(k byte) EntityID {
@@ -379,6 +392,9 @@ func FuzzIdentityPrefix(f *testing.F) {
 		grouped := false
 		for i := 0; i+1 < len(ops); i += 2 {
 			op, arg := ops[i]%12, ops[i+1]
+			if creates := op <= 1 || op == 6 || op == 7; creates && len(ids) >= iMaxIDs {
+				continue
+			}
 			id := pick(arg)
 			switch op {
 			case 0: // a new entity with both components
@@ -411,7 +427,7 @@ func FuzzIdentityPrefix(f *testing.F) {
 					return a.AddComponent(ents, id, idA{len(ids)})
 				}))
 			case 7: // bulk creation
-				n := int(arg%16) + 1
+				n := min(int(arg%16)+1, iMaxIDs-len(ids))
 				got, err := BulkAddEntity2(w, make([]idA, n), make([]idB, n))
 				check(t, err)
 				ids = append(ids, got...)
