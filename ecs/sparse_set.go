@@ -272,25 +272,27 @@ func (s *sparseSet[T]) page(p uint32) *sparsePage {
 func (s *sparseSet[T]) insert(id EntityID, v T) insertOutcome {
 	if e := s.freeEntry(id); e != nil {
 		s.putNew(e, id, v)
+		s.joinNew(id)
 		return inserted
 	}
 	return s.insertSlow(id, v)
 }
 
-// The common case of an insertion takes two inlined steps, which
+// The common case of an insertion takes three inlined steps, which
 // AddComponent, AddComponentUnchecked and insert spell out so that it makes
-// no call: freeEntry tells whether the case holds and finds the entry,
-// putNew appends. Each stays under the inlining budget (77 and 69 against
-// 80); together they would not.
+// no call outside a group: freeEntry tells whether the case holds and
+// finds the entry, putNew appends, joinNew lets the entity join the
+// storage's group, if any. Each stays under the inlining budget (freeEntry
+// and putNew cost 77 and 69 against 80); together they would not.
 
 // freeEntry returns id's sparse entry when an insertion of id's component
 // is the common case: id's page is allocated and its entry empty, the
-// dense arrays have room, and the storage tracks nothing and is in no
-// group. Otherwise it returns nil, and insertSlow does the work. It does
-// not refuse the index of NullID: callers that may get it test it.
+// dense arrays have room, and the storage tracks nothing. Otherwise it
+// returns nil, and insertSlow does the work. It does not refuse the index
+// of NullID: callers that may get it test it.
 func (s *sparseSet[T]) freeEntry(id EntityID) *uint64 {
 	p := uint(uint32(id) >> pageShift)
-	if n := len(s.dense); p < uint(len(s.pages)) && n < cap(s.dense) && n < cap(s.data) && s.track == nil && s.group == nil {
+	if n := len(s.dense); p < uint(len(s.pages)) && n < cap(s.dense) && n < cap(s.data) && s.track == nil {
 		if page := s.pages[p]; page != &emptyPage && page[id&pageMask] == 0 {
 			return &page[id&pageMask]
 		}
@@ -312,6 +314,14 @@ func (s *sparseSet[T]) putNew(e *uint64, id EntityID, v T) {
 	// budget (84 of 80).
 	if s.ident == uint64(n) && uint64(id) == uint64(n) {
 		s.ident++
+	}
+}
+
+// joinNew lets id, whose component putNew has just appended, join the
+// storage's group, if it is in one and id now has every member type.
+func (s *sparseSet[T]) joinNew(id EntityID) {
+	if g := s.group; g != nil {
+		g.joined(s.member, len(s.dense)-1, id)
 	}
 }
 
@@ -343,9 +353,7 @@ func (s *sparseSet[T]) appendAny(e *uint64, id EntityID, v T) {
 	if s.track != nil {
 		s.track.appended()
 	}
-	if s.group != nil {
-		s.group.joined(s.member, len(s.dense)-1, id)
-	}
+	s.joinNew(id)
 }
 
 // cutIdent ends the identity prefix at position i, if it reached past it:

@@ -50,7 +50,7 @@ func snapshotOf[T any](s *sparseSet[T], ids []EntityID) storeSnapshot[T] {
 
 // TestAddComponentMatchesInsert: ViewMut.AddComponent,
 // AddComponentUnchecked and insert append in line when they can
-// (freeEntry, putNew) and call insertSlow otherwise; either way the
+// (freeEntry, putNew, joinNew) and call insertSlow otherwise; either way the
 // storage must end as insertSlow, the general path, leaves it, whatever
 // room its arrays have, whatever it tracks and whichever group it is in.
 func TestAddComponentMatchesInsert(t *testing.T) {

@@ -462,6 +462,7 @@ func (v ViewMut[T]) AddComponent(entities AliveChecker, id EntityID, c T) error 
 	}
 	if e := s.freeEntry(id); e != nil { // insert, spelled out (see freeEntry)
 		s.putNew(e, id, c)
+		s.joinNew(id)
 	} else {
 		s.insertSlow(id, c)
 	}
@@ -485,6 +486,7 @@ func (v ViewMut[T]) AddComponentUnchecked(id EntityID, c T) error {
 	s := v.c.store()
 	if e := s.freeEntry(id); e != nil && id.Index() <= maxIndex { // insert, spelled out (see freeEntry)
 		s.putNew(e, id, c)
+		s.joinNew(id)
 		return nil
 	}
 	if id.Index() > maxIndex || s.insertSlow(id, c) == refused {
