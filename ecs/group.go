@@ -62,6 +62,22 @@ type groupMember interface {
 // a position it knows, and a component already at the group's end is not
 // swapped (adding to entities in storage order never swaps).
 func (g *group) joined(self, x int, id EntityID) {
+	if len(g.members) == 2 { // the usual group, without the loops (3 to 7% faster on AddRemove)
+		o := 1 - self
+		p := posIn(*g.pages[o], id)
+		if p < 0 {
+			return
+		}
+		n := g.n
+		if p != n {
+			g.members[o].swapPos(p, n)
+		}
+		if x != n {
+			g.members[self].swapPos(x, n)
+		}
+		g.n = n + 1
+		return
+	}
 	var at [maxGroup]int // id's position in each member
 	for k := range g.members {
 		if k == self {
