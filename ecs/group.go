@@ -62,7 +62,7 @@ type groupMember interface {
 // a position it knows, and a component already at the group's end is not
 // swapped (adding to entities in storage order never swaps).
 func (g *group) joined(self, x int, id EntityID) {
-	if len(g.members) == 2 { // the usual group, without the loops (3 to 7% faster on AddRemove)
+	if len(g.members) == 2 { // the usual group, without the loops: 5 to 8% faster on AddRemove with a group
 		o := 1 - self
 		p := posIn(*g.pages[o], id)
 		if p < 0 {
