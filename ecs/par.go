@@ -19,7 +19,7 @@ type parJob struct {
 	n, chunk int
 	next     atomic.Int64
 	body     func(start, end int)
-	wg       sync.WaitGroup
+	crew     crew
 	panicked atomic.Pointer[parPanic]
 }
 
@@ -29,7 +29,7 @@ var parJobs = sync.Pool{New: func() any { return new(parJob) }}
 
 func (j *parJob) help() {
 	j.claimAll()
-	j.wg.Done()
+	j.crew.done()
 }
 
 func (j *parJob) claimAll() {
@@ -66,20 +66,9 @@ func parallelFor(n, grain int, body func(start, end int)) {
 	j.next.Store(0)
 	j.panicked.Store(nil)
 	helpers := max(0, min(chunks-1, nworkers))
-	j.wg.Add(helpers)
-	for range helpers {
-		workers.tasks <- j
-	}
+	j.crew.hire(j, helpers)
 	j.claimAll()
-	for done := false; !done; {
-		select {
-		case h := <-workers.tasks:
-			h.help()
-		default:
-			done = true
-		}
-	}
-	j.wg.Wait()
+	j.crew.wait()
 	p := j.panicked.Load()
 	j.body = nil
 	parJobs.Put(j)

@@ -8,25 +8,47 @@ import (
 	"runtime/pprof"
 	"runtime/trace"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
-// The worker pool runs workload systems. It is shared by all worlds: a
-// fixed set of goroutines, started on first use and grown to GOMAXPROCS,
-// that wait on one channel. To run a batch, the caller wakes at most one
-// worker per other system (and no more than there are workers) by sending
-// the plan on the channel; the caller and the woken workers then claim the
-// batch's systems one by one with an atomic counter. No goroutine is
-// started per system or per run, and no channel operation is made per
-// system.
+// The worker pool runs workload systems and parallel iterations. It is
+// shared by all worlds: a fixed set of goroutines, started on first use and
+// grown to GOMAXPROCS. To run a job (a workload batch, a parallel
+// iteration), the caller puts it on the queue once per helper it wants (no
+// more than there are workers), and the caller and the helpers then claim
+// the job's parts one by one with an atomic counter. No goroutine is
+// started per system or per run, and nothing is queued per system.
+//
+// Waking a parked goroutine on another core can take far longer than a
+// small job: on the 2-core virtual machines Slipway is measured on, a
+// worker blocked on a channel starts about 100 µs after the send, by when
+// the caller has often claimed every part itself. So a worker that has
+// finished a job stays awake for spinFor, polling the queue and yielding
+// its core between polls, and a caller only wakes parked workers for the
+// helpers the awake ones do not cover; and the caller waits for its
+// helpers by polling too, before it blocks (crew.wait), so a worker does
+// not have to wake a parked caller. Jobs that follow each other closely,
+// as a workload's batches and a simulation's steps do, find the workers
+// awake. The cost is at most spinFor of polling after each job, on a core
+// nothing else wanted: a poll yields to any goroutine ready to run.
 var workers struct {
-	mu    sync.Mutex
-	n     int
-	tasks chan helper
+	mu sync.Mutex
+	n  int
+	// queue holds the jobs; workers only poll it. wake holds a token per
+	// parked worker to wake. spinning counts the workers polling queue.
+	queue    chan helper
+	wake     chan struct{}
+	spinning atomic.Int32
 }
 
+// spinFor is how long a worker, or a caller waiting for its helpers, polls
+// before it blocks.
+const spinFor = 100 * time.Microsecond
+
 // helper is a job workers can help with: a workload batch, or a parallel
-// iteration. help claims and runs parts of the job until none is left.
+// iteration. help claims and runs parts of the job until none is left,
+// then tells the job's crew it is done.
 type helper interface {
 	help()
 }
@@ -35,23 +57,110 @@ func ensureWorkers() int {
 	want := runtime.GOMAXPROCS(0)
 	workers.mu.Lock()
 	defer workers.mu.Unlock()
-	if workers.tasks == nil {
-		workers.tasks = make(chan helper, 1024)
+	if workers.queue == nil {
+		workers.queue = make(chan helper, 1024)
+		workers.wake = make(chan struct{}, 1024)
 	}
 	for ; workers.n < want; workers.n++ {
-		go func() {
-			for p := range workers.tasks {
-				p.help()
-			}
-		}()
+		go work()
 	}
 	return workers.n
+}
+
+// work is a worker's loop: wait to be woken, then poll the queue until no
+// job has come for spinFor.
+func work() {
+	for range workers.wake {
+		for poll() {
+		}
+	}
+}
+
+// poll takes jobs from the queue until none has come for spinFor, counted
+// in workers.spinning meanwhile (but while it runs a job: a caller then
+// wakes another worker). It reports whether it found a job in a last look
+// after it stopped being counted: a caller that counted on it just before
+// may have queued one, and woken no one for it.
+func poll() bool {
+	workers.spinning.Add(1)
+	for last := time.Now(); time.Since(last) < spinFor; {
+		select {
+		case h := <-workers.queue:
+			workers.spinning.Add(-1)
+			h.help()
+			workers.spinning.Add(1)
+			last = time.Now()
+		default:
+			runtime.Gosched()
+		}
+	}
+	workers.spinning.Add(-1)
+	select {
+	case h := <-workers.queue:
+		h.help()
+		return true
+	default:
+		return false
+	}
+}
+
+// crew is the part of a job that tracks its helpers: the woken workers
+// that have not finished yet.
+type crew struct {
+	left atomic.Int32
+	wg   sync.WaitGroup
+}
+
+// hire queues job h for n helpers, waking parked workers for those the
+// polling ones do not cover. The caller then works on h itself and calls
+// wait.
+func (c *crew) hire(h helper, n int) {
+	if n == 0 {
+		return
+	}
+	c.left.Store(int32(n))
+	c.wg.Add(n)
+	for range n {
+		workers.queue <- h
+	}
+	for range n - int(workers.spinning.Load()) {
+		select {
+		case workers.wake <- struct{}{}:
+		default: // every worker has a token already
+		}
+	}
+}
+
+// done is called by each helper when it has finished.
+func (c *crew) done() {
+	c.left.Add(-1)
+	c.wg.Done()
+}
+
+// wait returns when every helper has finished. It first takes back the
+// queued jobs no worker picked up yet (helping with other jobs if it finds
+// those: that also keeps a system that runs a workload itself from waiting
+// on busy workers forever), then polls for the rest for up to spinFor,
+// then blocks.
+func (c *crew) wait() {
+	for done := false; !done; {
+		select {
+		case h := <-workers.queue:
+			h.help()
+		default:
+			done = true
+		}
+	}
+	for start := time.Now(); c.left.Load() > 0 && time.Since(start) < spinFor; {
+		runtime.Gosched()
+	}
+	c.wg.Wait()
 }
 
 // help claims and runs systems of p's current batch until none is left.
 func (p *plan) help() {
 	p.claimAll()
-	p.wg.Done()
+	p.crew.done()
 }
 
 func (p *plan) claimAll() {
@@ -156,29 +265,16 @@ func (p *plan) runBatch(batch []int, tctx context.Context, nworkers int) error {
 	}
 	p.next.Store(0)
 	helpers := max(0, min(len(p.cur)-1, nworkers))
-	p.wg.Add(helpers)
-	for range helpers {
-		workers.tasks <- p
-	}
+	p.crew.hire(p, helpers)
 	// The caller runs the systems bound to it, claims its share of the
-	// others, then takes back the wake-ups no worker picked up yet (running
-	// other plans' if it finds those: that also keeps a system that runs a
-	// workload itself from waiting on busy workers forever).
+	// others, then waits for the helpers.
 	for _, i := range batch {
 		if s := p.systems[i]; s.onCaller && s.err != errSkipped {
 			s.exec()
 		}
 	}
 	p.claimAll()
-	for done := false; !done; {
-		select {
-		case q := <-workers.tasks:
-			q.help()
-		default:
-			done = true
-		}
-	}
-	p.wg.Wait()
+	p.crew.wait()
 	// Panics first, then errors, in declared order.
 	for _, i := range batch {
 		if s := p.systems[i]; s.panicked != nil {

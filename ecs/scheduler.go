@@ -45,7 +45,7 @@ type plan struct {
 	// claim, and the woken workers still working on it.
 	cur  []*planSystem
 	next atomic.Int32
-	wg   sync.WaitGroup
+	crew crew
 }
 
 type planSystem struct {

@@ -152,30 +152,69 @@ func TestParallelOverlap(t *testing.T) {
 		t.Skip("needs GOMAXPROCS >= 2")
 	}
 	w := ecs.NewWorld()
-	var arrived sync.WaitGroup
-	arrived.Add(2)
-	done := make(chan struct{})
+	met := addMeeting(t, w, "w")
+	noErr(t, w.RunWorkload("w"))
+	if met.Load() != 2 {
+		t.Fatalf("met %d", met.Load())
+	}
+}
+
+// TestHelpersFoundAfterPauses runs a workload whose two systems can only
+// finish together, after pauses around the time workers poll for before
+// they block: whether the workers are polling, blocked, or just going from
+// one to the other, a worker must take the second system while the caller
+// runs the first.
+func TestHelpersFoundAfterPauses(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("needs GOMAXPROCS >= 2")
+	}
+	w := ecs.NewWorld()
+	met := addMeeting(t, w, "w")
+	runs := 0
+	for _, pause := range []time.Duration{0, 20, 50, 80, 90, 95, 100, 105, 110, 120, 150, 200, 1000} {
+		for range 10 {
+			time.Sleep(pause * time.Microsecond)
+			noErr(t, w.RunWorkload("w"))
+			runs++
+		}
+	}
+	if met.Load() != int32(2*runs) {
+		t.Fatalf("met %d times in %d runs", met.Load(), runs)
+	}
+}
+
+// addMeeting adds workload name to w: two systems that each wait (10 s at
+// most) for the other to start, so the run fails unless they overlap. It
+// returns the count of systems that met the other.
+func addMeeting(t *testing.T, w *ecs.World, name string) *atomic.Int32 {
+	t.Helper()
 	var met atomic.Int32
-	var once sync.Once
-	meetOnce := func() error {
-		arrived.Done()
-		once.Do(func() { go func() { arrived.Wait(); close(done) }() })
+	var arrived atomic.Int32
+	var mu sync.Mutex
+	var done chan struct{}
+	meet := func() error {
+		mu.Lock()
+		if arrived.Add(1) == 1 {
+			done = make(chan struct{})
+		} else {
+			close(done)
+			arrived.Store(0)
+		}
+		ch := done
+		mu.Unlock()
 		select {
-		case <-done:
+		case <-ch:
 			met.Add(1)
 			return nil
 		case <-time.After(10 * time.Second):
 			return errors.New("the other system never arrived: systems did not overlap")
 		}
 	}
-	noErr(t, w.AddWorkload("w",
-		ecs.System(func(ecs.ViewMut[wPos]) error { return meetOnce() }).Named("left"),
-		ecs.System(func(ecs.ViewMut[wVel]) error { return meetOnce() }).Named("right"),
+	noErr(t, w.AddWorkload(name,
+		ecs.System(func(ecs.ViewMut[wPos]) error { return meet() }).Named("left"),
+		ecs.System(func(ecs.ViewMut[wVel]) error { return meet() }).Named("right"),
 	))
-	noErr(t, w.RunWorkload("w"))
-	if met.Load() != 2 {
-		t.Fatalf("met %d", met.Load())
-	}
+	return &met
 }
 
 type gameOver int
