@@ -6,9 +6,13 @@ import (
 	"strings"
 )
 
-// Plan describes how a workload runs: its systems, the batches they form
-// (the systems of a batch run in parallel, batches one after the other),
-// and for each system the reason it is not in an earlier batch. Get it with
+// Plan describes how a workload runs: its systems, the batches they form,
+// and for each system the reason it is not in an earlier batch. A system's
+// batch is one more than that of the latest system it follows (an earlier
+// one it conflicts with, or one a constraint puts before it), so the
+// systems of a batch may run in parallel. A run does not wait for a whole
+// batch to end, though: each system starts as soon as the systems it
+// follows have finished. Get it with
 // [World.WorkloadPlan]; print it, or export it as JSON, Graphviz DOT or
 // Mermaid.
 type Plan struct {

@@ -14,11 +14,11 @@ import (
 
 // The worker pool runs workload systems and parallel iterations. It is
 // shared by all worlds: a fixed set of goroutines, started on first use and
-// grown to GOMAXPROCS. To run a job (a workload batch, a parallel
+// grown to GOMAXPROCS. To run a job (a workload run, a parallel
 // iteration), the caller puts it on the queue once per helper it wants (no
-// more than there are workers), and the caller and the helpers then claim
-// the job's parts one by one with an atomic counter. No goroutine is
-// started per system or per run, and nothing is queued per system.
+// more than there are workers), and the caller and the helpers then take
+// the job's parts (systems, chunks of a range) until none is left. No
+// goroutine is started per system or per run.
 //
 // Waking a parked goroutine on another core can take far longer than a
 // small job: on the 2-core virtual machines Slipway is measured on, a
@@ -29,7 +29,7 @@ import (
 // helpers the awake ones do not cover; and the caller waits for its
 // helpers by polling too, before it blocks (crew.wait), so a worker does
 // not have to wake a parked caller. Jobs that follow each other closely,
-// as a workload's batches and a simulation's steps do, find the workers
+// as a workload's systems and a simulation's steps do, find the workers
 // awake. The cost is at most spinFor of polling after each job, on a core
 // nothing else wanted: a poll yields to any goroutine ready to run.
 var workers struct {
@@ -46,7 +46,7 @@ var workers struct {
 // before it blocks.
 const spinFor = 100 * time.Microsecond
 
-// helper is a job workers can help with: a workload batch, or a parallel
+// helper is a job workers can help with: a workload run, or a parallel
 // iteration. help claims and runs parts of the job until none is left,
 // then tells the job's crew it is done.
 type helper interface {
@@ -118,7 +118,7 @@ func (c *crew) hire(h helper, n int) {
 	if n == 0 {
 		return
 	}
-	c.left.Store(int32(n))
+	c.left.Add(int32(n))
 	c.wg.Add(n)
 	for range n {
 		workers.queue <- h
@@ -155,22 +155,6 @@ func (c *crew) wait() {
 		runtime.Gosched()
 	}
 	c.wg.Wait()
-}
-
-// help claims and runs systems of p's current batch until none is left.
-func (p *plan) help() {
-	p.claimAll()
-	p.crew.done()
-}
-
-func (p *plan) claimAll() {
-	for {
-		i := int(p.next.Add(1)) - 1
-		if i >= len(p.cur) {
-			return
-		}
-		p.cur[i].exec()
-	}
 }
 
 // SetTracing turns tracing and profiling of workload runs on or off. When
@@ -218,13 +202,7 @@ func (p *plan) run(w *World) error {
 	if runtime.GOMAXPROCS(0) == 1 {
 		return p.runSequential(tctx)
 	}
-	nworkers := ensureWorkers()
-	for _, batch := range p.batches {
-		if err := p.runBatch(batch, tctx, nworkers); err != nil {
-			return err
-		}
-	}
-	return nil
+	return p.runParallel(tctx, ensureWorkers())
 }
 
 // runSequential runs every system on the caller, in declared order
@@ -247,46 +225,53 @@ func (p *plan) runSequential(tctx context.Context) error {
 	return nil
 }
 
-func (p *plan) runBatch(batch []int, tctx context.Context, nworkers int) error {
-	// Conditions first, on the caller, while nothing runs.
-	p.cur = p.cur[:0]
-	for _, i := range batch {
-		s := p.systems[i]
-		ok, err := p.shouldRun(s)
-		if err != nil {
-			return &WorkloadError{Workload: s.path, System: s.name, Err: err}
-		}
+// runParallel runs every system once, each as soon as the systems it
+// follows (plan.order: the earlier ones it conflicts with, and explicit
+// constraints) have finished, on the caller and the worker pool. Systems
+// that no order separates run side by side; a system never waits for one
+// it does not follow, as it would with the batches run one after the
+// other: with A alone, and B then C over other storages, A runs beside B
+// and C in turn.
+//
+// A goroutine that finishes a system releases the systems that were
+// waiting for it alone: it runs one of them next, puts the others on the
+// ready list and wakes helpers for them. A gated system (OnCaller, or with
+// run conditions) goes to the caller instead, which evaluates its
+// conditions (on the calling goroutine, as documented, while no system it
+// conflicts with runs: the conditions' views count as the system's) and
+// runs it or puts it on the ready list. After an error or a panic, no
+// system starts; those running finish.
+func (p *plan) runParallel(tctx context.Context, nworkers int) error {
+	if p.signal == nil {
+		p.signal = make(chan struct{}, 1)
+	}
+	p.nworkers = nworkers
+	p.stopped.Store(false)
+	p.left.Store(int32(len(p.systems)))
+	p.mu.Lock()
+	p.ready, p.head, p.gated, p.ghead = p.ready[:0], 0, p.gated[:0], 0
+	for _, s := range p.systems {
 		s.err, s.panicked, s.tctx = nil, nil, tctx
-		if !ok {
-			s.err = errSkipped
-		} else if !s.onCaller {
-			p.cur = append(p.cur, s)
+		p.waiting[s.idx] = s.npreds
+		if s.npreds == 0 {
+			p.queue(s)
 		}
 	}
-	p.next.Store(0)
-	helpers := max(0, min(len(p.cur)-1, nworkers))
-	p.crew.hire(p, helpers)
-	// The caller runs the systems bound to it, claims its share of the
-	// others, then waits for the helpers.
-	for _, i := range batch {
-		if s := p.systems[i]; s.onCaller && s.err != errSkipped {
-			s.exec()
+	p.mu.Unlock()
+	p.hireFor(len(p.ready) - 1)
+	for p.left.Load() > 0 {
+		if !p.runGated() && !p.runReady() {
+			p.await()
 		}
 	}
-	p.claimAll()
 	p.crew.wait()
 	// Panics first, then errors, in declared order.
-	for _, i := range batch {
-		if s := p.systems[i]; s.panicked != nil {
+	for _, s := range p.systems {
+		if s.panicked != nil {
 			panic(s.panicked)
 		}
 	}
-	for _, i := range batch {
-		s := p.systems[i]
-		if s.err == errSkipped {
-			s.err = nil
-			continue
-		}
+	for _, s := range p.systems {
 		if err := s.outcome(); err != nil {
 			return err
 		}
@@ -294,7 +279,129 @@ func (p *plan) runBatch(batch []int, tctx context.Context, nworkers int) error {
 	return nil
 }
 
-var errSkipped = fmt.Errorf("skipped")
+// queue puts s, whose preds have all finished, on the list it starts
+// from. The caller holds p.mu.
+func (p *plan) queue(s *planSystem) {
+	if s.gated {
+		p.gated = append(p.gated, s)
+	} else {
+		p.ready = append(p.ready, s)
+	}
+}
+
+// help runs systems of the ready list until it is empty: a worker's part
+// of a run.
+func (p *plan) help() {
+	for p.runReady() {
+	}
+	p.crew.done()
+}
+
+// runReady runs the first system of the ready list, and reports whether
+// there was one.
+func (p *plan) runReady() bool {
+	p.mu.Lock()
+	if p.head == len(p.ready) {
+		p.mu.Unlock()
+		return false
+	}
+	s := p.ready[p.head]
+	p.head++
+	p.mu.Unlock()
+	if !p.stopped.Load() {
+		s.exec()
+	}
+	p.finish(s)
+	return true
+}
+
+// runGated evaluates the conditions of the first system of the gated list
+// (on the caller: only the caller calls it) and runs it, skips it, or puts
+// it on the ready list; it reports whether there was one.
+func (p *plan) runGated() bool {
+	p.mu.Lock()
+	if p.ghead == len(p.gated) {
+		p.mu.Unlock()
+		return false
+	}
+	s := p.gated[p.ghead]
+	p.ghead++
+	p.mu.Unlock()
+	run := false
+	if !p.stopped.Load() {
+		ok, err := p.shouldRun(s)
+		s.err, run = err, ok
+	}
+	switch {
+	case run && !s.onCaller && p.ghead < len(p.gated):
+		// Other gated systems wait for the caller: let a worker run it.
+		p.mu.Lock()
+		p.ready = append(p.ready, s)
+		p.mu.Unlock()
+		p.hireFor(1)
+		return true
+	case run:
+		s.exec()
+	}
+	p.finish(s)
+	return true
+}
+
+// finish records that s has finished (run, skipped, or not started after
+// an error) and releases the systems that were waiting for it alone: the
+// goroutine calling it runs one of the ready ones next (runReady), and
+// helpers are woken for the others; the caller is woken for gated ones, or
+// when s was the last.
+func (p *plan) finish(s *planSystem) {
+	if s.err != nil || s.panicked != nil {
+		p.stopped.Store(true)
+	}
+	ready, gated := 0, 0
+	p.mu.Lock()
+	for _, t := range s.succ {
+		if p.waiting[t]--; p.waiting[t] == 0 {
+			ts := p.systems[t]
+			p.queue(ts)
+			if ts.gated {
+				gated++
+			} else {
+				ready++
+			}
+		}
+	}
+	p.mu.Unlock()
+	p.hireFor(ready - 1)
+	if p.left.Add(-1) == 0 || gated > 0 || ready > 1 {
+		select {
+		case p.signal <- struct{}{}:
+		default: // the caller has a wake-up already
+		}
+	}
+}
+
+// hireFor wakes helpers for n systems put on the ready list, as far as
+// the workers not already helping allow.
+func (p *plan) hireFor(n int) {
+	if n = min(n, p.nworkers-int(p.crew.left.Load())); n > 0 {
+		p.crew.hire(p, n)
+	}
+}
+
+// await waits until the caller may have something to do: a system on
+// either list, or the run's end. It polls for spinFor, then blocks until
+// a finishing system signals.
+func (p *plan) await() {
+	for start := time.Now(); time.Since(start) < spinFor; {
+		p.mu.Lock()
+		work := p.head < len(p.ready) || p.ghead < len(p.gated)
+		p.mu.Unlock()
+		if work || p.left.Load() == 0 {
+			return
+		}
+		runtime.Gosched()
+	}
+	<-p.signal
+}
 
 // shouldRun evaluates the run conditions of s and of its workloads.
 func (p *plan) shouldRun(s *planSystem) (bool, error) {

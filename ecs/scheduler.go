@@ -41,11 +41,23 @@ type plan struct {
 	statsMu sync.Mutex
 	world   *World // the world of the current run
 
-	// The batch being run: the systems workers may claim, the next one to
-	// claim, and the woken workers still working on it.
-	cur  []*planSystem
-	next atomic.Int32
-	crew crew
+	// The parallel run in progress (see runParallel): the systems any
+	// goroutine may start (ready[head:]) and those only the caller may
+	// (gated[ghead:]), and each system's count of unfinished systems it
+	// follows (planSystem.waiting), under mu; the systems not finished;
+	// whether an error or a panic stopped the run; the caller's wake-up
+	// signal; the woken workers; and how many workers there are.
+	mu       sync.Mutex
+	ready    []*planSystem
+	head     int
+	gated    []*planSystem
+	ghead    int
+	waiting  []int32
+	left     atomic.Int32
+	stopped  atomic.Bool
+	signal   chan struct{}
+	crew     crew
+	nworkers int
 }
 
 type planSystem struct {
@@ -66,6 +78,12 @@ type planSystem struct {
 	preds    []edge
 	reason   string // why it is not in an earlier batch
 	p        *plan
+	// succ lists the systems that follow it (each once), npreds the
+	// systems it follows; gated says that only the caller may start it
+	// (OnCaller, or run conditions to evaluate first). See plan.runParallel.
+	succ   []int
+	npreds int32
+	gated  bool
 
 	lastRun uint64 // tracking timestamp of its last run
 	ran     bool   // lastRun is set
@@ -141,6 +159,7 @@ func (p *plan) replan(groups []*group, gen uint64) (*plan, error) {
 	for _, s := range p.systems {
 		c := *s
 		c.p, c.preds, c.batch, c.reason = q, nil, 0, ""
+		c.succ, c.npreds = nil, 0
 		c.err, c.panicked, c.tctx = nil, nil, nil
 		c.frame = s.shape.newFrame()
 		c.conds = nil
@@ -385,6 +404,17 @@ func (b *planBuilder) order() error {
 	for _, s := range p.systems {
 		p.batches[s.batch] = append(p.batches[s.batch], s.idx)
 	}
+	// What the parallel run follows: the edges, each once.
+	for _, s := range p.systems {
+		s.gated = s.onCaller || len(s.conds) > 0 || len(s.wconds) > 0
+		for k, e := range s.preds {
+			if !slices.ContainsFunc(s.preds[:k], func(d edge) bool { return d.from == e.from }) {
+				s.npreds++
+				p.systems[e.from].succ = append(p.systems[e.from].succ, s.idx)
+			}
+		}
+	}
+	p.waiting = make([]int32, n)
 	return nil
 }
 

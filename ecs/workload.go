@@ -70,9 +70,12 @@ func (s *SystemSpec) After(label string) *SystemSpec {
 
 // RunIf makes the system run only when cond returns true. cond is a
 // func() bool, or a function whose parameters are views and whose result is
-// a bool; it is evaluated on the calling goroutine before the batch that
-// holds the system starts, and its views count as the system's accesses for
-// scheduling. Several conditions must all hold.
+// a bool; it is evaluated on the calling goroutine once the systems the
+// system follows have finished, just before it would start, and its views
+// count as the system's accesses for scheduling, so no system that
+// conflicts with them runs meanwhile. Other systems may be running then: a
+// func() bool should read only what no system writes. Several conditions
+// must all hold.
 func (s *SystemSpec) RunIf(cond any) *SystemSpec {
 	s.conds = append(s.conds, condSpec{fn: cond})
 	return s
@@ -88,7 +91,7 @@ func (s *SystemSpec) SkipIf(cond any) *SystemSpec {
 // OnCaller makes the system always run on the goroutine that called
 // [World.RunWorkload], never on a worker: the Go form of Shipyard's
 // non-Send systems, for APIs bound to one goroutine, such as drawing inside
-// Ebitengine's Draw. Other systems of its batch still run in parallel.
+// Ebitengine's Draw. Other systems still run in parallel with it.
 func (s *SystemSpec) OnCaller() *SystemSpec {
 	s.onCaller = true
 	return s
@@ -232,10 +235,12 @@ func (p *SystemPanic) Unwrap() error {
 // Building checks every system (an error names the system and the bad
 // parameter), orders the systems (keeping the declared order between any
 // two that conflict, and every before/after constraint) and groups them
-// into batches that run in parallel. It returns a [*WorkloadBuildError] if
-// name is empty or taken, items is empty, an item is not a system, a
-// constraint names a label no system has, a condition is nil or not a
-// condition, or the ordering has a cycle; the world is unchanged then.
+// into batches (the plan [World.WorkloadPlan] prints; RunWorkload starts
+// each system as soon as those it follows have finished). It returns a
+// [*WorkloadBuildError] if name is empty or taken, items is empty, an item
+// is not a system, a constraint names a label no system has, a condition is
+// nil or not a condition, or the ordering has a cycle; the world is
+// unchanged then.
 func (w *World) AddWorkload(name string, items ...any) error {
 	return w.putWorkload(name, items, false)
 }
@@ -334,12 +339,16 @@ func (w *World) RunDefaultWorkload() error {
 	return w.RunWorkload(name)
 }
 
-// RunWorkload runs the workload name once: its batches one after the other,
-// the systems of a batch in parallel on a pool of GOMAXPROCS goroutines
-// (with GOMAXPROCS=1, all in order on the calling goroutine).
+// RunWorkload runs the workload name once, on the calling goroutine and a
+// pool of GOMAXPROCS goroutines: each system starts as soon as the systems
+// it follows have finished (the earlier ones it conflicts with, and those
+// its constraints put before it), so systems that nothing orders run in
+// parallel, and a system does not wait for the rest of the batch before it
+// in the plan (with GOMAXPROCS=1, all in order on the calling goroutine).
 //
-// A system that returns an error stops the workload once its batch ends; the
-// error comes back as a [*WorkloadError] naming the workload and the system,
+// A system that returns an error stops the workload: no system starts
+// after it, and those running finish. When several fail, the first in
+// declared order is returned. The error comes back as a [*WorkloadError] naming the workload and the system,
 // through which errors.Is and errors.As reach the system's own error. A
 // system that panics has its panic re-raised here as a [*SystemPanic]. In
 // both cases every borrow is released and the world stays usable.

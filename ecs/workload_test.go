@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -180,6 +181,96 @@ func TestHelpersFoundAfterPauses(t *testing.T) {
 	}
 	if met.Load() != int32(2*runs) {
 		t.Fatalf("met %d times in %d runs", met.Load(), runs)
+	}
+}
+
+// TestSystemStartsWhenItsPredecessorsFinish: c follows b (both write wVel)
+// and nothing else; a (over wPos) is in the first batch with b, c in the
+// second. c must not wait for a to finish, as it would if the batches ran
+// one after the other: a waits for c here, and the run fails after 10 s if
+// c waits for a.
+func TestSystemStartsWhenItsPredecessorsFinish(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("needs GOMAXPROCS >= 2")
+	}
+	w := ecs.NewWorld()
+	cRan := make(chan struct{})
+	var order []string
+	var mu sync.Mutex
+	note := func(s string) { mu.Lock(); order = append(order, s); mu.Unlock() }
+	noErr(t, w.AddWorkload("w",
+		ecs.System(func(ecs.ViewMut[wPos]) error {
+			select {
+			case <-cRan:
+				note("a")
+				return nil
+			case <-time.After(10 * time.Second):
+				return errors.New("c never ran: it waited for a, which it does not follow")
+			}
+		}).Named("a"),
+		ecs.System(func(ecs.ViewMut[wVel]) { note("b") }).Named("b"),
+		ecs.System(func(ecs.ViewMut[wVel]) { note("c"); close(cRan) }).Named("c"),
+	))
+	noErr(t, w.RunWorkload("w"))
+	if want := []string{"b", "c", "a"}; !slices.Equal(order, want) {
+		t.Fatalf("order %v, want %v", order, want)
+	}
+	plan, err := w.WorkloadPlan("w")
+	noErr(t, err)
+	for _, s := range plan.Systems {
+		if want := map[string]int{"a": 0, "b": 0, "c": 1}[s.Name]; s.Batch != want {
+			t.Fatalf("%s in batch %d, want %d: the plan printed changed", s.Name, s.Batch, want)
+		}
+	}
+}
+
+// TestSkippedAndFailedConditions: the systems following a skipped system
+// run; after a condition fails (its view cannot be borrowed: no such
+// unique), the system is reported and nothing that follows it starts.
+func TestSkippedAndFailedConditions(t *testing.T) {
+	w := ecs.NewWorld()
+	var mu sync.Mutex
+	ran := map[string]bool{}
+	mark := func(s string) { mu.Lock(); ran[s] = true; mu.Unlock() }
+	noErr(t, w.AddWorkload("w",
+		ecs.System(func(ecs.ViewMut[wPos]) { mark("skipped") }).Named("skipped").SkipIf(func() bool { return true }),
+		ecs.System(func(ecs.ViewMut[wPos]) { mark("after_skipped") }).Named("after_skipped"),
+		ecs.System(func(ecs.ViewMut[wVel]) { mark("failing") }).Named("failing").RunIf(func(ecs.UniqueView[wClock]) bool { return true }),
+		ecs.System(func(ecs.ViewMut[wVel]) { mark("after_failing") }).Named("after_failing"),
+	))
+	err := w.RunWorkload("w")
+	var we *ecs.WorkloadError
+	if !errors.As(err, &we) || we.System != "failing" || !errors.Is(err, ecs.ErrMissingUnique) {
+		t.Fatalf("err = %v, want the failing condition's, naming the system", err)
+	}
+	if ran["skipped"] || ran["failing"] || ran["after_failing"] {
+		t.Fatalf("ran %v", ran)
+	}
+	// after_skipped runs unless the failure stopped the run first; alone,
+	// the skipped system's follower runs.
+	noErr(t, ecs.AddUnique(w, wClock{}))
+	clear(ran)
+	noErr(t, w.RunWorkload("w"))
+	if !ran["after_skipped"] || ran["skipped"] || !ran["failing"] || !ran["after_failing"] {
+		t.Fatalf("ran %v", ran)
+	}
+}
+
+// TestManySystems runs a workload of 3,000 systems that conflict with
+// nothing, more than the worker queue holds, many times.
+func TestManySystems(t *testing.T) {
+	w := ecs.NewWorld()
+	var n atomic.Int64
+	items := make([]any, 3000)
+	for i := range items {
+		items[i] = ecs.System(func() { n.Add(1) }).Named(fmt.Sprint("s", i))
+	}
+	noErr(t, w.AddWorkload("w", items...))
+	for range 20 {
+		noErr(t, w.RunWorkload("w"))
+	}
+	if n.Load() != 20*3000 {
+		t.Fatalf("%d system runs, want %d", n.Load(), 20*3000)
 	}
 }
 
