@@ -300,14 +300,10 @@ func (p *plan) help() {
 // runReady runs the first system of the ready list, and reports whether
 // there was one.
 func (p *plan) runReady() bool {
-	p.mu.Lock()
-	if p.head == len(p.ready) {
-		p.mu.Unlock()
+	s, _ := p.pop(&p.ready, &p.head)
+	if s == nil {
 		return false
 	}
-	s := p.ready[p.head]
-	p.head++
-	p.mu.Unlock()
 	if !p.stopped.Load() {
 		s.exec()
 	}
@@ -315,25 +311,34 @@ func (p *plan) runReady() bool {
 	return true
 }
 
+// pop takes the first system of list[*head:], or returns nil, and reports
+// whether other systems remain there.
+func (p *plan) pop(list *[]*planSystem, head *int) (s *planSystem, more bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if *head == len(*list) {
+		return nil, false
+	}
+	s = (*list)[*head]
+	*head++
+	return s, *head < len(*list)
+}
+
 // runGated evaluates the conditions of the first system of the gated list
 // (on the caller: only the caller calls it) and runs it, skips it, or puts
 // it on the ready list; it reports whether there was one.
 func (p *plan) runGated() bool {
-	p.mu.Lock()
-	if p.ghead == len(p.gated) {
-		p.mu.Unlock()
+	s, more := p.pop(&p.gated, &p.ghead)
+	if s == nil {
 		return false
 	}
-	s := p.gated[p.ghead]
-	p.ghead++
-	p.mu.Unlock()
 	run := false
 	if !p.stopped.Load() {
 		ok, err := p.shouldRun(s)
 		s.err, run = err, ok
 	}
 	switch {
-	case run && !s.onCaller && p.ghead < len(p.gated):
+	case run && !s.onCaller && more:
 		// Other gated systems wait for the caller: let a worker run it.
 		p.mu.Lock()
 		p.ready = append(p.ready, s)
