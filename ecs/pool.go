@@ -15,8 +15,8 @@ import (
 // The worker pool runs workload systems and parallel iterations. It is
 // shared by all worlds: a fixed set of goroutines, started on first use and
 // grown to GOMAXPROCS. To run a job (a workload run, a parallel
-// iteration), the caller puts it on the queue once per helper it wants (no
-// more than there are workers), and the caller and the helpers then take
+// iteration), the caller puts it on the queue once per helper it wants
+// (about as many as there are workers), and the caller and the helpers then take
 // the job's parts (systems, chunks of a range) until none is left. No
 // goroutine is started per system or per run.
 //
@@ -77,7 +77,7 @@ func work() {
 }
 
 // poll takes jobs from the queue until none has come for spinFor, counted
-// in workers.spinning meanwhile (but while it runs a job: a caller then
+// in workers.spinning meanwhile (but not while it runs a job: a caller then
 // wakes another worker). It reports whether it found a job in a last look
 // after it stopped being counted: a caller that counted on it just before
 // may have queued one, and woken no one for it.
@@ -121,7 +121,11 @@ func (c *crew) hire(h helper, n int) {
 	c.left.Add(int32(n))
 	c.wg.Add(n)
 	for range n {
-		workers.queue <- h
+		select {
+		case workers.queue <- h:
+		default: // the queue is full: the caller does that share itself
+			c.done()
+		}
 	}
 	for range n - int(workers.spinning.Load()) {
 		select {
@@ -210,11 +214,11 @@ func (p *plan) run(w *World) error {
 func (p *plan) runSequential(tctx context.Context) error {
 	for _, i := range p.seq {
 		s := p.systems[i]
-		ok, err := p.shouldRun(s)
-		if err != nil {
-			return &WorkloadError{Workload: s.path, System: s.name, Err: err}
-		}
-		if !ok {
+		s.err, s.panicked = nil, nil
+		if !p.check(s) {
+			if err := s.outcome(); err != nil {
+				return err
+			}
 			continue
 		}
 		s.run(tctx)
@@ -305,7 +309,7 @@ func (p *plan) runReady() bool {
 		return false
 	}
 	if !p.stopped.Load() {
-		s.exec()
+		p.exec(s)
 	}
 	p.finish(s)
 	return true
@@ -332,11 +336,7 @@ func (p *plan) runGated() bool {
 	if s == nil {
 		return false
 	}
-	run := false
-	if !p.stopped.Load() {
-		ok, err := p.shouldRun(s)
-		s.err, run = err, ok
-	}
+	run := !p.stopped.Load() && p.check(s)
 	switch {
 	case run && !s.onCaller && more:
 		// Other gated systems wait for the caller: let a worker run it.
@@ -346,10 +346,19 @@ func (p *plan) runGated() bool {
 		p.hireFor(1)
 		return true
 	case run:
-		s.exec()
+		p.exec(s)
 	}
 	p.finish(s)
 	return true
+}
+
+// exec runs s, and stops the run at once if s fails: no system starts
+// once a failed one has returned.
+func (p *plan) exec(s *planSystem) {
+	s.exec()
+	if s.err != nil || s.panicked != nil {
+		p.stopped.Store(true)
+	}
 }
 
 // finish records that s has finished (run, skipped, or not started after
@@ -406,6 +415,23 @@ func (p *plan) await() {
 		runtime.Gosched()
 	}
 	<-p.signal
+}
+
+// check evaluates the run conditions of s and of its workloads, and
+// reports whether s should run. A condition's error is recorded as the
+// system's, and its panic as the system's panic, so that a run stops on
+// them as on the system's own, after the systems running meanwhile have
+// finished.
+func (p *plan) check(s *planSystem) (run bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.panicked = &SystemPanic{Workload: s.path, System: s.name, Value: r, Stack: debug.Stack()}
+			run = false
+		}
+	}()
+	ok, err := p.shouldRun(s)
+	s.err = err
+	return ok && err == nil
 }
 
 // shouldRun evaluates the run conditions of s and of its workloads.

@@ -346,12 +346,15 @@ func (w *World) RunDefaultWorkload() error {
 // parallel, and a system does not wait for the rest of the batch before it
 // in the plan (with GOMAXPROCS=1, all in order on the calling goroutine).
 //
-// A system that returns an error stops the workload: no system starts
-// after it, and those running finish. When several fail, the first in
-// declared order is returned. The error comes back as a [*WorkloadError] naming the workload and the system,
-// through which errors.Is and errors.As reach the system's own error. A
-// system that panics has its panic re-raised here as a [*SystemPanic]. In
-// both cases every borrow is released and the world stays usable.
+// A system that returns an error or panics stops the workload: no system
+// starts once it has returned, and RunWorkload returns when those running
+// have finished. An error comes back as a [*WorkloadError] naming the
+// workload and the system, through which errors.Is and errors.As reach the
+// system's own error; a panic is re-raised here as a [*SystemPanic]
+// (panics first, then errors, each the first in declared order when
+// several systems failed). A run condition's error or panic counts as its
+// system's. In every case every borrow is released and the world stays
+// usable.
 func (w *World) RunWorkload(name string) error {
 	p, err := w.takePlan(name)
 	if err != nil {
