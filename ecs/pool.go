@@ -16,9 +16,9 @@ import (
 // shared by all worlds: a fixed set of goroutines, started on first use and
 // grown to GOMAXPROCS. To run a job (a workload run, a parallel
 // iteration), the caller puts it on the queue once per helper it wants
-// (about as many as there are workers), and the caller and the helpers then take
-// the job's parts (systems, chunks of a range) until none is left. No
-// goroutine is started per system or per run.
+// (about as many as there are workers), and the caller and the helpers
+// then take the job's parts (systems, chunks of a range) until none is
+// left. No goroutine is started per system or per run.
 //
 // Waking a parked goroutine on another core can take far longer than a
 // small job: on the 2-core virtual machines Slipway is measured on, a
