@@ -44,7 +44,7 @@ type plan struct {
 	// The parallel run in progress (see runParallel): the systems any
 	// goroutine may start (ready[head:]) and those only the caller may
 	// (gated[ghead:]), and each system's count of unfinished systems it
-	// follows (planSystem.waiting), under mu; the systems not finished;
+	// follows (waiting, by index), under mu; the systems not finished;
 	// whether an error or a panic stopped the run; the caller's wake-up
 	// signal; the woken workers; and how many workers there are.
 	mu       sync.Mutex
