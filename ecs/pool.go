@@ -46,6 +46,17 @@ var workers struct {
 // before it blocks.
 const spinFor = 100 * time.Microsecond
 
+// spin polls done, yielding the core between polls, for up to spinFor, and
+// reports whether done became true.
+func spin(done func() bool) bool {
+	for start := time.Now(); time.Since(start) < spinFor; runtime.Gosched() {
+		if done() {
+			return true
+		}
+	}
+	return false
+}
+
 // helper is a job workers can help with: a workload run, or a parallel
 // iteration. help claims and runs parts of the job until none is left,
 // then tells the job's crew it is done.
@@ -155,9 +166,7 @@ func (c *crew) wait() {
 			done = true
 		}
 	}
-	for start := time.Now(); c.left.Load() > 0 && time.Since(start) < spinFor; {
-		runtime.Gosched()
-	}
+	spin(func() bool { return c.left.Load() == 0 })
 	c.wg.Wait()
 }
 
@@ -405,16 +414,17 @@ func (p *plan) hireFor(n int) {
 // either list, or the run's end. It polls for spinFor, then blocks until
 // a finishing system signals.
 func (p *plan) await() {
-	for start := time.Now(); time.Since(start) < spinFor; {
-		p.mu.Lock()
-		work := p.head < len(p.ready) || p.ghead < len(p.gated)
-		p.mu.Unlock()
-		if work || p.left.Load() == 0 {
-			return
-		}
-		runtime.Gosched()
+	if !spin(p.callerHasWork) {
+		<-p.signal
 	}
-	<-p.signal
+}
+
+// callerHasWork reports whether a system waits on either list, or the run
+// has ended.
+func (p *plan) callerHasWork() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.head < len(p.ready) || p.ghead < len(p.gated) || p.left.Load() == 0
 }
 
 // check evaluates the run conditions of s and of its workloads, and
