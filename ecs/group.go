@@ -50,7 +50,6 @@ type groupMember interface {
 	ids() []EntityID
 	length() int
 	pagesRef() *[]*sparsePage
-	noIdent()
 	groupOf() *group
 	setGroup(g *group, k int) // the storage is g.members[k]
 	borrowLock() *borrowState
@@ -130,7 +129,6 @@ func (w *World) addGroup(name string, members []groupMember) error {
 	g := &group{name: name, members: members}
 	driver := 0 // the shortest member
 	for k, m := range members {
-		m.noIdent() // a member keeps no identity prefix: the group reads its entries
 		g.pages[k] = m.pagesRef()
 		if m.length() < members[driver].length() {
 			driver = k

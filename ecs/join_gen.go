@@ -146,7 +146,7 @@ func (it *Iter1[T1]) driveTracked(visit func(EntityID, *T1) bool) int {
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posIdent(id); x1 < 0 {
+			if x1 = it.s1.posAt(id, i); x1 < 0 {
 				continue
 			}
 		}
@@ -517,7 +517,7 @@ func (it *Iter2[T1, T2]) driveTracked(visit func(EntityID, *T1, *T2) bool) int {
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posIdent(id); x1 < 0 {
+			if x1 = it.s1.posAt(id, i); x1 < 0 {
 				continue
 			}
 		}
@@ -526,7 +526,7 @@ func (it *Iter2[T1, T2]) driveTracked(visit func(EntityID, *T1, *T2) bool) int {
 		}
 		x2 := i
 		if driver != 2 && driver != 0 {
-			if x2 = it.s2.posIdent(id); x2 < 0 {
+			if x2 = it.s2.posAt(id, i); x2 < 0 {
 				continue
 			}
 		}
@@ -573,7 +573,7 @@ func (it *Iter2[T1, T2]) Next() bool {
 		var p1 *T1
 		if it.driver == 1 || it.driver == 0 {
 			p1 = &it.s1.data[i]
-		} else if x := it.s1.posIdent(id); x >= 0 {
+		} else if x := it.s1.posAt(id, i); x >= 0 {
 			p1 = &it.s1.data[x]
 		} else {
 			continue
@@ -581,7 +581,7 @@ func (it *Iter2[T1, T2]) Next() bool {
 		var p2 *T2
 		if it.driver == 2 || it.driver == 0 {
 			p2 = &it.s2.data[i]
-		} else if x := it.s2.posIdent(id); x >= 0 {
+		} else if x := it.s2.posAt(id, i); x >= 0 {
 			p2 = &it.s2.data[x]
 		} else {
 			continue
@@ -637,17 +637,19 @@ func (it Iter2[T1, T2]) Each(fn func(*T1, *T2)) {
 		data2 := data2[:len(dense2)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			x1 := i
-			x2 := int(uint32(id)) // posIdent, spelled out
-			if x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = posIn(s2.pages, id); x2 < 0 {
-					continue
-				}
+			p1 := &data1[i]
+			var p2 *T2
+			if i < len(dense2) && dense2[i] == id { // see posAt
+				p2 = &data2[i]
+			} else if x := posIn(s2.pages, id); x >= 0 {
+				p2 = &data2[x]
+			} else {
+				continue
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, &data1[x1], &data2[x2]) {
+			if !visit(id, p1, p2) {
 				return
 			}
 		}
@@ -657,17 +659,19 @@ func (it Iter2[T1, T2]) Each(fn func(*T1, *T2)) {
 		data1 := data1[:len(dense1)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			x1 := int(uint32(id)) // posIdent, spelled out
-			if x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = posIn(s1.pages, id); x1 < 0 {
-					continue
-				}
+			var p1 *T1
+			if i < len(dense1) && dense1[i] == id { // see posAt
+				p1 = &data1[i]
+			} else if x := posIn(s1.pages, id); x >= 0 {
+				p1 = &data1[x]
+			} else {
+				continue
 			}
-			x2 := i
+			p2 := &data2[i]
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, &data1[x1], &data2[x2]) {
+			if !visit(id, p1, p2) {
 				return
 			}
 		}
@@ -708,17 +712,19 @@ func (it Iter2[T1, T2]) EachWithID(fn func(EntityID, *T1, *T2)) {
 		data2 := data2[:len(dense2)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			x1 := i
-			x2 := int(uint32(id)) // posIdent, spelled out
-			if x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = posIn(s2.pages, id); x2 < 0 {
-					continue
-				}
+			p1 := &data1[i]
+			var p2 *T2
+			if i < len(dense2) && dense2[i] == id { // see posAt
+				p2 = &data2[i]
+			} else if x := posIn(s2.pages, id); x >= 0 {
+				p2 = &data2[x]
+			} else {
+				continue
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, &data1[x1], &data2[x2]) {
+			if !visit(id, p1, p2) {
 				return
 			}
 		}
@@ -728,17 +734,19 @@ func (it Iter2[T1, T2]) EachWithID(fn func(EntityID, *T1, *T2)) {
 		data1 := data1[:len(dense1)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			x1 := int(uint32(id)) // posIdent, spelled out
-			if x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = posIn(s1.pages, id); x1 < 0 {
-					continue
-				}
+			var p1 *T1
+			if i < len(dense1) && dense1[i] == id { // see posAt
+				p1 = &data1[i]
+			} else if x := posIn(s1.pages, id); x >= 0 {
+				p1 = &data1[x]
+			} else {
+				continue
 			}
-			x2 := i
+			p2 := &data2[i]
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, &data1[x1], &data2[x2]) {
+			if !visit(id, p1, p2) {
 				return
 			}
 		}
@@ -778,17 +786,19 @@ func (it Iter2[T1, T2]) All() iter.Seq2[*T1, *T2] {
 			data2 := data2[:len(dense2)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				x1 := i
-				x2 := int(uint32(id)) // posIdent, spelled out
-				if x2 >= len(dense2) || dense2[x2] != id {
-					if x2 = posIn(s2.pages, id); x2 < 0 {
-						continue
-					}
+				p1 := &data1[i]
+				var p2 *T2
+				if i < len(dense2) && dense2[i] == id { // see posAt
+					p2 = &data2[i]
+				} else if x := posIn(s2.pages, id); x >= 0 {
+					p2 = &data2[x]
+				} else {
+					continue
 				}
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, &data1[x1], &data2[x2]) {
+				if !visit(id, p1, p2) {
 					return
 				}
 			}
@@ -798,17 +808,19 @@ func (it Iter2[T1, T2]) All() iter.Seq2[*T1, *T2] {
 			data1 := data1[:len(dense1)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				x1 := int(uint32(id)) // posIdent, spelled out
-				if x1 >= len(dense1) || dense1[x1] != id {
-					if x1 = posIn(s1.pages, id); x1 < 0 {
-						continue
-					}
+				var p1 *T1
+				if i < len(dense1) && dense1[i] == id { // see posAt
+					p1 = &data1[i]
+				} else if x := posIn(s1.pages, id); x >= 0 {
+					p1 = &data1[x]
+				} else {
+					continue
 				}
-				x2 := i
+				p2 := &data2[i]
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, &data1[x1], &data2[x2]) {
+				if !visit(id, p1, p2) {
 					return
 				}
 			}
@@ -855,17 +867,19 @@ func (it Iter2[T1, T2]) WithID() iter.Seq2[EntityID, Row2[T1, T2]] {
 			data2 := data2[:len(dense2)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				x1 := i
-				x2 := int(uint32(id)) // posIdent, spelled out
-				if x2 >= len(dense2) || dense2[x2] != id {
-					if x2 = posIn(s2.pages, id); x2 < 0 {
-						continue
-					}
+				p1 := &data1[i]
+				var p2 *T2
+				if i < len(dense2) && dense2[i] == id { // see posAt
+					p2 = &data2[i]
+				} else if x := posIn(s2.pages, id); x >= 0 {
+					p2 = &data2[x]
+				} else {
+					continue
 				}
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, &data1[x1], &data2[x2]) {
+				if !visit(id, p1, p2) {
 					return
 				}
 			}
@@ -875,17 +889,19 @@ func (it Iter2[T1, T2]) WithID() iter.Seq2[EntityID, Row2[T1, T2]] {
 			data1 := data1[:len(dense1)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				x1 := int(uint32(id)) // posIdent, spelled out
-				if x1 >= len(dense1) || dense1[x1] != id {
-					if x1 = posIn(s1.pages, id); x1 < 0 {
-						continue
-					}
+				var p1 *T1
+				if i < len(dense1) && dense1[i] == id { // see posAt
+					p1 = &data1[i]
+				} else if x := posIn(s1.pages, id); x >= 0 {
+					p1 = &data1[x]
+				} else {
+					continue
 				}
-				x2 := i
+				p2 := &data2[i]
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, &data1[x1], &data2[x2]) {
+				if !visit(id, p1, p2) {
 					return
 				}
 			}
@@ -952,7 +968,7 @@ func (it Iter2[T1, T2]) Runs() iter.Seq[Run2[T1, T2]] {
 			inLine := true
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.posIdent(id); x1 < 0 {
+				if x1 = s1.posAt(id, i); x1 < 0 {
 					i++
 					continue next
 				}
@@ -960,7 +976,7 @@ func (it Iter2[T1, T2]) Runs() iter.Seq[Run2[T1, T2]] {
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.posIdent(id); x2 < 0 {
+				if x2 = s2.posAt(id, i); x2 < 0 {
 					i++
 					continue next
 				}
@@ -1027,7 +1043,7 @@ func (it *Iter2[T1, T2]) runEnd(i int, inLine bool, x1, x2 int) int {
 		// touch, and entities out of line seldom make long runs.
 		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
 			j := i + from
-			if driver != 1 && it.s1.pos(ids[j]) != x1+from || driver != 2 && it.s2.pos(ids[j]) != x2+from {
+			if driver != 1 && posIn(it.s1.pages, ids[j]) != x1+from || driver != 2 && posIn(it.s2.pages, ids[j]) != x2+from {
 				return j
 			}
 		}
@@ -1157,17 +1173,19 @@ func (it Iter2[T1, T2]) Count() (n int) {
 		data2 := data2[:len(dense2)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			x1 := i
-			x2 := int(uint32(id)) // posIdent, spelled out
-			if x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = posIn(s2.pages, id); x2 < 0 {
-					continue
-				}
+			p1 := &data1[i]
+			var p2 *T2
+			if i < len(dense2) && dense2[i] == id { // see posAt
+				p2 = &data2[i]
+			} else if x := posIn(s2.pages, id); x >= 0 {
+				p2 = &data2[x]
+			} else {
+				continue
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, &data1[x1], &data2[x2]) {
+			if !visit(id, p1, p2) {
 				return
 			}
 		}
@@ -1177,17 +1195,19 @@ func (it Iter2[T1, T2]) Count() (n int) {
 		data1 := data1[:len(dense1)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			x1 := int(uint32(id)) // posIdent, spelled out
-			if x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = posIn(s1.pages, id); x1 < 0 {
-					continue
-				}
+			var p1 *T1
+			if i < len(dense1) && dense1[i] == id { // see posAt
+				p1 = &data1[i]
+			} else if x := posIn(s1.pages, id); x >= 0 {
+				p1 = &data1[x]
+			} else {
+				continue
 			}
-			x2 := i
+			p2 := &data2[i]
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, &data1[x1], &data2[x2]) {
+			if !visit(id, p1, p2) {
 				return
 			}
 		}
@@ -1366,7 +1386,7 @@ func (it *Iter3[T1, T2, T3]) driveTracked(visit func(EntityID, *T1, *T2, *T3) bo
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posIdent(id); x1 < 0 {
+			if x1 = it.s1.posAt(id, i); x1 < 0 {
 				continue
 			}
 		}
@@ -1375,7 +1395,7 @@ func (it *Iter3[T1, T2, T3]) driveTracked(visit func(EntityID, *T1, *T2, *T3) bo
 		}
 		x2 := i
 		if driver != 2 && driver != 0 {
-			if x2 = it.s2.posIdent(id); x2 < 0 {
+			if x2 = it.s2.posAt(id, i); x2 < 0 {
 				continue
 			}
 		}
@@ -1384,7 +1404,7 @@ func (it *Iter3[T1, T2, T3]) driveTracked(visit func(EntityID, *T1, *T2, *T3) bo
 		}
 		x3 := i
 		if driver != 3 && driver != 0 {
-			if x3 = it.s3.posIdent(id); x3 < 0 {
+			if x3 = it.s3.posAt(id, i); x3 < 0 {
 				continue
 			}
 		}
@@ -1434,7 +1454,7 @@ func (it *Iter3[T1, T2, T3]) Next() bool {
 		var p1 *T1
 		if it.driver == 1 || it.driver == 0 {
 			p1 = &it.s1.data[i]
-		} else if x := it.s1.posIdent(id); x >= 0 {
+		} else if x := it.s1.posAt(id, i); x >= 0 {
 			p1 = &it.s1.data[x]
 		} else {
 			continue
@@ -1442,7 +1462,7 @@ func (it *Iter3[T1, T2, T3]) Next() bool {
 		var p2 *T2
 		if it.driver == 2 || it.driver == 0 {
 			p2 = &it.s2.data[i]
-		} else if x := it.s2.posIdent(id); x >= 0 {
+		} else if x := it.s2.posAt(id, i); x >= 0 {
 			p2 = &it.s2.data[x]
 		} else {
 			continue
@@ -1450,7 +1470,7 @@ func (it *Iter3[T1, T2, T3]) Next() bool {
 		var p3 *T3
 		if it.driver == 3 || it.driver == 0 {
 			p3 = &it.s3.data[i]
-		} else if x := it.s3.posIdent(id); x >= 0 {
+		} else if x := it.s3.posAt(id, i); x >= 0 {
 			p3 = &it.s3.data[x]
 		} else {
 			continue
@@ -1505,19 +1525,19 @@ func (it Iter3[T1, T2, T3]) Each(fn func(*T1, *T2, *T3)) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.posIdent(id); x1 < 0 {
+			if x1 = s1.posAt(id, i); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.posIdent(id); x2 < 0 {
+			if x2 = s2.posAt(id, i); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.posIdent(id); x3 < 0 {
+			if x3 = s3.posAt(id, i); x3 < 0 {
 				continue
 			}
 		}
@@ -1563,19 +1583,19 @@ func (it Iter3[T1, T2, T3]) EachWithID(fn func(EntityID, *T1, *T2, *T3)) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.posIdent(id); x1 < 0 {
+			if x1 = s1.posAt(id, i); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.posIdent(id); x2 < 0 {
+			if x2 = s2.posAt(id, i); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.posIdent(id); x3 < 0 {
+			if x3 = s3.posAt(id, i); x3 < 0 {
 				continue
 			}
 		}
@@ -1622,19 +1642,19 @@ func (it Iter3[T1, T2, T3]) All() iter.Seq[Row3[T1, T2, T3]] {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.posIdent(id); x1 < 0 {
+				if x1 = s1.posAt(id, i); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.posIdent(id); x2 < 0 {
+				if x2 = s2.posAt(id, i); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.posIdent(id); x3 < 0 {
+				if x3 = s3.posAt(id, i); x3 < 0 {
 					continue
 				}
 			}
@@ -1682,19 +1702,19 @@ func (it Iter3[T1, T2, T3]) WithID() iter.Seq2[EntityID, Row3[T1, T2, T3]] {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.posIdent(id); x1 < 0 {
+				if x1 = s1.posAt(id, i); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.posIdent(id); x2 < 0 {
+				if x2 = s2.posAt(id, i); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.posIdent(id); x3 < 0 {
+				if x3 = s3.posAt(id, i); x3 < 0 {
 					continue
 				}
 			}
@@ -1769,7 +1789,7 @@ func (it Iter3[T1, T2, T3]) Runs() iter.Seq[Run3[T1, T2, T3]] {
 			inLine := true
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.posIdent(id); x1 < 0 {
+				if x1 = s1.posAt(id, i); x1 < 0 {
 					i++
 					continue next
 				}
@@ -1777,7 +1797,7 @@ func (it Iter3[T1, T2, T3]) Runs() iter.Seq[Run3[T1, T2, T3]] {
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.posIdent(id); x2 < 0 {
+				if x2 = s2.posAt(id, i); x2 < 0 {
 					i++
 					continue next
 				}
@@ -1785,7 +1805,7 @@ func (it Iter3[T1, T2, T3]) Runs() iter.Seq[Run3[T1, T2, T3]] {
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.posIdent(id); x3 < 0 {
+				if x3 = s3.posAt(id, i); x3 < 0 {
 					i++
 					continue next
 				}
@@ -1854,7 +1874,7 @@ func (it *Iter3[T1, T2, T3]) runEnd(i int, inLine bool, x1, x2, x3 int) int {
 		// touch, and entities out of line seldom make long runs.
 		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
 			j := i + from
-			if driver != 1 && it.s1.pos(ids[j]) != x1+from || driver != 2 && it.s2.pos(ids[j]) != x2+from || driver != 3 && it.s3.pos(ids[j]) != x3+from {
+			if driver != 1 && posIn(it.s1.pages, ids[j]) != x1+from || driver != 2 && posIn(it.s2.pages, ids[j]) != x2+from || driver != 3 && posIn(it.s3.pages, ids[j]) != x3+from {
 				return j
 			}
 		}
@@ -2001,19 +2021,19 @@ func (it Iter3[T1, T2, T3]) Count() (n int) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.posIdent(id); x1 < 0 {
+			if x1 = s1.posAt(id, i); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.posIdent(id); x2 < 0 {
+			if x2 = s2.posAt(id, i); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.posIdent(id); x3 < 0 {
+			if x3 = s3.posAt(id, i); x3 < 0 {
 				continue
 			}
 		}
@@ -2209,7 +2229,7 @@ func (it *Iter4[T1, T2, T3, T4]) driveTracked(visit func(EntityID, *T1, *T2, *T3
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posIdent(id); x1 < 0 {
+			if x1 = it.s1.posAt(id, i); x1 < 0 {
 				continue
 			}
 		}
@@ -2218,7 +2238,7 @@ func (it *Iter4[T1, T2, T3, T4]) driveTracked(visit func(EntityID, *T1, *T2, *T3
 		}
 		x2 := i
 		if driver != 2 && driver != 0 {
-			if x2 = it.s2.posIdent(id); x2 < 0 {
+			if x2 = it.s2.posAt(id, i); x2 < 0 {
 				continue
 			}
 		}
@@ -2227,7 +2247,7 @@ func (it *Iter4[T1, T2, T3, T4]) driveTracked(visit func(EntityID, *T1, *T2, *T3
 		}
 		x3 := i
 		if driver != 3 && driver != 0 {
-			if x3 = it.s3.posIdent(id); x3 < 0 {
+			if x3 = it.s3.posAt(id, i); x3 < 0 {
 				continue
 			}
 		}
@@ -2236,7 +2256,7 @@ func (it *Iter4[T1, T2, T3, T4]) driveTracked(visit func(EntityID, *T1, *T2, *T3
 		}
 		x4 := i
 		if driver != 4 && driver != 0 {
-			if x4 = it.s4.posIdent(id); x4 < 0 {
+			if x4 = it.s4.posAt(id, i); x4 < 0 {
 				continue
 			}
 		}
@@ -2289,7 +2309,7 @@ func (it *Iter4[T1, T2, T3, T4]) Next() bool {
 		var p1 *T1
 		if it.driver == 1 || it.driver == 0 {
 			p1 = &it.s1.data[i]
-		} else if x := it.s1.posIdent(id); x >= 0 {
+		} else if x := it.s1.posAt(id, i); x >= 0 {
 			p1 = &it.s1.data[x]
 		} else {
 			continue
@@ -2297,7 +2317,7 @@ func (it *Iter4[T1, T2, T3, T4]) Next() bool {
 		var p2 *T2
 		if it.driver == 2 || it.driver == 0 {
 			p2 = &it.s2.data[i]
-		} else if x := it.s2.posIdent(id); x >= 0 {
+		} else if x := it.s2.posAt(id, i); x >= 0 {
 			p2 = &it.s2.data[x]
 		} else {
 			continue
@@ -2305,7 +2325,7 @@ func (it *Iter4[T1, T2, T3, T4]) Next() bool {
 		var p3 *T3
 		if it.driver == 3 || it.driver == 0 {
 			p3 = &it.s3.data[i]
-		} else if x := it.s3.posIdent(id); x >= 0 {
+		} else if x := it.s3.posAt(id, i); x >= 0 {
 			p3 = &it.s3.data[x]
 		} else {
 			continue
@@ -2313,7 +2333,7 @@ func (it *Iter4[T1, T2, T3, T4]) Next() bool {
 		var p4 *T4
 		if it.driver == 4 || it.driver == 0 {
 			p4 = &it.s4.data[i]
-		} else if x := it.s4.posIdent(id); x >= 0 {
+		} else if x := it.s4.posAt(id, i); x >= 0 {
 			p4 = &it.s4.data[x]
 		} else {
 			continue
@@ -2370,25 +2390,25 @@ func (it Iter4[T1, T2, T3, T4]) Each(fn func(*T1, *T2, *T3, *T4)) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
@@ -2436,25 +2456,25 @@ func (it Iter4[T1, T2, T3, T4]) EachWithID(fn func(EntityID, *T1, *T2, *T3, *T4)
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
@@ -2503,25 +2523,25 @@ func (it Iter4[T1, T2, T3, T4]) All() iter.Seq[Row4[T1, T2, T3, T4]] {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.pos(id); x1 < 0 {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.pos(id); x2 < 0 {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.pos(id); x3 < 0 {
+				if x3 = posIn(s3.pages, id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.pos(id); x4 < 0 {
+				if x4 = posIn(s4.pages, id); x4 < 0 {
 					continue
 				}
 			}
@@ -2571,25 +2591,25 @@ func (it Iter4[T1, T2, T3, T4]) WithID() iter.Seq2[EntityID, Row4[T1, T2, T3, T4
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.pos(id); x1 < 0 {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.pos(id); x2 < 0 {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.pos(id); x3 < 0 {
+				if x3 = posIn(s3.pages, id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.pos(id); x4 < 0 {
+				if x4 = posIn(s4.pages, id); x4 < 0 {
 					continue
 				}
 			}
@@ -2666,7 +2686,7 @@ func (it Iter4[T1, T2, T3, T4]) Runs() iter.Seq[Run4[T1, T2, T3, T4]] {
 			inLine := true
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.posIdent(id); x1 < 0 {
+				if x1 = s1.posAt(id, i); x1 < 0 {
 					i++
 					continue next
 				}
@@ -2674,7 +2694,7 @@ func (it Iter4[T1, T2, T3, T4]) Runs() iter.Seq[Run4[T1, T2, T3, T4]] {
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.posIdent(id); x2 < 0 {
+				if x2 = s2.posAt(id, i); x2 < 0 {
 					i++
 					continue next
 				}
@@ -2682,7 +2702,7 @@ func (it Iter4[T1, T2, T3, T4]) Runs() iter.Seq[Run4[T1, T2, T3, T4]] {
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.posIdent(id); x3 < 0 {
+				if x3 = s3.posAt(id, i); x3 < 0 {
 					i++
 					continue next
 				}
@@ -2690,7 +2710,7 @@ func (it Iter4[T1, T2, T3, T4]) Runs() iter.Seq[Run4[T1, T2, T3, T4]] {
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.posIdent(id); x4 < 0 {
+				if x4 = s4.posAt(id, i); x4 < 0 {
 					i++
 					continue next
 				}
@@ -2761,7 +2781,7 @@ func (it *Iter4[T1, T2, T3, T4]) runEnd(i int, inLine bool, x1, x2, x3, x4 int) 
 		// touch, and entities out of line seldom make long runs.
 		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
 			j := i + from
-			if driver != 1 && it.s1.pos(ids[j]) != x1+from || driver != 2 && it.s2.pos(ids[j]) != x2+from || driver != 3 && it.s3.pos(ids[j]) != x3+from || driver != 4 && it.s4.pos(ids[j]) != x4+from {
+			if driver != 1 && posIn(it.s1.pages, ids[j]) != x1+from || driver != 2 && posIn(it.s2.pages, ids[j]) != x2+from || driver != 3 && posIn(it.s3.pages, ids[j]) != x3+from || driver != 4 && posIn(it.s4.pages, ids[j]) != x4+from {
 				return j
 			}
 		}
@@ -2928,25 +2948,25 @@ func (it Iter4[T1, T2, T3, T4]) Count() (n int) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
@@ -3153,7 +3173,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) driveTracked(visit func(EntityID, *T1, *T2,
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posIdent(id); x1 < 0 {
+			if x1 = it.s1.posAt(id, i); x1 < 0 {
 				continue
 			}
 		}
@@ -3162,7 +3182,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) driveTracked(visit func(EntityID, *T1, *T2,
 		}
 		x2 := i
 		if driver != 2 && driver != 0 {
-			if x2 = it.s2.posIdent(id); x2 < 0 {
+			if x2 = it.s2.posAt(id, i); x2 < 0 {
 				continue
 			}
 		}
@@ -3171,7 +3191,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) driveTracked(visit func(EntityID, *T1, *T2,
 		}
 		x3 := i
 		if driver != 3 && driver != 0 {
-			if x3 = it.s3.posIdent(id); x3 < 0 {
+			if x3 = it.s3.posAt(id, i); x3 < 0 {
 				continue
 			}
 		}
@@ -3180,7 +3200,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) driveTracked(visit func(EntityID, *T1, *T2,
 		}
 		x4 := i
 		if driver != 4 && driver != 0 {
-			if x4 = it.s4.posIdent(id); x4 < 0 {
+			if x4 = it.s4.posAt(id, i); x4 < 0 {
 				continue
 			}
 		}
@@ -3189,7 +3209,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) driveTracked(visit func(EntityID, *T1, *T2,
 		}
 		x5 := i
 		if driver != 5 && driver != 0 {
-			if x5 = it.s5.posIdent(id); x5 < 0 {
+			if x5 = it.s5.posAt(id, i); x5 < 0 {
 				continue
 			}
 		}
@@ -3245,7 +3265,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) Next() bool {
 		var p1 *T1
 		if it.driver == 1 || it.driver == 0 {
 			p1 = &it.s1.data[i]
-		} else if x := it.s1.posIdent(id); x >= 0 {
+		} else if x := it.s1.posAt(id, i); x >= 0 {
 			p1 = &it.s1.data[x]
 		} else {
 			continue
@@ -3253,7 +3273,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) Next() bool {
 		var p2 *T2
 		if it.driver == 2 || it.driver == 0 {
 			p2 = &it.s2.data[i]
-		} else if x := it.s2.posIdent(id); x >= 0 {
+		} else if x := it.s2.posAt(id, i); x >= 0 {
 			p2 = &it.s2.data[x]
 		} else {
 			continue
@@ -3261,7 +3281,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) Next() bool {
 		var p3 *T3
 		if it.driver == 3 || it.driver == 0 {
 			p3 = &it.s3.data[i]
-		} else if x := it.s3.posIdent(id); x >= 0 {
+		} else if x := it.s3.posAt(id, i); x >= 0 {
 			p3 = &it.s3.data[x]
 		} else {
 			continue
@@ -3269,7 +3289,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) Next() bool {
 		var p4 *T4
 		if it.driver == 4 || it.driver == 0 {
 			p4 = &it.s4.data[i]
-		} else if x := it.s4.posIdent(id); x >= 0 {
+		} else if x := it.s4.posAt(id, i); x >= 0 {
 			p4 = &it.s4.data[x]
 		} else {
 			continue
@@ -3277,7 +3297,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) Next() bool {
 		var p5 *T5
 		if it.driver == 5 || it.driver == 0 {
 			p5 = &it.s5.data[i]
-		} else if x := it.s5.posIdent(id); x >= 0 {
+		} else if x := it.s5.posAt(id, i); x >= 0 {
 			p5 = &it.s5.data[x]
 		} else {
 			continue
@@ -3338,31 +3358,31 @@ func (it Iter5[T1, T2, T3, T4, T5]) Each(fn func(*T1, *T2, *T3, *T4, *T5)) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
@@ -3412,31 +3432,31 @@ func (it Iter5[T1, T2, T3, T4, T5]) EachWithID(fn func(EntityID, *T1, *T2, *T3, 
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
@@ -3487,31 +3507,31 @@ func (it Iter5[T1, T2, T3, T4, T5]) All() iter.Seq[Row5[T1, T2, T3, T4, T5]] {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.pos(id); x1 < 0 {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.pos(id); x2 < 0 {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.pos(id); x3 < 0 {
+				if x3 = posIn(s3.pages, id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.pos(id); x4 < 0 {
+				if x4 = posIn(s4.pages, id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.pos(id); x5 < 0 {
+				if x5 = posIn(s5.pages, id); x5 < 0 {
 					continue
 				}
 			}
@@ -3563,31 +3583,31 @@ func (it Iter5[T1, T2, T3, T4, T5]) WithID() iter.Seq2[EntityID, Row5[T1, T2, T3
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.pos(id); x1 < 0 {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.pos(id); x2 < 0 {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.pos(id); x3 < 0 {
+				if x3 = posIn(s3.pages, id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.pos(id); x4 < 0 {
+				if x4 = posIn(s4.pages, id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.pos(id); x5 < 0 {
+				if x5 = posIn(s5.pages, id); x5 < 0 {
 					continue
 				}
 			}
@@ -3666,7 +3686,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) Runs() iter.Seq[Run5[T1, T2, T3, T4, T5]] {
 			inLine := true
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.posIdent(id); x1 < 0 {
+				if x1 = s1.posAt(id, i); x1 < 0 {
 					i++
 					continue next
 				}
@@ -3674,7 +3694,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) Runs() iter.Seq[Run5[T1, T2, T3, T4, T5]] {
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.posIdent(id); x2 < 0 {
+				if x2 = s2.posAt(id, i); x2 < 0 {
 					i++
 					continue next
 				}
@@ -3682,7 +3702,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) Runs() iter.Seq[Run5[T1, T2, T3, T4, T5]] {
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.posIdent(id); x3 < 0 {
+				if x3 = s3.posAt(id, i); x3 < 0 {
 					i++
 					continue next
 				}
@@ -3690,7 +3710,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) Runs() iter.Seq[Run5[T1, T2, T3, T4, T5]] {
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.posIdent(id); x4 < 0 {
+				if x4 = s4.posAt(id, i); x4 < 0 {
 					i++
 					continue next
 				}
@@ -3698,7 +3718,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) Runs() iter.Seq[Run5[T1, T2, T3, T4, T5]] {
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.posIdent(id); x5 < 0 {
+				if x5 = s5.posAt(id, i); x5 < 0 {
 					i++
 					continue next
 				}
@@ -3771,7 +3791,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) runEnd(i int, inLine bool, x1, x2, x3, x4, 
 		// touch, and entities out of line seldom make long runs.
 		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
 			j := i + from
-			if driver != 1 && it.s1.pos(ids[j]) != x1+from || driver != 2 && it.s2.pos(ids[j]) != x2+from || driver != 3 && it.s3.pos(ids[j]) != x3+from || driver != 4 && it.s4.pos(ids[j]) != x4+from || driver != 5 && it.s5.pos(ids[j]) != x5+from {
+			if driver != 1 && posIn(it.s1.pages, ids[j]) != x1+from || driver != 2 && posIn(it.s2.pages, ids[j]) != x2+from || driver != 3 && posIn(it.s3.pages, ids[j]) != x3+from || driver != 4 && posIn(it.s4.pages, ids[j]) != x4+from || driver != 5 && posIn(it.s5.pages, ids[j]) != x5+from {
 				return j
 			}
 		}
@@ -3958,31 +3978,31 @@ func (it Iter5[T1, T2, T3, T4, T5]) Count() (n int) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
@@ -4200,7 +4220,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) driveTracked(visit func(EntityID, *T1, 
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posIdent(id); x1 < 0 {
+			if x1 = it.s1.posAt(id, i); x1 < 0 {
 				continue
 			}
 		}
@@ -4209,7 +4229,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) driveTracked(visit func(EntityID, *T1, 
 		}
 		x2 := i
 		if driver != 2 && driver != 0 {
-			if x2 = it.s2.posIdent(id); x2 < 0 {
+			if x2 = it.s2.posAt(id, i); x2 < 0 {
 				continue
 			}
 		}
@@ -4218,7 +4238,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) driveTracked(visit func(EntityID, *T1, 
 		}
 		x3 := i
 		if driver != 3 && driver != 0 {
-			if x3 = it.s3.posIdent(id); x3 < 0 {
+			if x3 = it.s3.posAt(id, i); x3 < 0 {
 				continue
 			}
 		}
@@ -4227,7 +4247,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) driveTracked(visit func(EntityID, *T1, 
 		}
 		x4 := i
 		if driver != 4 && driver != 0 {
-			if x4 = it.s4.posIdent(id); x4 < 0 {
+			if x4 = it.s4.posAt(id, i); x4 < 0 {
 				continue
 			}
 		}
@@ -4236,7 +4256,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) driveTracked(visit func(EntityID, *T1, 
 		}
 		x5 := i
 		if driver != 5 && driver != 0 {
-			if x5 = it.s5.posIdent(id); x5 < 0 {
+			if x5 = it.s5.posAt(id, i); x5 < 0 {
 				continue
 			}
 		}
@@ -4245,7 +4265,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) driveTracked(visit func(EntityID, *T1, 
 		}
 		x6 := i
 		if driver != 6 && driver != 0 {
-			if x6 = it.s6.posIdent(id); x6 < 0 {
+			if x6 = it.s6.posAt(id, i); x6 < 0 {
 				continue
 			}
 		}
@@ -4304,7 +4324,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) Next() bool {
 		var p1 *T1
 		if it.driver == 1 || it.driver == 0 {
 			p1 = &it.s1.data[i]
-		} else if x := it.s1.posIdent(id); x >= 0 {
+		} else if x := it.s1.posAt(id, i); x >= 0 {
 			p1 = &it.s1.data[x]
 		} else {
 			continue
@@ -4312,7 +4332,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) Next() bool {
 		var p2 *T2
 		if it.driver == 2 || it.driver == 0 {
 			p2 = &it.s2.data[i]
-		} else if x := it.s2.posIdent(id); x >= 0 {
+		} else if x := it.s2.posAt(id, i); x >= 0 {
 			p2 = &it.s2.data[x]
 		} else {
 			continue
@@ -4320,7 +4340,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) Next() bool {
 		var p3 *T3
 		if it.driver == 3 || it.driver == 0 {
 			p3 = &it.s3.data[i]
-		} else if x := it.s3.posIdent(id); x >= 0 {
+		} else if x := it.s3.posAt(id, i); x >= 0 {
 			p3 = &it.s3.data[x]
 		} else {
 			continue
@@ -4328,7 +4348,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) Next() bool {
 		var p4 *T4
 		if it.driver == 4 || it.driver == 0 {
 			p4 = &it.s4.data[i]
-		} else if x := it.s4.posIdent(id); x >= 0 {
+		} else if x := it.s4.posAt(id, i); x >= 0 {
 			p4 = &it.s4.data[x]
 		} else {
 			continue
@@ -4336,7 +4356,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) Next() bool {
 		var p5 *T5
 		if it.driver == 5 || it.driver == 0 {
 			p5 = &it.s5.data[i]
-		} else if x := it.s5.posIdent(id); x >= 0 {
+		} else if x := it.s5.posAt(id, i); x >= 0 {
 			p5 = &it.s5.data[x]
 		} else {
 			continue
@@ -4344,7 +4364,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) Next() bool {
 		var p6 *T6
 		if it.driver == 6 || it.driver == 0 {
 			p6 = &it.s6.data[i]
-		} else if x := it.s6.posIdent(id); x >= 0 {
+		} else if x := it.s6.posAt(id, i); x >= 0 {
 			p6 = &it.s6.data[x]
 		} else {
 			continue
@@ -4407,37 +4427,37 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Each(fn func(*T1, *T2, *T3, *T4, *T5, *T
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = s6.pos(id); x6 < 0 {
+			if x6 = posIn(s6.pages, id); x6 < 0 {
 				continue
 			}
 		}
@@ -4489,37 +4509,37 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) EachWithID(fn func(EntityID, *T1, *T2, *
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = s6.pos(id); x6 < 0 {
+			if x6 = posIn(s6.pages, id); x6 < 0 {
 				continue
 			}
 		}
@@ -4572,37 +4592,37 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) All() iter.Seq[Row6[T1, T2, T3, T4, T5, 
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.pos(id); x1 < 0 {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.pos(id); x2 < 0 {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.pos(id); x3 < 0 {
+				if x3 = posIn(s3.pages, id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.pos(id); x4 < 0 {
+				if x4 = posIn(s4.pages, id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.pos(id); x5 < 0 {
+				if x5 = posIn(s5.pages, id); x5 < 0 {
 					continue
 				}
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = s6.pos(id); x6 < 0 {
+				if x6 = posIn(s6.pages, id); x6 < 0 {
 					continue
 				}
 			}
@@ -4656,37 +4676,37 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) WithID() iter.Seq2[EntityID, Row6[T1, T2
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.pos(id); x1 < 0 {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.pos(id); x2 < 0 {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.pos(id); x3 < 0 {
+				if x3 = posIn(s3.pages, id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.pos(id); x4 < 0 {
+				if x4 = posIn(s4.pages, id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.pos(id); x5 < 0 {
+				if x5 = posIn(s5.pages, id); x5 < 0 {
 					continue
 				}
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = s6.pos(id); x6 < 0 {
+				if x6 = posIn(s6.pages, id); x6 < 0 {
 					continue
 				}
 			}
@@ -4767,7 +4787,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5,
 			inLine := true
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.posIdent(id); x1 < 0 {
+				if x1 = s1.posAt(id, i); x1 < 0 {
 					i++
 					continue next
 				}
@@ -4775,7 +4795,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5,
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.posIdent(id); x2 < 0 {
+				if x2 = s2.posAt(id, i); x2 < 0 {
 					i++
 					continue next
 				}
@@ -4783,7 +4803,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5,
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.posIdent(id); x3 < 0 {
+				if x3 = s3.posAt(id, i); x3 < 0 {
 					i++
 					continue next
 				}
@@ -4791,7 +4811,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5,
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.posIdent(id); x4 < 0 {
+				if x4 = s4.posAt(id, i); x4 < 0 {
 					i++
 					continue next
 				}
@@ -4799,7 +4819,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5,
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.posIdent(id); x5 < 0 {
+				if x5 = s5.posAt(id, i); x5 < 0 {
 					i++
 					continue next
 				}
@@ -4807,7 +4827,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5,
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = s6.posIdent(id); x6 < 0 {
+				if x6 = s6.posAt(id, i); x6 < 0 {
 					i++
 					continue next
 				}
@@ -4882,7 +4902,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) runEnd(i int, inLine bool, x1, x2, x3, 
 		// touch, and entities out of line seldom make long runs.
 		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
 			j := i + from
-			if driver != 1 && it.s1.pos(ids[j]) != x1+from || driver != 2 && it.s2.pos(ids[j]) != x2+from || driver != 3 && it.s3.pos(ids[j]) != x3+from || driver != 4 && it.s4.pos(ids[j]) != x4+from || driver != 5 && it.s5.pos(ids[j]) != x5+from || driver != 6 && it.s6.pos(ids[j]) != x6+from {
+			if driver != 1 && posIn(it.s1.pages, ids[j]) != x1+from || driver != 2 && posIn(it.s2.pages, ids[j]) != x2+from || driver != 3 && posIn(it.s3.pages, ids[j]) != x3+from || driver != 4 && posIn(it.s4.pages, ids[j]) != x4+from || driver != 5 && posIn(it.s5.pages, ids[j]) != x5+from || driver != 6 && posIn(it.s6.pages, ids[j]) != x6+from {
 				return j
 			}
 		}
@@ -5089,37 +5109,37 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Count() (n int) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = s6.pos(id); x6 < 0 {
+			if x6 = posIn(s6.pages, id); x6 < 0 {
 				continue
 			}
 		}
@@ -5348,7 +5368,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posIdent(id); x1 < 0 {
+			if x1 = it.s1.posAt(id, i); x1 < 0 {
 				continue
 			}
 		}
@@ -5357,7 +5377,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 		}
 		x2 := i
 		if driver != 2 && driver != 0 {
-			if x2 = it.s2.posIdent(id); x2 < 0 {
+			if x2 = it.s2.posAt(id, i); x2 < 0 {
 				continue
 			}
 		}
@@ -5366,7 +5386,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 		}
 		x3 := i
 		if driver != 3 && driver != 0 {
-			if x3 = it.s3.posIdent(id); x3 < 0 {
+			if x3 = it.s3.posAt(id, i); x3 < 0 {
 				continue
 			}
 		}
@@ -5375,7 +5395,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 		}
 		x4 := i
 		if driver != 4 && driver != 0 {
-			if x4 = it.s4.posIdent(id); x4 < 0 {
+			if x4 = it.s4.posAt(id, i); x4 < 0 {
 				continue
 			}
 		}
@@ -5384,7 +5404,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 		}
 		x5 := i
 		if driver != 5 && driver != 0 {
-			if x5 = it.s5.posIdent(id); x5 < 0 {
+			if x5 = it.s5.posAt(id, i); x5 < 0 {
 				continue
 			}
 		}
@@ -5393,7 +5413,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 		}
 		x6 := i
 		if driver != 6 && driver != 0 {
-			if x6 = it.s6.posIdent(id); x6 < 0 {
+			if x6 = it.s6.posAt(id, i); x6 < 0 {
 				continue
 			}
 		}
@@ -5402,7 +5422,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 		}
 		x7 := i
 		if driver != 7 && driver != 0 {
-			if x7 = it.s7.posIdent(id); x7 < 0 {
+			if x7 = it.s7.posAt(id, i); x7 < 0 {
 				continue
 			}
 		}
@@ -5464,7 +5484,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
 		var p1 *T1
 		if it.driver == 1 || it.driver == 0 {
 			p1 = &it.s1.data[i]
-		} else if x := it.s1.posIdent(id); x >= 0 {
+		} else if x := it.s1.posAt(id, i); x >= 0 {
 			p1 = &it.s1.data[x]
 		} else {
 			continue
@@ -5472,7 +5492,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
 		var p2 *T2
 		if it.driver == 2 || it.driver == 0 {
 			p2 = &it.s2.data[i]
-		} else if x := it.s2.posIdent(id); x >= 0 {
+		} else if x := it.s2.posAt(id, i); x >= 0 {
 			p2 = &it.s2.data[x]
 		} else {
 			continue
@@ -5480,7 +5500,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
 		var p3 *T3
 		if it.driver == 3 || it.driver == 0 {
 			p3 = &it.s3.data[i]
-		} else if x := it.s3.posIdent(id); x >= 0 {
+		} else if x := it.s3.posAt(id, i); x >= 0 {
 			p3 = &it.s3.data[x]
 		} else {
 			continue
@@ -5488,7 +5508,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
 		var p4 *T4
 		if it.driver == 4 || it.driver == 0 {
 			p4 = &it.s4.data[i]
-		} else if x := it.s4.posIdent(id); x >= 0 {
+		} else if x := it.s4.posAt(id, i); x >= 0 {
 			p4 = &it.s4.data[x]
 		} else {
 			continue
@@ -5496,7 +5516,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
 		var p5 *T5
 		if it.driver == 5 || it.driver == 0 {
 			p5 = &it.s5.data[i]
-		} else if x := it.s5.posIdent(id); x >= 0 {
+		} else if x := it.s5.posAt(id, i); x >= 0 {
 			p5 = &it.s5.data[x]
 		} else {
 			continue
@@ -5504,7 +5524,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
 		var p6 *T6
 		if it.driver == 6 || it.driver == 0 {
 			p6 = &it.s6.data[i]
-		} else if x := it.s6.posIdent(id); x >= 0 {
+		} else if x := it.s6.posAt(id, i); x >= 0 {
 			p6 = &it.s6.data[x]
 		} else {
 			continue
@@ -5512,7 +5532,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
 		var p7 *T7
 		if it.driver == 7 || it.driver == 0 {
 			p7 = &it.s7.data[i]
-		} else if x := it.s7.posIdent(id); x >= 0 {
+		} else if x := it.s7.posAt(id, i); x >= 0 {
 			p7 = &it.s7.data[x]
 		} else {
 			continue
@@ -5577,43 +5597,43 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Each(fn func(*T1, *T2, *T3, *T4, *T5
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = s6.pos(id); x6 < 0 {
+			if x6 = posIn(s6.pages, id); x6 < 0 {
 				continue
 			}
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = s7.pos(id); x7 < 0 {
+			if x7 = posIn(s7.pages, id); x7 < 0 {
 				continue
 			}
 		}
@@ -5667,43 +5687,43 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) EachWithID(fn func(EntityID, *T1, *T
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = s6.pos(id); x6 < 0 {
+			if x6 = posIn(s6.pages, id); x6 < 0 {
 				continue
 			}
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = s7.pos(id); x7 < 0 {
+			if x7 = posIn(s7.pages, id); x7 < 0 {
 				continue
 			}
 		}
@@ -5758,43 +5778,43 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) All() iter.Seq[Row7[T1, T2, T3, T4, 
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.pos(id); x1 < 0 {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.pos(id); x2 < 0 {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.pos(id); x3 < 0 {
+				if x3 = posIn(s3.pages, id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.pos(id); x4 < 0 {
+				if x4 = posIn(s4.pages, id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.pos(id); x5 < 0 {
+				if x5 = posIn(s5.pages, id); x5 < 0 {
 					continue
 				}
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = s6.pos(id); x6 < 0 {
+				if x6 = posIn(s6.pages, id); x6 < 0 {
 					continue
 				}
 			}
 			x7 := i
 			if driver != 7 {
-				if x7 = s7.pos(id); x7 < 0 {
+				if x7 = posIn(s7.pages, id); x7 < 0 {
 					continue
 				}
 			}
@@ -5850,43 +5870,43 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) WithID() iter.Seq2[EntityID, Row7[T1
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.pos(id); x1 < 0 {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.pos(id); x2 < 0 {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.pos(id); x3 < 0 {
+				if x3 = posIn(s3.pages, id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.pos(id); x4 < 0 {
+				if x4 = posIn(s4.pages, id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.pos(id); x5 < 0 {
+				if x5 = posIn(s5.pages, id); x5 < 0 {
 					continue
 				}
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = s6.pos(id); x6 < 0 {
+				if x6 = posIn(s6.pages, id); x6 < 0 {
 					continue
 				}
 			}
 			x7 := i
 			if driver != 7 {
-				if x7 = s7.pos(id); x7 < 0 {
+				if x7 = posIn(s7.pages, id); x7 < 0 {
 					continue
 				}
 			}
@@ -5969,7 +5989,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4,
 			inLine := true
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.posIdent(id); x1 < 0 {
+				if x1 = s1.posAt(id, i); x1 < 0 {
 					i++
 					continue next
 				}
@@ -5977,7 +5997,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4,
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.posIdent(id); x2 < 0 {
+				if x2 = s2.posAt(id, i); x2 < 0 {
 					i++
 					continue next
 				}
@@ -5985,7 +6005,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4,
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.posIdent(id); x3 < 0 {
+				if x3 = s3.posAt(id, i); x3 < 0 {
 					i++
 					continue next
 				}
@@ -5993,7 +6013,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4,
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.posIdent(id); x4 < 0 {
+				if x4 = s4.posAt(id, i); x4 < 0 {
 					i++
 					continue next
 				}
@@ -6001,7 +6021,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4,
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.posIdent(id); x5 < 0 {
+				if x5 = s5.posAt(id, i); x5 < 0 {
 					i++
 					continue next
 				}
@@ -6009,7 +6029,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4,
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = s6.posIdent(id); x6 < 0 {
+				if x6 = s6.posAt(id, i); x6 < 0 {
 					i++
 					continue next
 				}
@@ -6017,7 +6037,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4,
 			}
 			x7 := i
 			if driver != 7 {
-				if x7 = s7.posIdent(id); x7 < 0 {
+				if x7 = s7.posAt(id, i); x7 < 0 {
 					i++
 					continue next
 				}
@@ -6094,7 +6114,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) runEnd(i int, inLine bool, x1, x2, 
 		// touch, and entities out of line seldom make long runs.
 		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
 			j := i + from
-			if driver != 1 && it.s1.pos(ids[j]) != x1+from || driver != 2 && it.s2.pos(ids[j]) != x2+from || driver != 3 && it.s3.pos(ids[j]) != x3+from || driver != 4 && it.s4.pos(ids[j]) != x4+from || driver != 5 && it.s5.pos(ids[j]) != x5+from || driver != 6 && it.s6.pos(ids[j]) != x6+from || driver != 7 && it.s7.pos(ids[j]) != x7+from {
+			if driver != 1 && posIn(it.s1.pages, ids[j]) != x1+from || driver != 2 && posIn(it.s2.pages, ids[j]) != x2+from || driver != 3 && posIn(it.s3.pages, ids[j]) != x3+from || driver != 4 && posIn(it.s4.pages, ids[j]) != x4+from || driver != 5 && posIn(it.s5.pages, ids[j]) != x5+from || driver != 6 && posIn(it.s6.pages, ids[j]) != x6+from || driver != 7 && posIn(it.s7.pages, ids[j]) != x7+from {
 				return j
 			}
 		}
@@ -6321,43 +6341,43 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Count() (n int) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = s6.pos(id); x6 < 0 {
+			if x6 = posIn(s6.pages, id); x6 < 0 {
 				continue
 			}
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = s7.pos(id); x7 < 0 {
+			if x7 = posIn(s7.pages, id); x7 < 0 {
 				continue
 			}
 		}
@@ -6597,7 +6617,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posIdent(id); x1 < 0 {
+			if x1 = it.s1.posAt(id, i); x1 < 0 {
 				continue
 			}
 		}
@@ -6606,7 +6626,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		}
 		x2 := i
 		if driver != 2 && driver != 0 {
-			if x2 = it.s2.posIdent(id); x2 < 0 {
+			if x2 = it.s2.posAt(id, i); x2 < 0 {
 				continue
 			}
 		}
@@ -6615,7 +6635,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		}
 		x3 := i
 		if driver != 3 && driver != 0 {
-			if x3 = it.s3.posIdent(id); x3 < 0 {
+			if x3 = it.s3.posAt(id, i); x3 < 0 {
 				continue
 			}
 		}
@@ -6624,7 +6644,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		}
 		x4 := i
 		if driver != 4 && driver != 0 {
-			if x4 = it.s4.posIdent(id); x4 < 0 {
+			if x4 = it.s4.posAt(id, i); x4 < 0 {
 				continue
 			}
 		}
@@ -6633,7 +6653,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		}
 		x5 := i
 		if driver != 5 && driver != 0 {
-			if x5 = it.s5.posIdent(id); x5 < 0 {
+			if x5 = it.s5.posAt(id, i); x5 < 0 {
 				continue
 			}
 		}
@@ -6642,7 +6662,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		}
 		x6 := i
 		if driver != 6 && driver != 0 {
-			if x6 = it.s6.posIdent(id); x6 < 0 {
+			if x6 = it.s6.posAt(id, i); x6 < 0 {
 				continue
 			}
 		}
@@ -6651,7 +6671,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		}
 		x7 := i
 		if driver != 7 && driver != 0 {
-			if x7 = it.s7.posIdent(id); x7 < 0 {
+			if x7 = it.s7.posAt(id, i); x7 < 0 {
 				continue
 			}
 		}
@@ -6660,7 +6680,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		}
 		x8 := i
 		if driver != 8 && driver != 0 {
-			if x8 = it.s8.posIdent(id); x8 < 0 {
+			if x8 = it.s8.posAt(id, i); x8 < 0 {
 				continue
 			}
 		}
@@ -6725,7 +6745,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
 		var p1 *T1
 		if it.driver == 1 || it.driver == 0 {
 			p1 = &it.s1.data[i]
-		} else if x := it.s1.posIdent(id); x >= 0 {
+		} else if x := it.s1.posAt(id, i); x >= 0 {
 			p1 = &it.s1.data[x]
 		} else {
 			continue
@@ -6733,7 +6753,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
 		var p2 *T2
 		if it.driver == 2 || it.driver == 0 {
 			p2 = &it.s2.data[i]
-		} else if x := it.s2.posIdent(id); x >= 0 {
+		} else if x := it.s2.posAt(id, i); x >= 0 {
 			p2 = &it.s2.data[x]
 		} else {
 			continue
@@ -6741,7 +6761,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
 		var p3 *T3
 		if it.driver == 3 || it.driver == 0 {
 			p3 = &it.s3.data[i]
-		} else if x := it.s3.posIdent(id); x >= 0 {
+		} else if x := it.s3.posAt(id, i); x >= 0 {
 			p3 = &it.s3.data[x]
 		} else {
 			continue
@@ -6749,7 +6769,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
 		var p4 *T4
 		if it.driver == 4 || it.driver == 0 {
 			p4 = &it.s4.data[i]
-		} else if x := it.s4.posIdent(id); x >= 0 {
+		} else if x := it.s4.posAt(id, i); x >= 0 {
 			p4 = &it.s4.data[x]
 		} else {
 			continue
@@ -6757,7 +6777,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
 		var p5 *T5
 		if it.driver == 5 || it.driver == 0 {
 			p5 = &it.s5.data[i]
-		} else if x := it.s5.posIdent(id); x >= 0 {
+		} else if x := it.s5.posAt(id, i); x >= 0 {
 			p5 = &it.s5.data[x]
 		} else {
 			continue
@@ -6765,7 +6785,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
 		var p6 *T6
 		if it.driver == 6 || it.driver == 0 {
 			p6 = &it.s6.data[i]
-		} else if x := it.s6.posIdent(id); x >= 0 {
+		} else if x := it.s6.posAt(id, i); x >= 0 {
 			p6 = &it.s6.data[x]
 		} else {
 			continue
@@ -6773,7 +6793,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
 		var p7 *T7
 		if it.driver == 7 || it.driver == 0 {
 			p7 = &it.s7.data[i]
-		} else if x := it.s7.posIdent(id); x >= 0 {
+		} else if x := it.s7.posAt(id, i); x >= 0 {
 			p7 = &it.s7.data[x]
 		} else {
 			continue
@@ -6781,7 +6801,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
 		var p8 *T8
 		if it.driver == 8 || it.driver == 0 {
 			p8 = &it.s8.data[i]
-		} else if x := it.s8.posIdent(id); x >= 0 {
+		} else if x := it.s8.posAt(id, i); x >= 0 {
 			p8 = &it.s8.data[x]
 		} else {
 			continue
@@ -6848,49 +6868,49 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Each(fn func(*T1, *T2, *T3, *T4,
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = s6.pos(id); x6 < 0 {
+			if x6 = posIn(s6.pages, id); x6 < 0 {
 				continue
 			}
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = s7.pos(id); x7 < 0 {
+			if x7 = posIn(s7.pages, id); x7 < 0 {
 				continue
 			}
 		}
 		x8 := i
 		if driver != 8 {
-			if x8 = s8.pos(id); x8 < 0 {
+			if x8 = posIn(s8.pages, id); x8 < 0 {
 				continue
 			}
 		}
@@ -6946,49 +6966,49 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) EachWithID(fn func(EntityID, *T1
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = s6.pos(id); x6 < 0 {
+			if x6 = posIn(s6.pages, id); x6 < 0 {
 				continue
 			}
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = s7.pos(id); x7 < 0 {
+			if x7 = posIn(s7.pages, id); x7 < 0 {
 				continue
 			}
 		}
 		x8 := i
 		if driver != 8 {
-			if x8 = s8.pos(id); x8 < 0 {
+			if x8 = posIn(s8.pages, id); x8 < 0 {
 				continue
 			}
 		}
@@ -7045,49 +7065,49 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) All() iter.Seq[Row8[T1, T2, T3, 
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.pos(id); x1 < 0 {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.pos(id); x2 < 0 {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.pos(id); x3 < 0 {
+				if x3 = posIn(s3.pages, id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.pos(id); x4 < 0 {
+				if x4 = posIn(s4.pages, id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.pos(id); x5 < 0 {
+				if x5 = posIn(s5.pages, id); x5 < 0 {
 					continue
 				}
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = s6.pos(id); x6 < 0 {
+				if x6 = posIn(s6.pages, id); x6 < 0 {
 					continue
 				}
 			}
 			x7 := i
 			if driver != 7 {
-				if x7 = s7.pos(id); x7 < 0 {
+				if x7 = posIn(s7.pages, id); x7 < 0 {
 					continue
 				}
 			}
 			x8 := i
 			if driver != 8 {
-				if x8 = s8.pos(id); x8 < 0 {
+				if x8 = posIn(s8.pages, id); x8 < 0 {
 					continue
 				}
 			}
@@ -7145,49 +7165,49 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) WithID() iter.Seq2[EntityID, Row
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.pos(id); x1 < 0 {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.pos(id); x2 < 0 {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.pos(id); x3 < 0 {
+				if x3 = posIn(s3.pages, id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.pos(id); x4 < 0 {
+				if x4 = posIn(s4.pages, id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.pos(id); x5 < 0 {
+				if x5 = posIn(s5.pages, id); x5 < 0 {
 					continue
 				}
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = s6.pos(id); x6 < 0 {
+				if x6 = posIn(s6.pages, id); x6 < 0 {
 					continue
 				}
 			}
 			x7 := i
 			if driver != 7 {
-				if x7 = s7.pos(id); x7 < 0 {
+				if x7 = posIn(s7.pages, id); x7 < 0 {
 					continue
 				}
 			}
 			x8 := i
 			if driver != 8 {
-				if x8 = s8.pos(id); x8 < 0 {
+				if x8 = posIn(s8.pages, id); x8 < 0 {
 					continue
 				}
 			}
@@ -7272,7 +7292,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 			inLine := true
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.posIdent(id); x1 < 0 {
+				if x1 = s1.posAt(id, i); x1 < 0 {
 					i++
 					continue next
 				}
@@ -7280,7 +7300,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.posIdent(id); x2 < 0 {
+				if x2 = s2.posAt(id, i); x2 < 0 {
 					i++
 					continue next
 				}
@@ -7288,7 +7308,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.posIdent(id); x3 < 0 {
+				if x3 = s3.posAt(id, i); x3 < 0 {
 					i++
 					continue next
 				}
@@ -7296,7 +7316,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.posIdent(id); x4 < 0 {
+				if x4 = s4.posAt(id, i); x4 < 0 {
 					i++
 					continue next
 				}
@@ -7304,7 +7324,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.posIdent(id); x5 < 0 {
+				if x5 = s5.posAt(id, i); x5 < 0 {
 					i++
 					continue next
 				}
@@ -7312,7 +7332,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = s6.posIdent(id); x6 < 0 {
+				if x6 = s6.posAt(id, i); x6 < 0 {
 					i++
 					continue next
 				}
@@ -7320,7 +7340,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 			}
 			x7 := i
 			if driver != 7 {
-				if x7 = s7.posIdent(id); x7 < 0 {
+				if x7 = s7.posAt(id, i); x7 < 0 {
 					i++
 					continue next
 				}
@@ -7328,7 +7348,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 			}
 			x8 := i
 			if driver != 8 {
-				if x8 = s8.posIdent(id); x8 < 0 {
+				if x8 = s8.posAt(id, i); x8 < 0 {
 					i++
 					continue next
 				}
@@ -7407,7 +7427,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) runEnd(i int, inLine bool, x1, 
 		// touch, and entities out of line seldom make long runs.
 		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
 			j := i + from
-			if driver != 1 && it.s1.pos(ids[j]) != x1+from || driver != 2 && it.s2.pos(ids[j]) != x2+from || driver != 3 && it.s3.pos(ids[j]) != x3+from || driver != 4 && it.s4.pos(ids[j]) != x4+from || driver != 5 && it.s5.pos(ids[j]) != x5+from || driver != 6 && it.s6.pos(ids[j]) != x6+from || driver != 7 && it.s7.pos(ids[j]) != x7+from || driver != 8 && it.s8.pos(ids[j]) != x8+from {
+			if driver != 1 && posIn(it.s1.pages, ids[j]) != x1+from || driver != 2 && posIn(it.s2.pages, ids[j]) != x2+from || driver != 3 && posIn(it.s3.pages, ids[j]) != x3+from || driver != 4 && posIn(it.s4.pages, ids[j]) != x4+from || driver != 5 && posIn(it.s5.pages, ids[j]) != x5+from || driver != 6 && posIn(it.s6.pages, ids[j]) != x6+from || driver != 7 && posIn(it.s7.pages, ids[j]) != x7+from || driver != 8 && posIn(it.s8.pages, ids[j]) != x8+from {
 				return j
 			}
 		}
@@ -7654,49 +7674,49 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Count() (n int) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
+			if x1 = posIn(s1.pages, id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
+			if x2 = posIn(s2.pages, id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
+			if x3 = posIn(s3.pages, id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
+			if x4 = posIn(s4.pages, id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
+			if x5 = posIn(s5.pages, id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = s6.pos(id); x6 < 0 {
+			if x6 = posIn(s6.pages, id); x6 < 0 {
 				continue
 			}
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = s7.pos(id); x7 < 0 {
+			if x7 = posIn(s7.pages, id); x7 < 0 {
 				continue
 			}
 		}
 		x8 := i
 		if driver != 8 {
-			if x8 = s8.pos(id); x8 < 0 {
+			if x8 = posIn(s8.pages, id); x8 < 0 {
 				continue
 			}
 		}
