@@ -230,7 +230,8 @@ func (p *plan) runSequential(tctx context.Context) error {
 			}
 			continue
 		}
-		s.run(tctx)
+		s.tctx = tctx
+		s.exec()
 		if err := s.outcome(); err != nil {
 			return err
 		}
@@ -491,13 +492,6 @@ func (c *planCond) eval(w *World, s *planSystem) (bool, error) {
 		}
 	}
 	return v != c.skip, nil
-}
-
-// run executes s on the current goroutine (for the sequential path).
-func (s *planSystem) run(tctx context.Context) {
-	s.err, s.panicked = nil, nil
-	s.tctx = tctx
-	s.exec()
 }
 
 // exec runs the system once, recording its error or panic.
