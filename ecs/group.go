@@ -50,6 +50,7 @@ type groupMember interface {
 	ids() []EntityID
 	length() int
 	pagesRef() *[]*sparsePage
+	noIdent()
 	groupOf() *group
 	setGroup(g *group, k int) // the storage is g.members[k]
 	borrowLock() *borrowState
@@ -129,6 +130,7 @@ func (w *World) addGroup(name string, members []groupMember) error {
 	g := &group{name: name, members: members}
 	driver := 0 // the shortest member
 	for k, m := range members {
+		m.noIdent() // a member keeps no identity prefix: the group reads its entries
 		g.pages[k] = m.pagesRef()
 		if m.length() < members[driver].length() {
 			driver = k

@@ -7,15 +7,47 @@ import (
 )
 
 // layoutError reports the first broken invariant of s's identity prefix
-// (see sparseSet), or nil.
+// and sparse entries (see sparseSet), or nil: the prefix holds the
+// entities with indices 0..pre.n-1 of its generation in order, and has no
+// entries; every other component has its entry; no other entry is set.
+// A tracked storage and a group member have no prefix.
 func (s *sparseSet[T]) layoutError() error {
-	if s.ident > uint64(len(s.dense)) {
-		return fmt.Errorf("%s: ident %d past %d components", s.name, s.ident, len(s.dense))
+	n := s.pre.n
+	if n > uint64(len(s.dense)) {
+		return fmt.Errorf("%s: prefix of %d past %d components", s.name, n, len(s.dense))
 	}
-	for i, id := range s.dense[:s.ident] {
-		if id != EntityID(i) {
-			return fmt.Errorf("%s: ident %d, but position %d holds %v", s.name, s.ident, i, id)
+	if n > 0 && (s.track != nil || s.group != nil) {
+		return fmt.Errorf("%s: prefix of %d in a tracked or grouped storage", s.name, n)
+	}
+	if s.pre.gen&^genMask != 0 {
+		return fmt.Errorf("%s: prefix generation %#x has index bits", s.name, s.pre.gen)
+	}
+	for i, id := range s.dense[:n] {
+		if id != EntityID(s.pre.gen+uint64(i)) {
+			return fmt.Errorf("%s: prefix of %d in generation %d, but position %d holds %v", s.name, n, s.pre.gen>>32, i, id)
 		}
+	}
+	set := 0 // the entries found set, each checked against its component
+	for i, id := range s.dense[n:] {
+		i += int(n)
+		p, x := id.Index()>>pageShift, id.Index()&pageMask
+		if int(p) >= len(s.pages) || s.pages[p][x] != sparseEntry(id, i) {
+			return fmt.Errorf("%s: %v at position %d has no entry pointing at it", s.name, id, i)
+		}
+		set++
+	}
+	for _, page := range s.pages {
+		if page == &emptyPage {
+			continue
+		}
+		for _, e := range page {
+			if e != 0 {
+				set--
+			}
+		}
+	}
+	if set != 0 {
+		return fmt.Errorf("%s: %d sparse entries set for no component", s.name, -set)
 	}
 	return nil
 }
@@ -61,8 +93,8 @@ func TestIdentityPrefix(t *testing.T) {
 			check(t, err)
 		}, 7},
 		{"delete all, then create again", func(t *testing.T, w *World, ids []EntityID) {
-			// The next entities get indices 0..7 back, in order, but in
-			// generation 1: the prefix covers the first generation only.
+			// The next entities get indices 0..7 back, in order, in
+			// generation 1: a prefix of that generation.
 			for i := len(ids) - 1; i >= 0; i-- {
 				check(t, w.DeleteEntity(ids[i]))
 			}
@@ -73,7 +105,10 @@ func TestIdentityPrefix(t *testing.T) {
 					t.Fatalf("created %v, want index %d in generation 1", id, i)
 				}
 			}
-		}, 0},
+			if s := storageFor[idA](w); s.pre.gen != 1<<32 {
+				t.Errorf("prefix generation %d, want 1", s.pre.gen>>32)
+			}
+		}, 8},
 		{"delete all, then create again out of order", func(t *testing.T, w *World, ids []EntityID) {
 			check(t, DeleteEntities(w, ids...)) // the next entity gets index 7 back
 			for i := range ids {
@@ -157,8 +192,8 @@ func TestIdentityPrefix(t *testing.T) {
 			tc.do(t, w, ids)
 			checkLayouts(t, w)
 			s := storageFor[idA](w)
-			if s.ident != tc.want {
-				t.Errorf("ident %d, want %d", s.ident, tc.want)
+			if s.pre.n != tc.want {
+				t.Errorf("ident %d, want %d", s.pre.n, tc.want)
 			}
 			lookupsAgree(t, s, w)
 		})
@@ -178,9 +213,22 @@ func lookupsAgree[T any](t *testing.T, s *sparseSet[T], w *World) {
 			probe = append(probe, newEntityID(uint32(i), g))
 		}
 	}
+	at := make(map[EntityID]int, len(s.dense)) // the reference: where each id is
+	for i, id := range s.dense {
+		at[id] = i
+	}
+	pos := func(id EntityID) int {
+		if i, ok := at[id]; ok {
+			return i
+		}
+		return -1
+	}
 	for _, id := range probe {
-		want := uint64(s.pos(id))
-		if s.pos(id) < 0 {
+		if got := s.pos(id); got != pos(id) {
+			t.Errorf("pos(%v) = %d, want %d", id, got, pos(id))
+		}
+		want := uint64(pos(id))
+		if pos(id) < 0 {
 			want = math.MaxUint64
 		}
 		got := s.slot(id)
@@ -199,7 +247,7 @@ func lookupsAgree[T any](t *testing.T, s *sparseSet[T], w *World) {
 	defer release()
 	for _, id := range probe {
 		var want *T
-		if k := s.pos(id); k >= 0 {
+		if k := pos(id); k >= 0 {
 			want = &s.data[k]
 			if got := v.MustGet(id); got != want {
 				t.Errorf("View.MustGet(%v) = %p, want %p", id, got, want)
@@ -214,12 +262,12 @@ func lookupsAgree[T any](t *testing.T, s *sparseSet[T], w *World) {
 	// of FuzzIdentityPrefix, and collecting the results made it slow).
 	next := 0 // the position in probe of the next id Lookup must yield
 	skip := func() {
-		for next < len(probe) && s.pos(probe[next]) < 0 {
+		for next < len(probe) && pos(probe[next]) < 0 {
 			next++
 		}
 	}
 	for id, p := range v.Lookup(probe) {
-		if skip(); next == len(probe) || probe[next] != id || p != &s.data[s.pos(id)] {
+		if skip(); next == len(probe) || probe[next] != id || p != &s.data[pos(id)] {
 			t.Errorf("View.Lookup yielded %v at %p out of turn", id, p)
 			return
 		}
@@ -249,11 +297,11 @@ func TestLayoutErrorCatches(t *testing.T) {
 	if err := s.layoutError(); err != nil {
 		t.Fatal(err)
 	}
-	s.ident = 4
+	s.pre.n = 4
 	if err := s.layoutError(); err == nil {
 		t.Error("ident past the components passed")
 	}
-	s.ident = 3
+	s.pre.n = 3
 	s.dense[0], s.dense[1] = s.dense[1], s.dense[0]
 	if err := s.layoutError(); err == nil {
 		t.Error("a swapped prefix passed")
@@ -283,7 +331,7 @@ func TestIdentityPrefixInSystems(t *testing.T) {
 		return nil
 	}))
 	checkLayouts(t, w)
-	if a, b := storageFor[idA](w).ident, storageFor[idB](w).ident; a != 3000 || b != 3000 {
+	if a, b := storageFor[idA](w).pre.n, storageFor[idB](w).pre.n; a != 3000 || b != 3000 {
 		t.Errorf("ident %d and %d, want 3000", a, b)
 	}
 	lookupsAgree(t, storageFor[idA](w), w)
@@ -309,20 +357,22 @@ func TestBulkInsertExtendsIdentity(t *testing.T) {
 	}{
 		{"a run in step", ids(0, 1, 2, 3), ids(4, 5, 6), 7},
 		{"one id in step", ids(0, 1, 2, 3), ids(4), 5},
-		{"ids in step, not a run", ids(0, 1, 2, 3), ids(4, 5, 9, 7), 6},
+		{"ids in step, not a run", ids(0, 1, 2, 3), ids(4, 5, 9, 7), 4},
 		{"a run out of step", ids(0, 1, 2, 3), ids(5, 6), 4},
 		{"a descending run", ids(0, 1, 2, 3), ids(6, 5, 4), 4},
-		{"two runs, the second out of step", ids(0, 1, 2, 3), ids(4, 5, 7, 8), 6},
+		{"two runs, the second out of step", ids(0, 1, 2, 3), ids(4, 5, 7, 8), 4},
 		{"a run that starts out of step", ids(0, 1, 2, 3), ids(3000, 4, 5), 4},
 		{"the prefix does not reach the end", ids(1, 0), ids(2, 3), 0},
 		{"into an empty storage", nil, ids(0, 1, 2, 3, 4), 5},
-		{"a repeat stops the fast path", ids(0, 1), ids(2, 3, 3, 4), 5},
-		{"a generation out of step", ids(0, 1), append(ids(2), gen(1, 3)...), 3},
+		{"a repeat stops the fast path", ids(0, 1), ids(2, 3, 3, 4), 2},
+		{"a generation out of step", ids(0, 1), append(ids(2), gen(1, 3)...), 2},
 		{"a run of another generation", ids(0, 1), gen(1, 2, 3), 2},
-		{"into an empty storage, a later generation", nil, gen(2, 0, 1, 2), 0},
+		{"into an empty storage, a later generation", nil, gen(2, 0, 1, 2), 3},
 		{"into an empty storage, not from index 0", nil, ids(1, 2, 3), 0},
 		{"one id into an empty storage", nil, ids(0), 1},
-		{"one id of a later generation into an empty storage", nil, gen(5, 0), 0},
+		{"one id of a later generation into an empty storage", nil, gen(5, 0), 1},
+		{"an id the prefix holds, of a later generation", ids(0, 1, 2, 3), gen(1, 2, 4), 2},
+		{"an id the prefix holds, of an earlier generation", gen(1, 0, 1, 2), ids(1, 3), 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			defer SetBulkParallelMin(1)()
@@ -337,8 +387,8 @@ func TestBulkInsertExtendsIdentity(t *testing.T) {
 				if err := s.layoutError(); err != nil {
 					t.Fatal(err)
 				}
-				if s.ident != tc.want {
-					t.Errorf("ident %d, want %d", s.ident, tc.want)
+				if s.pre.n != tc.want {
+					t.Errorf("ident %d, want %d", s.pre.n, tc.want)
 				}
 			}
 		})

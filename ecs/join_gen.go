@@ -146,7 +146,7 @@ func (it *Iter1[T1]) driveTracked(visit func(EntityID, *T1) bool) int {
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posAt(id, i); x1 < 0 {
+			if x1 = it.s1.posIdent(id); x1 < 0 {
 				continue
 			}
 		}
@@ -517,7 +517,7 @@ func (it *Iter2[T1, T2]) driveTracked(visit func(EntityID, *T1, *T2) bool) int {
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posAt(id, i); x1 < 0 {
+			if x1 = it.s1.posIdent(id); x1 < 0 {
 				continue
 			}
 		}
@@ -526,7 +526,7 @@ func (it *Iter2[T1, T2]) driveTracked(visit func(EntityID, *T1, *T2) bool) int {
 		}
 		x2 := i
 		if driver != 2 && driver != 0 {
-			if x2 = it.s2.posAt(id, i); x2 < 0 {
+			if x2 = it.s2.posIdent(id); x2 < 0 {
 				continue
 			}
 		}
@@ -573,7 +573,7 @@ func (it *Iter2[T1, T2]) Next() bool {
 		var p1 *T1
 		if it.driver == 1 || it.driver == 0 {
 			p1 = &it.s1.data[i]
-		} else if x := it.s1.posAt(id, i); x >= 0 {
+		} else if x := it.s1.posIdent(id); x >= 0 {
 			p1 = &it.s1.data[x]
 		} else {
 			continue
@@ -581,7 +581,7 @@ func (it *Iter2[T1, T2]) Next() bool {
 		var p2 *T2
 		if it.driver == 2 || it.driver == 0 {
 			p2 = &it.s2.data[i]
-		} else if x := it.s2.posAt(id, i); x >= 0 {
+		} else if x := it.s2.posIdent(id); x >= 0 {
 			p2 = &it.s2.data[x]
 		} else {
 			continue
@@ -637,19 +637,17 @@ func (it Iter2[T1, T2]) Each(fn func(*T1, *T2)) {
 		data2 := data2[:len(dense2)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := &data1[i]
-			var p2 *T2
-			if i < len(dense2) && dense2[i] == id { // see posAt
-				p2 = &data2[i]
-			} else if x := posIn(s2.pages, id); x >= 0 {
-				p2 = &data2[x]
-			} else {
-				continue
+			x1 := i
+			x2 := int(uint32(id)) // posIdent, spelled out
+			if x2 >= len(dense2) || dense2[x2] != id {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
+					continue
+				}
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2) {
+			if !visit(id, &data1[x1], &data2[x2]) {
 				return
 			}
 		}
@@ -659,19 +657,17 @@ func (it Iter2[T1, T2]) Each(fn func(*T1, *T2)) {
 		data1 := data1[:len(dense1)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			var p1 *T1
-			if i < len(dense1) && dense1[i] == id { // see posAt
-				p1 = &data1[i]
-			} else if x := posIn(s1.pages, id); x >= 0 {
-				p1 = &data1[x]
-			} else {
-				continue
+			x1 := int(uint32(id)) // posIdent, spelled out
+			if x1 >= len(dense1) || dense1[x1] != id {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
+					continue
+				}
 			}
-			p2 := &data2[i]
+			x2 := i
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2) {
+			if !visit(id, &data1[x1], &data2[x2]) {
 				return
 			}
 		}
@@ -712,19 +708,17 @@ func (it Iter2[T1, T2]) EachWithID(fn func(EntityID, *T1, *T2)) {
 		data2 := data2[:len(dense2)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := &data1[i]
-			var p2 *T2
-			if i < len(dense2) && dense2[i] == id { // see posAt
-				p2 = &data2[i]
-			} else if x := posIn(s2.pages, id); x >= 0 {
-				p2 = &data2[x]
-			} else {
-				continue
+			x1 := i
+			x2 := int(uint32(id)) // posIdent, spelled out
+			if x2 >= len(dense2) || dense2[x2] != id {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
+					continue
+				}
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2) {
+			if !visit(id, &data1[x1], &data2[x2]) {
 				return
 			}
 		}
@@ -734,19 +728,17 @@ func (it Iter2[T1, T2]) EachWithID(fn func(EntityID, *T1, *T2)) {
 		data1 := data1[:len(dense1)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			var p1 *T1
-			if i < len(dense1) && dense1[i] == id { // see posAt
-				p1 = &data1[i]
-			} else if x := posIn(s1.pages, id); x >= 0 {
-				p1 = &data1[x]
-			} else {
-				continue
+			x1 := int(uint32(id)) // posIdent, spelled out
+			if x1 >= len(dense1) || dense1[x1] != id {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
+					continue
+				}
 			}
-			p2 := &data2[i]
+			x2 := i
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2) {
+			if !visit(id, &data1[x1], &data2[x2]) {
 				return
 			}
 		}
@@ -786,19 +778,17 @@ func (it Iter2[T1, T2]) All() iter.Seq2[*T1, *T2] {
 			data2 := data2[:len(dense2)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				p1 := &data1[i]
-				var p2 *T2
-				if i < len(dense2) && dense2[i] == id { // see posAt
-					p2 = &data2[i]
-				} else if x := posIn(s2.pages, id); x >= 0 {
-					p2 = &data2[x]
-				} else {
-					continue
+				x1 := i
+				x2 := int(uint32(id)) // posIdent, spelled out
+				if x2 >= len(dense2) || dense2[x2] != id {
+					if x2 = posIn(s2.pages, id); x2 < 0 {
+						continue
+					}
 				}
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, p1, p2) {
+				if !visit(id, &data1[x1], &data2[x2]) {
 					return
 				}
 			}
@@ -808,19 +798,17 @@ func (it Iter2[T1, T2]) All() iter.Seq2[*T1, *T2] {
 			data1 := data1[:len(dense1)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				var p1 *T1
-				if i < len(dense1) && dense1[i] == id { // see posAt
-					p1 = &data1[i]
-				} else if x := posIn(s1.pages, id); x >= 0 {
-					p1 = &data1[x]
-				} else {
-					continue
+				x1 := int(uint32(id)) // posIdent, spelled out
+				if x1 >= len(dense1) || dense1[x1] != id {
+					if x1 = posIn(s1.pages, id); x1 < 0 {
+						continue
+					}
 				}
-				p2 := &data2[i]
+				x2 := i
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, p1, p2) {
+				if !visit(id, &data1[x1], &data2[x2]) {
 					return
 				}
 			}
@@ -867,19 +855,17 @@ func (it Iter2[T1, T2]) WithID() iter.Seq2[EntityID, Row2[T1, T2]] {
 			data2 := data2[:len(dense2)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				p1 := &data1[i]
-				var p2 *T2
-				if i < len(dense2) && dense2[i] == id { // see posAt
-					p2 = &data2[i]
-				} else if x := posIn(s2.pages, id); x >= 0 {
-					p2 = &data2[x]
-				} else {
-					continue
+				x1 := i
+				x2 := int(uint32(id)) // posIdent, spelled out
+				if x2 >= len(dense2) || dense2[x2] != id {
+					if x2 = posIn(s2.pages, id); x2 < 0 {
+						continue
+					}
 				}
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, p1, p2) {
+				if !visit(id, &data1[x1], &data2[x2]) {
 					return
 				}
 			}
@@ -889,19 +875,17 @@ func (it Iter2[T1, T2]) WithID() iter.Seq2[EntityID, Row2[T1, T2]] {
 			data1 := data1[:len(dense1)]
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				var p1 *T1
-				if i < len(dense1) && dense1[i] == id { // see posAt
-					p1 = &data1[i]
-				} else if x := posIn(s1.pages, id); x >= 0 {
-					p1 = &data1[x]
-				} else {
-					continue
+				x1 := int(uint32(id)) // posIdent, spelled out
+				if x1 >= len(dense1) || dense1[x1] != id {
+					if x1 = posIn(s1.pages, id); x1 < 0 {
+						continue
+					}
 				}
-				p2 := &data2[i]
+				x2 := i
 				if not != nil && excluded(not, id) {
 					continue
 				}
-				if !visit(id, p1, p2) {
+				if !visit(id, &data1[x1], &data2[x2]) {
 					return
 				}
 			}
@@ -968,7 +952,7 @@ func (it Iter2[T1, T2]) Runs() iter.Seq[Run2[T1, T2]] {
 			inLine := true
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.posAt(id, i); x1 < 0 {
+				if x1 = s1.posIdent(id); x1 < 0 {
 					i++
 					continue next
 				}
@@ -976,7 +960,7 @@ func (it Iter2[T1, T2]) Runs() iter.Seq[Run2[T1, T2]] {
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.posAt(id, i); x2 < 0 {
+				if x2 = s2.posIdent(id); x2 < 0 {
 					i++
 					continue next
 				}
@@ -1043,7 +1027,7 @@ func (it *Iter2[T1, T2]) runEnd(i int, inLine bool, x1, x2 int) int {
 		// touch, and entities out of line seldom make long runs.
 		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
 			j := i + from
-			if driver != 1 && posIn(it.s1.pages, ids[j]) != x1+from || driver != 2 && posIn(it.s2.pages, ids[j]) != x2+from {
+			if driver != 1 && it.s1.pos(ids[j]) != x1+from || driver != 2 && it.s2.pos(ids[j]) != x2+from {
 				return j
 			}
 		}
@@ -1173,19 +1157,17 @@ func (it Iter2[T1, T2]) Count() (n int) {
 		data2 := data2[:len(dense2)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			p1 := &data1[i]
-			var p2 *T2
-			if i < len(dense2) && dense2[i] == id { // see posAt
-				p2 = &data2[i]
-			} else if x := posIn(s2.pages, id); x >= 0 {
-				p2 = &data2[x]
-			} else {
-				continue
+			x1 := i
+			x2 := int(uint32(id)) // posIdent, spelled out
+			if x2 >= len(dense2) || dense2[x2] != id {
+				if x2 = posIn(s2.pages, id); x2 < 0 {
+					continue
+				}
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2) {
+			if !visit(id, &data1[x1], &data2[x2]) {
 				return
 			}
 		}
@@ -1195,19 +1177,17 @@ func (it Iter2[T1, T2]) Count() (n int) {
 		data1 := data1[:len(dense1)]
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			var p1 *T1
-			if i < len(dense1) && dense1[i] == id { // see posAt
-				p1 = &data1[i]
-			} else if x := posIn(s1.pages, id); x >= 0 {
-				p1 = &data1[x]
-			} else {
-				continue
+			x1 := int(uint32(id)) // posIdent, spelled out
+			if x1 >= len(dense1) || dense1[x1] != id {
+				if x1 = posIn(s1.pages, id); x1 < 0 {
+					continue
+				}
 			}
-			p2 := &data2[i]
+			x2 := i
 			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, p1, p2) {
+			if !visit(id, &data1[x1], &data2[x2]) {
 				return
 			}
 		}
@@ -1386,7 +1366,7 @@ func (it *Iter3[T1, T2, T3]) driveTracked(visit func(EntityID, *T1, *T2, *T3) bo
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posAt(id, i); x1 < 0 {
+			if x1 = it.s1.posIdent(id); x1 < 0 {
 				continue
 			}
 		}
@@ -1395,7 +1375,7 @@ func (it *Iter3[T1, T2, T3]) driveTracked(visit func(EntityID, *T1, *T2, *T3) bo
 		}
 		x2 := i
 		if driver != 2 && driver != 0 {
-			if x2 = it.s2.posAt(id, i); x2 < 0 {
+			if x2 = it.s2.posIdent(id); x2 < 0 {
 				continue
 			}
 		}
@@ -1404,7 +1384,7 @@ func (it *Iter3[T1, T2, T3]) driveTracked(visit func(EntityID, *T1, *T2, *T3) bo
 		}
 		x3 := i
 		if driver != 3 && driver != 0 {
-			if x3 = it.s3.posAt(id, i); x3 < 0 {
+			if x3 = it.s3.posIdent(id); x3 < 0 {
 				continue
 			}
 		}
@@ -1454,7 +1434,7 @@ func (it *Iter3[T1, T2, T3]) Next() bool {
 		var p1 *T1
 		if it.driver == 1 || it.driver == 0 {
 			p1 = &it.s1.data[i]
-		} else if x := it.s1.posAt(id, i); x >= 0 {
+		} else if x := it.s1.posIdent(id); x >= 0 {
 			p1 = &it.s1.data[x]
 		} else {
 			continue
@@ -1462,7 +1442,7 @@ func (it *Iter3[T1, T2, T3]) Next() bool {
 		var p2 *T2
 		if it.driver == 2 || it.driver == 0 {
 			p2 = &it.s2.data[i]
-		} else if x := it.s2.posAt(id, i); x >= 0 {
+		} else if x := it.s2.posIdent(id); x >= 0 {
 			p2 = &it.s2.data[x]
 		} else {
 			continue
@@ -1470,7 +1450,7 @@ func (it *Iter3[T1, T2, T3]) Next() bool {
 		var p3 *T3
 		if it.driver == 3 || it.driver == 0 {
 			p3 = &it.s3.data[i]
-		} else if x := it.s3.posAt(id, i); x >= 0 {
+		} else if x := it.s3.posIdent(id); x >= 0 {
 			p3 = &it.s3.data[x]
 		} else {
 			continue
@@ -1525,19 +1505,19 @@ func (it Iter3[T1, T2, T3]) Each(fn func(*T1, *T2, *T3)) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.posAt(id, i); x1 < 0 {
+			if x1 = s1.posIdent(id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.posAt(id, i); x2 < 0 {
+			if x2 = s2.posIdent(id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.posAt(id, i); x3 < 0 {
+			if x3 = s3.posIdent(id); x3 < 0 {
 				continue
 			}
 		}
@@ -1583,19 +1563,19 @@ func (it Iter3[T1, T2, T3]) EachWithID(fn func(EntityID, *T1, *T2, *T3)) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.posAt(id, i); x1 < 0 {
+			if x1 = s1.posIdent(id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.posAt(id, i); x2 < 0 {
+			if x2 = s2.posIdent(id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.posAt(id, i); x3 < 0 {
+			if x3 = s3.posIdent(id); x3 < 0 {
 				continue
 			}
 		}
@@ -1642,19 +1622,19 @@ func (it Iter3[T1, T2, T3]) All() iter.Seq[Row3[T1, T2, T3]] {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.posAt(id, i); x1 < 0 {
+				if x1 = s1.posIdent(id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.posAt(id, i); x2 < 0 {
+				if x2 = s2.posIdent(id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.posAt(id, i); x3 < 0 {
+				if x3 = s3.posIdent(id); x3 < 0 {
 					continue
 				}
 			}
@@ -1702,19 +1682,19 @@ func (it Iter3[T1, T2, T3]) WithID() iter.Seq2[EntityID, Row3[T1, T2, T3]] {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.posAt(id, i); x1 < 0 {
+				if x1 = s1.posIdent(id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.posAt(id, i); x2 < 0 {
+				if x2 = s2.posIdent(id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.posAt(id, i); x3 < 0 {
+				if x3 = s3.posIdent(id); x3 < 0 {
 					continue
 				}
 			}
@@ -1789,7 +1769,7 @@ func (it Iter3[T1, T2, T3]) Runs() iter.Seq[Run3[T1, T2, T3]] {
 			inLine := true
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.posAt(id, i); x1 < 0 {
+				if x1 = s1.posIdent(id); x1 < 0 {
 					i++
 					continue next
 				}
@@ -1797,7 +1777,7 @@ func (it Iter3[T1, T2, T3]) Runs() iter.Seq[Run3[T1, T2, T3]] {
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.posAt(id, i); x2 < 0 {
+				if x2 = s2.posIdent(id); x2 < 0 {
 					i++
 					continue next
 				}
@@ -1805,7 +1785,7 @@ func (it Iter3[T1, T2, T3]) Runs() iter.Seq[Run3[T1, T2, T3]] {
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.posAt(id, i); x3 < 0 {
+				if x3 = s3.posIdent(id); x3 < 0 {
 					i++
 					continue next
 				}
@@ -1874,7 +1854,7 @@ func (it *Iter3[T1, T2, T3]) runEnd(i int, inLine bool, x1, x2, x3 int) int {
 		// touch, and entities out of line seldom make long runs.
 		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
 			j := i + from
-			if driver != 1 && posIn(it.s1.pages, ids[j]) != x1+from || driver != 2 && posIn(it.s2.pages, ids[j]) != x2+from || driver != 3 && posIn(it.s3.pages, ids[j]) != x3+from {
+			if driver != 1 && it.s1.pos(ids[j]) != x1+from || driver != 2 && it.s2.pos(ids[j]) != x2+from || driver != 3 && it.s3.pos(ids[j]) != x3+from {
 				return j
 			}
 		}
@@ -2021,19 +2001,19 @@ func (it Iter3[T1, T2, T3]) Count() (n int) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.posAt(id, i); x1 < 0 {
+			if x1 = s1.posIdent(id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.posAt(id, i); x2 < 0 {
+			if x2 = s2.posIdent(id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.posAt(id, i); x3 < 0 {
+			if x3 = s3.posIdent(id); x3 < 0 {
 				continue
 			}
 		}
@@ -2229,7 +2209,7 @@ func (it *Iter4[T1, T2, T3, T4]) driveTracked(visit func(EntityID, *T1, *T2, *T3
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posAt(id, i); x1 < 0 {
+			if x1 = it.s1.posIdent(id); x1 < 0 {
 				continue
 			}
 		}
@@ -2238,7 +2218,7 @@ func (it *Iter4[T1, T2, T3, T4]) driveTracked(visit func(EntityID, *T1, *T2, *T3
 		}
 		x2 := i
 		if driver != 2 && driver != 0 {
-			if x2 = it.s2.posAt(id, i); x2 < 0 {
+			if x2 = it.s2.posIdent(id); x2 < 0 {
 				continue
 			}
 		}
@@ -2247,7 +2227,7 @@ func (it *Iter4[T1, T2, T3, T4]) driveTracked(visit func(EntityID, *T1, *T2, *T3
 		}
 		x3 := i
 		if driver != 3 && driver != 0 {
-			if x3 = it.s3.posAt(id, i); x3 < 0 {
+			if x3 = it.s3.posIdent(id); x3 < 0 {
 				continue
 			}
 		}
@@ -2256,7 +2236,7 @@ func (it *Iter4[T1, T2, T3, T4]) driveTracked(visit func(EntityID, *T1, *T2, *T3
 		}
 		x4 := i
 		if driver != 4 && driver != 0 {
-			if x4 = it.s4.posAt(id, i); x4 < 0 {
+			if x4 = it.s4.posIdent(id); x4 < 0 {
 				continue
 			}
 		}
@@ -2309,7 +2289,7 @@ func (it *Iter4[T1, T2, T3, T4]) Next() bool {
 		var p1 *T1
 		if it.driver == 1 || it.driver == 0 {
 			p1 = &it.s1.data[i]
-		} else if x := it.s1.posAt(id, i); x >= 0 {
+		} else if x := it.s1.posIdent(id); x >= 0 {
 			p1 = &it.s1.data[x]
 		} else {
 			continue
@@ -2317,7 +2297,7 @@ func (it *Iter4[T1, T2, T3, T4]) Next() bool {
 		var p2 *T2
 		if it.driver == 2 || it.driver == 0 {
 			p2 = &it.s2.data[i]
-		} else if x := it.s2.posAt(id, i); x >= 0 {
+		} else if x := it.s2.posIdent(id); x >= 0 {
 			p2 = &it.s2.data[x]
 		} else {
 			continue
@@ -2325,7 +2305,7 @@ func (it *Iter4[T1, T2, T3, T4]) Next() bool {
 		var p3 *T3
 		if it.driver == 3 || it.driver == 0 {
 			p3 = &it.s3.data[i]
-		} else if x := it.s3.posAt(id, i); x >= 0 {
+		} else if x := it.s3.posIdent(id); x >= 0 {
 			p3 = &it.s3.data[x]
 		} else {
 			continue
@@ -2333,7 +2313,7 @@ func (it *Iter4[T1, T2, T3, T4]) Next() bool {
 		var p4 *T4
 		if it.driver == 4 || it.driver == 0 {
 			p4 = &it.s4.data[i]
-		} else if x := it.s4.posAt(id, i); x >= 0 {
+		} else if x := it.s4.posIdent(id); x >= 0 {
 			p4 = &it.s4.data[x]
 		} else {
 			continue
@@ -2390,25 +2370,25 @@ func (it Iter4[T1, T2, T3, T4]) Each(fn func(*T1, *T2, *T3, *T4)) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(s1.pages, id); x1 < 0 {
+			if x1 = s1.pos(id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(s2.pages, id); x2 < 0 {
+			if x2 = s2.pos(id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(s3.pages, id); x3 < 0 {
+			if x3 = s3.pos(id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(s4.pages, id); x4 < 0 {
+			if x4 = s4.pos(id); x4 < 0 {
 				continue
 			}
 		}
@@ -2456,25 +2436,25 @@ func (it Iter4[T1, T2, T3, T4]) EachWithID(fn func(EntityID, *T1, *T2, *T3, *T4)
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(s1.pages, id); x1 < 0 {
+			if x1 = s1.pos(id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(s2.pages, id); x2 < 0 {
+			if x2 = s2.pos(id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(s3.pages, id); x3 < 0 {
+			if x3 = s3.pos(id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(s4.pages, id); x4 < 0 {
+			if x4 = s4.pos(id); x4 < 0 {
 				continue
 			}
 		}
@@ -2523,25 +2503,25 @@ func (it Iter4[T1, T2, T3, T4]) All() iter.Seq[Row4[T1, T2, T3, T4]] {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = posIn(s1.pages, id); x1 < 0 {
+				if x1 = s1.pos(id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = posIn(s2.pages, id); x2 < 0 {
+				if x2 = s2.pos(id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = posIn(s3.pages, id); x3 < 0 {
+				if x3 = s3.pos(id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = posIn(s4.pages, id); x4 < 0 {
+				if x4 = s4.pos(id); x4 < 0 {
 					continue
 				}
 			}
@@ -2591,25 +2571,25 @@ func (it Iter4[T1, T2, T3, T4]) WithID() iter.Seq2[EntityID, Row4[T1, T2, T3, T4
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = posIn(s1.pages, id); x1 < 0 {
+				if x1 = s1.pos(id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = posIn(s2.pages, id); x2 < 0 {
+				if x2 = s2.pos(id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = posIn(s3.pages, id); x3 < 0 {
+				if x3 = s3.pos(id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = posIn(s4.pages, id); x4 < 0 {
+				if x4 = s4.pos(id); x4 < 0 {
 					continue
 				}
 			}
@@ -2686,7 +2666,7 @@ func (it Iter4[T1, T2, T3, T4]) Runs() iter.Seq[Run4[T1, T2, T3, T4]] {
 			inLine := true
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.posAt(id, i); x1 < 0 {
+				if x1 = s1.posIdent(id); x1 < 0 {
 					i++
 					continue next
 				}
@@ -2694,7 +2674,7 @@ func (it Iter4[T1, T2, T3, T4]) Runs() iter.Seq[Run4[T1, T2, T3, T4]] {
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.posAt(id, i); x2 < 0 {
+				if x2 = s2.posIdent(id); x2 < 0 {
 					i++
 					continue next
 				}
@@ -2702,7 +2682,7 @@ func (it Iter4[T1, T2, T3, T4]) Runs() iter.Seq[Run4[T1, T2, T3, T4]] {
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.posAt(id, i); x3 < 0 {
+				if x3 = s3.posIdent(id); x3 < 0 {
 					i++
 					continue next
 				}
@@ -2710,7 +2690,7 @@ func (it Iter4[T1, T2, T3, T4]) Runs() iter.Seq[Run4[T1, T2, T3, T4]] {
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.posAt(id, i); x4 < 0 {
+				if x4 = s4.posIdent(id); x4 < 0 {
 					i++
 					continue next
 				}
@@ -2781,7 +2761,7 @@ func (it *Iter4[T1, T2, T3, T4]) runEnd(i int, inLine bool, x1, x2, x3, x4 int) 
 		// touch, and entities out of line seldom make long runs.
 		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
 			j := i + from
-			if driver != 1 && posIn(it.s1.pages, ids[j]) != x1+from || driver != 2 && posIn(it.s2.pages, ids[j]) != x2+from || driver != 3 && posIn(it.s3.pages, ids[j]) != x3+from || driver != 4 && posIn(it.s4.pages, ids[j]) != x4+from {
+			if driver != 1 && it.s1.pos(ids[j]) != x1+from || driver != 2 && it.s2.pos(ids[j]) != x2+from || driver != 3 && it.s3.pos(ids[j]) != x3+from || driver != 4 && it.s4.pos(ids[j]) != x4+from {
 				return j
 			}
 		}
@@ -2948,25 +2928,25 @@ func (it Iter4[T1, T2, T3, T4]) Count() (n int) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(s1.pages, id); x1 < 0 {
+			if x1 = s1.pos(id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(s2.pages, id); x2 < 0 {
+			if x2 = s2.pos(id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(s3.pages, id); x3 < 0 {
+			if x3 = s3.pos(id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(s4.pages, id); x4 < 0 {
+			if x4 = s4.pos(id); x4 < 0 {
 				continue
 			}
 		}
@@ -3173,7 +3153,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) driveTracked(visit func(EntityID, *T1, *T2,
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posAt(id, i); x1 < 0 {
+			if x1 = it.s1.posIdent(id); x1 < 0 {
 				continue
 			}
 		}
@@ -3182,7 +3162,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) driveTracked(visit func(EntityID, *T1, *T2,
 		}
 		x2 := i
 		if driver != 2 && driver != 0 {
-			if x2 = it.s2.posAt(id, i); x2 < 0 {
+			if x2 = it.s2.posIdent(id); x2 < 0 {
 				continue
 			}
 		}
@@ -3191,7 +3171,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) driveTracked(visit func(EntityID, *T1, *T2,
 		}
 		x3 := i
 		if driver != 3 && driver != 0 {
-			if x3 = it.s3.posAt(id, i); x3 < 0 {
+			if x3 = it.s3.posIdent(id); x3 < 0 {
 				continue
 			}
 		}
@@ -3200,7 +3180,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) driveTracked(visit func(EntityID, *T1, *T2,
 		}
 		x4 := i
 		if driver != 4 && driver != 0 {
-			if x4 = it.s4.posAt(id, i); x4 < 0 {
+			if x4 = it.s4.posIdent(id); x4 < 0 {
 				continue
 			}
 		}
@@ -3209,7 +3189,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) driveTracked(visit func(EntityID, *T1, *T2,
 		}
 		x5 := i
 		if driver != 5 && driver != 0 {
-			if x5 = it.s5.posAt(id, i); x5 < 0 {
+			if x5 = it.s5.posIdent(id); x5 < 0 {
 				continue
 			}
 		}
@@ -3265,7 +3245,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) Next() bool {
 		var p1 *T1
 		if it.driver == 1 || it.driver == 0 {
 			p1 = &it.s1.data[i]
-		} else if x := it.s1.posAt(id, i); x >= 0 {
+		} else if x := it.s1.posIdent(id); x >= 0 {
 			p1 = &it.s1.data[x]
 		} else {
 			continue
@@ -3273,7 +3253,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) Next() bool {
 		var p2 *T2
 		if it.driver == 2 || it.driver == 0 {
 			p2 = &it.s2.data[i]
-		} else if x := it.s2.posAt(id, i); x >= 0 {
+		} else if x := it.s2.posIdent(id); x >= 0 {
 			p2 = &it.s2.data[x]
 		} else {
 			continue
@@ -3281,7 +3261,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) Next() bool {
 		var p3 *T3
 		if it.driver == 3 || it.driver == 0 {
 			p3 = &it.s3.data[i]
-		} else if x := it.s3.posAt(id, i); x >= 0 {
+		} else if x := it.s3.posIdent(id); x >= 0 {
 			p3 = &it.s3.data[x]
 		} else {
 			continue
@@ -3289,7 +3269,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) Next() bool {
 		var p4 *T4
 		if it.driver == 4 || it.driver == 0 {
 			p4 = &it.s4.data[i]
-		} else if x := it.s4.posAt(id, i); x >= 0 {
+		} else if x := it.s4.posIdent(id); x >= 0 {
 			p4 = &it.s4.data[x]
 		} else {
 			continue
@@ -3297,7 +3277,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) Next() bool {
 		var p5 *T5
 		if it.driver == 5 || it.driver == 0 {
 			p5 = &it.s5.data[i]
-		} else if x := it.s5.posAt(id, i); x >= 0 {
+		} else if x := it.s5.posIdent(id); x >= 0 {
 			p5 = &it.s5.data[x]
 		} else {
 			continue
@@ -3358,31 +3338,31 @@ func (it Iter5[T1, T2, T3, T4, T5]) Each(fn func(*T1, *T2, *T3, *T4, *T5)) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(s1.pages, id); x1 < 0 {
+			if x1 = s1.pos(id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(s2.pages, id); x2 < 0 {
+			if x2 = s2.pos(id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(s3.pages, id); x3 < 0 {
+			if x3 = s3.pos(id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(s4.pages, id); x4 < 0 {
+			if x4 = s4.pos(id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(s5.pages, id); x5 < 0 {
+			if x5 = s5.pos(id); x5 < 0 {
 				continue
 			}
 		}
@@ -3432,31 +3412,31 @@ func (it Iter5[T1, T2, T3, T4, T5]) EachWithID(fn func(EntityID, *T1, *T2, *T3, 
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(s1.pages, id); x1 < 0 {
+			if x1 = s1.pos(id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(s2.pages, id); x2 < 0 {
+			if x2 = s2.pos(id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(s3.pages, id); x3 < 0 {
+			if x3 = s3.pos(id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(s4.pages, id); x4 < 0 {
+			if x4 = s4.pos(id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(s5.pages, id); x5 < 0 {
+			if x5 = s5.pos(id); x5 < 0 {
 				continue
 			}
 		}
@@ -3507,31 +3487,31 @@ func (it Iter5[T1, T2, T3, T4, T5]) All() iter.Seq[Row5[T1, T2, T3, T4, T5]] {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = posIn(s1.pages, id); x1 < 0 {
+				if x1 = s1.pos(id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = posIn(s2.pages, id); x2 < 0 {
+				if x2 = s2.pos(id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = posIn(s3.pages, id); x3 < 0 {
+				if x3 = s3.pos(id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = posIn(s4.pages, id); x4 < 0 {
+				if x4 = s4.pos(id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = posIn(s5.pages, id); x5 < 0 {
+				if x5 = s5.pos(id); x5 < 0 {
 					continue
 				}
 			}
@@ -3583,31 +3563,31 @@ func (it Iter5[T1, T2, T3, T4, T5]) WithID() iter.Seq2[EntityID, Row5[T1, T2, T3
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = posIn(s1.pages, id); x1 < 0 {
+				if x1 = s1.pos(id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = posIn(s2.pages, id); x2 < 0 {
+				if x2 = s2.pos(id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = posIn(s3.pages, id); x3 < 0 {
+				if x3 = s3.pos(id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = posIn(s4.pages, id); x4 < 0 {
+				if x4 = s4.pos(id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = posIn(s5.pages, id); x5 < 0 {
+				if x5 = s5.pos(id); x5 < 0 {
 					continue
 				}
 			}
@@ -3686,7 +3666,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) Runs() iter.Seq[Run5[T1, T2, T3, T4, T5]] {
 			inLine := true
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.posAt(id, i); x1 < 0 {
+				if x1 = s1.posIdent(id); x1 < 0 {
 					i++
 					continue next
 				}
@@ -3694,7 +3674,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) Runs() iter.Seq[Run5[T1, T2, T3, T4, T5]] {
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.posAt(id, i); x2 < 0 {
+				if x2 = s2.posIdent(id); x2 < 0 {
 					i++
 					continue next
 				}
@@ -3702,7 +3682,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) Runs() iter.Seq[Run5[T1, T2, T3, T4, T5]] {
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.posAt(id, i); x3 < 0 {
+				if x3 = s3.posIdent(id); x3 < 0 {
 					i++
 					continue next
 				}
@@ -3710,7 +3690,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) Runs() iter.Seq[Run5[T1, T2, T3, T4, T5]] {
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.posAt(id, i); x4 < 0 {
+				if x4 = s4.posIdent(id); x4 < 0 {
 					i++
 					continue next
 				}
@@ -3718,7 +3698,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) Runs() iter.Seq[Run5[T1, T2, T3, T4, T5]] {
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.posAt(id, i); x5 < 0 {
+				if x5 = s5.posIdent(id); x5 < 0 {
 					i++
 					continue next
 				}
@@ -3791,7 +3771,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) runEnd(i int, inLine bool, x1, x2, x3, x4, 
 		// touch, and entities out of line seldom make long runs.
 		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
 			j := i + from
-			if driver != 1 && posIn(it.s1.pages, ids[j]) != x1+from || driver != 2 && posIn(it.s2.pages, ids[j]) != x2+from || driver != 3 && posIn(it.s3.pages, ids[j]) != x3+from || driver != 4 && posIn(it.s4.pages, ids[j]) != x4+from || driver != 5 && posIn(it.s5.pages, ids[j]) != x5+from {
+			if driver != 1 && it.s1.pos(ids[j]) != x1+from || driver != 2 && it.s2.pos(ids[j]) != x2+from || driver != 3 && it.s3.pos(ids[j]) != x3+from || driver != 4 && it.s4.pos(ids[j]) != x4+from || driver != 5 && it.s5.pos(ids[j]) != x5+from {
 				return j
 			}
 		}
@@ -3978,31 +3958,31 @@ func (it Iter5[T1, T2, T3, T4, T5]) Count() (n int) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(s1.pages, id); x1 < 0 {
+			if x1 = s1.pos(id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(s2.pages, id); x2 < 0 {
+			if x2 = s2.pos(id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(s3.pages, id); x3 < 0 {
+			if x3 = s3.pos(id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(s4.pages, id); x4 < 0 {
+			if x4 = s4.pos(id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(s5.pages, id); x5 < 0 {
+			if x5 = s5.pos(id); x5 < 0 {
 				continue
 			}
 		}
@@ -4220,7 +4200,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) driveTracked(visit func(EntityID, *T1, 
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posAt(id, i); x1 < 0 {
+			if x1 = it.s1.posIdent(id); x1 < 0 {
 				continue
 			}
 		}
@@ -4229,7 +4209,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) driveTracked(visit func(EntityID, *T1, 
 		}
 		x2 := i
 		if driver != 2 && driver != 0 {
-			if x2 = it.s2.posAt(id, i); x2 < 0 {
+			if x2 = it.s2.posIdent(id); x2 < 0 {
 				continue
 			}
 		}
@@ -4238,7 +4218,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) driveTracked(visit func(EntityID, *T1, 
 		}
 		x3 := i
 		if driver != 3 && driver != 0 {
-			if x3 = it.s3.posAt(id, i); x3 < 0 {
+			if x3 = it.s3.posIdent(id); x3 < 0 {
 				continue
 			}
 		}
@@ -4247,7 +4227,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) driveTracked(visit func(EntityID, *T1, 
 		}
 		x4 := i
 		if driver != 4 && driver != 0 {
-			if x4 = it.s4.posAt(id, i); x4 < 0 {
+			if x4 = it.s4.posIdent(id); x4 < 0 {
 				continue
 			}
 		}
@@ -4256,7 +4236,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) driveTracked(visit func(EntityID, *T1, 
 		}
 		x5 := i
 		if driver != 5 && driver != 0 {
-			if x5 = it.s5.posAt(id, i); x5 < 0 {
+			if x5 = it.s5.posIdent(id); x5 < 0 {
 				continue
 			}
 		}
@@ -4265,7 +4245,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) driveTracked(visit func(EntityID, *T1, 
 		}
 		x6 := i
 		if driver != 6 && driver != 0 {
-			if x6 = it.s6.posAt(id, i); x6 < 0 {
+			if x6 = it.s6.posIdent(id); x6 < 0 {
 				continue
 			}
 		}
@@ -4324,7 +4304,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) Next() bool {
 		var p1 *T1
 		if it.driver == 1 || it.driver == 0 {
 			p1 = &it.s1.data[i]
-		} else if x := it.s1.posAt(id, i); x >= 0 {
+		} else if x := it.s1.posIdent(id); x >= 0 {
 			p1 = &it.s1.data[x]
 		} else {
 			continue
@@ -4332,7 +4312,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) Next() bool {
 		var p2 *T2
 		if it.driver == 2 || it.driver == 0 {
 			p2 = &it.s2.data[i]
-		} else if x := it.s2.posAt(id, i); x >= 0 {
+		} else if x := it.s2.posIdent(id); x >= 0 {
 			p2 = &it.s2.data[x]
 		} else {
 			continue
@@ -4340,7 +4320,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) Next() bool {
 		var p3 *T3
 		if it.driver == 3 || it.driver == 0 {
 			p3 = &it.s3.data[i]
-		} else if x := it.s3.posAt(id, i); x >= 0 {
+		} else if x := it.s3.posIdent(id); x >= 0 {
 			p3 = &it.s3.data[x]
 		} else {
 			continue
@@ -4348,7 +4328,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) Next() bool {
 		var p4 *T4
 		if it.driver == 4 || it.driver == 0 {
 			p4 = &it.s4.data[i]
-		} else if x := it.s4.posAt(id, i); x >= 0 {
+		} else if x := it.s4.posIdent(id); x >= 0 {
 			p4 = &it.s4.data[x]
 		} else {
 			continue
@@ -4356,7 +4336,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) Next() bool {
 		var p5 *T5
 		if it.driver == 5 || it.driver == 0 {
 			p5 = &it.s5.data[i]
-		} else if x := it.s5.posAt(id, i); x >= 0 {
+		} else if x := it.s5.posIdent(id); x >= 0 {
 			p5 = &it.s5.data[x]
 		} else {
 			continue
@@ -4364,7 +4344,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) Next() bool {
 		var p6 *T6
 		if it.driver == 6 || it.driver == 0 {
 			p6 = &it.s6.data[i]
-		} else if x := it.s6.posAt(id, i); x >= 0 {
+		} else if x := it.s6.posIdent(id); x >= 0 {
 			p6 = &it.s6.data[x]
 		} else {
 			continue
@@ -4427,37 +4407,37 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Each(fn func(*T1, *T2, *T3, *T4, *T5, *T
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(s1.pages, id); x1 < 0 {
+			if x1 = s1.pos(id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(s2.pages, id); x2 < 0 {
+			if x2 = s2.pos(id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(s3.pages, id); x3 < 0 {
+			if x3 = s3.pos(id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(s4.pages, id); x4 < 0 {
+			if x4 = s4.pos(id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(s5.pages, id); x5 < 0 {
+			if x5 = s5.pos(id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = posIn(s6.pages, id); x6 < 0 {
+			if x6 = s6.pos(id); x6 < 0 {
 				continue
 			}
 		}
@@ -4509,37 +4489,37 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) EachWithID(fn func(EntityID, *T1, *T2, *
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(s1.pages, id); x1 < 0 {
+			if x1 = s1.pos(id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(s2.pages, id); x2 < 0 {
+			if x2 = s2.pos(id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(s3.pages, id); x3 < 0 {
+			if x3 = s3.pos(id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(s4.pages, id); x4 < 0 {
+			if x4 = s4.pos(id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(s5.pages, id); x5 < 0 {
+			if x5 = s5.pos(id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = posIn(s6.pages, id); x6 < 0 {
+			if x6 = s6.pos(id); x6 < 0 {
 				continue
 			}
 		}
@@ -4592,37 +4572,37 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) All() iter.Seq[Row6[T1, T2, T3, T4, T5, 
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = posIn(s1.pages, id); x1 < 0 {
+				if x1 = s1.pos(id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = posIn(s2.pages, id); x2 < 0 {
+				if x2 = s2.pos(id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = posIn(s3.pages, id); x3 < 0 {
+				if x3 = s3.pos(id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = posIn(s4.pages, id); x4 < 0 {
+				if x4 = s4.pos(id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = posIn(s5.pages, id); x5 < 0 {
+				if x5 = s5.pos(id); x5 < 0 {
 					continue
 				}
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = posIn(s6.pages, id); x6 < 0 {
+				if x6 = s6.pos(id); x6 < 0 {
 					continue
 				}
 			}
@@ -4676,37 +4656,37 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) WithID() iter.Seq2[EntityID, Row6[T1, T2
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = posIn(s1.pages, id); x1 < 0 {
+				if x1 = s1.pos(id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = posIn(s2.pages, id); x2 < 0 {
+				if x2 = s2.pos(id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = posIn(s3.pages, id); x3 < 0 {
+				if x3 = s3.pos(id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = posIn(s4.pages, id); x4 < 0 {
+				if x4 = s4.pos(id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = posIn(s5.pages, id); x5 < 0 {
+				if x5 = s5.pos(id); x5 < 0 {
 					continue
 				}
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = posIn(s6.pages, id); x6 < 0 {
+				if x6 = s6.pos(id); x6 < 0 {
 					continue
 				}
 			}
@@ -4787,7 +4767,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5,
 			inLine := true
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.posAt(id, i); x1 < 0 {
+				if x1 = s1.posIdent(id); x1 < 0 {
 					i++
 					continue next
 				}
@@ -4795,7 +4775,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5,
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.posAt(id, i); x2 < 0 {
+				if x2 = s2.posIdent(id); x2 < 0 {
 					i++
 					continue next
 				}
@@ -4803,7 +4783,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5,
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.posAt(id, i); x3 < 0 {
+				if x3 = s3.posIdent(id); x3 < 0 {
 					i++
 					continue next
 				}
@@ -4811,7 +4791,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5,
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.posAt(id, i); x4 < 0 {
+				if x4 = s4.posIdent(id); x4 < 0 {
 					i++
 					continue next
 				}
@@ -4819,7 +4799,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5,
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.posAt(id, i); x5 < 0 {
+				if x5 = s5.posIdent(id); x5 < 0 {
 					i++
 					continue next
 				}
@@ -4827,7 +4807,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5,
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = s6.posAt(id, i); x6 < 0 {
+				if x6 = s6.posIdent(id); x6 < 0 {
 					i++
 					continue next
 				}
@@ -4902,7 +4882,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) runEnd(i int, inLine bool, x1, x2, x3, 
 		// touch, and entities out of line seldom make long runs.
 		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
 			j := i + from
-			if driver != 1 && posIn(it.s1.pages, ids[j]) != x1+from || driver != 2 && posIn(it.s2.pages, ids[j]) != x2+from || driver != 3 && posIn(it.s3.pages, ids[j]) != x3+from || driver != 4 && posIn(it.s4.pages, ids[j]) != x4+from || driver != 5 && posIn(it.s5.pages, ids[j]) != x5+from || driver != 6 && posIn(it.s6.pages, ids[j]) != x6+from {
+			if driver != 1 && it.s1.pos(ids[j]) != x1+from || driver != 2 && it.s2.pos(ids[j]) != x2+from || driver != 3 && it.s3.pos(ids[j]) != x3+from || driver != 4 && it.s4.pos(ids[j]) != x4+from || driver != 5 && it.s5.pos(ids[j]) != x5+from || driver != 6 && it.s6.pos(ids[j]) != x6+from {
 				return j
 			}
 		}
@@ -5109,37 +5089,37 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Count() (n int) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(s1.pages, id); x1 < 0 {
+			if x1 = s1.pos(id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(s2.pages, id); x2 < 0 {
+			if x2 = s2.pos(id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(s3.pages, id); x3 < 0 {
+			if x3 = s3.pos(id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(s4.pages, id); x4 < 0 {
+			if x4 = s4.pos(id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(s5.pages, id); x5 < 0 {
+			if x5 = s5.pos(id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = posIn(s6.pages, id); x6 < 0 {
+			if x6 = s6.pos(id); x6 < 0 {
 				continue
 			}
 		}
@@ -5368,7 +5348,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posAt(id, i); x1 < 0 {
+			if x1 = it.s1.posIdent(id); x1 < 0 {
 				continue
 			}
 		}
@@ -5377,7 +5357,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 		}
 		x2 := i
 		if driver != 2 && driver != 0 {
-			if x2 = it.s2.posAt(id, i); x2 < 0 {
+			if x2 = it.s2.posIdent(id); x2 < 0 {
 				continue
 			}
 		}
@@ -5386,7 +5366,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 		}
 		x3 := i
 		if driver != 3 && driver != 0 {
-			if x3 = it.s3.posAt(id, i); x3 < 0 {
+			if x3 = it.s3.posIdent(id); x3 < 0 {
 				continue
 			}
 		}
@@ -5395,7 +5375,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 		}
 		x4 := i
 		if driver != 4 && driver != 0 {
-			if x4 = it.s4.posAt(id, i); x4 < 0 {
+			if x4 = it.s4.posIdent(id); x4 < 0 {
 				continue
 			}
 		}
@@ -5404,7 +5384,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 		}
 		x5 := i
 		if driver != 5 && driver != 0 {
-			if x5 = it.s5.posAt(id, i); x5 < 0 {
+			if x5 = it.s5.posIdent(id); x5 < 0 {
 				continue
 			}
 		}
@@ -5413,7 +5393,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 		}
 		x6 := i
 		if driver != 6 && driver != 0 {
-			if x6 = it.s6.posAt(id, i); x6 < 0 {
+			if x6 = it.s6.posIdent(id); x6 < 0 {
 				continue
 			}
 		}
@@ -5422,7 +5402,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *
 		}
 		x7 := i
 		if driver != 7 && driver != 0 {
-			if x7 = it.s7.posAt(id, i); x7 < 0 {
+			if x7 = it.s7.posIdent(id); x7 < 0 {
 				continue
 			}
 		}
@@ -5484,7 +5464,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
 		var p1 *T1
 		if it.driver == 1 || it.driver == 0 {
 			p1 = &it.s1.data[i]
-		} else if x := it.s1.posAt(id, i); x >= 0 {
+		} else if x := it.s1.posIdent(id); x >= 0 {
 			p1 = &it.s1.data[x]
 		} else {
 			continue
@@ -5492,7 +5472,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
 		var p2 *T2
 		if it.driver == 2 || it.driver == 0 {
 			p2 = &it.s2.data[i]
-		} else if x := it.s2.posAt(id, i); x >= 0 {
+		} else if x := it.s2.posIdent(id); x >= 0 {
 			p2 = &it.s2.data[x]
 		} else {
 			continue
@@ -5500,7 +5480,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
 		var p3 *T3
 		if it.driver == 3 || it.driver == 0 {
 			p3 = &it.s3.data[i]
-		} else if x := it.s3.posAt(id, i); x >= 0 {
+		} else if x := it.s3.posIdent(id); x >= 0 {
 			p3 = &it.s3.data[x]
 		} else {
 			continue
@@ -5508,7 +5488,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
 		var p4 *T4
 		if it.driver == 4 || it.driver == 0 {
 			p4 = &it.s4.data[i]
-		} else if x := it.s4.posAt(id, i); x >= 0 {
+		} else if x := it.s4.posIdent(id); x >= 0 {
 			p4 = &it.s4.data[x]
 		} else {
 			continue
@@ -5516,7 +5496,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
 		var p5 *T5
 		if it.driver == 5 || it.driver == 0 {
 			p5 = &it.s5.data[i]
-		} else if x := it.s5.posAt(id, i); x >= 0 {
+		} else if x := it.s5.posIdent(id); x >= 0 {
 			p5 = &it.s5.data[x]
 		} else {
 			continue
@@ -5524,7 +5504,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
 		var p6 *T6
 		if it.driver == 6 || it.driver == 0 {
 			p6 = &it.s6.data[i]
-		} else if x := it.s6.posAt(id, i); x >= 0 {
+		} else if x := it.s6.posIdent(id); x >= 0 {
 			p6 = &it.s6.data[x]
 		} else {
 			continue
@@ -5532,7 +5512,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
 		var p7 *T7
 		if it.driver == 7 || it.driver == 0 {
 			p7 = &it.s7.data[i]
-		} else if x := it.s7.posAt(id, i); x >= 0 {
+		} else if x := it.s7.posIdent(id); x >= 0 {
 			p7 = &it.s7.data[x]
 		} else {
 			continue
@@ -5597,43 +5577,43 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Each(fn func(*T1, *T2, *T3, *T4, *T5
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(s1.pages, id); x1 < 0 {
+			if x1 = s1.pos(id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(s2.pages, id); x2 < 0 {
+			if x2 = s2.pos(id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(s3.pages, id); x3 < 0 {
+			if x3 = s3.pos(id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(s4.pages, id); x4 < 0 {
+			if x4 = s4.pos(id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(s5.pages, id); x5 < 0 {
+			if x5 = s5.pos(id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = posIn(s6.pages, id); x6 < 0 {
+			if x6 = s6.pos(id); x6 < 0 {
 				continue
 			}
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = posIn(s7.pages, id); x7 < 0 {
+			if x7 = s7.pos(id); x7 < 0 {
 				continue
 			}
 		}
@@ -5687,43 +5667,43 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) EachWithID(fn func(EntityID, *T1, *T
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(s1.pages, id); x1 < 0 {
+			if x1 = s1.pos(id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(s2.pages, id); x2 < 0 {
+			if x2 = s2.pos(id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(s3.pages, id); x3 < 0 {
+			if x3 = s3.pos(id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(s4.pages, id); x4 < 0 {
+			if x4 = s4.pos(id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(s5.pages, id); x5 < 0 {
+			if x5 = s5.pos(id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = posIn(s6.pages, id); x6 < 0 {
+			if x6 = s6.pos(id); x6 < 0 {
 				continue
 			}
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = posIn(s7.pages, id); x7 < 0 {
+			if x7 = s7.pos(id); x7 < 0 {
 				continue
 			}
 		}
@@ -5778,43 +5758,43 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) All() iter.Seq[Row7[T1, T2, T3, T4, 
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = posIn(s1.pages, id); x1 < 0 {
+				if x1 = s1.pos(id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = posIn(s2.pages, id); x2 < 0 {
+				if x2 = s2.pos(id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = posIn(s3.pages, id); x3 < 0 {
+				if x3 = s3.pos(id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = posIn(s4.pages, id); x4 < 0 {
+				if x4 = s4.pos(id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = posIn(s5.pages, id); x5 < 0 {
+				if x5 = s5.pos(id); x5 < 0 {
 					continue
 				}
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = posIn(s6.pages, id); x6 < 0 {
+				if x6 = s6.pos(id); x6 < 0 {
 					continue
 				}
 			}
 			x7 := i
 			if driver != 7 {
-				if x7 = posIn(s7.pages, id); x7 < 0 {
+				if x7 = s7.pos(id); x7 < 0 {
 					continue
 				}
 			}
@@ -5870,43 +5850,43 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) WithID() iter.Seq2[EntityID, Row7[T1
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = posIn(s1.pages, id); x1 < 0 {
+				if x1 = s1.pos(id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = posIn(s2.pages, id); x2 < 0 {
+				if x2 = s2.pos(id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = posIn(s3.pages, id); x3 < 0 {
+				if x3 = s3.pos(id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = posIn(s4.pages, id); x4 < 0 {
+				if x4 = s4.pos(id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = posIn(s5.pages, id); x5 < 0 {
+				if x5 = s5.pos(id); x5 < 0 {
 					continue
 				}
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = posIn(s6.pages, id); x6 < 0 {
+				if x6 = s6.pos(id); x6 < 0 {
 					continue
 				}
 			}
 			x7 := i
 			if driver != 7 {
-				if x7 = posIn(s7.pages, id); x7 < 0 {
+				if x7 = s7.pos(id); x7 < 0 {
 					continue
 				}
 			}
@@ -5989,7 +5969,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4,
 			inLine := true
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.posAt(id, i); x1 < 0 {
+				if x1 = s1.posIdent(id); x1 < 0 {
 					i++
 					continue next
 				}
@@ -5997,7 +5977,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4,
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.posAt(id, i); x2 < 0 {
+				if x2 = s2.posIdent(id); x2 < 0 {
 					i++
 					continue next
 				}
@@ -6005,7 +5985,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4,
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.posAt(id, i); x3 < 0 {
+				if x3 = s3.posIdent(id); x3 < 0 {
 					i++
 					continue next
 				}
@@ -6013,7 +5993,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4,
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.posAt(id, i); x4 < 0 {
+				if x4 = s4.posIdent(id); x4 < 0 {
 					i++
 					continue next
 				}
@@ -6021,7 +6001,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4,
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.posAt(id, i); x5 < 0 {
+				if x5 = s5.posIdent(id); x5 < 0 {
 					i++
 					continue next
 				}
@@ -6029,7 +6009,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4,
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = s6.posAt(id, i); x6 < 0 {
+				if x6 = s6.posIdent(id); x6 < 0 {
 					i++
 					continue next
 				}
@@ -6037,7 +6017,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4,
 			}
 			x7 := i
 			if driver != 7 {
-				if x7 = s7.posAt(id, i); x7 < 0 {
+				if x7 = s7.posIdent(id); x7 < 0 {
 					i++
 					continue next
 				}
@@ -6114,7 +6094,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) runEnd(i int, inLine bool, x1, x2, 
 		// touch, and entities out of line seldom make long runs.
 		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
 			j := i + from
-			if driver != 1 && posIn(it.s1.pages, ids[j]) != x1+from || driver != 2 && posIn(it.s2.pages, ids[j]) != x2+from || driver != 3 && posIn(it.s3.pages, ids[j]) != x3+from || driver != 4 && posIn(it.s4.pages, ids[j]) != x4+from || driver != 5 && posIn(it.s5.pages, ids[j]) != x5+from || driver != 6 && posIn(it.s6.pages, ids[j]) != x6+from || driver != 7 && posIn(it.s7.pages, ids[j]) != x7+from {
+			if driver != 1 && it.s1.pos(ids[j]) != x1+from || driver != 2 && it.s2.pos(ids[j]) != x2+from || driver != 3 && it.s3.pos(ids[j]) != x3+from || driver != 4 && it.s4.pos(ids[j]) != x4+from || driver != 5 && it.s5.pos(ids[j]) != x5+from || driver != 6 && it.s6.pos(ids[j]) != x6+from || driver != 7 && it.s7.pos(ids[j]) != x7+from {
 				return j
 			}
 		}
@@ -6341,43 +6321,43 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Count() (n int) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(s1.pages, id); x1 < 0 {
+			if x1 = s1.pos(id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(s2.pages, id); x2 < 0 {
+			if x2 = s2.pos(id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(s3.pages, id); x3 < 0 {
+			if x3 = s3.pos(id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(s4.pages, id); x4 < 0 {
+			if x4 = s4.pos(id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(s5.pages, id); x5 < 0 {
+			if x5 = s5.pos(id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = posIn(s6.pages, id); x6 < 0 {
+			if x6 = s6.pos(id); x6 < 0 {
 				continue
 			}
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = posIn(s7.pages, id); x7 < 0 {
+			if x7 = s7.pos(id); x7 < 0 {
 				continue
 			}
 		}
@@ -6617,7 +6597,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		id := ids[i]
 		x1 := i
 		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posAt(id, i); x1 < 0 {
+			if x1 = it.s1.posIdent(id); x1 < 0 {
 				continue
 			}
 		}
@@ -6626,7 +6606,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		}
 		x2 := i
 		if driver != 2 && driver != 0 {
-			if x2 = it.s2.posAt(id, i); x2 < 0 {
+			if x2 = it.s2.posIdent(id); x2 < 0 {
 				continue
 			}
 		}
@@ -6635,7 +6615,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		}
 		x3 := i
 		if driver != 3 && driver != 0 {
-			if x3 = it.s3.posAt(id, i); x3 < 0 {
+			if x3 = it.s3.posIdent(id); x3 < 0 {
 				continue
 			}
 		}
@@ -6644,7 +6624,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		}
 		x4 := i
 		if driver != 4 && driver != 0 {
-			if x4 = it.s4.posAt(id, i); x4 < 0 {
+			if x4 = it.s4.posIdent(id); x4 < 0 {
 				continue
 			}
 		}
@@ -6653,7 +6633,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		}
 		x5 := i
 		if driver != 5 && driver != 0 {
-			if x5 = it.s5.posAt(id, i); x5 < 0 {
+			if x5 = it.s5.posIdent(id); x5 < 0 {
 				continue
 			}
 		}
@@ -6662,7 +6642,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		}
 		x6 := i
 		if driver != 6 && driver != 0 {
-			if x6 = it.s6.posAt(id, i); x6 < 0 {
+			if x6 = it.s6.posIdent(id); x6 < 0 {
 				continue
 			}
 		}
@@ -6671,7 +6651,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		}
 		x7 := i
 		if driver != 7 && driver != 0 {
-			if x7 = it.s7.posAt(id, i); x7 < 0 {
+			if x7 = it.s7.posIdent(id); x7 < 0 {
 				continue
 			}
 		}
@@ -6680,7 +6660,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityI
 		}
 		x8 := i
 		if driver != 8 && driver != 0 {
-			if x8 = it.s8.posAt(id, i); x8 < 0 {
+			if x8 = it.s8.posIdent(id); x8 < 0 {
 				continue
 			}
 		}
@@ -6745,7 +6725,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
 		var p1 *T1
 		if it.driver == 1 || it.driver == 0 {
 			p1 = &it.s1.data[i]
-		} else if x := it.s1.posAt(id, i); x >= 0 {
+		} else if x := it.s1.posIdent(id); x >= 0 {
 			p1 = &it.s1.data[x]
 		} else {
 			continue
@@ -6753,7 +6733,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
 		var p2 *T2
 		if it.driver == 2 || it.driver == 0 {
 			p2 = &it.s2.data[i]
-		} else if x := it.s2.posAt(id, i); x >= 0 {
+		} else if x := it.s2.posIdent(id); x >= 0 {
 			p2 = &it.s2.data[x]
 		} else {
 			continue
@@ -6761,7 +6741,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
 		var p3 *T3
 		if it.driver == 3 || it.driver == 0 {
 			p3 = &it.s3.data[i]
-		} else if x := it.s3.posAt(id, i); x >= 0 {
+		} else if x := it.s3.posIdent(id); x >= 0 {
 			p3 = &it.s3.data[x]
 		} else {
 			continue
@@ -6769,7 +6749,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
 		var p4 *T4
 		if it.driver == 4 || it.driver == 0 {
 			p4 = &it.s4.data[i]
-		} else if x := it.s4.posAt(id, i); x >= 0 {
+		} else if x := it.s4.posIdent(id); x >= 0 {
 			p4 = &it.s4.data[x]
 		} else {
 			continue
@@ -6777,7 +6757,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
 		var p5 *T5
 		if it.driver == 5 || it.driver == 0 {
 			p5 = &it.s5.data[i]
-		} else if x := it.s5.posAt(id, i); x >= 0 {
+		} else if x := it.s5.posIdent(id); x >= 0 {
 			p5 = &it.s5.data[x]
 		} else {
 			continue
@@ -6785,7 +6765,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
 		var p6 *T6
 		if it.driver == 6 || it.driver == 0 {
 			p6 = &it.s6.data[i]
-		} else if x := it.s6.posAt(id, i); x >= 0 {
+		} else if x := it.s6.posIdent(id); x >= 0 {
 			p6 = &it.s6.data[x]
 		} else {
 			continue
@@ -6793,7 +6773,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
 		var p7 *T7
 		if it.driver == 7 || it.driver == 0 {
 			p7 = &it.s7.data[i]
-		} else if x := it.s7.posAt(id, i); x >= 0 {
+		} else if x := it.s7.posIdent(id); x >= 0 {
 			p7 = &it.s7.data[x]
 		} else {
 			continue
@@ -6801,7 +6781,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
 		var p8 *T8
 		if it.driver == 8 || it.driver == 0 {
 			p8 = &it.s8.data[i]
-		} else if x := it.s8.posAt(id, i); x >= 0 {
+		} else if x := it.s8.posIdent(id); x >= 0 {
 			p8 = &it.s8.data[x]
 		} else {
 			continue
@@ -6868,49 +6848,49 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Each(fn func(*T1, *T2, *T3, *T4,
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(s1.pages, id); x1 < 0 {
+			if x1 = s1.pos(id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(s2.pages, id); x2 < 0 {
+			if x2 = s2.pos(id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(s3.pages, id); x3 < 0 {
+			if x3 = s3.pos(id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(s4.pages, id); x4 < 0 {
+			if x4 = s4.pos(id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(s5.pages, id); x5 < 0 {
+			if x5 = s5.pos(id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = posIn(s6.pages, id); x6 < 0 {
+			if x6 = s6.pos(id); x6 < 0 {
 				continue
 			}
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = posIn(s7.pages, id); x7 < 0 {
+			if x7 = s7.pos(id); x7 < 0 {
 				continue
 			}
 		}
 		x8 := i
 		if driver != 8 {
-			if x8 = posIn(s8.pages, id); x8 < 0 {
+			if x8 = s8.pos(id); x8 < 0 {
 				continue
 			}
 		}
@@ -6966,49 +6946,49 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) EachWithID(fn func(EntityID, *T1
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(s1.pages, id); x1 < 0 {
+			if x1 = s1.pos(id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(s2.pages, id); x2 < 0 {
+			if x2 = s2.pos(id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(s3.pages, id); x3 < 0 {
+			if x3 = s3.pos(id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(s4.pages, id); x4 < 0 {
+			if x4 = s4.pos(id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(s5.pages, id); x5 < 0 {
+			if x5 = s5.pos(id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = posIn(s6.pages, id); x6 < 0 {
+			if x6 = s6.pos(id); x6 < 0 {
 				continue
 			}
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = posIn(s7.pages, id); x7 < 0 {
+			if x7 = s7.pos(id); x7 < 0 {
 				continue
 			}
 		}
 		x8 := i
 		if driver != 8 {
-			if x8 = posIn(s8.pages, id); x8 < 0 {
+			if x8 = s8.pos(id); x8 < 0 {
 				continue
 			}
 		}
@@ -7065,49 +7045,49 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) All() iter.Seq[Row8[T1, T2, T3, 
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = posIn(s1.pages, id); x1 < 0 {
+				if x1 = s1.pos(id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = posIn(s2.pages, id); x2 < 0 {
+				if x2 = s2.pos(id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = posIn(s3.pages, id); x3 < 0 {
+				if x3 = s3.pos(id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = posIn(s4.pages, id); x4 < 0 {
+				if x4 = s4.pos(id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = posIn(s5.pages, id); x5 < 0 {
+				if x5 = s5.pos(id); x5 < 0 {
 					continue
 				}
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = posIn(s6.pages, id); x6 < 0 {
+				if x6 = s6.pos(id); x6 < 0 {
 					continue
 				}
 			}
 			x7 := i
 			if driver != 7 {
-				if x7 = posIn(s7.pages, id); x7 < 0 {
+				if x7 = s7.pos(id); x7 < 0 {
 					continue
 				}
 			}
 			x8 := i
 			if driver != 8 {
-				if x8 = posIn(s8.pages, id); x8 < 0 {
+				if x8 = s8.pos(id); x8 < 0 {
 					continue
 				}
 			}
@@ -7165,49 +7145,49 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) WithID() iter.Seq2[EntityID, Row
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = posIn(s1.pages, id); x1 < 0 {
+				if x1 = s1.pos(id); x1 < 0 {
 					continue
 				}
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = posIn(s2.pages, id); x2 < 0 {
+				if x2 = s2.pos(id); x2 < 0 {
 					continue
 				}
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = posIn(s3.pages, id); x3 < 0 {
+				if x3 = s3.pos(id); x3 < 0 {
 					continue
 				}
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = posIn(s4.pages, id); x4 < 0 {
+				if x4 = s4.pos(id); x4 < 0 {
 					continue
 				}
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = posIn(s5.pages, id); x5 < 0 {
+				if x5 = s5.pos(id); x5 < 0 {
 					continue
 				}
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = posIn(s6.pages, id); x6 < 0 {
+				if x6 = s6.pos(id); x6 < 0 {
 					continue
 				}
 			}
 			x7 := i
 			if driver != 7 {
-				if x7 = posIn(s7.pages, id); x7 < 0 {
+				if x7 = s7.pos(id); x7 < 0 {
 					continue
 				}
 			}
 			x8 := i
 			if driver != 8 {
-				if x8 = posIn(s8.pages, id); x8 < 0 {
+				if x8 = s8.pos(id); x8 < 0 {
 					continue
 				}
 			}
@@ -7292,7 +7272,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 			inLine := true
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.posAt(id, i); x1 < 0 {
+				if x1 = s1.posIdent(id); x1 < 0 {
 					i++
 					continue next
 				}
@@ -7300,7 +7280,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.posAt(id, i); x2 < 0 {
+				if x2 = s2.posIdent(id); x2 < 0 {
 					i++
 					continue next
 				}
@@ -7308,7 +7288,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.posAt(id, i); x3 < 0 {
+				if x3 = s3.posIdent(id); x3 < 0 {
 					i++
 					continue next
 				}
@@ -7316,7 +7296,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.posAt(id, i); x4 < 0 {
+				if x4 = s4.posIdent(id); x4 < 0 {
 					i++
 					continue next
 				}
@@ -7324,7 +7304,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.posAt(id, i); x5 < 0 {
+				if x5 = s5.posIdent(id); x5 < 0 {
 					i++
 					continue next
 				}
@@ -7332,7 +7312,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = s6.posAt(id, i); x6 < 0 {
+				if x6 = s6.posIdent(id); x6 < 0 {
 					i++
 					continue next
 				}
@@ -7340,7 +7320,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 			}
 			x7 := i
 			if driver != 7 {
-				if x7 = s7.posAt(id, i); x7 < 0 {
+				if x7 = s7.posIdent(id); x7 < 0 {
 					i++
 					continue next
 				}
@@ -7348,7 +7328,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 			}
 			x8 := i
 			if driver != 8 {
-				if x8 = s8.posAt(id, i); x8 < 0 {
+				if x8 = s8.posIdent(id); x8 < 0 {
 					i++
 					continue next
 				}
@@ -7427,7 +7407,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) runEnd(i int, inLine bool, x1, 
 		// touch, and entities out of line seldom make long runs.
 		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
 			j := i + from
-			if driver != 1 && posIn(it.s1.pages, ids[j]) != x1+from || driver != 2 && posIn(it.s2.pages, ids[j]) != x2+from || driver != 3 && posIn(it.s3.pages, ids[j]) != x3+from || driver != 4 && posIn(it.s4.pages, ids[j]) != x4+from || driver != 5 && posIn(it.s5.pages, ids[j]) != x5+from || driver != 6 && posIn(it.s6.pages, ids[j]) != x6+from || driver != 7 && posIn(it.s7.pages, ids[j]) != x7+from || driver != 8 && posIn(it.s8.pages, ids[j]) != x8+from {
+			if driver != 1 && it.s1.pos(ids[j]) != x1+from || driver != 2 && it.s2.pos(ids[j]) != x2+from || driver != 3 && it.s3.pos(ids[j]) != x3+from || driver != 4 && it.s4.pos(ids[j]) != x4+from || driver != 5 && it.s5.pos(ids[j]) != x5+from || driver != 6 && it.s6.pos(ids[j]) != x6+from || driver != 7 && it.s7.pos(ids[j]) != x7+from || driver != 8 && it.s8.pos(ids[j]) != x8+from {
 				return j
 			}
 		}
@@ -7674,49 +7654,49 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Count() (n int) {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = posIn(s1.pages, id); x1 < 0 {
+			if x1 = s1.pos(id); x1 < 0 {
 				continue
 			}
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = posIn(s2.pages, id); x2 < 0 {
+			if x2 = s2.pos(id); x2 < 0 {
 				continue
 			}
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = posIn(s3.pages, id); x3 < 0 {
+			if x3 = s3.pos(id); x3 < 0 {
 				continue
 			}
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = posIn(s4.pages, id); x4 < 0 {
+			if x4 = s4.pos(id); x4 < 0 {
 				continue
 			}
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = posIn(s5.pages, id); x5 < 0 {
+			if x5 = s5.pos(id); x5 < 0 {
 				continue
 			}
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = posIn(s6.pages, id); x6 < 0 {
+			if x6 = s6.pos(id); x6 < 0 {
 				continue
 			}
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = posIn(s7.pages, id); x7 < 0 {
+			if x7 = s7.pos(id); x7 < 0 {
 				continue
 			}
 		}
 		x8 := i
 		if driver != 8 {
-			if x8 = posIn(s8.pages, id); x8 < 0 {
+			if x8 = s8.pos(id); x8 < 0 {
 				continue
 			}
 		}

@@ -136,7 +136,7 @@ func (s *sparseSet[T]) memory() StorageMemory {
 
 func (s *sparseSet[T]) shrink() {
 	used := make([]bool, len(s.pages))
-	for _, id := range s.dense {
+	for _, id := range s.dense[s.pre.n:] { // the prefix's entities have no entries
 		used[id.Index()>>pageShift] = true
 	}
 	last := -1

@@ -22,7 +22,7 @@ type storeSnapshot[T any] struct {
 	InsertedAt []uint64
 	ModifiedAt []uint64
 	GroupLen   int
-	Ident      uint64 // the identity prefix's length
+	Ident      identity // the identity prefix
 }
 
 func snapshotOf[T any](s *sparseSet[T], ids []EntityID) storeSnapshot[T] {
@@ -31,7 +31,7 @@ func snapshotOf[T any](s *sparseSet[T], ids []EntityID) storeSnapshot[T] {
 		Data:     slices.Clone(s.data),
 		Entries:  map[EntityID]uint64{},
 		GroupLen: -1,
-		Ident:    s.ident,
+		Ident:    s.pre,
 	}
 	for _, id := range ids {
 		if e := s.entryFor(id); e != nil {

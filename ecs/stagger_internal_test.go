@@ -81,9 +81,12 @@ func TestStaggeredCopies(t *testing.T) {
 }
 
 // stagger10 is a world whose ten storages each hold the components of the
-// same n entities, created in order.
+// same n entities, created in order. The world's first entity has none,
+// so that the others, from index 1 on, are not in the storages' identity
+// prefixes: they have sparse entries, on pages.
 func stagger10(n int) *World {
 	w := NewWorld()
+	w.ents.create()
 	type (
 		C0 struct{ X, Y float64 }
 		C1 C0

@@ -16,6 +16,7 @@ type storage interface {
 	has(EntityID) bool
 	deleteID(EntityID) bool
 	pagesRef() *[]*sparsePage
+	identRef() *identity
 	deleteFound(id EntityID, e *uint64)
 	deleteIDs(ids []EntityID, sc *bulkScratch) int
 	sweepable(n int) bool

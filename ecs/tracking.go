@@ -229,6 +229,7 @@ func (s *sparseSet[T]) enableTracking(kinds Tracking, w *World) {
 	if kinds == 0 {
 		return
 	}
+	s.cutIdent(0) // a tracked storage keeps no identity prefix
 	now := w.tick.Load()
 	t := s.track
 	if t == nil {

@@ -249,11 +249,15 @@ func (w *World) stripAll(id EntityID) {
 	if len(w.strip) != len(all) {
 		w.strip = w.strip[:0]
 		for _, st := range all {
-			w.strip = append(w.strip, stripRef{pages: st.pagesRef(), st: st})
+			w.strip = append(w.strip, stripRef{pages: st.pagesRef(), pre: st.identRef(), st: st})
 		}
 	}
 	p, x := uint32(id)>>pageShift, id&pageMask
 	for _, r := range w.strip {
+		if r.pre.at(id) < r.pre.n { // in the storage's identity prefix: no entry
+			r.st.deleteID(id)
+			continue
+		}
 		if pages := *r.pages; p < uint32(len(pages)) {
 			if pg := pages[p]; pg != nil && (pg[x]^uint64(id)&genMask)-1 < math.MaxUint32 {
 				r.st.deleteFound(id, &pg[x])
@@ -262,14 +266,16 @@ func (w *World) stripAll(id EntityID) {
 	}
 }
 
-// stripRef is a storage as stripAll sees it: the address of its page
-// table, and the storage.
+// stripRef is a storage as stripAll sees it: the addresses of its page
+// table and of its identity prefix, and the storage.
 type stripRef struct {
 	pages *[]*sparsePage
+	pre   *identity
 	st    storage
 }
 
 func (s *sparseSet[T]) pagesRef() *[]*sparsePage { return &s.pages }
+func (s *sparseSet[T]) identRef() *identity      { return &s.pre }
 
 // deleteFound is deleteID for an id known to have a component here, whose
 // sparse entry is at e. Storages with tracking or a group delete through
@@ -285,7 +291,6 @@ func (s *sparseSet[T]) deleteFound(id EntityID, e *uint64) {
 	dense, data := s.dense, s.data
 	last := len(dense) - 1
 	if i != last {
-		s.cutIdent(i)
 		moved := dense[last]
 		dense[i] = moved
 		data[i] = data[last]
