@@ -476,10 +476,14 @@ func (s *sparseSet[T]) appendIdent(id EntityID, v T) {
 // may not be allocated yet). Whatever moves or removes a component of the
 // prefix, or puts another component on an index it holds, calls it first.
 func (s *sparseSet[T]) cutIdent(i int) {
-	end := int(s.pre.n)
-	if i >= end {
-		return
+	if uint64(i) < s.pre.n { // inlined: most callers find no prefix there
+		s.cutIdentAt(i)
 	}
+}
+
+// cutIdentAt is cutIdent's work, when the prefix reaches past i.
+func (s *sparseSet[T]) cutIdentAt(i int) {
+	end := int(s.pre.n)
 	s.pre.n = uint64(i)
 	gen := s.pre.gen
 	var page *sparsePage
