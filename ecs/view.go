@@ -57,10 +57,11 @@ type viewCore[T any] struct {
 
 	// The storage's layout, copied at the borrow of a View for Get,
 	// MustGet and Lookup: its sparse pages, its number of components n,
-	// the address of its first component, and its identity prefix. A lookup then reads these, one cache line, and
-	// none of the storage's fields: the processor has fewer loads to
-	// keep in flight per lookup and more room for the misses on the
-	// components themselves. A shared borrow keeps the storage as it is
+	// the address of its first component, and its identity prefix. A
+	// lookup then reads these, 56 adjacent bytes, and none of the
+	// storage's fields: the processor has fewer loads to keep in flight
+	// per lookup and more room for the misses on the components
+	// themselves. A shared borrow keeps the storage as it is
 	// until the release, which zeroes the copies: a released view's
 	// lookups all miss, and the miss panics. The exception is a View
 	// of a group member beside a ViewMut of another member in the same
