@@ -181,8 +181,15 @@ func (s *sparseSet[T]) entry(id EntityID) *uint64 {
 		}
 		s.cutIdent(int(x))
 	}
-	if p := uint32(id) >> pageShift; p < uint32(len(s.pages)) {
-		if e := &s.pages[p][id&pageMask]; (*e^uint64(id)&genMask)-1 < math.MaxUint32 {
+	return entryIn(s.pages, id)
+}
+
+// entryIn is entry's lookup in the sparse pages: id's entry if it maps id,
+// or nil. It finds no component of the identity prefix; deleteID calls it
+// directly, inlined, in a storage with no prefix.
+func entryIn(pages []*sparsePage, id EntityID) *uint64 {
+	if p := uint32(id) >> pageShift; p < uint32(len(pages)) {
+		if e := &pages[p][id&pageMask]; (*e^uint64(id)&genMask)-1 < math.MaxUint32 {
 			return e
 		}
 	}
@@ -615,7 +622,12 @@ func (s *sparseSet[T]) remove(id EntityID) (v T, ok bool) {
 // Removal swap-removes: the last element moves into the hole, and its
 // sparse entry follows it.
 func (s *sparseSet[T]) deleteID(id EntityID) bool {
-	e := s.entry(id)
+	var e *uint64
+	if s.pre.n == 0 { // no prefix to cut (a group member never has one): no call
+		e = entryIn(s.pages, id)
+	} else {
+		e = s.entry(id)
+	}
 	if e == nil {
 		return false
 	}
