@@ -61,11 +61,11 @@ type viewCore[T any] struct {
 	// lookup then reads these, 56 adjacent bytes, and none of the
 	// storage's fields: the processor has fewer loads to keep in flight
 	// per lookup and more room for the misses on the components
-	// themselves. A shared borrow keeps the storage as it is
-	// until the release, which zeroes the copies: a released view's
-	// lookups all miss, and the miss panics. The exception is a View
-	// of a group member beside a ViewMut of another member in the same
-	// frame (held): see borrow. Unused (zero) in a ViewMut.
+	// themselves. A shared borrow keeps the storage as it is until the
+	// release, which zeroes the copies: a released view's lookups all
+	// miss, and the miss panics. The exception is a View of a group
+	// member beside a ViewMut of another member in the same frame
+	// (held): see borrow. Unused (zero) in a ViewMut.
 	pages    []*sparsePage
 	n        uint64
 	base     unsafe.Pointer
