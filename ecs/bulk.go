@@ -709,11 +709,9 @@ func (s *sparseSet[T]) zeroIDsIdent(ids []EntityID) int {
 			}
 			continue
 		}
-		if p := uint32(id) >> pageShift; p < uint32(len(pages)) {
-			if e := &pages[p][id&pageMask]; (*e^uint64(id)&genMask)-1 < math.MaxUint32 {
-				*e = 0
-				k++
-			}
+		if e := entryIn(pages, id); e != nil {
+			*e = 0
+			k++
 		}
 	}
 	return k

@@ -1,7 +1,6 @@
 package ecs
 
 import (
-	"math"
 	"sync"
 	"sync/atomic"
 )
@@ -252,16 +251,11 @@ func (w *World) stripAll(id EntityID) {
 			w.strip = append(w.strip, stripRef{pages: st.pagesRef(), pre: st.identRef(), st: st})
 		}
 	}
-	p, x := uint32(id)>>pageShift, id&pageMask
 	for _, r := range w.strip {
 		if r.pre.at(id) < r.pre.n { // in the storage's identity prefix: no entry
 			r.st.deleteID(id)
-			continue
-		}
-		if pages := *r.pages; p < uint32(len(pages)) {
-			if pg := pages[p]; pg != nil && (pg[x]^uint64(id)&genMask)-1 < math.MaxUint32 {
-				r.st.deleteFound(id, &pg[x])
-			}
+		} else if e := entryIn(*r.pages, id); e != nil {
+			r.st.deleteFound(id, e)
 		}
 	}
 }
