@@ -4,6 +4,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"unsafe"
 )
 
 const (
@@ -135,6 +136,37 @@ type sparseSet[T any] struct {
 	typ  reflect.Type
 	name string
 	lock borrowState
+}
+
+// sparseHead is the start of every sparseSet[T]'s layout, without T: the
+// fields every instantiation has at the same offsets (a []T is a pointer,
+// a length and a capacity whatever T is). A group reads and swaps its
+// members' components through it (group.swap), whatever their types.
+// TestSparseHeadLayout checks that the offsets agree.
+type sparseHead struct {
+	pages []*sparsePage
+	dense []EntityID
+	data  rawSlice       // data []T
+	track unsafe.Pointer // track *tracker[T]: nil when the storage tracks nothing
+}
+
+// rawSlice is a slice's header, its element type unknown.
+type rawSlice struct {
+	ptr      unsafe.Pointer
+	len, cap int
+}
+
+// head returns s seen as its sparseHead, and the size of T in 8-byte words
+// if a group may swap its components as words: T holds no pointers (the
+// garbage collector needs no write barrier) and is 8-byte aligned. Words
+// is -1 otherwise.
+func (s *sparseSet[T]) head() (h *sparseHead, words int) {
+	var zero T
+	words = -1
+	if size, align := unsafe.Sizeof(zero), unsafe.Alignof(zero); !s.ptrs && size%8 == 0 && (size == 0 || align%8 == 0) {
+		words = int(size / 8)
+	}
+	return (*sparseHead)(unsafe.Pointer(s)), words
 }
 
 // identity is a storage's identity prefix (see sparseSet.pre).
@@ -663,19 +695,32 @@ func (s *sparseSet[T]) deletePacked(e *uint64, i int) {
 	g.n--
 	n := g.n
 	if i != n {
-		for k, m := range g.members {
-			if k != s.member {
-				m.swapPos(i, n)
+		if len(g.members) == 2 {
+			g.swap(1-s.member, i, n)
+		} else {
+			for k := range g.members {
+				if k != s.member {
+					g.swap(k, i, n)
+				}
 			}
 		}
-		s.moveTo(n, i)
+		s.movePacked(n, i)
 	}
 	*e = 0
 	last := len(s.dense) - 1
 	if n != last {
-		s.moveTo(last, n)
+		s.movePacked(last, n)
 	}
 	s.dropLast(last)
+}
+
+// movePacked is moveTo in a group member, which keeps no identity prefix
+// to cut: small enough to inline.
+func (s *sparseSet[T]) movePacked(from, to int) {
+	moved := s.dense[from]
+	s.dense[to] = moved
+	s.data[to] = s.data[from]
+	s.pages[moved.Index()>>pageShift][moved.Index()&pageMask] = sparseEntry(moved, to)
 }
 
 // moveTo moves the component at position from, with its entity, to

@@ -1,0 +1,183 @@
+package ecs
+
+import (
+	"fmt"
+	"testing"
+	"unsafe"
+)
+
+// Component types of every kind group.swap distinguishes: moved as two
+// words (the fast case), as some other number of words (a loop, or no
+// data at all), or through the member's swapPos (a size or alignment that
+// is not a whole number of words, or pointers).
+type (
+	swVec2  struct{ X, Y float64 }
+	swVec3  [3]int64
+	swEmpty struct{}
+	swI32   struct{ A int32 }
+	swPair  struct{ A, B int32 }
+	swName  struct{ S string }
+	swBig   struct{ A, B, C, D, E uint64 }
+)
+
+// TestSparseHeadLayout checks that sparseHead matches the start of
+// sparseSet[T]'s layout, whatever T: group.swap reads storages through it.
+func TestSparseHeadLayout(t *testing.T) {
+	var h sparseHead
+	want := [...]uintptr{unsafe.Offsetof(h.pages), unsafe.Offsetof(h.dense), unsafe.Offsetof(h.data), unsafe.Offsetof(h.track)}
+	check := func(name string, got [4]uintptr, dataSize uintptr) {
+		t.Helper()
+		if got != want {
+			t.Errorf("sparseSet[%s]: offsets of pages, dense, data, track are %v; sparseHead has %v", name, got, want)
+		}
+		if dataSize != unsafe.Sizeof(h.data) {
+			t.Errorf("sparseSet[%s]: data takes %d bytes; rawSlice %d", name, dataSize, unsafe.Sizeof(h.data))
+		}
+	}
+	var a sparseSet[swVec2]
+	check("swVec2", [4]uintptr{unsafe.Offsetof(a.pages), unsafe.Offsetof(a.dense), unsafe.Offsetof(a.data), unsafe.Offsetof(a.track)}, unsafe.Sizeof(a.data))
+	var b sparseSet[swName]
+	check("swName", [4]uintptr{unsafe.Offsetof(b.pages), unsafe.Offsetof(b.dense), unsafe.Offsetof(b.data), unsafe.Offsetof(b.track)}, unsafe.Sizeof(b.data))
+	var c sparseSet[swEmpty]
+	check("swEmpty", [4]uintptr{unsafe.Offsetof(c.pages), unsafe.Offsetof(c.dense), unsafe.Offsetof(c.data), unsafe.Offsetof(c.track)}, unsafe.Sizeof(c.data))
+}
+
+// TestSparseHeadWords checks which component types a group swaps as words.
+func TestSparseHeadWords(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		words int
+		head  func() (*sparseHead, int)
+	}{
+		{"two float64s", 2, newSparseSet[swVec2]().head},
+		{"[3]int64", 3, newSparseSet[swVec3]().head},
+		{"five uint64s", 5, newSparseSet[swBig]().head},
+		{"an empty struct", 0, newSparseSet[swEmpty]().head},
+		{"an int", 1, newSparseSet[int]().head},
+		{"an int32 (4 bytes)", -1, newSparseSet[swI32]().head},
+		{"two int32s (8 bytes, 4-byte aligned)", -1, newSparseSet[swPair]().head},
+		{"a string (pointers)", -1, newSparseSet[swName]().head},
+		{"a pointer", -1, newSparseSet[*int]().head},
+	} {
+		if _, got := tc.head(); got != tc.words {
+			t.Errorf("%s: words = %d, want %d", tc.name, got, tc.words)
+		}
+	}
+}
+
+// TestGroupSwapKinds runs adds and removals through a group of two members
+// of each kind of component, and of a tracked member, checking after every
+// step that the group is packed and that every entity kept its own
+// components: a swap that moved an entity without its data, or the data
+// without its sparse entry, fails here.
+func TestGroupSwapKinds(t *testing.T) {
+	t.Run("two words and two words", func(t *testing.T) {
+		testGroupSwap(t, func(i int) swVec2 { return swVec2{float64(i), -float64(i)} }, func(i int) swPos { return swPos{float64(i), 0.5} })
+	})
+	t.Run("two words and three", func(t *testing.T) {
+		testGroupSwap(t, func(i int) swVec2 { return swVec2{float64(i), 1} }, func(i int) swVec3 { return swVec3{int64(i), 2, -int64(i)} })
+	})
+	t.Run("five words and one", func(t *testing.T) {
+		testGroupSwap(t, func(i int) swBig { return swBig{uint64(i), 1, 2, 3, uint64(i) * 7} }, func(i int) int { return -i })
+	})
+	t.Run("no data and two words", func(t *testing.T) {
+		testGroupSwap(t, func(int) swEmpty { return swEmpty{} }, func(i int) swVec2 { return swVec2{float64(i), 3} })
+	})
+	t.Run("half words and two words", func(t *testing.T) {
+		testGroupSwap(t, func(i int) swI32 { return swI32{int32(i)} }, func(i int) swVec2 { return swVec2{float64(i), 4} })
+	})
+	t.Run("4-byte aligned and pointers", func(t *testing.T) {
+		testGroupSwap(t, func(i int) swPair { return swPair{int32(i), -int32(i)} }, func(i int) swName { return swName{fmt.Sprint(i)} })
+	})
+	t.Run("tracked and two words", func(t *testing.T) {
+		testGroupSwap(t, func(i int) gT { return gT{i} }, func(i int) swVec2 { return swVec2{float64(i), 5} })
+	})
+}
+
+// swPos is a second two-float64 type, a member beside swVec2.
+type swPos struct{ X, Y float64 }
+
+// testGroupSwap gives 300 entities an A (made by mkA from the entity's
+// number) and, in a scrambled order, a B; it then removes and re-adds B
+// and removes A from scrambled entities, through every removal path,
+// checking the group and every component after each round.
+func testGroupSwap[A, B comparable](t *testing.T, mkA func(int) A, mkB func(int) B) {
+	t.Helper()
+	w := NewWorld()
+	if err := AddGroup2[A, B](w); err != nil {
+		t.Fatal(err)
+	}
+	const n = 300
+	ids := make([]EntityID, n)
+	for i := range ids {
+		ids[i], _ = w.AddEntity()
+		if err := AddComponent1(w, ids[i], mkA(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := storageFor[A](w).group
+	hasA, hasB := make([]bool, n), make([]bool, n)
+	for i := range hasA {
+		hasA[i] = true
+	}
+	verify := func(step string) {
+		t.Helper()
+		checkGroup(t, g)
+		for i, id := range ids {
+			a, errA := Get[A](w, id)
+			if hasA[i] != (errA == nil) || hasA[i] && a != mkA(i) {
+				t.Fatalf("%s: entity %d has A %v (%v), want present=%v %v", step, i, a, errA, hasA[i], mkA(i))
+			}
+			b, errB := Get[B](w, id)
+			if hasB[i] != (errB == nil) || hasB[i] && b != mkB(i) {
+				t.Fatalf("%s: entity %d has B %v (%v), want present=%v %v", step, i, b, errB, hasB[i], mkB(i))
+			}
+		}
+	}
+	x := uint32(12345)
+	scrambled := func() []int {
+		order := make([]int, n)
+		for i := range order {
+			order[i] = i
+		}
+		for i := n - 1; i > 0; i-- {
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			j := int(x % uint32(i+1))
+			order[i], order[j] = order[j], order[i]
+		}
+		return order
+	}
+	for round := range 4 {
+		for _, i := range scrambled() {
+			if !hasB[i] && (round+i)%5 != 0 {
+				if err := AddComponent1(w, ids[i], mkB(i)); err != nil {
+					t.Fatal(err)
+				}
+				hasB[i] = true
+			}
+		}
+		verify(fmt.Sprintf("round %d, after adding B", round))
+		for k, i := range scrambled() {
+			switch {
+			case k%3 == 0 && hasB[i]: // B leaves: the group swaps A
+				if _, err := DeleteComponent[B](w, ids[i]); err != nil {
+					t.Fatal(err)
+				}
+				hasB[i] = false
+			case k%3 == 1 && hasA[i]: // A leaves: the group swaps B
+				if _, had, err := Remove[A](w, ids[i]); err != nil || !had {
+					t.Fatalf("Remove[A](%d) = %v, %v", i, had, err)
+				}
+				hasA[i] = false
+			case k%7 == 2 && !hasA[i]: // A comes back: the entity may join again
+				if err := AddComponent1(w, ids[i], mkA(i)); err != nil {
+					t.Fatal(err)
+				}
+				hasA[i] = true
+			}
+		}
+		verify(fmt.Sprintf("round %d, after removals", round))
+	}
+}
