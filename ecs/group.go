@@ -78,7 +78,13 @@ func (g *group) joined(self, x int, id EntityID) {
 		}
 		n := g.n
 		if p != n {
-			g.swap(o, p, n)
+			if g.fastSwap(o) {
+				h := g.heads[o]
+				h.swapIDs(p, n)
+				h.swap2(p, n)
+			} else {
+				g.swap(o, p, n)
+			}
 		}
 		if x != n {
 			g.swap(self, x, n)
@@ -130,28 +136,44 @@ func (g *group) leave(x int) {
 // spills every register of the caller's loop.
 func (g *group) swap(k, i, j int) {
 	h, words := g.heads[k], g.words[k]
-	if words < 0 || h.track != nil {
+	switch {
+	case words < 0 || h.track != nil:
 		g.members[k].swapPos(i, j)
-		return
+	case words == 2:
+		h.swapIDs(i, j)
+		h.swap2(i, j)
+	default:
+		h.swapIDs(i, j)
+		x, y := unsafe.Add(h.data.ptr, i*words*8), unsafe.Add(h.data.ptr, j*words*8)
+		for w := 0; w < words*8; w += 8 {
+			p, q := (*uint64)(unsafe.Add(x, w)), (*uint64)(unsafe.Add(y, w))
+			*p, *q = *q, *p
+		}
 	}
-	d := h.dense // as long as data, by sparseSet's invariant
-	if uint(i) >= uint(len(d)) || uint(j) >= uint(len(d)) {
-		panic("ecs: group swap out of range") // unreachable: positions come from the group
-	}
+}
+
+// fastSwap reports whether swap may swap members[k]'s components with
+// swapIDs and swap2, inlined in the caller.
+func (g *group) fastSwap(k int) bool { return g.words[k] == 2 && g.heads[k].track == nil }
+
+// swapIDs swaps the entities at positions i and j, and points their sparse
+// entries at their new positions; the caller swaps the components. It
+// checks i and j against the length of dense, which is that of the
+// components: the caller's unsafe accesses to them rely on it.
+func (h *sparseHead) swapIDs(i, j int) {
+	d, pages := h.dense, h.pages
 	a, b := d[i], d[j]
 	d[i], d[j] = b, a
-	h.pages[a.Index()>>pageShift][a.Index()&pageMask] = sparseEntry(a, j)
-	h.pages[b.Index()>>pageShift][b.Index()&pageMask] = sparseEntry(b, i)
-	x, y := unsafe.Add(h.data.ptr, i*words*8), unsafe.Add(h.data.ptr, j*words*8)
-	if words == 2 { // two float64s, a 2D vector: the usual component
-		p, q := (*[2]uint64)(x), (*[2]uint64)(y)
-		p[0], p[1], q[0], q[1] = q[0], q[1], p[0], p[1]
-		return
-	}
-	for w := 0; w < words*8; w += 8 {
-		p, q := (*uint64)(unsafe.Add(x, w)), (*uint64)(unsafe.Add(y, w))
-		*p, *q = *q, *p
-	}
+	pages[uint32(a)>>pageShift][a&pageMask] = uint64(a)&genMask | uint64(uint32(j+1)) // sparseEntry(a, j)
+	pages[uint32(b)>>pageShift][b&pageMask] = uint64(b)&genMask | uint64(uint32(i+1))
+}
+
+// swap2 swaps the components at positions i and j, of two words each
+// (two float64s, a 2D vector: the usual component), which swapIDs has
+// bounds-checked.
+func (h *sparseHead) swap2(i, j int) {
+	p, q := (*[2]uint64)(unsafe.Add(h.data.ptr, i*16)), (*[2]uint64)(unsafe.Add(h.data.ptr, j*16))
+	p[0], p[1], q[0], q[1] = q[0], q[1], p[0], p[1]
 }
 
 // addGroup declares the group over members, packing the entities that

@@ -695,8 +695,10 @@ func (s *sparseSet[T]) deletePacked(e *uint64, i int) {
 	g.n--
 	n := g.n
 	if i != n {
-		if len(g.members) == 2 {
-			g.swap(1-s.member, i, n)
+		if o := 1 - s.member; len(g.members) == 2 && g.fastSwap(o) {
+			h := g.heads[o]
+			h.swapIDs(i, n)
+			h.swap2(i, n)
 		} else {
 			for k := range g.members {
 				if k != s.member {
