@@ -220,7 +220,7 @@ func (s *sparseSet[T]) entry(id EntityID) *uint64 {
 // or nil. It finds no component of the identity prefix; deleteID calls it
 // directly, inlined, in a storage with no prefix.
 func entryIn(pages []*sparsePage, id EntityID) *uint64 {
-	if p := uint32(id) >> pageShift; p < uint32(len(pages)) {
+	if p := uint(uint32(id) >> pageShift); p < uint(len(pages)) {
 		if e := &pages[p][id&pageMask]; (*e^uint64(id)&genMask)-1 < math.MaxUint32 {
 			return e
 		}
@@ -255,7 +255,7 @@ func (s *sparseSet[T]) get(id EntityID) *T {
 // slotIn's lookup rather than calling it: written that way it costs 7
 // more to inline, which puts Join2's WithID loop over the budget.
 func posIn(pages []*sparsePage, id EntityID) int {
-	if p := uint32(id) >> pageShift; p < uint32(len(pages)) {
+	if p := uint(uint32(id) >> pageShift); p < uint(len(pages)) {
 		if x := (pages[p][id&pageMask] ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
 			return int(x)
 		}
@@ -644,7 +644,8 @@ func (s *sparseSet[T]) remove(id EntityID) (v T, ok bool) {
 		s.track.removed(id, i, last)
 	}
 	if i != last {
-		s.moveTo(last, i)
+		s.cutIdent(i)
+		s.move(last, i)
 	}
 	s.dropLast(last)
 	return v, true
@@ -678,7 +679,8 @@ func (s *sparseSet[T]) deleteID(id EntityID) bool {
 		s.track.deleted(id, &s.data[i], i, last)
 	}
 	if i != last {
-		s.moveTo(last, i)
+		s.cutIdent(i)
+		s.move(last, i)
 	}
 	s.dropLast(last)
 	return true
@@ -706,30 +708,22 @@ func (s *sparseSet[T]) deletePacked(e *uint64, i int) {
 				}
 			}
 		}
-		s.movePacked(n, i)
+		s.move(n, i)
 	}
 	*e = 0
 	last := len(s.dense) - 1
 	if n != last {
-		s.movePacked(last, n)
+		s.move(last, n)
 	}
 	s.dropLast(last)
 }
 
-// movePacked is moveTo in a group member, which keeps no identity prefix
-// to cut: small enough to inline.
-func (s *sparseSet[T]) movePacked(from, to int) {
-	moved := s.dense[from]
-	s.dense[to] = moved
-	s.data[to] = s.data[from]
-	s.pages[moved.Index()>>pageShift][moved.Index()&pageMask] = sparseEntry(moved, to)
-}
-
-// moveTo moves the component at position from, with its entity, to
+// move moves the component at position from, with its entity, to
 // position to, overwriting what was there, and points the entity's sparse
-// entry at it.
-func (s *sparseSet[T]) moveTo(from, to int) {
-	s.cutIdent(to)
+// entry at it. The caller cuts the identity prefix at to first, if it may
+// reach there (a group member keeps none): so move is small enough to
+// inline, and a removal makes no call to fill its hole.
+func (s *sparseSet[T]) move(from, to int) {
 	moved := s.dense[from]
 	s.dense[to] = moved
 	s.data[to] = s.data[from]
