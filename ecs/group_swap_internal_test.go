@@ -2,6 +2,7 @@ package ecs
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"unsafe"
 )
@@ -179,5 +180,64 @@ func testGroupSwap[A, B comparable](t *testing.T, mkA func(int) A, mkB func(int)
 			}
 		}
 		verify(fmt.Sprintf("round %d, after removals", round))
+	}
+}
+
+// TestGroupSwapAfterTrackComponent turns tracking on for a member whose
+// components the group was swapping as words: from then on its swaps must
+// go through swapPos, which moves the modification timestamps along.
+func TestGroupSwapAfterTrackComponent(t *testing.T) {
+	w := NewWorld()
+	if err := AddGroup2[swVec2, swPos](w); err != nil {
+		t.Fatal(err)
+	}
+	var ids []EntityID
+	for i := range 10 {
+		id, _ := AddEntity1(w, swVec2{float64(i), 0})
+		ids = append(ids, id)
+	}
+	for _, i := range []int{4, 8} { // swaps while untracked
+		if err := AddComponent1(w, ids[i], swPos{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := TrackComponent[swVec2](w, TrackModification); err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{7, 3} {
+		if err := w.Run(func(v ViewMut[swVec2]) { v.MustGet(ids[i]).Y = 1 }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Joining swaps swVec2's components to the front; leaving swaps them
+	// back out, through both removal paths.
+	for _, i := range []int{9, 7, 0, 5, 3} {
+		if err := AddComponent1(w, ids[i], swPos{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := DeleteComponent[swPos](w, ids[9]); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Remove[swPos](w, ids[4]); err != nil {
+		t.Fatal(err)
+	}
+	checkGroup(t, storageFor[swVec2](w).group)
+	err := w.Run(func(v View[swVec2]) {
+		mod, err := v.Modified()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []float64
+		for p := range mod.All() {
+			got = append(got, p.X)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, []float64{3, 7}) {
+			t.Errorf("modified after group swaps = %v, want [3 7]", got)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
