@@ -6,11 +6,17 @@
 //
 //	go run ./bench/cmd/report [-count 5] [-benchtime 1s] [-short] [-bench regexp] [-raw file] [-out docs]
 //
-// It runs `go test ./bench -run '^$' -bench . -benchmem -count N -timeout 0`
-// (with -short, only N = 1,000 and 16,000: a quick check), streams the
-// output to stderr, takes the median of every metric over the runs and
-// writes the page and the charts. -raw saves the output (with the run's
-// details) to a file; -in reads such a file instead of running the suite.
+// It builds the suite's test binary (`go test -c ./bench`) and runs it
+// -count times over the whole suite, each benchmark once per pass, as
+// `bench.test -test.run '^$' -test.bench . -test.benchmem -test.count 1
+// -test.timeout 0` in the bench directory (with -short, only N = 1,000 and
+// 16,000: a quick check). Interleaving the runs this way spreads each
+// benchmark's samples over the whole run, so that a burst of load on a
+// shared machine lands in one sample of a benchmark rather than in all of
+// them, as `go test -count N` would have it. It streams the output to
+// stderr, takes the median of every metric over the passes and writes the
+// page and the charts. -raw saves the output (with the run's details) to a
+// file; -in reads such a file instead of running the suite.
 package main
 
 import (
@@ -37,7 +43,7 @@ func main() {
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	count := fs.Int("count", 5, "runs of each benchmark (the page shows medians)")
+	count := fs.Int("count", 5, "passes over the suite, each running every benchmark once (the page shows medians)")
 	benchtime := fs.String("benchtime", "", "passed to go test -benchtime (default: go test's, 1s)")
 	short := fs.Bool("short", false, "quick check: only N = 1,000 and 16,000 (go test -short)")
 	bench := fs.String("bench", ".", "passed to go test -bench: which benchmarks to run")
@@ -58,12 +64,15 @@ func run(args []string) error {
 			return err
 		}
 	} else {
-		testArgs := []string{"test", "./bench", "-run", "^$", "-bench", *bench, "-benchmem", "-count", strconv.Itoa(*count), "-timeout", "0"}
+		if *count < 1 {
+			return fmt.Errorf("-count %d: the suite must run at least once", *count)
+		}
+		testArgs := []string{"-test.run", "^$", "-test.bench", *bench, "-test.benchmem", "-test.count", "1", "-test.timeout", "0"}
 		if *benchtime != "" {
-			testArgs = append(testArgs, "-benchtime", *benchtime)
+			testArgs = append(testArgs, "-test.benchtime", *benchtime)
 		}
 		if *short {
-			testArgs = append(testArgs, "-short")
+			testArgs = append(testArgs, "-test.short")
 		}
 		text, err = runSuite(root, testArgs, shellJoin(append([]string{"go", "run", "./bench/cmd/report"}, args...)), *count)
 		if err != nil {
@@ -110,28 +119,44 @@ func moduleRoot() (string, error) {
 	return filepath.Dir(mod), nil
 }
 
-// runSuite runs go with testArgs in root, streaming its output to stderr,
-// and returns the output preceded by "# key: value" lines describing the
-// run (machine, command, time, load).
+// runSuite builds the suite's test binary and runs it count times with
+// testArgs in root's bench directory, streaming its output to stderr, and
+// returns the output preceded by "# key: value" lines describing the run
+// (machine, commands, time, load).
 func runSuite(root string, testArgs []string, reportCmd string, count int) ([]byte, error) {
-	var buf bytes.Buffer
-	cmd := exec.Command("go", testArgs...)
-	cmd.Dir = root
-	cmd.Stdout = io.MultiWriter(&buf, os.Stderr)
-	cmd.Stderr = os.Stderr
-	loadBefore := loadAverage()
+	tmp, err := os.MkdirTemp("", "slipway-report-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "bench.test")
 	commit := gitCommit(root) // before go test builds the suite from the tree
+	build := exec.Command("go", "test", "-c", "-o", bin, "./bench")
+	build.Dir = root
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return nil, fmt.Errorf("building the benchmark suite: %w", err)
+	}
+	testCmd := "go test -c -o bench.test ./bench && cd bench && for pass in $(seq " + strconv.Itoa(count) + "); do ../" + shellJoin(append([]string{"bench.test"}, testArgs...)) + "; done"
+	var buf bytes.Buffer
+	loadBefore := loadAverage()
 	start := time.Now()
-	fmt.Fprintf(os.Stderr, "report: running %s\n", shellJoin(append([]string{"go"}, testArgs...)))
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("the benchmark suite failed: %w", err)
+	for pass := 1; pass <= count; pass++ {
+		fmt.Fprintf(os.Stderr, "report: pass %d of %d: %s\n", pass, count, shellJoin(append([]string{"bench.test"}, testArgs...)))
+		cmd := exec.Command(bin, testArgs...)
+		cmd.Dir = filepath.Join(root, "bench")
+		cmd.Stdout = io.MultiWriter(&buf, os.Stderr)
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
+			return nil, fmt.Errorf("the benchmark suite failed in pass %d: %w", pass, err)
+		}
 	}
 	took := time.Since(start).Round(time.Second)
 	model, cores := cpuInfo()
 	var head bytes.Buffer
 	for _, kv := range [][2]string{
 		{"report command", strings.TrimSpace(reportCmd)},
-		{"test command", shellJoin(append([]string{"go"}, testArgs...))},
+		{"test command", testCmd},
 		{"cpu model", model},
 		{"cores", cores},
 		{"go version", goVersion()},
@@ -240,6 +265,7 @@ func infoFrom(meta map[string]string) pageInfo {
 		loadBefore:    get("load before", "unknown"),
 		loadAfter:     get("load after", "unknown"),
 		counts:        get("count", "several"),
+		interleaved:   strings.Contains(get("test command", ""), "for pass in"),
 		chartDir:      "benchmarks",
 	}
 }

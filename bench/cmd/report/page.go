@@ -169,6 +169,7 @@ type pageInfo struct {
 	loadBefore    string
 	loadAfter     string
 	counts        string // -count
+	interleaved   bool   // one run of each benchmark per pass over the suite (runSuite), not -count runs in a row
 	chartDir      string // where the charts are, relative to the page
 	memory        []memRow
 	memoryN       int // the entities of the memory table
@@ -183,7 +184,11 @@ func writePage(w io.Writer, rs []result, info pageInfo) error {
 	b.WriteString("Slipway measured on the workloads the Go ECS community compares on, beside hand-written Go over plain slices doing the same work (`plain`, the speed of light) in the same run, and a Go port of the Rust community's cross-ECS suite. ")
 	b.WriteString("See [bench/README.md](../bench/README.md) for how each workload is built and timed.\n\n")
 	b.WriteString("Implementations: `plain` is hand-written Go; `sparse` is hand-written Go over the smallest paged sparse set that stores components as Slipway does (same pages, entries and dense arrays, staggered as Slipway staggers them; no borrow checks, systems, errors, tracking or groups): what the data structure itself costs, so that `plain` to `sparse` is the data structure and `sparse` to `slipway` is Slipway's own overhead (Slipway's joins and lookups have tricks the reference lacks, so it can be faster); `sparse-group` is that reference with a packed group over Position and Velocity kept by hand as Slipway keeps its groups (the add/remove workloads); `slipway` is the one-at-a-time or iterating path a system would use; `slipway-bulk` uses the bulk calls, once per round for all N entities (from 65,536 ids, they share their work with the worker pool, so their wall time can be below their CPU time; they get the ids in the order the creating call returned them, runs of consecutive indices that they write a page of index entries at a time); in Random and RandomMoved, `slipway-bulk` is the bulk look-up instead: one range over `View.Lookup` with all N shuffled ids, on one goroutine; `slipway-par` and `slipway-seq` are the parallel and sequential runs of HeavyCompute and Schedule.\n\n")
-	fmt.Fprintf(&b, "Every figure is the median of %s runs. **ns/entity** is wall time per round divided by the entities the round handles (the figure the issue's targets are stated in). **CPU ns/entity** is the CPU time the benchmark process used over the same rounds, per entity: on a shared machine it leaves out the time the process waited for a core, so it is the steadier figure here; for parallel work it adds up the cores.\n\n", info.counts)
+	fmt.Fprintf(&b, "Every figure is the median of %s runs. ", info.counts)
+	if info.interleaved {
+		b.WriteString("The runs are interleaved: the report runs the whole suite once per pass, so a benchmark's runs are spread over the whole run, and a burst of load on the shared machine lands in one of them rather than in all. ")
+	}
+	fmt.Fprintf(&b, "**ns/entity** is wall time per round divided by the entities the round handles (the figure the issue's targets are stated in). **CPU ns/entity** is the CPU time the benchmark process used over the same rounds, per entity: on a shared machine it leaves out the time the process waited for a core, so it is the steadier figure here; for parallel work it adds up the cores.\n\n")
 
 	b.WriteString("## Machine and run\n\n")
 	b.WriteString("| | |\n| --- | --- |\n")

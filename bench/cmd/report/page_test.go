@@ -117,6 +117,29 @@ func TestWritePage(t *testing.T) {
 	if strings.Index(page, "### NewWorld") > strings.Index(page, "### HeavyCompute") {
 		t.Error("NewWorld comes after HeavyCompute")
 	}
+	if strings.Contains(page, "interleaved") {
+		t.Error("the page calls the runs of go test -count interleaved")
+	}
+}
+
+// TestWritePageInterleaved: a run of runSuite's passes says its runs are
+// interleaved, and shows the commands that made them.
+func TestWritePageInterleaved(t *testing.T) {
+	var b bytes.Buffer
+	o, err := parse(strings.NewReader(strings.Replace(suiteOutput,
+		"# test command: go test ./bench -bench . -count 1",
+		"# test command: go test -c -o bench.test ./bench && cd bench && for pass in $(seq 5); do ../bench.test -test.run '^$' -test.bench . -test.count 1; done", 1)))
+	check(t, err)
+	check(t, writePage(&b, aggregate(o.samples), infoFrom(o.meta)))
+	page := b.String()
+	for _, want := range []string{
+		"The runs are interleaved",
+		"```\ngo test -c -o bench.test ./bench && cd bench && for pass in $(seq 5); do ../bench.test -test.run '^$' -test.bench . -test.count 1; done\n```",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
 }
 
 func TestWriteReportWritesPageAndCharts(t *testing.T) {
