@@ -142,12 +142,23 @@ type sparseSet[T any] struct {
 // fields every instantiation has at the same offsets (a []T is a pointer,
 // a length and a capacity whatever T is). A group reads and swaps its
 // members' components through it (group.swap), whatever their types.
-// TestSparseHeadLayout checks that the offsets agree.
+// The declaration below checks at compile time that the offsets agree.
 type sparseHead struct {
 	pages []*sparsePage
 	dense []EntityID
 	data  rawSlice       // data []T
 	track unsafe.Pointer // track *tracker[T]: nil when the storage tracks nothing
+}
+
+// The layouts agree, or this does not compile: each difference of offsets
+// indexes an array of one element, and a constant index other than 0 (or
+// a negative uintptr) is an error. The offsets do not depend on T: its
+// fields of T are a slice and a pointer.
+var _ = [...]struct{}{
+	[1]struct{}{}[unsafe.Offsetof(sparseSet[byte]{}.pages)-unsafe.Offsetof(sparseHead{}.pages)],
+	[1]struct{}{}[unsafe.Offsetof(sparseSet[byte]{}.dense)-unsafe.Offsetof(sparseHead{}.dense)],
+	[1]struct{}{}[unsafe.Offsetof(sparseSet[byte]{}.data)-unsafe.Offsetof(sparseHead{}.data)],
+	[1]struct{}{}[unsafe.Offsetof(sparseSet[byte]{}.track)-unsafe.Offsetof(sparseHead{}.track)],
 }
 
 // rawSlice is a slice's header, its element type unknown.
