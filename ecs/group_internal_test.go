@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -173,23 +174,30 @@ func TestGroupKeepsTimestampsWithEntities(t *testing.T) {
 	}
 	_, _, _ = Remove[gA](w, ids[9]) // swaps back out
 	checkGroup(t, storageFor[gT](w).group)
-	err := w.Run(func(v View[gT]) {
+	if got := modifiedKeys(t, w, func(c *gT) int { return c.V }); !slices.Equal(got, []int{103, 107}) {
+		t.Errorf("modified after group swaps = %v, want [103 107]", got)
+	}
+}
+
+// modifiedKeys returns key of every component of T that w reports
+// modified, sorted.
+func modifiedKeys[T any, K cmp.Ordered](t *testing.T, w *World, key func(*T) K) []K {
+	t.Helper()
+	var got []K
+	err := w.Run(func(v View[T]) {
 		mod, err := v.Modified()
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []int
-		for p := range mod.All() {
-			got = append(got, p.V)
-		}
-		slices.Sort(got)
-		if !slices.Equal(got, []int{103, 107}) {
-			t.Errorf("modified after group swaps = %v, want [103 107]", got)
+		for c := range mod.All() {
+			got = append(got, key(c))
 		}
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	slices.Sort(got)
+	return got
 }
 
 // TestGroupModel applies a fixed pseudo-random sequence of every storage

@@ -223,21 +223,7 @@ func TestGroupSwapAfterTrackComponent(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGroup(t, storageFor[swVec2](w).group)
-	err := w.Run(func(v View[swVec2]) {
-		mod, err := v.Modified()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []float64
-		for p := range mod.All() {
-			got = append(got, p.X)
-		}
-		slices.Sort(got)
-		if !slices.Equal(got, []float64{3, 7}) {
-			t.Errorf("modified after group swaps = %v, want [3 7]", got)
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
+	if got := modifiedKeys(t, w, func(c *swVec2) float64 { return c.X }); !slices.Equal(got, []float64{3, 7}) {
+		t.Errorf("modified after group swaps = %v, want [3 7]", got)
 	}
 }

@@ -88,13 +88,29 @@ func TestTargetsHoldOrNot(t *testing.T) {
 	equal(t, "allocation target holds", allocs.wallHolds, "**no**")
 }
 
-func TestWritePage(t *testing.T) {
+// renderPage parses a suite's output and returns the page made of it.
+func renderPage(t *testing.T, output string) string {
+	t.Helper()
 	var b bytes.Buffer
-	o, err := parse(strings.NewReader(suiteOutput))
+	o, err := parse(strings.NewReader(output))
 	check(t, err)
 	check(t, writePage(&b, aggregate(o.samples), infoFrom(o.meta)))
-	page := b.String()
-	for _, want := range []string{
+	return b.String()
+}
+
+// pageHas reports every one of wants that page lacks.
+func pageHas(t *testing.T, page string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}
+
+func TestWritePage(t *testing.T) {
+	page := renderPage(t, suiteOutput)
+	pageHas(t, page,
 		"# Benchmarks",
 		"| CPU | Test CPU 3000 |",
 		"| Commit | abc1234 |",
@@ -108,11 +124,7 @@ func TestWritePage(t *testing.T) {
 		"`slipway-par` runs 2.00× faster than `slipway` (wall time, N = 1,000); it kept 2.20 cores busy on average (CPU time / wall time).",
 		"| Query2Comp ≤ 2.0 ns | 2.10 ns | **no** | 1.90 ns | yes | 1.89 ns | **no** | 2.40 ns |",
 		"here it took 1.50 ns, a factor of 0.94.",
-	} {
-		if !strings.Contains(page, want) {
-			t.Errorf("the page lacks %q", want)
-		}
-	}
+	)
 	// Workloads come in page order, whatever the order of the output.
 	if strings.Index(page, "### NewWorld") > strings.Index(page, "### HeavyCompute") {
 		t.Error("NewWorld comes after HeavyCompute")
@@ -125,21 +137,13 @@ func TestWritePage(t *testing.T) {
 // TestWritePageInterleaved: a run of runSuite's passes says its runs are
 // interleaved, and shows the commands that made them.
 func TestWritePageInterleaved(t *testing.T) {
-	var b bytes.Buffer
-	o, err := parse(strings.NewReader(strings.Replace(suiteOutput,
+	page := renderPage(t, strings.Replace(suiteOutput,
 		"# test command: go test ./bench -bench . -count 1",
-		"# test command: go test -c -o bench.test ./bench && cd bench && for pass in $(seq 5); do ../bench.test -test.run '^$' -test.bench . -test.count 1; done", 1)))
-	check(t, err)
-	check(t, writePage(&b, aggregate(o.samples), infoFrom(o.meta)))
-	page := b.String()
-	for _, want := range []string{
+		"# test command: go test -c -o bench.test ./bench && cd bench && for pass in $(seq 5); do ../bench.test -test.run '^$' -test.bench . -test.count 1; done", 1))
+	pageHas(t, page,
 		"The runs are interleaved",
 		"```\ngo test -c -o bench.test ./bench && cd bench && for pass in $(seq 5); do ../bench.test -test.run '^$' -test.bench . -test.count 1; done\n```",
-	} {
-		if !strings.Contains(page, want) {
-			t.Errorf("the page lacks %q", want)
-		}
-	}
+	)
 }
 
 func TestWriteReportWritesPageAndCharts(t *testing.T) {
