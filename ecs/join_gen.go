@@ -416,6 +416,11 @@ type Iter2[T1, T2 any] struct {
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
 //
+// Over a packed group of exactly these types, and over storages that line
+// up (the same entities first, in the same order, as when they were
+// created in order with these components), it walks aligned positions
+// instead, with no probe.
+//
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
@@ -451,6 +456,13 @@ func newIter2[T1, T2 any](s1 *sparseSet[T1], s2 *sparseSet[T2]) Iter2[T1, T2] {
 
 // pick chooses what drives the join: the aligned range of a packed group
 // when the storages are exactly its members, else the shortest storage.
+// The shortest storage's components may also line up with the others'
+// without a group: when the identity prefix of every storage (see
+// sparseSet.pre) covers that many components, in one generation, the
+// first n components of each belong to the entities with indices 0..n-1,
+// in order (entities created in order with these components, as a level
+// or a wave is loaded). The join then runs as over a group (driver 0),
+// on aligned positions with no probe.
 func (it *Iter2[T1, T2]) pick() {
 	it.ids, it.driver = it.s1.dense, 1
 	if len(it.s2.dense) < len(it.ids) {
@@ -460,6 +472,9 @@ func (it *Iter2[T1, T2]) pick() {
 		if g := packed(it.s1, it.s2); g != nil {
 			it.ids, it.driver = it.s1.dense[:g.n], 0
 		}
+	} else if n, gen := uint64(len(it.ids)), it.s1.pre.gen; it.s1.pre.n >= n &&
+		it.s2.pre.n >= n && it.s2.pre.gen == gen {
+		it.driver = 0
 	}
 }
 
@@ -615,7 +630,7 @@ func (it Iter2[T1, T2]) Each(fn func(*T1, *T2)) {
 	ids, driver, not := it.ids, it.driver, it.not
 	s1, data1 := it.s1, it.s1.data
 	s2, data2 := it.s2, it.s2.data
-	if driver == 0 { // a packed group: every view's position is i
+	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
 		// ids[i] is read only where used, so that a loop that ignores
@@ -686,7 +701,7 @@ func (it Iter2[T1, T2]) EachWithID(fn func(EntityID, *T1, *T2)) {
 	ids, driver, not := it.ids, it.driver, it.not
 	s1, data1 := it.s1, it.s1.data
 	s2, data2 := it.s2, it.s2.data
-	if driver == 0 { // a packed group: every view's position is i
+	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
 		// ids[i] is read only where used, so that a loop that ignores
@@ -756,7 +771,7 @@ func (it Iter2[T1, T2]) All() iter.Seq2[*T1, *T2] {
 		ids, driver, not := it.ids, it.driver, it.not
 		s1, data1 := it.s1, it.s1.data
 		s2, data2 := it.s2, it.s2.data
-		if driver == 0 { // a packed group: every view's position is i
+		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
 			// ids[i] is read only where used, so that a loop that ignores
@@ -833,7 +848,7 @@ func (it Iter2[T1, T2]) WithID() iter.Seq2[EntityID, Row2[T1, T2]] {
 		ids, driver, not := it.ids, it.driver, it.not
 		s1, data1 := it.s1, it.s1.data
 		s2, data2 := it.s2, it.s2.data
-		if driver == 0 { // a packed group: every view's position is i
+		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
 			// ids[i] is read only where used, so that a loop that ignores
@@ -1104,7 +1119,7 @@ func (it *Iter2[T1, T2]) getTracked(id EntityID) (*T1, *T2, bool) {
 // using them.
 func (it Iter2[T1, T2]) Packed() (ids []EntityID, c1 []T1, c2 []T2, ok bool) {
 	it.start()
-	if it.driver != 0 || it.tracked || it.not != nil {
+	if it.driver != 0 || it.s1.group == nil || it.tracked || it.not != nil { // driver 0 without a group: lined-up prefixes (pick)
 		return nil, nil, nil, false
 	}
 	n := len(it.ids)
@@ -1135,7 +1150,7 @@ func (it Iter2[T1, T2]) Count() (n int) {
 	ids, driver, not := it.ids, it.driver, it.not
 	s1, data1 := it.s1, it.s1.data
 	s2, data2 := it.s2, it.s2.data
-	if driver == 0 { // a packed group: every view's position is i
+	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
 		// ids[i] is read only where used, so that a loop that ignores
@@ -1258,6 +1273,11 @@ type Iter3[T1, T2, T3 any] struct {
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
 //
+// Over a packed group of exactly these types, and over storages that line
+// up (the same entities first, in the same order, as when they were
+// created in order with these components), it walks aligned positions
+// instead, with no probe.
+//
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
@@ -1297,6 +1317,13 @@ func newIter3[T1, T2, T3 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSe
 
 // pick chooses what drives the join: the aligned range of a packed group
 // when the storages are exactly its members, else the shortest storage.
+// The shortest storage's components may also line up with the others'
+// without a group: when the identity prefix of every storage (see
+// sparseSet.pre) covers that many components, in one generation, the
+// first n components of each belong to the entities with indices 0..n-1,
+// in order (entities created in order with these components, as a level
+// or a wave is loaded). The join then runs as over a group (driver 0),
+// on aligned positions with no probe.
 func (it *Iter3[T1, T2, T3]) pick() {
 	it.ids, it.driver = it.s1.dense, 1
 	if len(it.s2.dense) < len(it.ids) {
@@ -1309,6 +1336,10 @@ func (it *Iter3[T1, T2, T3]) pick() {
 		if g := packed(it.s1, it.s2, it.s3); g != nil {
 			it.ids, it.driver = it.s1.dense[:g.n], 0
 		}
+	} else if n, gen := uint64(len(it.ids)), it.s1.pre.gen; it.s1.pre.n >= n &&
+		it.s2.pre.n >= n && it.s2.pre.gen == gen &&
+		it.s3.pre.n >= n && it.s3.pre.gen == gen {
+		it.driver = 0
 	}
 }
 
@@ -1485,7 +1516,7 @@ func (it Iter3[T1, T2, T3]) Each(fn func(*T1, *T2, *T3)) {
 	s1, data1 := it.s1, it.s1.data
 	s2, data2 := it.s2, it.s2.data
 	s3, data3 := it.s3, it.s3.data
-	if driver == 0 { // a packed group: every view's position is i
+	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
 		data3 := data3[:len(ids)]
@@ -1543,7 +1574,7 @@ func (it Iter3[T1, T2, T3]) EachWithID(fn func(EntityID, *T1, *T2, *T3)) {
 	s1, data1 := it.s1, it.s1.data
 	s2, data2 := it.s2, it.s2.data
 	s3, data3 := it.s3, it.s3.data
-	if driver == 0 { // a packed group: every view's position is i
+	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
 		data3 := data3[:len(ids)]
@@ -1602,7 +1633,7 @@ func (it Iter3[T1, T2, T3]) All() iter.Seq[Row3[T1, T2, T3]] {
 		s1, data1 := it.s1, it.s1.data
 		s2, data2 := it.s2, it.s2.data
 		s3, data3 := it.s3, it.s3.data
-		if driver == 0 { // a packed group: every view's position is i
+		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
 			data3 := data3[:len(ids)]
@@ -1662,7 +1693,7 @@ func (it Iter3[T1, T2, T3]) WithID() iter.Seq2[EntityID, Row3[T1, T2, T3]] {
 		s1, data1 := it.s1, it.s1.data
 		s2, data2 := it.s2, it.s2.data
 		s3, data3 := it.s3, it.s3.data
-		if driver == 0 { // a packed group: every view's position is i
+		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
 			data3 := data3[:len(ids)]
@@ -1946,7 +1977,7 @@ func (it *Iter3[T1, T2, T3]) getTracked(id EntityID) (*T1, *T2, *T3, bool) {
 // using them.
 func (it Iter3[T1, T2, T3]) Packed() (ids []EntityID, c1 []T1, c2 []T2, c3 []T3, ok bool) {
 	it.start()
-	if it.driver != 0 || it.tracked || it.not != nil {
+	if it.driver != 0 || it.s1.group == nil || it.tracked || it.not != nil { // driver 0 without a group: lined-up prefixes (pick)
 		return nil, nil, nil, nil, false
 	}
 	n := len(it.ids)
@@ -1981,7 +2012,7 @@ func (it Iter3[T1, T2, T3]) Count() (n int) {
 	s1, data1 := it.s1, it.s1.data
 	s2, data2 := it.s2, it.s2.data
 	s3, data3 := it.s3, it.s3.data
-	if driver == 0 { // a packed group: every view's position is i
+	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
 		data3 := data3[:len(ids)]
@@ -2094,6 +2125,11 @@ type Iter4[T1, T2, T3, T4 any] struct {
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
 //
+// Over a packed group of exactly these types, and over storages that line
+// up (the same entities first, in the same order, as when they were
+// created in order with these components), it walks aligned positions
+// instead, with no probe.
+//
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
@@ -2137,6 +2173,13 @@ func newIter4[T1, T2, T3, T4 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *spar
 
 // pick chooses what drives the join: the aligned range of a packed group
 // when the storages are exactly its members, else the shortest storage.
+// The shortest storage's components may also line up with the others'
+// without a group: when the identity prefix of every storage (see
+// sparseSet.pre) covers that many components, in one generation, the
+// first n components of each belong to the entities with indices 0..n-1,
+// in order (entities created in order with these components, as a level
+// or a wave is loaded). The join then runs as over a group (driver 0),
+// on aligned positions with no probe.
 func (it *Iter4[T1, T2, T3, T4]) pick() {
 	it.ids, it.driver = it.s1.dense, 1
 	if len(it.s2.dense) < len(it.ids) {
@@ -2152,6 +2195,11 @@ func (it *Iter4[T1, T2, T3, T4]) pick() {
 		if g := packed(it.s1, it.s2, it.s3, it.s4); g != nil {
 			it.ids, it.driver = it.s1.dense[:g.n], 0
 		}
+	} else if n, gen := uint64(len(it.ids)), it.s1.pre.gen; it.s1.pre.n >= n &&
+		it.s2.pre.n >= n && it.s2.pre.gen == gen &&
+		it.s3.pre.n >= n && it.s3.pre.gen == gen &&
+		it.s4.pre.n >= n && it.s4.pre.gen == gen {
+		it.driver = 0
 	}
 }
 
@@ -2349,7 +2397,7 @@ func (it Iter4[T1, T2, T3, T4]) Each(fn func(*T1, *T2, *T3, *T4)) {
 	s2, data2 := it.s2, it.s2.data
 	s3, data3 := it.s3, it.s3.data
 	s4, data4 := it.s4, it.s4.data
-	if driver == 0 { // a packed group: every view's position is i
+	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
 		data3 := data3[:len(ids)]
@@ -2415,7 +2463,7 @@ func (it Iter4[T1, T2, T3, T4]) EachWithID(fn func(EntityID, *T1, *T2, *T3, *T4)
 	s2, data2 := it.s2, it.s2.data
 	s3, data3 := it.s3, it.s3.data
 	s4, data4 := it.s4, it.s4.data
-	if driver == 0 { // a packed group: every view's position is i
+	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
 		data3 := data3[:len(ids)]
@@ -2482,7 +2530,7 @@ func (it Iter4[T1, T2, T3, T4]) All() iter.Seq[Row4[T1, T2, T3, T4]] {
 		s2, data2 := it.s2, it.s2.data
 		s3, data3 := it.s3, it.s3.data
 		s4, data4 := it.s4, it.s4.data
-		if driver == 0 { // a packed group: every view's position is i
+		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
 			data3 := data3[:len(ids)]
@@ -2550,7 +2598,7 @@ func (it Iter4[T1, T2, T3, T4]) WithID() iter.Seq2[EntityID, Row4[T1, T2, T3, T4
 		s2, data2 := it.s2, it.s2.data
 		s3, data3 := it.s3, it.s3.data
 		s4, data4 := it.s4, it.s4.data
-		if driver == 0 { // a packed group: every view's position is i
+		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
 			data3 := data3[:len(ids)]
@@ -2868,7 +2916,7 @@ func (it *Iter4[T1, T2, T3, T4]) getTracked(id EntityID) (*T1, *T2, *T3, *T4, bo
 // using them.
 func (it Iter4[T1, T2, T3, T4]) Packed() (ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, ok bool) {
 	it.start()
-	if it.driver != 0 || it.tracked || it.not != nil {
+	if it.driver != 0 || it.s1.group == nil || it.tracked || it.not != nil { // driver 0 without a group: lined-up prefixes (pick)
 		return nil, nil, nil, nil, nil, false
 	}
 	n := len(it.ids)
@@ -2907,7 +2955,7 @@ func (it Iter4[T1, T2, T3, T4]) Count() (n int) {
 	s2, data2 := it.s2, it.s2.data
 	s3, data3 := it.s3, it.s3.data
 	s4, data4 := it.s4, it.s4.data
-	if driver == 0 { // a packed group: every view's position is i
+	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
 		data3 := data3[:len(ids)]
@@ -3031,6 +3079,11 @@ type Iter5[T1, T2, T3, T4, T5 any] struct {
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
 //
+// Over a packed group of exactly these types, and over storages that line
+// up (the same entities first, in the same order, as when they were
+// created in order with these components), it walks aligned positions
+// instead, with no probe.
+//
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
@@ -3078,6 +3131,13 @@ func newIter5[T1, T2, T3, T4, T5 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *
 
 // pick chooses what drives the join: the aligned range of a packed group
 // when the storages are exactly its members, else the shortest storage.
+// The shortest storage's components may also line up with the others'
+// without a group: when the identity prefix of every storage (see
+// sparseSet.pre) covers that many components, in one generation, the
+// first n components of each belong to the entities with indices 0..n-1,
+// in order (entities created in order with these components, as a level
+// or a wave is loaded). The join then runs as over a group (driver 0),
+// on aligned positions with no probe.
 func (it *Iter5[T1, T2, T3, T4, T5]) pick() {
 	it.ids, it.driver = it.s1.dense, 1
 	if len(it.s2.dense) < len(it.ids) {
@@ -3096,6 +3156,12 @@ func (it *Iter5[T1, T2, T3, T4, T5]) pick() {
 		if g := packed(it.s1, it.s2, it.s3, it.s4, it.s5); g != nil {
 			it.ids, it.driver = it.s1.dense[:g.n], 0
 		}
+	} else if n, gen := uint64(len(it.ids)), it.s1.pre.gen; it.s1.pre.n >= n &&
+		it.s2.pre.n >= n && it.s2.pre.gen == gen &&
+		it.s3.pre.n >= n && it.s3.pre.gen == gen &&
+		it.s4.pre.n >= n && it.s4.pre.gen == gen &&
+		it.s5.pre.n >= n && it.s5.pre.gen == gen {
+		it.driver = 0
 	}
 }
 
@@ -3316,7 +3382,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) Each(fn func(*T1, *T2, *T3, *T4, *T5)) {
 	s3, data3 := it.s3, it.s3.data
 	s4, data4 := it.s4, it.s4.data
 	s5, data5 := it.s5, it.s5.data
-	if driver == 0 { // a packed group: every view's position is i
+	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
 		data3 := data3[:len(ids)]
@@ -3390,7 +3456,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) EachWithID(fn func(EntityID, *T1, *T2, *T3, 
 	s3, data3 := it.s3, it.s3.data
 	s4, data4 := it.s4, it.s4.data
 	s5, data5 := it.s5, it.s5.data
-	if driver == 0 { // a packed group: every view's position is i
+	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
 		data3 := data3[:len(ids)]
@@ -3465,7 +3531,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) All() iter.Seq[Row5[T1, T2, T3, T4, T5]] {
 		s3, data3 := it.s3, it.s3.data
 		s4, data4 := it.s4, it.s4.data
 		s5, data5 := it.s5, it.s5.data
-		if driver == 0 { // a packed group: every view's position is i
+		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
 			data3 := data3[:len(ids)]
@@ -3541,7 +3607,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) WithID() iter.Seq2[EntityID, Row5[T1, T2, T3
 		s3, data3 := it.s3, it.s3.data
 		s4, data4 := it.s4, it.s4.data
 		s5, data5 := it.s5, it.s5.data
-		if driver == 0 { // a packed group: every view's position is i
+		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
 			data3 := data3[:len(ids)]
@@ -3893,7 +3959,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) getTracked(id EntityID) (*T1, *T2, *T3, *T4
 // using them.
 func (it Iter5[T1, T2, T3, T4, T5]) Packed() (ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, ok bool) {
 	it.start()
-	if it.driver != 0 || it.tracked || it.not != nil {
+	if it.driver != 0 || it.s1.group == nil || it.tracked || it.not != nil { // driver 0 without a group: lined-up prefixes (pick)
 		return nil, nil, nil, nil, nil, nil, false
 	}
 	n := len(it.ids)
@@ -3936,7 +4002,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) Count() (n int) {
 	s3, data3 := it.s3, it.s3.data
 	s4, data4 := it.s4, it.s4.data
 	s5, data5 := it.s5, it.s5.data
-	if driver == 0 { // a packed group: every view's position is i
+	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
 		data3 := data3[:len(ids)]
@@ -4071,6 +4137,11 @@ type Iter6[T1, T2, T3, T4, T5, T6 any] struct {
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
 //
+// Over a packed group of exactly these types, and over storages that line
+// up (the same entities first, in the same order, as when they were
+// created in order with these components), it walks aligned positions
+// instead, with no probe.
+//
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
@@ -4122,6 +4193,13 @@ func newIter6[T1, T2, T3, T4, T5, T6 any](s1 *sparseSet[T1], s2 *sparseSet[T2], 
 
 // pick chooses what drives the join: the aligned range of a packed group
 // when the storages are exactly its members, else the shortest storage.
+// The shortest storage's components may also line up with the others'
+// without a group: when the identity prefix of every storage (see
+// sparseSet.pre) covers that many components, in one generation, the
+// first n components of each belong to the entities with indices 0..n-1,
+// in order (entities created in order with these components, as a level
+// or a wave is loaded). The join then runs as over a group (driver 0),
+// on aligned positions with no probe.
 func (it *Iter6[T1, T2, T3, T4, T5, T6]) pick() {
 	it.ids, it.driver = it.s1.dense, 1
 	if len(it.s2.dense) < len(it.ids) {
@@ -4143,6 +4221,13 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) pick() {
 		if g := packed(it.s1, it.s2, it.s3, it.s4, it.s5, it.s6); g != nil {
 			it.ids, it.driver = it.s1.dense[:g.n], 0
 		}
+	} else if n, gen := uint64(len(it.ids)), it.s1.pre.gen; it.s1.pre.n >= n &&
+		it.s2.pre.n >= n && it.s2.pre.gen == gen &&
+		it.s3.pre.n >= n && it.s3.pre.gen == gen &&
+		it.s4.pre.n >= n && it.s4.pre.gen == gen &&
+		it.s5.pre.n >= n && it.s5.pre.gen == gen &&
+		it.s6.pre.n >= n && it.s6.pre.gen == gen {
+		it.driver = 0
 	}
 }
 
@@ -4384,7 +4469,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Each(fn func(*T1, *T2, *T3, *T4, *T5, *T
 	s4, data4 := it.s4, it.s4.data
 	s5, data5 := it.s5, it.s5.data
 	s6, data6 := it.s6, it.s6.data
-	if driver == 0 { // a packed group: every view's position is i
+	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
 		data3 := data3[:len(ids)]
@@ -4466,7 +4551,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) EachWithID(fn func(EntityID, *T1, *T2, *
 	s4, data4 := it.s4, it.s4.data
 	s5, data5 := it.s5, it.s5.data
 	s6, data6 := it.s6, it.s6.data
-	if driver == 0 { // a packed group: every view's position is i
+	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
 		data3 := data3[:len(ids)]
@@ -4549,7 +4634,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) All() iter.Seq[Row6[T1, T2, T3, T4, T5, 
 		s4, data4 := it.s4, it.s4.data
 		s5, data5 := it.s5, it.s5.data
 		s6, data6 := it.s6, it.s6.data
-		if driver == 0 { // a packed group: every view's position is i
+		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
 			data3 := data3[:len(ids)]
@@ -4633,7 +4718,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) WithID() iter.Seq2[EntityID, Row6[T1, T2
 		s4, data4 := it.s4, it.s4.data
 		s5, data5 := it.s5, it.s5.data
 		s6, data6 := it.s6, it.s6.data
-		if driver == 0 { // a packed group: every view's position is i
+		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
 			data3 := data3[:len(ids)]
@@ -5019,7 +5104,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) getTracked(id EntityID) (*T1, *T2, *T3,
 // using them.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) Packed() (ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, ok bool) {
 	it.start()
-	if it.driver != 0 || it.tracked || it.not != nil {
+	if it.driver != 0 || it.s1.group == nil || it.tracked || it.not != nil { // driver 0 without a group: lined-up prefixes (pick)
 		return nil, nil, nil, nil, nil, nil, nil, false
 	}
 	n := len(it.ids)
@@ -5066,7 +5151,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Count() (n int) {
 	s4, data4 := it.s4, it.s4.data
 	s5, data5 := it.s5, it.s5.data
 	s6, data6 := it.s6, it.s6.data
-	if driver == 0 { // a packed group: every view's position is i
+	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
 		data3 := data3[:len(ids)]
@@ -5212,6 +5297,11 @@ type Iter7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
 //
+// Over a packed group of exactly these types, and over storages that line
+// up (the same entities first, in the same order, as when they were
+// created in order with these components), it walks aligned positions
+// instead, with no probe.
+//
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
@@ -5267,6 +5357,13 @@ func newIter7[T1, T2, T3, T4, T5, T6, T7 any](s1 *sparseSet[T1], s2 *sparseSet[T
 
 // pick chooses what drives the join: the aligned range of a packed group
 // when the storages are exactly its members, else the shortest storage.
+// The shortest storage's components may also line up with the others'
+// without a group: when the identity prefix of every storage (see
+// sparseSet.pre) covers that many components, in one generation, the
+// first n components of each belong to the entities with indices 0..n-1,
+// in order (entities created in order with these components, as a level
+// or a wave is loaded). The join then runs as over a group (driver 0),
+// on aligned positions with no probe.
 func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) pick() {
 	it.ids, it.driver = it.s1.dense, 1
 	if len(it.s2.dense) < len(it.ids) {
@@ -5291,6 +5388,14 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) pick() {
 		if g := packed(it.s1, it.s2, it.s3, it.s4, it.s5, it.s6, it.s7); g != nil {
 			it.ids, it.driver = it.s1.dense[:g.n], 0
 		}
+	} else if n, gen := uint64(len(it.ids)), it.s1.pre.gen; it.s1.pre.n >= n &&
+		it.s2.pre.n >= n && it.s2.pre.gen == gen &&
+		it.s3.pre.n >= n && it.s3.pre.gen == gen &&
+		it.s4.pre.n >= n && it.s4.pre.gen == gen &&
+		it.s5.pre.n >= n && it.s5.pre.gen == gen &&
+		it.s6.pre.n >= n && it.s6.pre.gen == gen &&
+		it.s7.pre.n >= n && it.s7.pre.gen == gen {
+		it.driver = 0
 	}
 }
 
@@ -5553,7 +5658,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Each(fn func(*T1, *T2, *T3, *T4, *T5
 	s5, data5 := it.s5, it.s5.data
 	s6, data6 := it.s6, it.s6.data
 	s7, data7 := it.s7, it.s7.data
-	if driver == 0 { // a packed group: every view's position is i
+	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
 		data3 := data3[:len(ids)]
@@ -5643,7 +5748,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) EachWithID(fn func(EntityID, *T1, *T
 	s5, data5 := it.s5, it.s5.data
 	s6, data6 := it.s6, it.s6.data
 	s7, data7 := it.s7, it.s7.data
-	if driver == 0 { // a packed group: every view's position is i
+	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
 		data3 := data3[:len(ids)]
@@ -5734,7 +5839,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) All() iter.Seq[Row7[T1, T2, T3, T4, 
 		s5, data5 := it.s5, it.s5.data
 		s6, data6 := it.s6, it.s6.data
 		s7, data7 := it.s7, it.s7.data
-		if driver == 0 { // a packed group: every view's position is i
+		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
 			data3 := data3[:len(ids)]
@@ -5826,7 +5931,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) WithID() iter.Seq2[EntityID, Row7[T1
 		s5, data5 := it.s5, it.s5.data
 		s6, data6 := it.s6, it.s6.data
 		s7, data7 := it.s7, it.s7.data
-		if driver == 0 { // a packed group: every view's position is i
+		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
 			data3 := data3[:len(ids)]
@@ -6246,7 +6351,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) getTracked(id EntityID) (*T1, *T2, 
 // using them.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Packed() (ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7, ok bool) {
 	it.start()
-	if it.driver != 0 || it.tracked || it.not != nil {
+	if it.driver != 0 || it.s1.group == nil || it.tracked || it.not != nil { // driver 0 without a group: lined-up prefixes (pick)
 		return nil, nil, nil, nil, nil, nil, nil, nil, false
 	}
 	n := len(it.ids)
@@ -6297,7 +6402,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Count() (n int) {
 	s5, data5 := it.s5, it.s5.data
 	s6, data6 := it.s6, it.s6.data
 	s7, data7 := it.s7, it.s7.data
-	if driver == 0 { // a packed group: every view's position is i
+	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
 		data3 := data3[:len(ids)]
@@ -6454,6 +6559,11 @@ type Iter8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 // shortest storage and probing the others. Pointers from a View are for
 // reading only.
 //
+// Over a packed group of exactly these types, and over storages that line
+// up (the same entities first, in the same order, as when they were
+// created in order with these components), it walks aligned positions
+// instead, with no probe.
+//
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
@@ -6513,6 +6623,13 @@ func newIter8[T1, T2, T3, T4, T5, T6, T7, T8 any](s1 *sparseSet[T1], s2 *sparseS
 
 // pick chooses what drives the join: the aligned range of a packed group
 // when the storages are exactly its members, else the shortest storage.
+// The shortest storage's components may also line up with the others'
+// without a group: when the identity prefix of every storage (see
+// sparseSet.pre) covers that many components, in one generation, the
+// first n components of each belong to the entities with indices 0..n-1,
+// in order (entities created in order with these components, as a level
+// or a wave is loaded). The join then runs as over a group (driver 0),
+// on aligned positions with no probe.
 func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) pick() {
 	it.ids, it.driver = it.s1.dense, 1
 	if len(it.s2.dense) < len(it.ids) {
@@ -6540,6 +6657,15 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) pick() {
 		if g := packed(it.s1, it.s2, it.s3, it.s4, it.s5, it.s6, it.s7, it.s8); g != nil {
 			it.ids, it.driver = it.s1.dense[:g.n], 0
 		}
+	} else if n, gen := uint64(len(it.ids)), it.s1.pre.gen; it.s1.pre.n >= n &&
+		it.s2.pre.n >= n && it.s2.pre.gen == gen &&
+		it.s3.pre.n >= n && it.s3.pre.gen == gen &&
+		it.s4.pre.n >= n && it.s4.pre.gen == gen &&
+		it.s5.pre.n >= n && it.s5.pre.gen == gen &&
+		it.s6.pre.n >= n && it.s6.pre.gen == gen &&
+		it.s7.pre.n >= n && it.s7.pre.gen == gen &&
+		it.s8.pre.n >= n && it.s8.pre.gen == gen {
+		it.driver = 0
 	}
 }
 
@@ -6823,7 +6949,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Each(fn func(*T1, *T2, *T3, *T4,
 	s6, data6 := it.s6, it.s6.data
 	s7, data7 := it.s7, it.s7.data
 	s8, data8 := it.s8, it.s8.data
-	if driver == 0 { // a packed group: every view's position is i
+	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
 		data3 := data3[:len(ids)]
@@ -6921,7 +7047,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) EachWithID(fn func(EntityID, *T1
 	s6, data6 := it.s6, it.s6.data
 	s7, data7 := it.s7, it.s7.data
 	s8, data8 := it.s8, it.s8.data
-	if driver == 0 { // a packed group: every view's position is i
+	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
 		data3 := data3[:len(ids)]
@@ -7020,7 +7146,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) All() iter.Seq[Row8[T1, T2, T3, 
 		s6, data6 := it.s6, it.s6.data
 		s7, data7 := it.s7, it.s7.data
 		s8, data8 := it.s8, it.s8.data
-		if driver == 0 { // a packed group: every view's position is i
+		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
 			data3 := data3[:len(ids)]
@@ -7120,7 +7246,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) WithID() iter.Seq2[EntityID, Row
 		s6, data6 := it.s6, it.s6.data
 		s7, data7 := it.s7, it.s7.data
 		s8, data8 := it.s8, it.s8.data
-		if driver == 0 { // a packed group: every view's position is i
+		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 			data1 := data1[:len(ids)]
 			data2 := data2[:len(ids)]
 			data3 := data3[:len(ids)]
@@ -7574,7 +7700,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) getTracked(id EntityID) (*T1, *
 // using them.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Packed() (ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7, c8 []T8, ok bool) {
 	it.start()
-	if it.driver != 0 || it.tracked || it.not != nil {
+	if it.driver != 0 || it.s1.group == nil || it.tracked || it.not != nil { // driver 0 without a group: lined-up prefixes (pick)
 		return nil, nil, nil, nil, nil, nil, nil, nil, nil, false
 	}
 	n := len(it.ids)
@@ -7629,7 +7755,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Count() (n int) {
 	s6, data6 := it.s6, it.s6.data
 	s7, data7 := it.s7, it.s7.data
 	s8, data8 := it.s8, it.s8.data
-	if driver == 0 { // a packed group: every view's position is i
+	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
 		data1 := data1[:len(ids)]
 		data2 := data2[:len(ids)]
 		data3 := data3[:len(ids)]
