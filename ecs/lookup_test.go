@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"math"
 	"slices"
 	"testing"
 
@@ -279,6 +280,62 @@ func TestViewLookupOfZeroSizeComponent(t *testing.T) {
 		}
 		if want := []ecs.EntityID{ids[2], reused, ids[0]}; !slices.Equal(got, want) {
 			t.Errorf("Lookup yielded %v, want %v", got, want)
+		}
+	}))
+}
+
+// TestGetPastThePageTable checks View.Get (and MustGet, Contains and
+// Lookup beside it) on ids off the storage's identity prefix: ids whose
+// sparse page exists, ids past the page table, with the prefix's
+// generation and others. View.Get reads no page for an id past the table
+// and relies on that id's slot being past the storage's components.
+func TestGetPastThePageTable(t *testing.T) {
+	w := ecs.NewWorld()
+	// Indices 0..3: the prefix (generation 0). 4..3003: no component,
+	// but 1500 gets one later, in page 1: the table reaches index 2047.
+	_, err := ecs.BulkAddEntity1(w, []wPos{{0, 0}, {1, 0}, {2, 0}, {3, 0}})
+	must(t, err)
+	var paged ecs.EntityID
+	for i := 4; i < 3004; i++ {
+		id, err := w.AddEntity()
+		must(t, err)
+		if i == 1500 {
+			paged = id
+		}
+	}
+	equal(t, "paged index", paged.Index(), uint32(1500))
+	must(t, ecs.AddComponent1(w, paged, wPos{1500, 0}))
+	cases := []struct {
+		name string
+		id   ecs.EntityID
+		want float64 // -1: none
+	}{
+		{"prefix", fzForge(3, 0), 3},
+		{"prefix index, later generation", fzForge(3, 1), -1},
+		{"paged", fzForge(1500, 0), 1500},
+		{"paged index, later generation", fzForge(1500, 1), -1},
+		{"in the table, no component", fzForge(4, 0), -1},
+		{"first index past the table", fzForge(2048, 0), -1},
+		{"last live index, past the table", fzForge(3003, 0), -1},
+		{"never issued, past the table", fzForge(5000, 0), -1},
+		{"past the table, later generation", fzForge(2048, 1), -1},
+		{"past the table, last generation", fzForge(2048, math.MaxUint32-1), -1},
+		{"highest index", fzForge(math.MaxUint32-1, 0), -1},
+		{"null id", ecs.NullID, -1},
+	}
+	must(t, w.Run(func(v ecs.View[wPos]) {
+		for _, c := range cases {
+			p, ok := v.Get(c.id)
+			if c.want < 0 {
+				isTrue(t, !ok && p == nil, "%s: Get(%v) = %v, %v, want nil, false", c.name, c.id, p, ok)
+				isTrue(t, !v.Contains(c.id), "%s: Contains(%v) is true", c.name, c.id)
+				got := lookedUp(v.Lookup([]ecs.EntityID{c.id}), 0)
+				equal(t, c.name+": Lookup yields", len(got), 0)
+				continue
+			}
+			isTrue(t, ok && p != nil && p.X == c.want, "%s: Get(%v) = %v, %v, want X %v", c.name, c.id, p, ok, c.want)
+			isTrue(t, v.Contains(c.id), "%s: Contains(%v) is false", c.name, c.id)
+			equal(t, c.name+": MustGet", v.MustGet(c.id).X, c.want)
 		}
 	}))
 }
