@@ -6,12 +6,16 @@ import "unsafe"
 
 // callDirect calls fn, a system or run condition whose parameters are all
 // made of Slipway's own views, without reflect: every such view is a struct
-// of one pointer, passed exactly like an unsafe.Pointer, and a custom view
-// made of views only is passed as its views in a row, so fn can be called
-// as a function of unsafe.Pointers. args[i] points to the i-th of those
-// words. It reports the function's bool (ret == retBool) or error
-// (ret == retErr). ok is false when len(args) is above the arities
-// generated.
+// of words (pointers and integers of a pointer's size), passed exactly like
+// as many uintptrs, and a custom view made of views only is passed as its
+// views in a row, so fn can be called as a function of uintptrs. args[i]
+// points to the i-th of those words. It reports the function's bool
+// (ret == retBool) or error (ret == retErr). ok is false when len(args) is
+// above the arities generated.
+//
+// The words are uintptrs, not pointers, here: some are integers, which the
+// garbage collector must not take for pointers. What the pointers point to
+// stays alive meanwhile: the caller's frame holds the views, typed.
 func callDirect(fn unsafe.Pointer, args []unsafe.Pointer, ret retKind) (result, ok bool, err error) {
 	switch len(args) {
 	case 0:
@@ -31,167 +35,192 @@ func callDirect(fn unsafe.Pointer, args []unsafe.Pointer, ret retKind) (result, 
 		}
 		return result, true, err
 	case 1:
-		a1 := *(*unsafe.Pointer)(args[0])
+		a1 := *(*uintptr)(args[0])
 		switch ret {
 		case retNone:
-			var f func(unsafe.Pointer)
+			var f func(uintptr)
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			f(a1)
 		case retErr:
-			var f func(unsafe.Pointer) error
+			var f func(uintptr) error
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			err = f(a1)
 		case retBool:
-			var f func(unsafe.Pointer) bool
+			var f func(uintptr) bool
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			result = f(a1)
 		}
 		return result, true, err
 	case 2:
-		a1 := *(*unsafe.Pointer)(args[0])
-		a2 := *(*unsafe.Pointer)(args[1])
+		a1 := *(*uintptr)(args[0])
+		a2 := *(*uintptr)(args[1])
 		switch ret {
 		case retNone:
-			var f func(unsafe.Pointer, unsafe.Pointer)
+			var f func(uintptr, uintptr)
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			f(a1, a2)
 		case retErr:
-			var f func(unsafe.Pointer, unsafe.Pointer) error
+			var f func(uintptr, uintptr) error
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			err = f(a1, a2)
 		case retBool:
-			var f func(unsafe.Pointer, unsafe.Pointer) bool
+			var f func(uintptr, uintptr) bool
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			result = f(a1, a2)
 		}
 		return result, true, err
 	case 3:
-		a1 := *(*unsafe.Pointer)(args[0])
-		a2 := *(*unsafe.Pointer)(args[1])
-		a3 := *(*unsafe.Pointer)(args[2])
+		a1 := *(*uintptr)(args[0])
+		a2 := *(*uintptr)(args[1])
+		a3 := *(*uintptr)(args[2])
 		switch ret {
 		case retNone:
-			var f func(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer)
+			var f func(uintptr, uintptr, uintptr)
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			f(a1, a2, a3)
 		case retErr:
-			var f func(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error
+			var f func(uintptr, uintptr, uintptr) error
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			err = f(a1, a2, a3)
 		case retBool:
-			var f func(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) bool
+			var f func(uintptr, uintptr, uintptr) bool
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			result = f(a1, a2, a3)
 		}
 		return result, true, err
 	case 4:
-		a1 := *(*unsafe.Pointer)(args[0])
-		a2 := *(*unsafe.Pointer)(args[1])
-		a3 := *(*unsafe.Pointer)(args[2])
-		a4 := *(*unsafe.Pointer)(args[3])
+		a1 := *(*uintptr)(args[0])
+		a2 := *(*uintptr)(args[1])
+		a3 := *(*uintptr)(args[2])
+		a4 := *(*uintptr)(args[3])
 		switch ret {
 		case retNone:
-			var f func(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer)
+			var f func(uintptr, uintptr, uintptr, uintptr)
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			f(a1, a2, a3, a4)
 		case retErr:
-			var f func(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error
+			var f func(uintptr, uintptr, uintptr, uintptr) error
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			err = f(a1, a2, a3, a4)
 		case retBool:
-			var f func(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) bool
+			var f func(uintptr, uintptr, uintptr, uintptr) bool
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			result = f(a1, a2, a3, a4)
 		}
 		return result, true, err
 	case 5:
-		a1 := *(*unsafe.Pointer)(args[0])
-		a2 := *(*unsafe.Pointer)(args[1])
-		a3 := *(*unsafe.Pointer)(args[2])
-		a4 := *(*unsafe.Pointer)(args[3])
-		a5 := *(*unsafe.Pointer)(args[4])
+		a1 := *(*uintptr)(args[0])
+		a2 := *(*uintptr)(args[1])
+		a3 := *(*uintptr)(args[2])
+		a4 := *(*uintptr)(args[3])
+		a5 := *(*uintptr)(args[4])
 		switch ret {
 		case retNone:
-			var f func(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer)
+			var f func(uintptr, uintptr, uintptr, uintptr, uintptr)
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			f(a1, a2, a3, a4, a5)
 		case retErr:
-			var f func(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error
+			var f func(uintptr, uintptr, uintptr, uintptr, uintptr) error
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			err = f(a1, a2, a3, a4, a5)
 		case retBool:
-			var f func(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) bool
+			var f func(uintptr, uintptr, uintptr, uintptr, uintptr) bool
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			result = f(a1, a2, a3, a4, a5)
 		}
 		return result, true, err
 	case 6:
-		a1 := *(*unsafe.Pointer)(args[0])
-		a2 := *(*unsafe.Pointer)(args[1])
-		a3 := *(*unsafe.Pointer)(args[2])
-		a4 := *(*unsafe.Pointer)(args[3])
-		a5 := *(*unsafe.Pointer)(args[4])
-		a6 := *(*unsafe.Pointer)(args[5])
+		a1 := *(*uintptr)(args[0])
+		a2 := *(*uintptr)(args[1])
+		a3 := *(*uintptr)(args[2])
+		a4 := *(*uintptr)(args[3])
+		a5 := *(*uintptr)(args[4])
+		a6 := *(*uintptr)(args[5])
 		switch ret {
 		case retNone:
-			var f func(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer)
+			var f func(uintptr, uintptr, uintptr, uintptr, uintptr, uintptr)
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			f(a1, a2, a3, a4, a5, a6)
 		case retErr:
-			var f func(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error
+			var f func(uintptr, uintptr, uintptr, uintptr, uintptr, uintptr) error
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			err = f(a1, a2, a3, a4, a5, a6)
 		case retBool:
-			var f func(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) bool
+			var f func(uintptr, uintptr, uintptr, uintptr, uintptr, uintptr) bool
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			result = f(a1, a2, a3, a4, a5, a6)
 		}
 		return result, true, err
 	case 7:
-		a1 := *(*unsafe.Pointer)(args[0])
-		a2 := *(*unsafe.Pointer)(args[1])
-		a3 := *(*unsafe.Pointer)(args[2])
-		a4 := *(*unsafe.Pointer)(args[3])
-		a5 := *(*unsafe.Pointer)(args[4])
-		a6 := *(*unsafe.Pointer)(args[5])
-		a7 := *(*unsafe.Pointer)(args[6])
+		a1 := *(*uintptr)(args[0])
+		a2 := *(*uintptr)(args[1])
+		a3 := *(*uintptr)(args[2])
+		a4 := *(*uintptr)(args[3])
+		a5 := *(*uintptr)(args[4])
+		a6 := *(*uintptr)(args[5])
+		a7 := *(*uintptr)(args[6])
 		switch ret {
 		case retNone:
-			var f func(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer)
+			var f func(uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr)
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			f(a1, a2, a3, a4, a5, a6, a7)
 		case retErr:
-			var f func(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error
+			var f func(uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr) error
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			err = f(a1, a2, a3, a4, a5, a6, a7)
 		case retBool:
-			var f func(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) bool
+			var f func(uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr) bool
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			result = f(a1, a2, a3, a4, a5, a6, a7)
 		}
 		return result, true, err
 	case 8:
-		a1 := *(*unsafe.Pointer)(args[0])
-		a2 := *(*unsafe.Pointer)(args[1])
-		a3 := *(*unsafe.Pointer)(args[2])
-		a4 := *(*unsafe.Pointer)(args[3])
-		a5 := *(*unsafe.Pointer)(args[4])
-		a6 := *(*unsafe.Pointer)(args[5])
-		a7 := *(*unsafe.Pointer)(args[6])
-		a8 := *(*unsafe.Pointer)(args[7])
+		a1 := *(*uintptr)(args[0])
+		a2 := *(*uintptr)(args[1])
+		a3 := *(*uintptr)(args[2])
+		a4 := *(*uintptr)(args[3])
+		a5 := *(*uintptr)(args[4])
+		a6 := *(*uintptr)(args[5])
+		a7 := *(*uintptr)(args[6])
+		a8 := *(*uintptr)(args[7])
 		switch ret {
 		case retNone:
-			var f func(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer)
+			var f func(uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr)
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			f(a1, a2, a3, a4, a5, a6, a7, a8)
 		case retErr:
-			var f func(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error
+			var f func(uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr) error
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			err = f(a1, a2, a3, a4, a5, a6, a7, a8)
 		case retBool:
-			var f func(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) bool
+			var f func(uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr) bool
 			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
 			result = f(a1, a2, a3, a4, a5, a6, a7, a8)
+		}
+		return result, true, err
+	case 9:
+		a1 := *(*uintptr)(args[0])
+		a2 := *(*uintptr)(args[1])
+		a3 := *(*uintptr)(args[2])
+		a4 := *(*uintptr)(args[3])
+		a5 := *(*uintptr)(args[4])
+		a6 := *(*uintptr)(args[5])
+		a7 := *(*uintptr)(args[6])
+		a8 := *(*uintptr)(args[7])
+		a9 := *(*uintptr)(args[8])
+		switch ret {
+		case retNone:
+			var f func(uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr)
+			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
+			f(a1, a2, a3, a4, a5, a6, a7, a8, a9)
+		case retErr:
+			var f func(uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr) error
+			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
+			err = f(a1, a2, a3, a4, a5, a6, a7, a8, a9)
+		case retBool:
+			var f func(uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr, uintptr) bool
+			*(*unsafe.Pointer)(unsafe.Pointer(&f)) = fn
+			result = f(a1, a2, a3, a4, a5, a6, a7, a8, a9)
 		}
 		return result, true, err
 	}

@@ -62,7 +62,7 @@ type Iter1[T1 any] struct {
 // the components the join hands out.
 func Join1[T1 any](v1 Part[T1]) Iter1[T1] {
 	var it Iter1[T1]
-	it.c1, it.keys[0] = v1.joinView()
+	it.c1, it.keys[0] = partOf(v1)
 	it.read()
 	return it
 }
@@ -426,8 +426,8 @@ type Iter2[T1, T2 any] struct {
 // the components the join hands out.
 func Join2[T1, T2 any](v1 Part[T1], v2 Part[T2]) Iter2[T1, T2] {
 	var it Iter2[T1, T2]
-	it.c1, it.keys[0] = v1.joinView()
-	it.c2, it.keys[1] = v2.joinView()
+	it.c1, it.keys[0] = partOf(v1)
+	it.c2, it.keys[1] = partOf(v2)
 	it.read()
 	return it
 }
@@ -1283,9 +1283,9 @@ type Iter3[T1, T2, T3 any] struct {
 // the components the join hands out.
 func Join3[T1, T2, T3 any](v1 Part[T1], v2 Part[T2], v3 Part[T3]) Iter3[T1, T2, T3] {
 	var it Iter3[T1, T2, T3]
-	it.c1, it.keys[0] = v1.joinView()
-	it.c2, it.keys[1] = v2.joinView()
-	it.c3, it.keys[2] = v3.joinView()
+	it.c1, it.keys[0] = partOf(v1)
+	it.c2, it.keys[1] = partOf(v2)
+	it.c3, it.keys[2] = partOf(v3)
 	it.read()
 	return it
 }
@@ -2135,10 +2135,10 @@ type Iter4[T1, T2, T3, T4 any] struct {
 // the components the join hands out.
 func Join4[T1, T2, T3, T4 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4]) Iter4[T1, T2, T3, T4] {
 	var it Iter4[T1, T2, T3, T4]
-	it.c1, it.keys[0] = v1.joinView()
-	it.c2, it.keys[1] = v2.joinView()
-	it.c3, it.keys[2] = v3.joinView()
-	it.c4, it.keys[3] = v4.joinView()
+	it.c1, it.keys[0] = partOf(v1)
+	it.c2, it.keys[1] = partOf(v2)
+	it.c3, it.keys[2] = partOf(v3)
+	it.c4, it.keys[3] = partOf(v4)
 	it.read()
 	return it
 }
@@ -3089,11 +3089,11 @@ type Iter5[T1, T2, T3, T4, T5 any] struct {
 // the components the join hands out.
 func Join5[T1, T2, T3, T4, T5 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5]) Iter5[T1, T2, T3, T4, T5] {
 	var it Iter5[T1, T2, T3, T4, T5]
-	it.c1, it.keys[0] = v1.joinView()
-	it.c2, it.keys[1] = v2.joinView()
-	it.c3, it.keys[2] = v3.joinView()
-	it.c4, it.keys[3] = v4.joinView()
-	it.c5, it.keys[4] = v5.joinView()
+	it.c1, it.keys[0] = partOf(v1)
+	it.c2, it.keys[1] = partOf(v2)
+	it.c3, it.keys[2] = partOf(v3)
+	it.c4, it.keys[3] = partOf(v4)
+	it.c5, it.keys[4] = partOf(v5)
 	it.read()
 	return it
 }
@@ -4147,12 +4147,12 @@ type Iter6[T1, T2, T3, T4, T5, T6 any] struct {
 // the components the join hands out.
 func Join6[T1, T2, T3, T4, T5, T6 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5], v6 Part[T6]) Iter6[T1, T2, T3, T4, T5, T6] {
 	var it Iter6[T1, T2, T3, T4, T5, T6]
-	it.c1, it.keys[0] = v1.joinView()
-	it.c2, it.keys[1] = v2.joinView()
-	it.c3, it.keys[2] = v3.joinView()
-	it.c4, it.keys[3] = v4.joinView()
-	it.c5, it.keys[4] = v5.joinView()
-	it.c6, it.keys[5] = v6.joinView()
+	it.c1, it.keys[0] = partOf(v1)
+	it.c2, it.keys[1] = partOf(v2)
+	it.c3, it.keys[2] = partOf(v3)
+	it.c4, it.keys[3] = partOf(v4)
+	it.c5, it.keys[4] = partOf(v5)
+	it.c6, it.keys[5] = partOf(v6)
 	it.read()
 	return it
 }
@@ -5307,13 +5307,13 @@ type Iter7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 // the components the join hands out.
 func Join7[T1, T2, T3, T4, T5, T6, T7 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5], v6 Part[T6], v7 Part[T7]) Iter7[T1, T2, T3, T4, T5, T6, T7] {
 	var it Iter7[T1, T2, T3, T4, T5, T6, T7]
-	it.c1, it.keys[0] = v1.joinView()
-	it.c2, it.keys[1] = v2.joinView()
-	it.c3, it.keys[2] = v3.joinView()
-	it.c4, it.keys[3] = v4.joinView()
-	it.c5, it.keys[4] = v5.joinView()
-	it.c6, it.keys[5] = v6.joinView()
-	it.c7, it.keys[6] = v7.joinView()
+	it.c1, it.keys[0] = partOf(v1)
+	it.c2, it.keys[1] = partOf(v2)
+	it.c3, it.keys[2] = partOf(v3)
+	it.c4, it.keys[3] = partOf(v4)
+	it.c5, it.keys[4] = partOf(v5)
+	it.c6, it.keys[5] = partOf(v6)
+	it.c7, it.keys[6] = partOf(v7)
 	it.read()
 	return it
 }
@@ -6569,14 +6569,14 @@ type Iter8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 // the components the join hands out.
 func Join8[T1, T2, T3, T4, T5, T6, T7, T8 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5], v6 Part[T6], v7 Part[T7], v8 Part[T8]) Iter8[T1, T2, T3, T4, T5, T6, T7, T8] {
 	var it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]
-	it.c1, it.keys[0] = v1.joinView()
-	it.c2, it.keys[1] = v2.joinView()
-	it.c3, it.keys[2] = v3.joinView()
-	it.c4, it.keys[3] = v4.joinView()
-	it.c5, it.keys[4] = v5.joinView()
-	it.c6, it.keys[5] = v6.joinView()
-	it.c7, it.keys[6] = v7.joinView()
-	it.c8, it.keys[7] = v8.joinView()
+	it.c1, it.keys[0] = partOf(v1)
+	it.c2, it.keys[1] = partOf(v2)
+	it.c3, it.keys[2] = partOf(v3)
+	it.c4, it.keys[3] = partOf(v4)
+	it.c5, it.keys[4] = partOf(v5)
+	it.c6, it.keys[5] = partOf(v6)
+	it.c7, it.keys[6] = partOf(v7)
+	it.c8, it.keys[7] = partOf(v8)
 	it.read()
 	return it
 }

@@ -339,3 +339,47 @@ func TestGetPastThePageTable(t *testing.T) {
 		}
 	}))
 }
+
+// TestViewCopiesAfterRelease: a copy of a View kept past the release
+// panics on every look-up, in the identity prefix too, though it holds
+// its own copies of the storage's layout; and it still does after the
+// original variable is borrowed again over a storage whose components
+// moved (grew past its capacity), instead of reading the new prefix's
+// length against the old array. The original reads the new components.
+func TestViewCopiesAfterRelease(t *testing.T) {
+	w := ecs.NewWorld()
+	ids, err := ecs.BulkAddEntity1(w, []wPos{{0, 0}, {1, 0}, {2, 0}, {3, 0}})
+	must(t, err)
+	var v ecs.View[wPos]
+	release, err := w.Borrow(&v)
+	must(t, err)
+	if p, ok := v.Get(ids[3]); !ok || p.X != 3 {
+		t.Fatalf("Get(ids[3]) = %v, %v before the release", p, ok)
+	}
+	kept := v
+	release()
+	uses := func(c ecs.View[wPos], id ecs.EntityID) map[string]func() {
+		return map[string]func(){
+			"Get":     func() { c.Get(id) },
+			"MustGet": func() { c.MustGet(id) },
+			"Lookup":  rangeOver(c.Lookup([]ecs.EntityID{id})),
+		}
+	}
+	mustPanicReleased(t, uses(kept, ids[3]))
+
+	more := make([]wPos, 5000)
+	for i := range more {
+		more[i] = wPos{float64(4 + i), 0}
+	}
+	moreIDs, err := ecs.BulkAddEntity1(w, more)
+	must(t, err)
+	release, err = w.Borrow(&v)
+	must(t, err)
+	defer release()
+	last := moreIDs[len(moreIDs)-1]
+	if p, ok := v.Get(last); !ok || p.X != 5003 {
+		t.Errorf("Get(%v) = %v, %v after the borrow again, want X = 5003", last, p, ok)
+	}
+	mustPanicReleased(t, uses(kept, last))
+	mustPanicReleased(t, uses(kept, ids[3]))
+}

@@ -85,12 +85,12 @@ type viewShape struct {
 	onBorrow bool
 	onRelase bool
 	access   []Access
-	// words lists the offsets of the view's pointer words when it is made
-	// of Slipway's views and nothing else: a built-in view (a struct of one
-	// pointer), or a custom view whose every field is such a view, nested
-	// or not. The calling convention passes such a value exactly as its
-	// words in a row, each like an unsafe.Pointer, so callDirect can pass
-	// it. words is nil for any other view.
+	// words lists the offsets of the view's words when it is made of
+	// Slipway's views and nothing else: a built-in view (a struct of one
+	// to three words, see wordFields), or a custom view whose every field
+	// is such a view, nested or not. The calling convention passes such a
+	// value exactly as its words in a row, each like a uintptr, so
+	// callDirect can pass it. words is nil for any other view.
 	words []uintptr
 }
 
@@ -126,9 +126,7 @@ func buildShape(t reflect.Type, depth int) (*viewShape, string) {
 		var a accessSet
 		reflect.New(t).Interface().(viewParam).access(&a)
 		s := &viewShape{t: t, builtin: true, access: a.list}
-		if t.Size() == ptrSize {
-			s.words = []uintptr{0}
-		}
+		s.words = wordFields(t)
 		return s, ""
 	}
 	if t.Kind() == reflect.Pointer {
@@ -163,8 +161,33 @@ func buildShape(t reflect.Type, depth int) (*viewShape, string) {
 	return s, ""
 }
 
-// ptrSize is the size of a pointer, and of every built-in view.
+// ptrSize is the size of a pointer: of a word.
 const ptrSize = unsafe.Sizeof(unsafe.Pointer(nil))
+
+// wordFields returns the offsets of the fields of t, a built-in view, if
+// each is a word: a pointer, or an integer of a pointer's size (fields of
+// size zero aside). The calling convention then passes a t as those
+// words in a row, each like a uintptr. It returns nil otherwise: a View,
+// whose layout copies are uint64s, on a 32-bit platform.
+func wordFields(t reflect.Type) []uintptr {
+	var words []uintptr
+	for i := range t.NumField() {
+		f := t.Field(i)
+		switch {
+		case f.Type.Size() == 0:
+		case f.Type.Size() == ptrSize && f.Offset == uintptr(len(words))*ptrSize &&
+			(f.Type.Kind() == reflect.Pointer || f.Type.Kind() == reflect.UnsafePointer ||
+				f.Type.Kind() == reflect.Uintptr || f.Type.Kind() == reflect.Uint64):
+			words = append(words, f.Offset)
+		default:
+			return nil
+		}
+	}
+	if len(words) == 0 || uintptr(len(words))*ptrSize != t.Size() {
+		return nil
+	}
+	return words
+}
 
 // flatWords returns the words of custom view s (see viewShape.words), or
 // nil if s has a field that is not a view made of words, or padding.
@@ -319,7 +342,7 @@ type sysShape struct {
 	returnsErr  bool
 	returnsBool bool // a condition, not a system
 	// direct is set when every parameter is made of Slipway's views (each
-	// a struct of one pointer), in maxDirect words or fewer: the function is
+	// a struct of words), in maxDirect words or fewer: the function is
 	// then called with callDirect instead of reflect.Value.Call, which
 	// costs more and allocates.
 	direct bool
@@ -457,9 +480,13 @@ func buildSystem(t reflect.Type) (*sysShape, *SystemError) {
 }
 
 // maxDirect is the largest number of words (see viewShape.words)
-// callDirect passes: every parameter fits in a register on amd64 and
-// arm64, so a custom view's words are passed as its fields would be.
-const maxDirect = 8
+// callDirect passes (the generator's MaxDirectWords). amd64 has 9 integer
+// argument registers, the fewest of Go's ports with register arguments, so
+// up to 9 words every parameter is passed in registers, and a view's
+// words are passed as its fields are. Past 9, a view that does not fit in
+// the registers left goes whole to the stack, which a list of words
+// cannot say: such systems are called through reflect.
+const maxDirect = 9
 
 func (s *sysShape) newFrame() *frame {
 	f := &frame{}

@@ -3,6 +3,7 @@ package ecs
 import (
 	"fmt"
 	"iter"
+	"math"
 	"slices"
 	"strconv"
 	"unsafe"
@@ -12,12 +13,33 @@ import (
 // them, join them with other views. Declare it as a system parameter, or
 // borrow it with [World.Borrow].
 //
-// A View is a small handle, valid until the system returns (or the release
-// function of World.Borrow is called); using it later panics. Pointers it
-// hands out are for reading: Go cannot forbid writing through them, but a
-// write through a View is a data race the borrow checks cannot see, and it is
-// never recorded as a modification. Use a [ViewMut] to change components.
-type View[T any] struct{ c *viewCore[T] }
+// A View is a small value (three words: a handle and copies of where the
+// storage keeps its components), valid until the system returns (or the
+// release function of World.Borrow is called); using it later, or a copy
+// of it, panics. Pass it by value: a loop over [View.Get] then keeps the
+// copies in registers. Pointers it hands out are for reading: Go cannot
+// forbid writing through them, but a write through a View is a data race
+// the borrow checks cannot see, and it is never recorded as a
+// modification. Use a [ViewMut] to change components.
+type View[T any] struct {
+	c *viewCore[T]
+
+	// Copies of the storage's layout, taken at the borrow (from c), for
+	// Get and MustGet: where its components are, and its identity
+	// prefix's generation. The compiler keeps a struct of four fields or
+	// fewer in registers, so a loop of Gets over a View parameter or
+	// variable reads these once. A look-up in the prefix then reads its
+	// id, the prefix's length from c (in the cache) and its component,
+	// where a plain slice indexed by id reads the index and the element.
+	// With base and identGen behind c too, it read two more words per
+	// look-up, and at a million entities, where each look-up waits on
+	// memory, took 1.6 to 2 times as long as the slice. The length stays
+	// in c because the release zeroes it there: every look-up of a
+	// released view, or of a copy of one, misses the prefix and panics
+	// on the miss. The release zeroes these two in the borrowed variable.
+	base     unsafe.Pointer
+	identGen uint64
+}
 
 // ViewMut is exclusive access to the components of type T: everything a
 // [View] does, plus adding, removing and changing components.
@@ -33,10 +55,12 @@ type View[T any] struct{ c *viewCore[T] }
 // not an insertion. A [View] never marks, and neither do
 // [ViewMut.Contains], [ViewMut.Len], [ViewMut.IDs] or removals.
 type ViewMut[T any] struct {
-	// The blank field, of size zero, makes View and ViewMut different
-	// struct types: converting one into the other does not compile. A
-	// View reads copies of its storage's layout that a ViewMut's core
-	// does not keep, and a ViewMut writes what a View may not.
+	// The blank field, of size zero, keeps ViewMut a struct type of its
+	// own, different from any other view's, as View's copies of the
+	// layout do for View: a View reads copies of its storage's layout
+	// that a ViewMut does not keep, and a ViewMut writes what a View may
+	// not. A ViewMut is still one word, stored in an interface as is
+	// (see partOf).
 	_ [0]int
 	c *viewCore[T]
 }
@@ -56,15 +80,16 @@ type viewCore[T any] struct {
 
 	// The storage's layout, copied at the borrow of a View for Get,
 	// MustGet and Lookup: its sparse pages, its number of components n,
-	// the address of its first component, and its identity prefix. A
-	// lookup then reads these, 56 adjacent bytes, and none of the
-	// storage's fields: the processor has fewer loads to keep in flight
-	// per lookup and more room for the misses on the components
-	// themselves. A shared borrow keeps the storage as it is until the
-	// release, which zeroes the copies: a released view's lookups all
-	// miss, and the miss panics. The exception is a View of a group
-	// member beside a ViewMut of another member in the same frame
-	// (held): see borrow. Unused (zero) in a ViewMut.
+	// the address of its first component, and its identity prefix (the
+	// View copies the address and the prefix's generation again, see
+	// View). A lookup then reads these and none of the storage's fields:
+	// the processor has fewer loads to keep in flight per lookup and more
+	// room for the misses on the components themselves. A shared borrow
+	// keeps the storage as it is until the release, which zeroes the
+	// copies: a released view's lookups all miss, and the miss panics. The exception is a View of a group
+	// member beside a ViewMut of another member in the same frame (held):
+	// see borrow. Unused (zero) in a ViewMut.
+	room     uint64 // see View.borrowView
 	pages    []*sparsePage
 	n        uint64
 	base     unsafe.Pointer
@@ -100,6 +125,35 @@ type partKey struct {
 // well doubled what making a join costs.
 func (v View[T]) joinView() (*viewCore[T], partKey)    { return v.c, partKey{} }
 func (v ViewMut[T]) joinView() (*viewCore[T], partKey) { return v.c, partKey{mut: true} }
+
+// partOf is p.joinView() for a join, spelled as a type switch over Part's
+// implementations (its method is unexported, so there are no others).
+//
+// A View is three words, so converting it to a Part at the join's call
+// site copies it to a box that the interface points to, on the stack
+// unless it escapes. A call of the interface's method would let it
+// escape; so would binding the value in the switch, which escape analysis
+// of generic code takes for the interface's data word. So partOf reads a
+// View's core, and a Changed's, through the data word, the box's
+// address: what escapes is what the box holds, not the box. A ViewMut,
+// one pointer and a field of size zero, is the data word itself, with
+// no box: partOf reads it as an integer first, so that escape analysis
+// does not take it for the data word either. TestPartOf checks each case,
+// and TestCustomViewSystemDoesNotAllocate that a join allocates nothing.
+func partOf[T any](p Part[T]) (*viewCore[T], partKey) {
+	data := &(*[2]unsafe.Pointer)(unsafe.Pointer(&p))[1]
+	switch p.(type) {
+	case View[T]:
+		return (*View[T])(*data).c, partKey{}
+	case ViewMut[T]:
+		word := *(*uintptr)(unsafe.Pointer(data))
+		return *(**viewCore[T])(unsafe.Pointer(&word)), partKey{mut: true}
+	case Changed[T]:
+		c := (*Changed[T])(*data)
+		return c.c, partKey{mut: c.mut, kinds: c.kinds}
+	}
+	panic("ecs: a join was given a nil view")
+}
 
 // trackOp is what a view c of the kind k does with the tracking of its
 // storage, which must track: mark what it hands out, and for a Changed
@@ -212,11 +266,29 @@ func (v *ViewMut[T]) access(a *accessSet) { a.add(componentAccess[T]("ViewMut", 
 // original is borrowed gives the copy a new core, so that each borrow is
 // released by its own release (and a failed borrow releases nothing of
 // the original's). ViewMut.borrowView does the same.
+//
+// A View's copies of the layout add one case. A copy of the view kept past
+// the release shares the core, and reads the prefix's length from it,
+// but the address of the components from the copy: if the core is
+// borrowed again over a longer prefix, such a copy would read past the
+// end of the array it holds. So the core keeps room, the least capacity
+// of the arrays it was borrowed over, and is reused only for a prefix no
+// longer than that; otherwise the view takes a new core, and leaves such
+// copies a released core, whose look-ups panic. A prefix outgrows room
+// when its storage grows past its capacity, or a system alternates
+// between worlds of different sizes; in a steady state the core is
+// reused.
 func (v *View[T]) borrowView(ctx *borrowCtx) error {
-	if v.c == nil || v.c.s != nil {
-		v.c = &viewCore[T]{}
+	s := storageFor[T](ctx.w)
+	if v.c == nil || v.c.s != nil || v.c.room < min(s.pre.n, uint64(len(s.data))) {
+		v.c = &viewCore[T]{room: math.MaxUint64}
 	}
-	return v.c.borrow(ctx, accView, "View")
+	if err := v.c.borrow(ctx, accView, "View"); err != nil {
+		return err
+	}
+	v.c.room = min(v.c.room, uint64(cap(s.data)))
+	v.base, v.identGen = v.c.base, v.c.identGen
+	return nil
 }
 
 func (v *ViewMut[T]) borrowView(ctx *borrowCtx) error {
@@ -226,7 +298,10 @@ func (v *ViewMut[T]) borrowView(ctx *borrowCtx) error {
 	return v.c.borrow(ctx, accViewMut, "ViewMut")
 }
 
-func (v *View[T]) releaseView()    { v.c.release() }
+func (v *View[T]) releaseView() {
+	v.c.release()
+	v.base, v.identGen = nil, 0
+}
 func (v *ViewMut[T]) releaseView() { v.c.release() }
 
 // Len returns the number of components in the storage.
@@ -244,11 +319,12 @@ func (v View[T]) Contains(id EntityID) bool { return v.c.store().has(id) }
 // of type T is added or removed) and is for reading only.
 //
 // Get is small enough for the compiler to inline at the call site. To stay
-// so, it checks only for a released view (a panic wrapping [ErrReleased]);
-// a zero View that was never borrowed panics with a nil dereference.
+// so, it checks only for a released view, or a copy of one (a panic
+// wrapping [ErrReleased]); a zero View that was never borrowed panics with
+// a nil dereference.
 func (v View[T]) Get(id EntityID) (*T, bool) {
 	c := v.c
-	x := uint64(id) - c.identGen // the storage's slot(id), on the copies in c
+	x := uint64(id) - v.identGen // the storage's slot(id), on the copies in v and c
 	if x >= c.ident {
 		// slotIn, spelled out. An id past the page table keeps its x,
 		// which is a miss too: with the prefix's generation, x is its
@@ -270,20 +346,20 @@ func (v View[T]) Get(id EntityID) (*T, bool) {
 	}
 	// The component's address, spelled out here, in MustGet and in lookup:
 	// a generic helper would put Get over the inlining budget.
-	return (*T)(unsafe.Add(c.base, uintptr(x)*unsafe.Sizeof(*new(T)))), true
+	return (*T)(unsafe.Add(v.base, uintptr(x)*unsafe.Sizeof(*new(T)))), true
 }
 
 // MustGet returns a pointer to id's component: the index form, for when the
 // entity is known to have one. Panics if it has none, naming the type and id.
 func (v View[T]) MustGet(id EntityID) *T {
 	c := v.c
-	x := uint64(id) - c.identGen
+	x := uint64(id) - v.identGen
 	if x >= c.ident {
 		if x = slotIn(c.pages, uint64(id)); x >= c.n {
 			panic(missing[T]{id, c.s}) // one panic for both failures keeps MustGet inlinable
 		}
 	}
-	return (*T)(unsafe.Add(c.base, uintptr(x)*unsafe.Sizeof(*new(T))))
+	return (*T)(unsafe.Add(v.base, uintptr(x)*unsafe.Sizeof(*new(T))))
 }
 
 // All iterates over every component, in storage order (unspecified, and

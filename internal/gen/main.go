@@ -23,6 +23,10 @@ var templates embed.FS
 // in a World-level call.
 const MaxArity = 8
 
+// MaxDirectWords is the largest number of words callDirect passes: the
+// ecs package's maxDirect, which says why.
+const MaxDirectWords = 9
+
 // Arity describes one variant: N types T1..TN.
 type Arity struct{ N int }
 
@@ -53,15 +57,19 @@ func (a Arity) TypeArgs() string { return a.List(", ", "T#") }
 // Letter returns the row field name of the k-th view: A, B, C...
 func Letter(k int) string { return string(rune('A' + k - 1)) }
 
-// Generate renders the template named name for arities 1..MaxArity into
-// a gofmt-ed Go file.
+// Generate renders the template named name for arities 1..MaxArity (for
+// callDirect, 1..MaxDirectWords) into a gofmt-ed Go file.
 func Generate(name string) ([]byte, error) {
 	t, err := template.New(name).Funcs(template.FuncMap{"letter": Letter, "dec": func(k int) int { return k - 1 }}).ParseFS(templates, name)
 	if err != nil {
 		return nil, err
 	}
+	maxN := MaxArity
+	if name == "call_gen.go.tmpl" {
+		maxN = MaxDirectWords
+	}
 	var arities []Arity
-	for n := 1; n <= MaxArity; n++ {
+	for n := 1; n <= maxN; n++ {
 		arities = append(arities, Arity{N: n})
 	}
 	var buf bytes.Buffer
