@@ -213,8 +213,8 @@ func releasedError(what string) error {
 	return fmt.Errorf("ecs: %s used after release, or was never borrowed: use views only inside the system, or before calling the release function of World.Borrow: %w", what, ErrReleased)
 }
 
-func (c *viewCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string) error {
-	s := storageFor[T](ctx.w)
+// borrow borrows s, the storage of T in ctx.w, for the view.
+func (c *viewCore[T]) borrow(ctx *borrowCtx, s *sparseSet[T], kind accessKind, kindName string) error {
 	if c.w != ctx.w || c.b.by != ctx.by || c.b.kind != kind {
 		c.w = ctx.w
 		c.b = borrower{kind: kind, view: kindName, typ: s.name, by: ctx.by}
@@ -290,7 +290,7 @@ func (v *View[T]) borrowView(ctx *borrowCtx) error {
 	if v.c == nil || v.c.s != nil || v.c.room < min(s.pre.n, uint64(len(s.data))) {
 		v.c = &viewCore[T]{room: math.MaxUint64}
 	}
-	if err := v.c.borrow(ctx, accView, "View"); err != nil {
+	if err := v.c.borrow(ctx, s, accView, "View"); err != nil {
 		return err
 	}
 	v.c.room = min(v.c.room, uint64(cap(s.data)))
@@ -302,7 +302,7 @@ func (v *ViewMut[T]) borrowView(ctx *borrowCtx) error {
 	if v.c == nil || v.c.s != nil { // as View.borrowView
 		v.c = &viewCore[T]{}
 	}
-	return v.c.borrow(ctx, accViewMut, "ViewMut")
+	return v.c.borrow(ctx, storageFor[T](ctx.w), accViewMut, "ViewMut")
 }
 
 func (v *View[T]) releaseView() {
