@@ -382,4 +382,34 @@ func TestViewCopiesAfterRelease(t *testing.T) {
 	}
 	mustPanicReleased(t, uses(kept, last))
 	mustPanicReleased(t, uses(kept, ids[3]))
+
+	// The same off the prefix: components given in reverse order, so
+	// that the storage has no identity prefix, and every look-up goes
+	// through the sparse pages to a position below n.
+	w = ecs.NewWorld()
+	reversed := func(n int) []ecs.EntityID {
+		ids, err := ecs.BulkAddEntity1(w, make([]wVel, n))
+		must(t, err)
+		slices.Reverse(ids)
+		must(t, ecs.BulkAddComponent1(w, ids, make([]wPos, n)))
+		return ids
+	}
+	few := reversed(4)
+	var u ecs.View[wPos]
+	release2, err := w.Borrow(&u)
+	must(t, err)
+	if _, ok := u.Get(few[0]); !ok {
+		t.Fatalf("Get(%v) missed before the release", few[0])
+	}
+	kept = u
+	release2()
+	many := reversed(5000)
+	release2, err = w.Borrow(&u)
+	must(t, err)
+	defer release2()
+	if _, ok := u.Get(many[0]); !ok {
+		t.Errorf("Get(%v) missed after the borrow again", many[0])
+	}
+	mustPanicReleased(t, uses(kept, many[0]))
+	mustPanicReleased(t, uses(kept, few[0]))
 }

@@ -275,19 +275,19 @@ func (v *ViewMut[T]) access(a *accessSet) { a.add(componentAccess[T]("ViewMut", 
 // the original's). ViewMut.borrowView does the same.
 //
 // A View's copies of the layout add one case. A copy of the view kept past
-// the release shares the core, and reads the prefix's length from it,
-// but the address of the components from the copy: if the core is
-// borrowed again over a longer prefix, such a copy would read past the
-// end of the array it holds. So the core keeps room, the least capacity
-// of the arrays it was borrowed over, and is reused only for a prefix no
-// longer than that; otherwise the view takes a new core, and leaves such
-// copies a released core, whose look-ups panic. A prefix outgrows room
-// when its storage grows past its capacity, or a system alternates
-// between worlds of different sizes; in a steady state the core is
-// reused.
+// the release shares the core, and reads the prefix's length, the pages
+// and n from it, but the address of the components from the copy: if the
+// core is borrowed again over more components, such a copy would read
+// past the end of the array it holds. So the core keeps room, the least
+// capacity of the arrays it was borrowed over, and is reused only for a
+// storage of no more components than that; otherwise the view takes a
+// new core, and leaves such copies a released core, whose look-ups
+// panic. A storage outgrows room when it grows past its capacity, or when
+// a system alternates between worlds of different sizes; in a steady
+// state the core is reused.
 func (v *View[T]) borrowView(ctx *borrowCtx) error {
 	s := storageFor[T](ctx.w)
-	if v.c == nil || v.c.s != nil || v.c.room < min(s.pre.n, uint64(len(s.data))) {
+	if v.c == nil || v.c.s != nil || v.c.room < uint64(len(s.data)) {
 		v.c = &viewCore[T]{room: math.MaxUint64}
 	}
 	if err := v.c.borrow(ctx, s, accView, "View"); err != nil {
