@@ -24,7 +24,7 @@ import (
 type View[T any] struct {
 	c *viewCore[T]
 
-	// Copies of the storage's layout, taken at the borrow (from c), for
+	// Copies of the storage's layout, taken at the borrow, for
 	// Get and MustGet: where its components are, and its identity
 	// prefix's generation. The compiler keeps a struct of four fields or
 	// fewer in registers, so a loop of Gets over a View parameter or
@@ -71,10 +71,10 @@ type viewCore[T any] struct {
 	s *sparseSet[T] // nil unless borrowed
 
 	// The storage's layout, copied at the borrow of a View for Get,
-	// MustGet and Lookup: its identity prefix's length, its sparse pages,
-	// its number of components n, the address of its first component and
-	// the prefix's generation (the View copies the last two again, see
-	// View). A lookup then reads these and none of the storage's fields:
+	// MustGet and Lookup: its identity prefix's length, its sparse pages
+	// and its number of components n (the View itself holds the address
+	// of the first component and the prefix's generation, see View). A
+	// lookup then reads these and none of the storage's fields:
 	// the processor has fewer loads to keep in flight per lookup and more
 	// room for the misses on the components themselves. A shared borrow
 	// keeps the storage as it is until the release, which zeroes the
@@ -87,12 +87,10 @@ type viewCore[T any] struct {
 	// on a miss, and at offsets below 128 bytes the instructions that
 	// read them are three bytes shorter (an 8-bit displacement), which
 	// keeps a loop of Gets on fewer 64-byte lines of code.
-	ident    uint64
-	pages    []*sparsePage
-	n        uint64
-	base     unsafe.Pointer
-	identGen uint64
-	room     uint64 // see View.borrowView
+	ident uint64
+	pages []*sparsePage
+	n     uint64
+	room  uint64 // see View.borrowView
 
 	w    *World
 	b    borrower
@@ -234,12 +232,12 @@ func (c *viewCore[T]) borrow(ctx *borrowCtx, s *sparseSet[T], kind accessKind, k
 		// min: the prefix is never past the components (layoutError
 		// checks it); should that break, a look-up still stays inside
 		// the array.
-		c.pages, c.n, c.base = s.pages, uint64(len(s.data)), unsafe.Pointer(unsafe.SliceData(s.data))
-		c.ident, c.identGen = min(s.pre.n, uint64(len(s.data))), s.pre.gen
+		c.pages, c.n = s.pages, uint64(len(s.data))
+		c.ident = min(s.pre.n, uint64(len(s.data)))
 		// A held view's storage is a group member (another view of the
 		// frame can move its components within the group: a swap does
-		// not reallocate, so pages, n and base stay valid), which keeps
-		// no prefix.
+		// not reallocate, so pages, n and the View's address of the
+		// components stay valid), which keeps no prefix.
 	}
 	if s.track != nil {
 		c.inWorkload, c.last = ctx.inWorkload, ctx.last
@@ -261,7 +259,7 @@ func (c *viewCore[T]) release() {
 		c.s.lock.release(&c.b, c.b.kind.exclusive())
 	}
 	c.w.allLock.release(&c.b, false)
-	c.s, c.pages, c.n, c.base, c.ident = nil, nil, 0, nil, 0
+	c.s, c.pages, c.n, c.ident = nil, nil, 0, 0
 }
 
 func (v *View[T]) access(a *accessSet)    { a.add(componentAccess[T]("View", false)) }
@@ -294,7 +292,7 @@ func (v *View[T]) borrowView(ctx *borrowCtx) error {
 		return err
 	}
 	v.c.room = min(v.c.room, uint64(cap(s.data)))
-	v.base, v.identGen = v.c.base, v.c.identGen
+	v.base, v.identGen = unsafe.Pointer(unsafe.SliceData(s.data)), s.pre.gen
 	return nil
 }
 
@@ -403,7 +401,7 @@ func (v View[T]) WithID() iter.Seq2[EntityID, *T] { return withID(v.c) }
 // outside the storage's identity prefix), as indexing a plain slice costs
 // the index and the element, and a processor can have more of the
 // lookups in flight at once: see docs/performance-tips.md.
-func (v View[T]) Lookup(ids []EntityID) iter.Seq2[EntityID, *T] { return lookup(v.c, ids) }
+func (v View[T]) Lookup(ids []EntityID) iter.Seq2[EntityID, *T] { return lookup(v, ids) }
 
 // Slice returns the components as a slice, in the same order as [View.IDs]:
 // the fastest way to iterate, with no call per entity. It aliases the
@@ -686,12 +684,13 @@ func all[T any](c *viewCore[T]) iter.Seq[*T] {
 // components in the loop's body; but a group member keeps no prefix, and
 // its ids are looked up in the sparse pages, which every move keeps
 // right.
-func lookup[T any](c *viewCore[T], ids []EntityID) iter.Seq2[EntityID, *T] {
+func lookup[T any](v View[T], ids []EntityID) iter.Seq2[EntityID, *T] {
 	return func(yield func(EntityID, *T) bool) {
-		// View.Get on locals: c's copies of the storage's layout stay
-		// valid while the view is borrowed.
+		// View.Get on locals: the copies of the storage's layout in v
+		// and its core stay valid while the view is borrowed.
+		c := v.c
 		c.store() // panics after the release (or for a zero View), even with no ids
-		pages, n, base, ident, gen := c.pages, c.n, c.base, c.ident, c.identGen
+		pages, n, base, ident, gen := c.pages, c.n, v.base, c.ident, v.identGen
 		// With a prefix, an id of it takes the first branch to a yield of
 		// its own, so that its path through the loop has no jump but the
 		// one back: with the prefix's test ahead of a branch to a yield
