@@ -80,6 +80,7 @@ func TestSparseReferenceQueriesMatchSlipway(t *testing.T) {
 	builds := map[string]func(testing.TB, *ecs.World, int){
 		"Query2Comp": buildQuery2Comp, "Query32Arch": buildQuery32Arch,
 		"Query256Arch": buildQuery256Arch, "Query256ArchMixed": buildQuery256ArchMixed,
+		"Query2CompChurned": buildQuery2CompChurned, "Query256ArchChurned": buildQuery256ArchChurned,
 	}
 	for name, build := range builds {
 		t.Run(name, func(t *testing.T) {

@@ -42,8 +42,9 @@ func TestQueryWorkloadsMoveExactlyTheMovers(t *testing.T) {
 	builds := map[string]func(testing.TB, *ecs.World, int){
 		"Query2Comp": buildQuery2Comp, "Query32Arch": buildQuery32Arch,
 		"Query256Arch": buildQuery256Arch, "Query256ArchMixed": buildQuery256ArchMixed,
+		"Query2CompChurned": buildQuery2CompChurned, "Query256ArchChurned": buildQuery256ArchChurned,
 	}
-	fillers := map[string]int{"Query2Comp": 10, "Query32Arch": 0, "Query256Arch": 4, "Query256ArchMixed": 4}
+	fillers := map[string]int{"Query2Comp": 10, "Query32Arch": 0, "Query256Arch": 4, "Query256ArchMixed": 4, "Query2CompChurned": 10, "Query256ArchChurned": 4}
 	const n = 300
 	for name, build := range builds {
 		t.Run(name, func(t *testing.T) {

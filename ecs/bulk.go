@@ -135,10 +135,8 @@ func (w *World) deleteMany(ids []EntityID) int {
 
 // bulkParallelMin is the number of ids from which a bulk operation works
 // on several storages at once (see bulkParallel). Below it, a pass over a
-// storage is too short to pay for waking a worker: on a 2-core machine,
-// deleting 16,000 entities with two components took 28% longer in
-// parallel, while creating or deleting 256,000 with two or ten took 22 to
-// 39% less time (the Create and Delete benchmarks of bench/). It is a
+// storage is too short to pay for waking a worker (measured with the
+// Create and Delete benchmarks of bench/: see docs/benchmarks.md). It is a
 // variable so that tests can reach the parallel paths with small worlds.
 var bulkParallelMin = 1 << 16
 
@@ -569,10 +567,8 @@ func (s *sparseSet[T]) insertManyAlone(ids []EntityID, vals []T) {
 // Where a page starts with a run of consecutive indices, ascending or
 // descending (new entities come that way: fresh slots ascending, recycled
 // ones in the reverse order they were freed), newRun writes the run's
-// entries in a tighter loop. BenchmarkNewEntries, 16,384 ids, against the
-// id-at-a-time loop (5 alternated runs): 2.32 → 1.02 ns per id counting
-// up, 2.25 → 1.73 counting down. Shuffled ids gain too (7.9 → 6.4), from
-// the inline test for an allocated page.
+// entries in a tighter loop (BenchmarkNewEntries compares it with the
+// id-at-a-time loop).
 func (s *sparseSet[T]) newEntries(ids []EntityID, base int) (k int) {
 	if s.continueIdent(ids) {
 		return len(ids)
@@ -613,10 +609,8 @@ func adjacent(a, b EntityID) bool { return b-a+1 <= 2 && b != a }
 // first id out of step, at the page's edge, or before an entry already
 // set. It returns its length: 0 when ids[0]'s own entry is set.
 //
-// zeroRun repeats its bounds of the run. A helper returning them to both
-// (inlined) made the ascending loop 45% slower (BenchmarkNewEntries
-// up/n=16384, 0.99 → 1.43 ns per id, 5 alternated runs), so the two keep
-// their own copies: change them together.
+// zeroRun repeats its bounds of the run, so that each loop keeps them in
+// registers: change them together.
 func newRun(page *sparsePage, ids []EntityID, e0 uint64) int {
 	id := ids[0]
 	off := uint32(id) & pageMask
@@ -655,13 +649,11 @@ func (s *sparseSet[T]) sweepable(n int) bool {
 // the storage in between.
 //
 // Where a page starts with a run of consecutive ids, zeroRun frees the
-// run's entries in a tighter loop, as newRun writes them: Delete10Comp
-// slipway-bulk CPU time -13% (6 alternated runs).
+// run's entries in a tighter loop, as newRun writes them.
 //
 // deleteIDs repeats the id-at-a-time loop, collecting the positions it
-// frees. One loop shared by both, with a flag, made the bulk deletes 30 to
-// 50% slower (Delete2Comp and Delete10Comp slipway-bulk, 4 alternated
-// runs), so the two copies stay: change them together.
+// frees; a loop shared by both, with a flag, measured much slower in the
+// bulk deletes, so the two copies stay: change them together.
 func (s *sparseSet[T]) zeroIDs(ids []EntityID) int {
 	if s.pre.n > 0 {
 		return s.zeroIDsIdent(ids)

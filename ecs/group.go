@@ -4,7 +4,6 @@ import (
 	"errors"
 	"slices"
 	"strings"
-	"unsafe"
 )
 
 // ErrGroup is wrapped by the errors of group declarations: see [GroupError].
@@ -37,15 +36,10 @@ func (e *GroupError) Unwrap() error { return ErrGroup }
 type group struct {
 	name    string
 	members []groupMember
-	// heads[k] is members[k]'s storage seen without its component type
-	// (see sparseHead): the group reads its sparse pages to find an
-	// entity's position there, and swaps its components itself (swap),
+	// index[k] is members[k]'s type-free part (see sparseIndex): the
+	// group reads its sparse pages to find an entity's position there
 	// with no call.
-	heads [maxGroup]*sparseHead
-	// words[k] is the size of members[k]'s component in 8-byte words
-	// when swap may move it as words (no pointers, 8-byte aligned), and
-	// -1 when swap must call the member's swapPos.
-	words [maxGroup]int
+	index [maxGroup]*sparseIndex
 	n     int
 }
 
@@ -56,7 +50,7 @@ type groupMember interface {
 	swapPos(i, j int)
 	ids() []EntityID
 	length() int
-	head() (h *sparseHead, words int)
+	typeFree() *sparseIndex
 	noIdent()
 	groupOf() *group
 	setGroup(g *group, k int) // the storage is g.members[k]
@@ -70,21 +64,15 @@ type groupMember interface {
 // a position it knows, and a component already at the group's end is not
 // swapped (adding to entities in storage order never swaps).
 func (g *group) joined(self, x int, id EntityID) {
-	if len(g.members) == 2 { // the usual group, without the loops: 5 to 8% faster on AddRemove with a group
+	if len(g.members) == 2 { // the usual group, without the loops
 		o := 1 - self
-		p := posIn(g.heads[o].pages, id)
+		p := posIn(g.index[o].pages, id)
 		if p < 0 {
 			return
 		}
 		n := g.n
 		if p != n {
-			if g.fastSwap(o) {
-				h := g.heads[o]
-				h.swapIDs(p, n)
-				h.swap2(p, n)
-			} else {
-				g.swap(o, p, n)
-			}
+			g.swap(o, p, n)
 		}
 		if x != n {
 			g.swap(self, x, n)
@@ -96,7 +84,7 @@ func (g *group) joined(self, x int, id EntityID) {
 	for k := range g.members {
 		if k == self {
 			at[k] = x
-		} else if at[k] = posIn(g.heads[k].pages, id); at[k] < 0 {
+		} else if at[k] = posIn(g.index[k].pages, id); at[k] < 0 {
 			return
 		}
 	}
@@ -128,54 +116,8 @@ func (g *group) leave(x int) {
 }
 
 // swap swaps the components at positions i and j of members[k], with
-// their entities, sparse entries and tracking timestamps. It does the work
-// itself, on the member's head, unless the member tracks or its components
-// cannot be moved as words: a group's swaps are most of the cost of adding
-// and removing its members' components, and the call through the
-// groupMember interface (and the generic method's wrapper behind it)
-// spills every register of the caller's loop.
-func (g *group) swap(k, i, j int) {
-	h, words := g.heads[k], g.words[k]
-	switch {
-	case words < 0 || h.track != nil:
-		g.members[k].swapPos(i, j)
-	case words == 2:
-		h.swapIDs(i, j)
-		h.swap2(i, j)
-	default:
-		h.swapIDs(i, j)
-		x, y := unsafe.Add(h.data.ptr, i*words*8), unsafe.Add(h.data.ptr, j*words*8)
-		for w := 0; w < words*8; w += 8 {
-			p, q := (*uint64)(unsafe.Add(x, w)), (*uint64)(unsafe.Add(y, w))
-			*p, *q = *q, *p
-		}
-	}
-}
-
-// fastSwap reports whether swap may swap members[k]'s components with
-// swapIDs and swap2, inlined in the caller.
-func (g *group) fastSwap(k int) bool { return g.words[k] == 2 && g.heads[k].track == nil }
-
-// swapIDs swaps the entities at positions i and j, and points their sparse
-// entries at their new positions; the caller swaps the components. It
-// checks i and j against the length of dense, which is that of the
-// components: the caller's unsafe accesses to them rely on it. It spells
-// sparseEntry out: calling it costs 10 more, over the inlining budget.
-func (h *sparseHead) swapIDs(i, j int) {
-	d, pages := h.dense, h.pages
-	a, b := d[i], d[j]
-	d[i], d[j] = b, a
-	pages[uint32(a)>>pageShift][a&pageMask] = uint64(a)&genMask | uint64(uint32(j+1))
-	pages[uint32(b)>>pageShift][b&pageMask] = uint64(b)&genMask | uint64(uint32(i+1))
-}
-
-// swap2 swaps the components at positions i and j, of two words each
-// (two float64s, a 2D vector: the usual component), which swapIDs has
-// bounds-checked.
-func (h *sparseHead) swap2(i, j int) {
-	p, q := (*[2]uint64)(unsafe.Add(h.data.ptr, i*16)), (*[2]uint64)(unsafe.Add(h.data.ptr, j*16))
-	p[0], p[1], q[0], q[1] = q[0], q[1], p[0], p[1]
-}
+// their entities, sparse entries and tracking timestamps.
+func (g *group) swap(k, i, j int) { g.members[k].swapPos(i, j) }
 
 // addGroup declares the group over members, packing the entities that
 // already have all of them.
@@ -194,7 +136,7 @@ func (w *World) addGroup(name string, members []groupMember) error {
 	driver := 0 // the shortest member
 	for k, m := range members {
 		m.noIdent() // a member keeps no identity prefix: the group reads its entries
-		g.heads[k], g.words[k] = m.head()
+		g.index[k] = m.typeFree()
 		if m.length() < members[driver].length() {
 			driver = k
 		}

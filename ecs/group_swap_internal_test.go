@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"testing"
-	"unsafe"
 )
 
 // Component types of every kind group.swap distinguishes: moved as two
@@ -20,63 +19,6 @@ type (
 	swName  struct{ S string }
 	swBig   struct{ A, B, C, D, E uint64 }
 )
-
-// TestSparseHeadLayout checks that sparseHead matches the start of
-// sparseSet[T]'s layout, whatever T: group.swap reads storages through it.
-func TestSparseHeadLayout(t *testing.T) {
-	var h sparseHead
-	want := [...]uintptr{unsafe.Offsetof(h.pages), unsafe.Offsetof(h.dense), unsafe.Offsetof(h.data), unsafe.Offsetof(h.track)}
-	check := func(name string, got [4]uintptr, dataSize uintptr) {
-		t.Helper()
-		if got != want {
-			t.Errorf("sparseSet[%s]: offsets of pages, dense, data, track are %v; sparseHead has %v", name, got, want)
-		}
-		if dataSize != unsafe.Sizeof(h.data) {
-			t.Errorf("sparseSet[%s]: data takes %d bytes; rawSlice %d", name, dataSize, unsafe.Sizeof(h.data))
-		}
-	}
-	var a sparseSet[swVec2]
-	check("swVec2", [4]uintptr{unsafe.Offsetof(a.pages), unsafe.Offsetof(a.dense), unsafe.Offsetof(a.data), unsafe.Offsetof(a.track)}, unsafe.Sizeof(a.data))
-	var b sparseSet[swName]
-	check("swName", [4]uintptr{unsafe.Offsetof(b.pages), unsafe.Offsetof(b.dense), unsafe.Offsetof(b.data), unsafe.Offsetof(b.track)}, unsafe.Sizeof(b.data))
-	var c sparseSet[swEmpty]
-	check("swEmpty", [4]uintptr{unsafe.Offsetof(c.pages), unsafe.Offsetof(c.dense), unsafe.Offsetof(c.data), unsafe.Offsetof(c.track)}, unsafe.Sizeof(c.data))
-}
-
-// TestSparseHeadWords checks which component types a group swaps as words.
-// On 32-bit platforms, where 8-byte fields are only 4-byte aligned and an
-// int takes 4 bytes, none but the empty struct is.
-func TestSparseHeadWords(t *testing.T) {
-	wide := func(words int) int { // words where 8-byte fields are 8-byte aligned, else -1
-		if unsafe.Alignof(uint64(0)) == 8 {
-			return words
-		}
-		return -1
-	}
-	intWords := -1
-	if unsafe.Sizeof(0) == 8 {
-		intWords = wide(1)
-	}
-	for _, tc := range []struct {
-		name  string
-		words int
-		head  func() (*sparseHead, int)
-	}{
-		{"two float64s", wide(2), newSparseSet[swVec2]().head},
-		{"[3]int64", wide(3), newSparseSet[swVec3]().head},
-		{"five uint64s", wide(5), newSparseSet[swBig]().head},
-		{"an empty struct", 0, newSparseSet[swEmpty]().head},
-		{"an int", intWords, newSparseSet[int]().head},
-		{"an int32 (4 bytes)", -1, newSparseSet[swI32]().head},
-		{"two int32s (8 bytes, 4-byte aligned)", -1, newSparseSet[swPair]().head},
-		{"a string (pointers)", -1, newSparseSet[swName]().head},
-		{"a pointer", -1, newSparseSet[*int]().head},
-	} {
-		if _, got := tc.head(); got != tc.words {
-			t.Errorf("%s: words = %d, want %d", tc.name, got, tc.words)
-		}
-	}
-}
 
 // TestGroupSwapKinds runs adds and removals through a group of two members
 // of each kind of component, and of a tracked member, checking after every

@@ -2,10 +2,7 @@
 
 package ecs
 
-import (
-	"iter"
-	"unsafe"
-)
+import "iter"
 
 // Iter1 iterates over the entities that have a component in each of
 // 1 views, made by [Join1]. Use it as a cursor,
@@ -22,8 +19,8 @@ import (
 // each call to Each, EachWithID, Count, Packed or ParEach, a cursor's
 // first Next), so a join and its sequences can be kept and gone through
 // again, and see the storages as they are then. A join whose views have
-// been released panics with [ErrReleased]; once they are borrowed again,
-// it goes over what they hold.
+// been released panics with [ErrReleased], also once they are borrowed
+// again: a join belongs to the borrow of its views.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -60,9 +57,9 @@ type Iter1[T1 any] struct {
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
-func Join1[T1 any](v1 Part[T1]) Iter1[T1] {
+func Join1[P1 Part[T1], T1 any](v1 P1) Iter1[T1] {
 	var it Iter1[T1]
-	it.c1, it.keys[0] = partOf(v1)
+	it.c1, it.keys[0] = v1.joinView()
 	it.read()
 	return it
 }
@@ -71,7 +68,7 @@ func Join1[T1 any](v1 Part[T1]) Iter1[T1] {
 // panics for a view released), and what to do with their tracking, and
 // picks the driver.
 func (it *Iter1[T1]) read() {
-	if it.s1 = it.c1.store(); it.s1.track != nil {
+	if it.s1 = it.c1.store(it.keys[0].epoch); it.s1.track != nil {
 		it.op[0] = it.c1.trackOp(it.keys[0])
 	}
 	it.tracked = it.op[0].filter != 0
@@ -111,10 +108,9 @@ func (it *Iter1[T1]) start() {
 }
 
 // released reports whether the join was made from views of which one no
-// longer holds the storage the join reads: released, or borrowed again
-// from another world.
+// longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter1[T1]) released() bool {
-	return it.c1 != nil && (it.c1.s != it.s1)
+	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch)
 }
 
 // begin starts an iteration of the drive (see start). When the join has a
@@ -303,7 +299,7 @@ func (it Iter1[T1]) WithID() iter.Seq2[EntityID, *T1] {
 // modification mark what Get hands out.
 func (it Iter1[T1]) Get(id EntityID) (*T1, bool) {
 	if it.released() {
-		it.start() // panics if the views are released; reads them if borrowed again
+		it.start() // panics if the views are released
 	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
@@ -378,8 +374,8 @@ func (it Iter1[T1]) Count() (n int) {
 // each call to Each, EachWithID, Count, Packed or ParEach, a cursor's
 // first Next), so a join and its sequences can be kept and gone through
 // again, and see the storages as they are then. A join whose views have
-// been released panics with [ErrReleased]; once they are borrowed again,
-// it goes over what they hold.
+// been released panics with [ErrReleased], also once they are borrowed
+// again: a join belongs to the borrow of its views.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -424,10 +420,10 @@ type Iter2[T1, T2 any] struct {
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
-func Join2[T1, T2 any](v1 Part[T1], v2 Part[T2]) Iter2[T1, T2] {
+func Join2[P1 Part[T1], P2 Part[T2], T1, T2 any](v1 P1, v2 P2) Iter2[T1, T2] {
 	var it Iter2[T1, T2]
-	it.c1, it.keys[0] = partOf(v1)
-	it.c2, it.keys[1] = partOf(v2)
+	it.c1, it.keys[0] = v1.joinView()
+	it.c2, it.keys[1] = v2.joinView()
 	it.read()
 	return it
 }
@@ -436,10 +432,10 @@ func Join2[T1, T2 any](v1 Part[T1], v2 Part[T2]) Iter2[T1, T2] {
 // panics for a view released), and what to do with their tracking, and
 // picks the driver.
 func (it *Iter2[T1, T2]) read() {
-	if it.s1 = it.c1.store(); it.s1.track != nil {
+	if it.s1 = it.c1.store(it.keys[0].epoch); it.s1.track != nil {
 		it.op[0] = it.c1.trackOp(it.keys[0])
 	}
-	if it.s2 = it.c2.store(); it.s2.track != nil {
+	if it.s2 = it.c2.store(it.keys[1].epoch); it.s2.track != nil {
 		it.op[1] = it.c2.trackOp(it.keys[1])
 	}
 	it.tracked = it.op[0].filter != 0 || it.op[1].filter != 0
@@ -497,10 +493,9 @@ func (it *Iter2[T1, T2]) start() {
 }
 
 // released reports whether the join was made from views of which one no
-// longer holds the storage the join reads: released, or borrowed again
-// from another world.
+// longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter2[T1, T2]) released() bool {
-	return it.c1 != nil && (it.c1.s != it.s1 || it.c2.s != it.s2)
+	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch)
 }
 
 // begin starts an iteration of the drive (see start). When the join has a
@@ -1018,9 +1013,13 @@ func (it *Iter2[T1, T2]) beginRuns(yield func(Run2[T1, T2]) bool) bool {
 		return false
 	}
 	var id [1]EntityID
-	it.driveTracked(func(e EntityID, p1 *T1, p2 *T2) bool {
+	it.driveTracked(func(e EntityID, _ *T1, _ *T2) bool {
+		// Each run is one entity: its components as slices of one
+		// element of each storage, found again by id.
 		id[0] = e
-		return yield(Run2[T1, T2]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1)})
+		x1 := it.s1.pos(e)
+		x2 := it.s2.pos(e)
+		return yield(Run2[T1, T2]{id[:], it.s1.data[x1 : x1+1], it.s2.data[x2 : x2+1]})
 	})
 	return true
 }
@@ -1066,7 +1065,7 @@ func (it *Iter2[T1, T2]) runEnd(i int, inLine bool, x1, x2 int) int {
 // modification mark what Get hands out.
 func (it Iter2[T1, T2]) Get(id EntityID) (*T1, *T2, bool) {
 	if it.released() {
-		it.start() // panics if the views are released; reads them if borrowed again
+		it.start() // panics if the views are released
 	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
@@ -1232,8 +1231,8 @@ type Row3[T1, T2, T3 any] struct {
 // each call to Each, EachWithID, Count, Packed or ParEach, a cursor's
 // first Next), so a join and its sequences can be kept and gone through
 // again, and see the storages as they are then. A join whose views have
-// been released panics with [ErrReleased]; once they are borrowed again,
-// it goes over what they hold.
+// been released panics with [ErrReleased], also once they are borrowed
+// again: a join belongs to the borrow of its views.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -1281,11 +1280,11 @@ type Iter3[T1, T2, T3 any] struct {
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
-func Join3[T1, T2, T3 any](v1 Part[T1], v2 Part[T2], v3 Part[T3]) Iter3[T1, T2, T3] {
+func Join3[P1 Part[T1], P2 Part[T2], P3 Part[T3], T1, T2, T3 any](v1 P1, v2 P2, v3 P3) Iter3[T1, T2, T3] {
 	var it Iter3[T1, T2, T3]
-	it.c1, it.keys[0] = partOf(v1)
-	it.c2, it.keys[1] = partOf(v2)
-	it.c3, it.keys[2] = partOf(v3)
+	it.c1, it.keys[0] = v1.joinView()
+	it.c2, it.keys[1] = v2.joinView()
+	it.c3, it.keys[2] = v3.joinView()
 	it.read()
 	return it
 }
@@ -1294,13 +1293,13 @@ func Join3[T1, T2, T3 any](v1 Part[T1], v2 Part[T2], v3 Part[T3]) Iter3[T1, T2, 
 // panics for a view released), and what to do with their tracking, and
 // picks the driver.
 func (it *Iter3[T1, T2, T3]) read() {
-	if it.s1 = it.c1.store(); it.s1.track != nil {
+	if it.s1 = it.c1.store(it.keys[0].epoch); it.s1.track != nil {
 		it.op[0] = it.c1.trackOp(it.keys[0])
 	}
-	if it.s2 = it.c2.store(); it.s2.track != nil {
+	if it.s2 = it.c2.store(it.keys[1].epoch); it.s2.track != nil {
 		it.op[1] = it.c2.trackOp(it.keys[1])
 	}
-	if it.s3 = it.c3.store(); it.s3.track != nil {
+	if it.s3 = it.c3.store(it.keys[2].epoch); it.s3.track != nil {
 		it.op[2] = it.c3.trackOp(it.keys[2])
 	}
 	it.tracked = it.op[0].filter != 0 || it.op[1].filter != 0 || it.op[2].filter != 0
@@ -1362,10 +1361,9 @@ func (it *Iter3[T1, T2, T3]) start() {
 }
 
 // released reports whether the join was made from views of which one no
-// longer holds the storage the join reads: released, or borrowed again
-// from another world.
+// longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter3[T1, T2, T3]) released() bool {
-	return it.c1 != nil && (it.c1.s != it.s1 || it.c2.s != it.s2 || it.c3.s != it.s3)
+	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch)
 }
 
 // begin starts an iteration of the drive (see start). When the join has a
@@ -1861,9 +1859,14 @@ func (it *Iter3[T1, T2, T3]) beginRuns(yield func(Run3[T1, T2, T3]) bool) bool {
 		return false
 	}
 	var id [1]EntityID
-	it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3) bool {
+	it.driveTracked(func(e EntityID, _ *T1, _ *T2, _ *T3) bool {
+		// Each run is one entity: its components as slices of one
+		// element of each storage, found again by id.
 		id[0] = e
-		return yield(Run3[T1, T2, T3]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1)})
+		x1 := it.s1.pos(e)
+		x2 := it.s2.pos(e)
+		x3 := it.s3.pos(e)
+		return yield(Run3[T1, T2, T3]{id[:], it.s1.data[x1 : x1+1], it.s2.data[x2 : x2+1], it.s3.data[x3 : x3+1]})
 	})
 	return true
 }
@@ -1913,7 +1916,7 @@ func (it *Iter3[T1, T2, T3]) runEnd(i int, inLine bool, x1, x2, x3 int) int {
 // modification mark what Get hands out.
 func (it Iter3[T1, T2, T3]) Get(id EntityID) (*T1, *T2, *T3, bool) {
 	if it.released() {
-		it.start() // panics if the views are released; reads them if borrowed again
+		it.start() // panics if the views are released
 	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
@@ -2081,8 +2084,8 @@ type Row4[T1, T2, T3, T4 any] struct {
 // each call to Each, EachWithID, Count, Packed or ParEach, a cursor's
 // first Next), so a join and its sequences can be kept and gone through
 // again, and see the storages as they are then. A join whose views have
-// been released panics with [ErrReleased]; once they are borrowed again,
-// it goes over what they hold.
+// been released panics with [ErrReleased], also once they are borrowed
+// again: a join belongs to the borrow of its views.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -2133,12 +2136,12 @@ type Iter4[T1, T2, T3, T4 any] struct {
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
-func Join4[T1, T2, T3, T4 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4]) Iter4[T1, T2, T3, T4] {
+func Join4[P1 Part[T1], P2 Part[T2], P3 Part[T3], P4 Part[T4], T1, T2, T3, T4 any](v1 P1, v2 P2, v3 P3, v4 P4) Iter4[T1, T2, T3, T4] {
 	var it Iter4[T1, T2, T3, T4]
-	it.c1, it.keys[0] = partOf(v1)
-	it.c2, it.keys[1] = partOf(v2)
-	it.c3, it.keys[2] = partOf(v3)
-	it.c4, it.keys[3] = partOf(v4)
+	it.c1, it.keys[0] = v1.joinView()
+	it.c2, it.keys[1] = v2.joinView()
+	it.c3, it.keys[2] = v3.joinView()
+	it.c4, it.keys[3] = v4.joinView()
 	it.read()
 	return it
 }
@@ -2147,16 +2150,16 @@ func Join4[T1, T2, T3, T4 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4
 // panics for a view released), and what to do with their tracking, and
 // picks the driver.
 func (it *Iter4[T1, T2, T3, T4]) read() {
-	if it.s1 = it.c1.store(); it.s1.track != nil {
+	if it.s1 = it.c1.store(it.keys[0].epoch); it.s1.track != nil {
 		it.op[0] = it.c1.trackOp(it.keys[0])
 	}
-	if it.s2 = it.c2.store(); it.s2.track != nil {
+	if it.s2 = it.c2.store(it.keys[1].epoch); it.s2.track != nil {
 		it.op[1] = it.c2.trackOp(it.keys[1])
 	}
-	if it.s3 = it.c3.store(); it.s3.track != nil {
+	if it.s3 = it.c3.store(it.keys[2].epoch); it.s3.track != nil {
 		it.op[2] = it.c3.trackOp(it.keys[2])
 	}
-	if it.s4 = it.c4.store(); it.s4.track != nil {
+	if it.s4 = it.c4.store(it.keys[3].epoch); it.s4.track != nil {
 		it.op[3] = it.c4.trackOp(it.keys[3])
 	}
 	it.tracked = it.op[0].filter != 0 || it.op[1].filter != 0 || it.op[2].filter != 0 || it.op[3].filter != 0
@@ -2222,10 +2225,9 @@ func (it *Iter4[T1, T2, T3, T4]) start() {
 }
 
 // released reports whether the join was made from views of which one no
-// longer holds the storage the join reads: released, or borrowed again
-// from another world.
+// longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter4[T1, T2, T3, T4]) released() bool {
-	return it.c1 != nil && (it.c1.s != it.s1 || it.c2.s != it.s2 || it.c3.s != it.s3 || it.c4.s != it.s4)
+	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch)
 }
 
 // begin starts an iteration of the drive (see start). When the join has a
@@ -2785,9 +2787,15 @@ func (it *Iter4[T1, T2, T3, T4]) beginRuns(yield func(Run4[T1, T2, T3, T4]) bool
 		return false
 	}
 	var id [1]EntityID
-	it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4) bool {
+	it.driveTracked(func(e EntityID, _ *T1, _ *T2, _ *T3, _ *T4) bool {
+		// Each run is one entity: its components as slices of one
+		// element of each storage, found again by id.
 		id[0] = e
-		return yield(Run4[T1, T2, T3, T4]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1), unsafe.Slice(p4, 1)})
+		x1 := it.s1.pos(e)
+		x2 := it.s2.pos(e)
+		x3 := it.s3.pos(e)
+		x4 := it.s4.pos(e)
+		return yield(Run4[T1, T2, T3, T4]{id[:], it.s1.data[x1 : x1+1], it.s2.data[x2 : x2+1], it.s3.data[x3 : x3+1], it.s4.data[x4 : x4+1]})
 	})
 	return true
 }
@@ -2841,7 +2849,7 @@ func (it *Iter4[T1, T2, T3, T4]) runEnd(i int, inLine bool, x1, x2, x3, x4 int) 
 // modification mark what Get hands out.
 func (it Iter4[T1, T2, T3, T4]) Get(id EntityID) (*T1, *T2, *T3, *T4, bool) {
 	if it.released() {
-		it.start() // panics if the views are released; reads them if borrowed again
+		it.start() // panics if the views are released
 	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
@@ -3032,8 +3040,8 @@ type Row5[T1, T2, T3, T4, T5 any] struct {
 // each call to Each, EachWithID, Count, Packed or ParEach, a cursor's
 // first Next), so a join and its sequences can be kept and gone through
 // again, and see the storages as they are then. A join whose views have
-// been released panics with [ErrReleased]; once they are borrowed again,
-// it goes over what they hold.
+// been released panics with [ErrReleased], also once they are borrowed
+// again: a join belongs to the borrow of its views.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -3087,13 +3095,13 @@ type Iter5[T1, T2, T3, T4, T5 any] struct {
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
-func Join5[T1, T2, T3, T4, T5 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5]) Iter5[T1, T2, T3, T4, T5] {
+func Join5[P1 Part[T1], P2 Part[T2], P3 Part[T3], P4 Part[T4], P5 Part[T5], T1, T2, T3, T4, T5 any](v1 P1, v2 P2, v3 P3, v4 P4, v5 P5) Iter5[T1, T2, T3, T4, T5] {
 	var it Iter5[T1, T2, T3, T4, T5]
-	it.c1, it.keys[0] = partOf(v1)
-	it.c2, it.keys[1] = partOf(v2)
-	it.c3, it.keys[2] = partOf(v3)
-	it.c4, it.keys[3] = partOf(v4)
-	it.c5, it.keys[4] = partOf(v5)
+	it.c1, it.keys[0] = v1.joinView()
+	it.c2, it.keys[1] = v2.joinView()
+	it.c3, it.keys[2] = v3.joinView()
+	it.c4, it.keys[3] = v4.joinView()
+	it.c5, it.keys[4] = v5.joinView()
 	it.read()
 	return it
 }
@@ -3102,19 +3110,19 @@ func Join5[T1, T2, T3, T4, T5 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Par
 // panics for a view released), and what to do with their tracking, and
 // picks the driver.
 func (it *Iter5[T1, T2, T3, T4, T5]) read() {
-	if it.s1 = it.c1.store(); it.s1.track != nil {
+	if it.s1 = it.c1.store(it.keys[0].epoch); it.s1.track != nil {
 		it.op[0] = it.c1.trackOp(it.keys[0])
 	}
-	if it.s2 = it.c2.store(); it.s2.track != nil {
+	if it.s2 = it.c2.store(it.keys[1].epoch); it.s2.track != nil {
 		it.op[1] = it.c2.trackOp(it.keys[1])
 	}
-	if it.s3 = it.c3.store(); it.s3.track != nil {
+	if it.s3 = it.c3.store(it.keys[2].epoch); it.s3.track != nil {
 		it.op[2] = it.c3.trackOp(it.keys[2])
 	}
-	if it.s4 = it.c4.store(); it.s4.track != nil {
+	if it.s4 = it.c4.store(it.keys[3].epoch); it.s4.track != nil {
 		it.op[3] = it.c4.trackOp(it.keys[3])
 	}
-	if it.s5 = it.c5.store(); it.s5.track != nil {
+	if it.s5 = it.c5.store(it.keys[4].epoch); it.s5.track != nil {
 		it.op[4] = it.c5.trackOp(it.keys[4])
 	}
 	it.tracked = it.op[0].filter != 0 || it.op[1].filter != 0 || it.op[2].filter != 0 || it.op[3].filter != 0 || it.op[4].filter != 0
@@ -3184,10 +3192,9 @@ func (it *Iter5[T1, T2, T3, T4, T5]) start() {
 }
 
 // released reports whether the join was made from views of which one no
-// longer holds the storage the join reads: released, or borrowed again
-// from another world.
+// longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter5[T1, T2, T3, T4, T5]) released() bool {
-	return it.c1 != nil && (it.c1.s != it.s1 || it.c2.s != it.s2 || it.c3.s != it.s3 || it.c4.s != it.s4 || it.c5.s != it.s5)
+	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch || it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch)
 }
 
 // begin starts an iteration of the drive (see start). When the join has a
@@ -3813,9 +3820,16 @@ func (it *Iter5[T1, T2, T3, T4, T5]) beginRuns(yield func(Run5[T1, T2, T3, T4, T
 		return false
 	}
 	var id [1]EntityID
-	it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5) bool {
+	it.driveTracked(func(e EntityID, _ *T1, _ *T2, _ *T3, _ *T4, _ *T5) bool {
+		// Each run is one entity: its components as slices of one
+		// element of each storage, found again by id.
 		id[0] = e
-		return yield(Run5[T1, T2, T3, T4, T5]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1), unsafe.Slice(p4, 1), unsafe.Slice(p5, 1)})
+		x1 := it.s1.pos(e)
+		x2 := it.s2.pos(e)
+		x3 := it.s3.pos(e)
+		x4 := it.s4.pos(e)
+		x5 := it.s5.pos(e)
+		return yield(Run5[T1, T2, T3, T4, T5]{id[:], it.s1.data[x1 : x1+1], it.s2.data[x2 : x2+1], it.s3.data[x3 : x3+1], it.s4.data[x4 : x4+1], it.s5.data[x5 : x5+1]})
 	})
 	return true
 }
@@ -3873,7 +3887,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) runEnd(i int, inLine bool, x1, x2, x3, x4, 
 // modification mark what Get hands out.
 func (it Iter5[T1, T2, T3, T4, T5]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, bool) {
 	if it.released() {
-		it.start() // panics if the views are released; reads them if borrowed again
+		it.start() // panics if the views are released
 	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
@@ -4087,8 +4101,8 @@ type Row6[T1, T2, T3, T4, T5, T6 any] struct {
 // each call to Each, EachWithID, Count, Packed or ParEach, a cursor's
 // first Next), so a join and its sequences can be kept and gone through
 // again, and see the storages as they are then. A join whose views have
-// been released panics with [ErrReleased]; once they are borrowed again,
-// it goes over what they hold.
+// been released panics with [ErrReleased], also once they are borrowed
+// again: a join belongs to the borrow of its views.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -4145,14 +4159,14 @@ type Iter6[T1, T2, T3, T4, T5, T6 any] struct {
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
-func Join6[T1, T2, T3, T4, T5, T6 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5], v6 Part[T6]) Iter6[T1, T2, T3, T4, T5, T6] {
+func Join6[P1 Part[T1], P2 Part[T2], P3 Part[T3], P4 Part[T4], P5 Part[T5], P6 Part[T6], T1, T2, T3, T4, T5, T6 any](v1 P1, v2 P2, v3 P3, v4 P4, v5 P5, v6 P6) Iter6[T1, T2, T3, T4, T5, T6] {
 	var it Iter6[T1, T2, T3, T4, T5, T6]
-	it.c1, it.keys[0] = partOf(v1)
-	it.c2, it.keys[1] = partOf(v2)
-	it.c3, it.keys[2] = partOf(v3)
-	it.c4, it.keys[3] = partOf(v4)
-	it.c5, it.keys[4] = partOf(v5)
-	it.c6, it.keys[5] = partOf(v6)
+	it.c1, it.keys[0] = v1.joinView()
+	it.c2, it.keys[1] = v2.joinView()
+	it.c3, it.keys[2] = v3.joinView()
+	it.c4, it.keys[3] = v4.joinView()
+	it.c5, it.keys[4] = v5.joinView()
+	it.c6, it.keys[5] = v6.joinView()
 	it.read()
 	return it
 }
@@ -4161,22 +4175,22 @@ func Join6[T1, T2, T3, T4, T5, T6 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4
 // panics for a view released), and what to do with their tracking, and
 // picks the driver.
 func (it *Iter6[T1, T2, T3, T4, T5, T6]) read() {
-	if it.s1 = it.c1.store(); it.s1.track != nil {
+	if it.s1 = it.c1.store(it.keys[0].epoch); it.s1.track != nil {
 		it.op[0] = it.c1.trackOp(it.keys[0])
 	}
-	if it.s2 = it.c2.store(); it.s2.track != nil {
+	if it.s2 = it.c2.store(it.keys[1].epoch); it.s2.track != nil {
 		it.op[1] = it.c2.trackOp(it.keys[1])
 	}
-	if it.s3 = it.c3.store(); it.s3.track != nil {
+	if it.s3 = it.c3.store(it.keys[2].epoch); it.s3.track != nil {
 		it.op[2] = it.c3.trackOp(it.keys[2])
 	}
-	if it.s4 = it.c4.store(); it.s4.track != nil {
+	if it.s4 = it.c4.store(it.keys[3].epoch); it.s4.track != nil {
 		it.op[3] = it.c4.trackOp(it.keys[3])
 	}
-	if it.s5 = it.c5.store(); it.s5.track != nil {
+	if it.s5 = it.c5.store(it.keys[4].epoch); it.s5.track != nil {
 		it.op[4] = it.c5.trackOp(it.keys[4])
 	}
-	if it.s6 = it.c6.store(); it.s6.track != nil {
+	if it.s6 = it.c6.store(it.keys[5].epoch); it.s6.track != nil {
 		it.op[5] = it.c6.trackOp(it.keys[5])
 	}
 	it.tracked = it.op[0].filter != 0 || it.op[1].filter != 0 || it.op[2].filter != 0 || it.op[3].filter != 0 || it.op[4].filter != 0 || it.op[5].filter != 0
@@ -4250,10 +4264,9 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) start() {
 }
 
 // released reports whether the join was made from views of which one no
-// longer holds the storage the join reads: released, or borrowed again
-// from another world.
+// longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter6[T1, T2, T3, T4, T5, T6]) released() bool {
-	return it.c1 != nil && (it.c1.s != it.s1 || it.c2.s != it.s2 || it.c3.s != it.s3 || it.c4.s != it.s4 || it.c5.s != it.s5 || it.c6.s != it.s6)
+	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch || it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch || it.c6.s != it.s6 || it.c6.epoch != it.keys[5].epoch)
 }
 
 // begin starts an iteration of the drive (see start). When the join has a
@@ -4943,9 +4956,17 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) beginRuns(yield func(Run6[T1, T2, T3, T
 		return false
 	}
 	var id [1]EntityID
-	it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6) bool {
+	it.driveTracked(func(e EntityID, _ *T1, _ *T2, _ *T3, _ *T4, _ *T5, _ *T6) bool {
+		// Each run is one entity: its components as slices of one
+		// element of each storage, found again by id.
 		id[0] = e
-		return yield(Run6[T1, T2, T3, T4, T5, T6]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1), unsafe.Slice(p4, 1), unsafe.Slice(p5, 1), unsafe.Slice(p6, 1)})
+		x1 := it.s1.pos(e)
+		x2 := it.s2.pos(e)
+		x3 := it.s3.pos(e)
+		x4 := it.s4.pos(e)
+		x5 := it.s5.pos(e)
+		x6 := it.s6.pos(e)
+		return yield(Run6[T1, T2, T3, T4, T5, T6]{id[:], it.s1.data[x1 : x1+1], it.s2.data[x2 : x2+1], it.s3.data[x3 : x3+1], it.s4.data[x4 : x4+1], it.s5.data[x5 : x5+1], it.s6.data[x6 : x6+1]})
 	})
 	return true
 }
@@ -5007,7 +5028,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) runEnd(i int, inLine bool, x1, x2, x3, 
 // modification mark what Get hands out.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, bool) {
 	if it.released() {
-		it.start() // panics if the views are released; reads them if borrowed again
+		it.start() // panics if the views are released
 	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
@@ -5244,8 +5265,8 @@ type Row7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 // each call to Each, EachWithID, Count, Packed or ParEach, a cursor's
 // first Next), so a join and its sequences can be kept and gone through
 // again, and see the storages as they are then. A join whose views have
-// been released panics with [ErrReleased]; once they are borrowed again,
-// it goes over what they hold.
+// been released panics with [ErrReleased], also once they are borrowed
+// again: a join belongs to the borrow of its views.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -5305,15 +5326,15 @@ type Iter7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
-func Join7[T1, T2, T3, T4, T5, T6, T7 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5], v6 Part[T6], v7 Part[T7]) Iter7[T1, T2, T3, T4, T5, T6, T7] {
+func Join7[P1 Part[T1], P2 Part[T2], P3 Part[T3], P4 Part[T4], P5 Part[T5], P6 Part[T6], P7 Part[T7], T1, T2, T3, T4, T5, T6, T7 any](v1 P1, v2 P2, v3 P3, v4 P4, v5 P5, v6 P6, v7 P7) Iter7[T1, T2, T3, T4, T5, T6, T7] {
 	var it Iter7[T1, T2, T3, T4, T5, T6, T7]
-	it.c1, it.keys[0] = partOf(v1)
-	it.c2, it.keys[1] = partOf(v2)
-	it.c3, it.keys[2] = partOf(v3)
-	it.c4, it.keys[3] = partOf(v4)
-	it.c5, it.keys[4] = partOf(v5)
-	it.c6, it.keys[5] = partOf(v6)
-	it.c7, it.keys[6] = partOf(v7)
+	it.c1, it.keys[0] = v1.joinView()
+	it.c2, it.keys[1] = v2.joinView()
+	it.c3, it.keys[2] = v3.joinView()
+	it.c4, it.keys[3] = v4.joinView()
+	it.c5, it.keys[4] = v5.joinView()
+	it.c6, it.keys[5] = v6.joinView()
+	it.c7, it.keys[6] = v7.joinView()
 	it.read()
 	return it
 }
@@ -5322,25 +5343,25 @@ func Join7[T1, T2, T3, T4, T5, T6, T7 any](v1 Part[T1], v2 Part[T2], v3 Part[T3]
 // panics for a view released), and what to do with their tracking, and
 // picks the driver.
 func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) read() {
-	if it.s1 = it.c1.store(); it.s1.track != nil {
+	if it.s1 = it.c1.store(it.keys[0].epoch); it.s1.track != nil {
 		it.op[0] = it.c1.trackOp(it.keys[0])
 	}
-	if it.s2 = it.c2.store(); it.s2.track != nil {
+	if it.s2 = it.c2.store(it.keys[1].epoch); it.s2.track != nil {
 		it.op[1] = it.c2.trackOp(it.keys[1])
 	}
-	if it.s3 = it.c3.store(); it.s3.track != nil {
+	if it.s3 = it.c3.store(it.keys[2].epoch); it.s3.track != nil {
 		it.op[2] = it.c3.trackOp(it.keys[2])
 	}
-	if it.s4 = it.c4.store(); it.s4.track != nil {
+	if it.s4 = it.c4.store(it.keys[3].epoch); it.s4.track != nil {
 		it.op[3] = it.c4.trackOp(it.keys[3])
 	}
-	if it.s5 = it.c5.store(); it.s5.track != nil {
+	if it.s5 = it.c5.store(it.keys[4].epoch); it.s5.track != nil {
 		it.op[4] = it.c5.trackOp(it.keys[4])
 	}
-	if it.s6 = it.c6.store(); it.s6.track != nil {
+	if it.s6 = it.c6.store(it.keys[5].epoch); it.s6.track != nil {
 		it.op[5] = it.c6.trackOp(it.keys[5])
 	}
-	if it.s7 = it.c7.store(); it.s7.track != nil {
+	if it.s7 = it.c7.store(it.keys[6].epoch); it.s7.track != nil {
 		it.op[6] = it.c7.trackOp(it.keys[6])
 	}
 	it.tracked = it.op[0].filter != 0 || it.op[1].filter != 0 || it.op[2].filter != 0 || it.op[3].filter != 0 || it.op[4].filter != 0 || it.op[5].filter != 0 || it.op[6].filter != 0
@@ -5418,10 +5439,9 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) start() {
 }
 
 // released reports whether the join was made from views of which one no
-// longer holds the storage the join reads: released, or borrowed again
-// from another world.
+// longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) released() bool {
-	return it.c1 != nil && (it.c1.s != it.s1 || it.c2.s != it.s2 || it.c3.s != it.s3 || it.c4.s != it.s4 || it.c5.s != it.s5 || it.c6.s != it.s6 || it.c7.s != it.s7)
+	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch || it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch || it.c6.s != it.s6 || it.c6.epoch != it.keys[5].epoch || it.c7.s != it.s7 || it.c7.epoch != it.keys[6].epoch)
 }
 
 // begin starts an iteration of the drive (see start). When the join has a
@@ -6175,9 +6195,18 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) beginRuns(yield func(Run7[T1, T2, T
 		return false
 	}
 	var id [1]EntityID
-	it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7) bool {
+	it.driveTracked(func(e EntityID, _ *T1, _ *T2, _ *T3, _ *T4, _ *T5, _ *T6, _ *T7) bool {
+		// Each run is one entity: its components as slices of one
+		// element of each storage, found again by id.
 		id[0] = e
-		return yield(Run7[T1, T2, T3, T4, T5, T6, T7]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1), unsafe.Slice(p4, 1), unsafe.Slice(p5, 1), unsafe.Slice(p6, 1), unsafe.Slice(p7, 1)})
+		x1 := it.s1.pos(e)
+		x2 := it.s2.pos(e)
+		x3 := it.s3.pos(e)
+		x4 := it.s4.pos(e)
+		x5 := it.s5.pos(e)
+		x6 := it.s6.pos(e)
+		x7 := it.s7.pos(e)
+		return yield(Run7[T1, T2, T3, T4, T5, T6, T7]{id[:], it.s1.data[x1 : x1+1], it.s2.data[x2 : x2+1], it.s3.data[x3 : x3+1], it.s4.data[x4 : x4+1], it.s5.data[x5 : x5+1], it.s6.data[x6 : x6+1], it.s7.data[x7 : x7+1]})
 	})
 	return true
 }
@@ -6243,7 +6272,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) runEnd(i int, inLine bool, x1, x2, 
 // modification mark what Get hands out.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, *T7, bool) {
 	if it.released() {
-		it.start() // panics if the views are released; reads them if borrowed again
+		it.start() // panics if the views are released
 	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)
@@ -6503,8 +6532,8 @@ type Row8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 // each call to Each, EachWithID, Count, Packed or ParEach, a cursor's
 // first Next), so a join and its sequences can be kept and gone through
 // again, and see the storages as they are then. A join whose views have
-// been released panics with [ErrReleased]; once they are borrowed again,
-// it goes over what they hold.
+// been released panics with [ErrReleased], also once they are borrowed
+// again: a join belongs to the borrow of its views.
 // All, WithID, Each, EachWithID and Count run one loop over the driving
 // storage with its state in registers; the cursor makes one call to Next per
 // entity, and keeps its state in memory: over a million entities, Join2's
@@ -6567,16 +6596,16 @@ type Iter8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
 // the components the join hands out.
-func Join8[T1, T2, T3, T4, T5, T6, T7, T8 any](v1 Part[T1], v2 Part[T2], v3 Part[T3], v4 Part[T4], v5 Part[T5], v6 Part[T6], v7 Part[T7], v8 Part[T8]) Iter8[T1, T2, T3, T4, T5, T6, T7, T8] {
+func Join8[P1 Part[T1], P2 Part[T2], P3 Part[T3], P4 Part[T4], P5 Part[T5], P6 Part[T6], P7 Part[T7], P8 Part[T8], T1, T2, T3, T4, T5, T6, T7, T8 any](v1 P1, v2 P2, v3 P3, v4 P4, v5 P5, v6 P6, v7 P7, v8 P8) Iter8[T1, T2, T3, T4, T5, T6, T7, T8] {
 	var it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]
-	it.c1, it.keys[0] = partOf(v1)
-	it.c2, it.keys[1] = partOf(v2)
-	it.c3, it.keys[2] = partOf(v3)
-	it.c4, it.keys[3] = partOf(v4)
-	it.c5, it.keys[4] = partOf(v5)
-	it.c6, it.keys[5] = partOf(v6)
-	it.c7, it.keys[6] = partOf(v7)
-	it.c8, it.keys[7] = partOf(v8)
+	it.c1, it.keys[0] = v1.joinView()
+	it.c2, it.keys[1] = v2.joinView()
+	it.c3, it.keys[2] = v3.joinView()
+	it.c4, it.keys[3] = v4.joinView()
+	it.c5, it.keys[4] = v5.joinView()
+	it.c6, it.keys[5] = v6.joinView()
+	it.c7, it.keys[6] = v7.joinView()
+	it.c8, it.keys[7] = v8.joinView()
 	it.read()
 	return it
 }
@@ -6585,28 +6614,28 @@ func Join8[T1, T2, T3, T4, T5, T6, T7, T8 any](v1 Part[T1], v2 Part[T2], v3 Part
 // panics for a view released), and what to do with their tracking, and
 // picks the driver.
 func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) read() {
-	if it.s1 = it.c1.store(); it.s1.track != nil {
+	if it.s1 = it.c1.store(it.keys[0].epoch); it.s1.track != nil {
 		it.op[0] = it.c1.trackOp(it.keys[0])
 	}
-	if it.s2 = it.c2.store(); it.s2.track != nil {
+	if it.s2 = it.c2.store(it.keys[1].epoch); it.s2.track != nil {
 		it.op[1] = it.c2.trackOp(it.keys[1])
 	}
-	if it.s3 = it.c3.store(); it.s3.track != nil {
+	if it.s3 = it.c3.store(it.keys[2].epoch); it.s3.track != nil {
 		it.op[2] = it.c3.trackOp(it.keys[2])
 	}
-	if it.s4 = it.c4.store(); it.s4.track != nil {
+	if it.s4 = it.c4.store(it.keys[3].epoch); it.s4.track != nil {
 		it.op[3] = it.c4.trackOp(it.keys[3])
 	}
-	if it.s5 = it.c5.store(); it.s5.track != nil {
+	if it.s5 = it.c5.store(it.keys[4].epoch); it.s5.track != nil {
 		it.op[4] = it.c5.trackOp(it.keys[4])
 	}
-	if it.s6 = it.c6.store(); it.s6.track != nil {
+	if it.s6 = it.c6.store(it.keys[5].epoch); it.s6.track != nil {
 		it.op[5] = it.c6.trackOp(it.keys[5])
 	}
-	if it.s7 = it.c7.store(); it.s7.track != nil {
+	if it.s7 = it.c7.store(it.keys[6].epoch); it.s7.track != nil {
 		it.op[6] = it.c7.trackOp(it.keys[6])
 	}
-	if it.s8 = it.c8.store(); it.s8.track != nil {
+	if it.s8 = it.c8.store(it.keys[7].epoch); it.s8.track != nil {
 		it.op[7] = it.c8.trackOp(it.keys[7])
 	}
 	it.tracked = it.op[0].filter != 0 || it.op[1].filter != 0 || it.op[2].filter != 0 || it.op[3].filter != 0 || it.op[4].filter != 0 || it.op[5].filter != 0 || it.op[6].filter != 0 || it.op[7].filter != 0
@@ -6688,10 +6717,9 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) start() {
 }
 
 // released reports whether the join was made from views of which one no
-// longer holds the storage the join reads: released, or borrowed again
-// from another world.
+// longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) released() bool {
-	return it.c1 != nil && (it.c1.s != it.s1 || it.c2.s != it.s2 || it.c3.s != it.s3 || it.c4.s != it.s4 || it.c5.s != it.s5 || it.c6.s != it.s6 || it.c7.s != it.s7 || it.c8.s != it.s8)
+	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch || it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch || it.c6.s != it.s6 || it.c6.epoch != it.keys[5].epoch || it.c7.s != it.s7 || it.c7.epoch != it.keys[6].epoch || it.c8.s != it.s8 || it.c8.epoch != it.keys[7].epoch)
 }
 
 // begin starts an iteration of the drive (see start). When the join has a
@@ -7509,9 +7537,19 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) beginRuns(yield func(Run8[T1, T
 		return false
 	}
 	var id [1]EntityID
-	it.driveTracked(func(e EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7, p8 *T8) bool {
+	it.driveTracked(func(e EntityID, _ *T1, _ *T2, _ *T3, _ *T4, _ *T5, _ *T6, _ *T7, _ *T8) bool {
+		// Each run is one entity: its components as slices of one
+		// element of each storage, found again by id.
 		id[0] = e
-		return yield(Run8[T1, T2, T3, T4, T5, T6, T7, T8]{id[:], unsafe.Slice(p1, 1), unsafe.Slice(p2, 1), unsafe.Slice(p3, 1), unsafe.Slice(p4, 1), unsafe.Slice(p5, 1), unsafe.Slice(p6, 1), unsafe.Slice(p7, 1), unsafe.Slice(p8, 1)})
+		x1 := it.s1.pos(e)
+		x2 := it.s2.pos(e)
+		x3 := it.s3.pos(e)
+		x4 := it.s4.pos(e)
+		x5 := it.s5.pos(e)
+		x6 := it.s6.pos(e)
+		x7 := it.s7.pos(e)
+		x8 := it.s8.pos(e)
+		return yield(Run8[T1, T2, T3, T4, T5, T6, T7, T8]{id[:], it.s1.data[x1 : x1+1], it.s2.data[x2 : x2+1], it.s3.data[x3 : x3+1], it.s4.data[x4 : x4+1], it.s5.data[x5 : x5+1], it.s6.data[x6 : x6+1], it.s7.data[x7 : x7+1], it.s8.data[x8 : x8+1]})
 	})
 	return true
 }
@@ -7581,7 +7619,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) runEnd(i int, inLine bool, x1, 
 // modification mark what Get hands out.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8, bool) {
 	if it.released() {
-		it.start() // panics if the views are released; reads them if borrowed again
+		it.start() // panics if the views are released
 	}
 	if it.tracked || it.marks {
 		return it.getTracked(id)

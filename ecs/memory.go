@@ -2,9 +2,9 @@ package ecs
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
-	"unsafe"
 )
 
 // StorageMemory is the memory one storage uses.
@@ -30,11 +30,7 @@ type StorageMemory struct {
 	// others.
 	TrackingBytes int
 	// AllocatedBytes is what is allocated: dense arrays at their capacity,
-	// every allocated page, and the page table, with the few cache lines
-	// that each page and each array of 4 KiB or more is offset by inside
-	// its allocation, so that storages used together do not compete for
-	// the same cache sets (at most 1,280 bytes a page and a quarter of an
-	// array; 1.25 bytes per entity for the pages).
+	// every allocated page, and the page table.
 	AllocatedBytes int
 }
 
@@ -109,10 +105,15 @@ func (w *World) ShrinkToFit() error {
 	return nil
 }
 
-const pageBytes = int(unsafe.Sizeof(sparsePage{}))
+// pageBytes is the size of a sparse page, and wordBytes of a pointer.
+var (
+	pageBytes = int(reflect.TypeFor[sparsePage]().Size())
+	wordBytes = int(reflect.TypeFor[*sparsePage]().Size())
+)
 
 func (s *sparseSet[T]) memory() StorageMemory {
-	var zero T
+	size := int(reflect.TypeFor[T]().Size())
+	idSize := int(reflect.TypeFor[EntityID]().Size())
 	pages := 0
 	for _, p := range s.pages {
 		if p != &emptyPage {
@@ -124,11 +125,11 @@ func (s *sparseSet[T]) memory() StorageMemory {
 		Type:           s.name,
 		Components:     len(s.dense),
 		Pages:          pages,
-		DataBytes:      len(s.data) * int(unsafe.Sizeof(zero)),
-		IDBytes:        len(s.dense) * int(unsafe.Sizeof(EntityID(0))),
+		DataBytes:      len(s.data) * size,
+		IDBytes:        len(s.dense) * idSize,
 		PageBytes:      pages * pageBytes,
 		TrackingBytes:  trackUsed,
-		AllocatedBytes: allocatedBytes(s.dense, s.denseLines()) + allocatedBytes(s.data, s.dataLines()) + pages*pageAllocBytes + cap(s.pages)*int(unsafe.Sizeof(&sparsePage{})) + trackAllocated,
+		AllocatedBytes: allocatedBytes(s.dense, idSize) + allocatedBytes(s.data, size) + pages*pageBytes + cap(s.pages)*wordBytes + trackAllocated,
 	}
 	m.UsedBytes = m.DataBytes + m.IDBytes + m.PageBytes + m.TrackingBytes
 	return m

@@ -1,7 +1,6 @@
 package ecs
 
 import (
-	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -48,37 +47,45 @@ func (j *parJob) claimAll() {
 	}
 }
 
-// parallelFor calls body on chunks of [0, n) in parallel on the worker pool
-// and the calling goroutine, and returns when all are done. A panic in body
-// is re-raised on the caller once every chunk in flight has finished.
+// parallelFor calls body on chunks of [0, n) in parallel on the shared
+// pool (see Pool) and the calling goroutine, and returns when all are
+// done. A panic in body is re-raised on the caller once every chunk in
+// flight has finished.
 func parallelFor(n, grain int, body func(start, end int)) {
+	sharedPool().parallelFor(n, grain, body)
+}
+
+// parallelFor is parallelFor on pool p.
+func (p *Pool) parallelFor(n, grain int, body func(start, end int)) {
 	grain = max(grain, 1)
-	procs := runtime.GOMAXPROCS(0)
-	if n < 2*grain || procs == 1 {
+	nworkers := p.Workers()
+	if n < 2*grain || nworkers <= 0 {
 		body(0, n)
 		return
 	}
-	nworkers := ensureWorkers()
+	procs := nworkers + 1 // the caller works too
 	chunk := max(grain, n/(procs*8))
 	chunks := (n + chunk - 1) / chunk
 	j := parJobs.Get().(*parJob)
 	j.n, j.chunk, j.body = n, chunk, body
 	j.next.Store(0)
 	j.panicked.Store(nil)
+	j.crew.pool = p
 	helpers := max(0, min(chunks-1, nworkers))
 	j.crew.hire(j, helpers)
 	j.claimAll()
-	j.crew.wait()
-	p := j.panicked.Load()
-	j.body = nil
+	j.crew.wait(j)
+	pp := j.panicked.Load()
+	j.body, j.crew.pool = nil, nil
 	parJobs.Put(j)
-	if p != nil {
-		panic(p.value)
+	if pp != nil {
+		panic(pp.value)
 	}
 }
 
 // ParEach calls fn with every component, splitting the storage across the
-// worker pool (the guide's par_iter: inner parallelism). fn runs on several
+// world's worker pool (see [World.Pool]; the guide's par_iter: inner
+// parallelism). fn runs on several
 // goroutines at once, each with different components; it must not touch
 // shared state without synchronisation. Storages smaller than
 // 2×[ParallelMin] are iterated on the caller. Worth it only when fn does
@@ -89,12 +96,12 @@ func (v ViewMut[T]) ParEach(fn func(*T)) { v.ParEachMin(ParallelMin, fn) }
 // (and no parallelism below 2×grain): use a small grain when fn is
 // expensive.
 func (v ViewMut[T]) ParEachMin(grain int, fn func(*T)) {
-	s := v.c.store()
+	s := v.store()
 	if s.track != nil {
 		s.track.markAll() // every component is handed out for writing
 	}
 	data := s.data
-	parallelFor(len(data), grain, func(start, end int) {
+	v.c.w.Pool().parallelFor(len(data), grain, func(start, end int) {
 		for i := start; i < end; i++ {
 			fn(&data[i])
 		}
@@ -107,8 +114,8 @@ func (v View[T]) ParEach(fn func(*T)) { v.ParEachMin(ParallelMin, fn) }
 
 // ParEachMin is [View.ParEach] with chunks of at least grain components.
 func (v View[T]) ParEachMin(grain int, fn func(*T)) {
-	data := v.c.store().data
-	parallelFor(len(data), grain, func(start, end int) {
+	data := v.store().data
+	v.c.w.Pool().parallelFor(len(data), grain, func(start, end int) {
 		for i := start; i < end; i++ {
 			fn(&data[i])
 		}

@@ -28,7 +28,11 @@ func (it Iter1[T1]) ParEachMin(grain int, fn func(*T1)) {
 	}
 	ids := it.ids[it.i:]
 	base := it.i
-	parallelFor(len(ids), grain, func(start, end int) {
+	pool := sharedPool()
+	if it.c1 != nil {
+		pool = it.c1.w.Pool() // the world of the views
+	}
+	pool.parallelFor(len(ids), grain, func(start, end int) {
 		sub := it
 		sub.ids = it.ids[:base+end]
 		sub.i = base + start
@@ -64,7 +68,11 @@ func (it Iter2[T1, T2]) ParEachMin(grain int, fn func(*T1, *T2)) {
 	}
 	ids := it.ids[it.i:]
 	base := it.i
-	parallelFor(len(ids), grain, func(start, end int) {
+	pool := sharedPool()
+	if it.c1 != nil {
+		pool = it.c1.w.Pool() // the world of the views
+	}
+	pool.parallelFor(len(ids), grain, func(start, end int) {
 		sub := it
 		sub.ids = it.ids[:base+end]
 		sub.i = base + start
@@ -100,7 +108,11 @@ func (it Iter3[T1, T2, T3]) ParEachMin(grain int, fn func(*T1, *T2, *T3)) {
 	}
 	ids := it.ids[it.i:]
 	base := it.i
-	parallelFor(len(ids), grain, func(start, end int) {
+	pool := sharedPool()
+	if it.c1 != nil {
+		pool = it.c1.w.Pool() // the world of the views
+	}
+	pool.parallelFor(len(ids), grain, func(start, end int) {
 		sub := it
 		sub.ids = it.ids[:base+end]
 		sub.i = base + start
@@ -136,7 +148,11 @@ func (it Iter4[T1, T2, T3, T4]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4
 	}
 	ids := it.ids[it.i:]
 	base := it.i
-	parallelFor(len(ids), grain, func(start, end int) {
+	pool := sharedPool()
+	if it.c1 != nil {
+		pool = it.c1.w.Pool() // the world of the views
+	}
+	pool.parallelFor(len(ids), grain, func(start, end int) {
 		sub := it
 		sub.ids = it.ids[:base+end]
 		sub.i = base + start
@@ -172,7 +188,11 @@ func (it Iter5[T1, T2, T3, T4, T5]) ParEachMin(grain int, fn func(*T1, *T2, *T3,
 	}
 	ids := it.ids[it.i:]
 	base := it.i
-	parallelFor(len(ids), grain, func(start, end int) {
+	pool := sharedPool()
+	if it.c1 != nil {
+		pool = it.c1.w.Pool() // the world of the views
+	}
+	pool.parallelFor(len(ids), grain, func(start, end int) {
 		sub := it
 		sub.ids = it.ids[:base+end]
 		sub.i = base + start
@@ -208,7 +228,11 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) ParEachMin(grain int, fn func(*T1, *T2, 
 	}
 	ids := it.ids[it.i:]
 	base := it.i
-	parallelFor(len(ids), grain, func(start, end int) {
+	pool := sharedPool()
+	if it.c1 != nil {
+		pool = it.c1.w.Pool() // the world of the views
+	}
+	pool.parallelFor(len(ids), grain, func(start, end int) {
 		sub := it
 		sub.ids = it.ids[:base+end]
 		sub.i = base + start
@@ -244,7 +268,11 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) ParEachMin(grain int, fn func(*T1, *
 	}
 	ids := it.ids[it.i:]
 	base := it.i
-	parallelFor(len(ids), grain, func(start, end int) {
+	pool := sharedPool()
+	if it.c1 != nil {
+		pool = it.c1.w.Pool() // the world of the views
+	}
+	pool.parallelFor(len(ids), grain, func(start, end int) {
 		sub := it
 		sub.ids = it.ids[:base+end]
 		sub.i = base + start
@@ -280,7 +308,11 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) ParEachMin(grain int, fn func(*T
 	}
 	ids := it.ids[it.i:]
 	base := it.i
-	parallelFor(len(ids), grain, func(start, end int) {
+	pool := sharedPool()
+	if it.c1 != nil {
+		pool = it.c1.w.Pool() // the world of the views
+	}
+	pool.parallelFor(len(ids), grain, func(start, end int) {
 		sub := it
 		sub.ids = it.ids[:base+end]
 		sub.i = base + start

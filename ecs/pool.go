@@ -12,49 +12,125 @@ import (
 	"time"
 )
 
-// The worker pool runs workload systems and parallel iterations. It is
-// shared by all worlds: a fixed set of goroutines, started on first use and
-// grown to GOMAXPROCS. To run a job (a workload run, a parallel
-// iteration), the caller puts it on the queue once per helper it wants
-// (about as many as there are workers), and the caller and the helpers
-// then take the job's parts (systems, chunks of a range) until none is
-// left. No goroutine is started per system or per run.
+// A Pool is a set of worker goroutines that run a workload's systems beside
+// the goroutine that runs the workload, and share the work of parallel
+// iterations with the goroutine that iterates.
 //
-// Waking a parked goroutine on another core can take far longer than a
-// small job: on the 2-core virtual machines Slipway is measured on, a
-// worker blocked on a channel starts about 100 µs after the send, by when
-// the caller has often claimed every part itself. So a worker that has
-// finished a job stays awake for spinFor, polling the queue and yielding
-// its core between polls, and a caller only wakes parked workers for the
-// helpers the awake ones do not cover; and the caller waits for its
-// helpers by polling too, before it blocks (crew.wait), so a worker does
-// not have to wake a parked caller. Jobs that follow each other closely,
-// as a workload's systems and a simulation's steps do, find the workers
-// awake. The cost is at most spinFor of polling after each job, on a core
-// nothing else wanted: a poll yields to any goroutine ready to run.
-var workers struct {
-	mu sync.Mutex
-	n  int
-	// queue holds the jobs; workers only poll it. wake holds a token per
-	// parked worker to wake. spinning counts the workers polling queue.
-	queue    chan helper
-	wake     chan struct{}
+// Each [World] has a pool of its own, made on its first parallel run, with
+// GOMAXPROCS-1 workers (the caller is the other goroutine at work), unless
+// it is given one with [World.SetPool]: worlds that share a pool share its
+// workers, and together use no more goroutines than it has. Parallel
+// iterations ([ViewMut.ParEach], the joins' ParEach, and the bulk calls
+// that split their work) do not know which world they serve: they share
+// one process-wide pool, made and sized the same way.
+//
+// A worker starts when a job needs it, and one with nothing to do blocks
+// until a job comes, so an idle pool costs no CPU (unless spinning is
+// turned on: [Pool.SetSpin]). A worker idle for longer than the idle
+// timeout ([Pool.SetIdleTimeout]) exits, and the pool starts one again
+// when a job needs it: a World or a Pool that is dropped leaves no
+// goroutine behind once its workers have timed out, and no worker holds a
+// reference to a World between jobs. [Pool.Close] stops the workers
+// without waiting for the timeout.
+//
+// A job never waits for a worker to become free: the caller takes part in
+// its own job, and takes back the shares no worker has started when it
+// runs out of work, so a system may itself run a workload or a parallel
+// iteration on the same pool. A Pool is safe for use by several
+// goroutines at once.
+type Pool struct {
+	workers int          // how many workers; negative: GOMAXPROCS-1
+	idleFor atomic.Int64 // a time.Duration, see SetIdleTimeout
+	spinFor atomic.Int64 // a time.Duration, see SetSpin
+	closed  atomic.Bool  // Close was called (set under mu)
+
+	// queue[head:] holds the jobs waiting for a helper, oldest first, one
+	// entry per helper a job asked for; parked holds the workers blocked
+	// for want of a job, the last parked last; live counts the worker
+	// goroutines. All three under mu.
+	mu     sync.Mutex
+	queue  []helper
+	head   int
+	parked []*worker
+	live   int
+
+	// queued is len(queue)-head, for spinning workers to poll without
+	// the lock; spinning counts the workers polling it (SetSpin), which
+	// a job can count on instead of waking parked ones.
+	queued   atomic.Int32
 	spinning atomic.Int32
 }
 
-// spinFor is how long a worker, or a caller waiting for its helpers, polls
-// before it blocks.
-const spinFor = 100 * time.Microsecond
+// defaultIdle is a pool's idle timeout unless SetIdleTimeout changes it.
+const defaultIdle = time.Second
 
-// spin polls done, yielding the core between polls, for up to spinFor, and
-// reports whether done became true.
-func spin(done func() bool) bool {
-	for start := time.Now(); time.Since(start) < spinFor; runtime.Gosched() {
-		if done() {
-			return true
-		}
+// NewPool returns a pool of the given number of workers: goroutines that
+// help the callers, who take part in their jobs too. With 0 workers,
+// every job runs on its caller alone (a workload then runs its systems in
+// declared order, as with GOMAXPROCS=1). With a negative number, the pool
+// has GOMAXPROCS-1 workers, GOMAXPROCS as it is at each job, as a World's
+// own pool does. No goroutine starts before a job needs it.
+func NewPool(workers int) *Pool {
+	p := &Pool{workers: workers}
+	p.idleFor.Store(int64(defaultIdle))
+	return p
+}
+
+// Workers returns how many workers the pool runs a job with now: 0 once
+// it is closed.
+func (p *Pool) Workers() int {
+	if p.closed.Load() {
+		return 0
 	}
-	return false
+	if p.workers < 0 {
+		return runtime.GOMAXPROCS(0) - 1
+	}
+	return p.workers
+}
+
+// SetIdleTimeout sets how long a worker with nothing to do waits for a job
+// before it exits (one second unless set; the pool starts a worker again
+// when a job needs one). With d <= 0, workers never exit on their own,
+// only when the pool is closed. It applies from each worker's next wait.
+func (p *Pool) SetIdleTimeout(d time.Duration) { p.idleFor.Store(int64(d)) }
+
+// SetSpin turns spinning on (d > 0) or off (d <= 0, the default). With
+// spinning on, a worker that has finished its part of a job polls for the
+// next job for up to d, yielding its core between polls, before it
+// blocks, and a caller waiting for its helpers or for a system to finish
+// polls for up to d before it blocks. Waking a blocked goroutine on
+// another core takes long on some machines, longer than a short system
+// runs: spinning lets jobs that follow each other closely (a workload's
+// systems, the steps of a simulation run flat out) find the workers
+// awake, for up to d of CPU per worker after each job.
+func (p *Pool) SetSpin(d time.Duration) { p.spinFor.Store(int64(d)) }
+
+// Close stops the pool's workers: those blocked exit now, those running a
+// part of a job exit when they have finished it (Close does not wait for
+// them). The jobs run after it, and the rest of those in progress, run on
+// their callers alone: a World whose pool is closed runs its workloads'
+// systems in declared order on the calling goroutine, until it is given
+// another pool (World.SetPool(nil) gives it a new one of its own). Close
+// may be called more than once.
+func (p *Pool) Close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed.Load() {
+		return
+	}
+	p.closed.Store(true)
+	for _, w := range p.parked {
+		w.parked = false
+		w.wake <- struct{}{}
+	}
+	p.parked = nil
+}
+
+// worker is a worker goroutine's state for its waits.
+type worker struct {
+	wake   chan struct{} // a token when taken off Pool.parked (capacity 1)
+	timer  *time.Timer   // the idle timeout
+	parked bool          // on Pool.parked, under Pool.mu
 }
 
 // helper is a job workers can help with: a workload run, or a parallel
@@ -64,84 +140,206 @@ type helper interface {
 	help()
 }
 
-func ensureWorkers() int {
-	want := runtime.GOMAXPROCS(0)
-	workers.mu.Lock()
-	defer workers.mu.Unlock()
-	if workers.queue == nil {
-		workers.queue = make(chan helper, 1024)
-		workers.wake = make(chan struct{}, 1024)
+// enqueue queues job h for n helpers, wakes parked workers for those the
+// spinning ones do not cover, and starts workers for those the parked
+// ones do not cover either, as far as the pool's size allows; a worker
+// busy with another job takes the rest when it has finished. It reports
+// false, and queues nothing, if the pool is closed.
+func (p *Pool) enqueue(h helper, n int) bool {
+	p.mu.Lock()
+	if p.closed.Load() {
+		p.mu.Unlock()
+		return false
 	}
-	for ; workers.n < want; workers.n++ {
-		go work()
+	for range n {
+		p.queue = append(p.queue, h)
 	}
-	return workers.n
+	p.queued.Add(int32(n))
+	want := n - int(p.spinning.Load())
+	for ; want > 0 && len(p.parked) > 0; want-- {
+		w := p.parked[len(p.parked)-1]
+		p.parked[len(p.parked)-1] = nil
+		p.parked = p.parked[:len(p.parked)-1]
+		w.parked = false
+		w.wake <- struct{}{}
+	}
+	start := max(0, min(want, p.Workers()-p.live))
+	p.live += start
+	p.mu.Unlock()
+	for range start {
+		go p.work()
+	}
+	return true
 }
 
-// work is a worker's loop: wait to be woken, then poll the queue until no
-// job has come for spinFor.
-func work() {
-	for range workers.wake {
-		for poll() {
+// take removes the oldest queued job and returns it, or returns nil. The
+// caller holds p.mu.
+func (p *Pool) take() helper {
+	if p.head == len(p.queue) {
+		return nil
+	}
+	h := p.queue[p.head]
+	p.queue[p.head] = nil
+	p.head++
+	if p.head == len(p.queue) {
+		p.queue, p.head = p.queue[:0], 0
+	}
+	p.queued.Add(-1)
+	return h
+}
+
+// retract removes the entries of job h that no worker has taken, and
+// returns how many there were.
+func (p *Pool) retract(h helper) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	q := p.queue[p.head:]
+	kept := q[:0]
+	for _, e := range q {
+		if e != h {
+			kept = append(kept, e)
 		}
 	}
+	n := len(q) - len(kept)
+	clear(q[len(kept):])
+	p.queue = p.queue[:p.head+len(kept)]
+	if p.head == len(p.queue) {
+		p.queue, p.head = p.queue[:0], 0
+	}
+	p.queued.Add(-int32(n))
+	return n
 }
 
-// poll takes jobs from the queue until none has come for spinFor, counted
-// in workers.spinning meanwhile (but not while it runs a job: a caller then
-// wakes another worker). It reports whether it found a job in a last look
-// after it stopped being counted: a caller that counted on it just before
-// may have queued one, and woken no one for it.
-func poll() bool {
-	workers.spinning.Add(1)
-	for last := time.Now(); time.Since(last) < spinFor; {
-		select {
-		case h := <-workers.queue:
-			workers.spinning.Add(-1)
+// work is a worker's loop: take a job and help with it, or wait for one;
+// exit when the pool is closed, when it has more workers than it should
+// (GOMAXPROCS went down), or after waiting for the idle timeout.
+func (p *Pool) work() {
+	// A goroutine starts with its creator's profiler labels, which may be
+	// those of a traced system that needed a helper: the worker's own
+	// labels stay empty, and each traced system it runs sets them while
+	// it runs.
+	pprof.SetGoroutineLabels(context.Background())
+	w := &worker{wake: make(chan struct{}, 1)}
+	p.mu.Lock()
+	for {
+		if p.live > p.Workers() {
+			p.live--
+			p.mu.Unlock()
+			return
+		}
+		if h := p.take(); h != nil {
+			p.mu.Unlock()
 			h.help()
-			workers.spinning.Add(1)
-			last = time.Now()
-		default:
-			runtime.Gosched()
+			p.poll()
+			p.mu.Lock()
+			continue
+		}
+		w.parked = true
+		p.parked = append(p.parked, w)
+		p.mu.Unlock()
+		woken := w.wait(time.Duration(p.idleFor.Load()))
+		p.mu.Lock()
+		if !woken {
+			if w.parked { // timed out, and nobody woke it since
+				p.unpark(w)
+				p.live--
+				p.mu.Unlock()
+				return
+			}
+			<-w.wake // woken as it timed out: the token was sent under mu
 		}
 	}
-	workers.spinning.Add(-1)
-	select {
-	case h := <-workers.queue:
-		h.help()
+}
+
+// unpark removes w from p.parked. The caller holds p.mu.
+func (p *Pool) unpark(w *worker) {
+	for i, x := range p.parked {
+		if x == w {
+			copy(p.parked[i:], p.parked[i+1:])
+			p.parked[len(p.parked)-1] = nil
+			p.parked = p.parked[:len(p.parked)-1]
+			break
+		}
+	}
+	w.parked = false
+}
+
+// wait blocks until the worker is woken, and reports true, or until idle
+// has passed (if idle > 0), and reports false.
+func (w *worker) wait(idle time.Duration) bool {
+	if idle <= 0 {
+		<-w.wake
 		return true
-	default:
+	}
+	if w.timer == nil {
+		w.timer = time.NewTimer(idle)
+	} else {
+		w.timer.Reset(idle)
+	}
+	select {
+	case <-w.wake:
+		// Drain a value the timer may have sent meanwhile (with the timer
+		// channels of Go before 1.23, which a main module declaring an
+		// older go version still gets), so the next wait does not take it
+		// for a timeout.
+		if !w.timer.Stop() {
+			select {
+			case <-w.timer.C:
+			default:
+			}
+		}
+		return true
+	case <-w.timer.C:
 		return false
 	}
 }
 
-// crew is the part of a job that tracks its helpers: the woken workers
-// that have not finished yet.
+// poll is what a worker does between a job and its next look at the
+// queue: nothing, unless spinning is on (SetSpin); then it polls the queue
+// for up to the spin time, counted in p.spinning meanwhile.
+func (p *Pool) poll() {
+	d := time.Duration(p.spinFor.Load())
+	if d <= 0 {
+		return
+	}
+	p.spinning.Add(1)
+	// The worker looks at the queue under p.mu after it stops being
+	// counted: a job that counted on it meanwhile, and woke no one, is
+	// found there.
+	spin(d, func() bool { return p.queued.Load() > 0 })
+	p.spinning.Add(-1)
+}
+
+// spin polls done, yielding the core between polls, for up to d, and
+// reports whether done became true.
+func spin(d time.Duration, done func() bool) bool {
+	for start := time.Now(); time.Since(start) < d; runtime.Gosched() {
+		if done() {
+			return true
+		}
+	}
+	return false
+}
+
+// crew is the part of a job that tracks its helpers: the ones asked for
+// that have not finished yet (queued or started).
 type crew struct {
+	pool *Pool
 	left atomic.Int32
 	wg   sync.WaitGroup
 }
 
-// hire queues job h for n helpers, waking parked workers for those the
-// polling ones do not cover. The caller then works on h itself and calls
-// wait.
+// hire queues job h on c.pool for n helpers. The caller then works on h
+// itself and calls wait.
 func (c *crew) hire(h helper, n int) {
-	if n == 0 {
+	if n <= 0 {
 		return
 	}
 	c.left.Add(int32(n))
 	c.wg.Add(n)
-	for range n {
-		select {
-		case workers.queue <- h:
-		default: // the queue is full: the caller does that share itself
+	if !c.pool.enqueue(h, n) {
+		for range n {
 			c.done()
-		}
-	}
-	for range n - int(workers.spinning.Load()) {
-		select {
-		case workers.wake <- struct{}{}:
-		default: // every worker has a token already
 		}
 	}
 }
@@ -152,23 +350,48 @@ func (c *crew) done() {
 	c.wg.Done()
 }
 
-// wait returns when every helper has finished. It first takes back the
-// queued jobs no worker picked up yet (helping with other jobs if it finds
-// those: that also keeps a system that runs a workload itself from waiting
-// on busy workers forever), then polls for the rest for up to spinFor,
-// then blocks.
-func (c *crew) wait() {
-	for done := false; !done; {
-		select {
-		case h := <-workers.queue:
-			h.help()
-		default:
-			done = true
-		}
+// wait returns when every helper of job h has finished. It first takes
+// back the shares no worker has started, so it waits only for workers
+// that are running h; it blocks for them (after polling, if spinning is
+// on).
+func (c *crew) wait(h helper) {
+	if c.left.Load() == 0 {
+		c.wg.Wait() // for the last helper's Done, after its count
+		return
 	}
-	spin(func() bool { return c.left.Load() == 0 })
+	for range c.pool.retract(h) {
+		c.done()
+	}
+	if d := time.Duration(c.pool.spinFor.Load()); d > 0 {
+		spin(d, func() bool { return c.left.Load() == 0 })
+	}
 	c.wg.Wait()
 }
+
+// Pool returns the pool that runs the world's workloads: the one given to
+// [World.SetPool], or else the world's own, which is made now if the
+// world has none yet, with GOMAXPROCS-1 workers (see [Pool]).
+func (w *World) Pool() *Pool {
+	if p := w.pool.Load(); p != nil {
+		return p
+	}
+	p := NewPool(-1)
+	if w.pool.CompareAndSwap(nil, p) {
+		return p
+	}
+	return w.pool.Load()
+}
+
+// SetPool makes the world run its workloads on p from the next run, as
+// other worlds given p do; with p nil, the world makes a pool of its own
+// again at its next parallel run. The pool it used so far is not closed:
+// its workers exit after its idle timeout if nothing else uses it, or at
+// its Close.
+func (w *World) SetPool(p *Pool) { w.pool.Store(p) }
+
+// sharedPool is the pool of parallel iterations, which do not know their
+// world.
+var sharedPool = sync.OnceValue(func() *Pool { return NewPool(-1) })
 
 // SetTracing turns tracing and profiling of workload runs on or off. When
 // on, each workload run is a runtime/trace task and each system a region in
@@ -212,10 +435,13 @@ func (p *plan) run(w *World) error {
 		tctx, task = trace.NewTask(context.Background(), "workload "+p.name)
 		defer task.End()
 	}
-	if runtime.GOMAXPROCS(0) == 1 {
+	pool := w.Pool()
+	n := pool.Workers()
+	if n <= 0 {
 		return p.runSequential(tctx)
 	}
-	return p.runParallel(tctx, ensureWorkers())
+	p.crew.pool = pool
+	return p.runParallel(tctx, n)
 }
 
 // runSequential runs every system on the caller, in declared order
@@ -278,7 +504,7 @@ func (p *plan) runParallel(tctx context.Context, nworkers int) error {
 			p.await()
 		}
 	}
-	p.crew.wait()
+	p.crew.wait(p)
 	// Panics first, then errors, in declared order.
 	for _, s := range p.systems {
 		if s.panicked != nil {
@@ -412,12 +638,13 @@ func (p *plan) hireFor(n int) {
 }
 
 // await waits until the caller may have something to do: a system on
-// either list, or the run's end. It polls for spinFor, then blocks until
-// a finishing system signals.
+// either list, or the run's end. It blocks until a finishing system
+// signals (after polling, if the pool's spinning is on).
 func (p *plan) await() {
-	if !spin(p.callerHasWork) {
-		<-p.signal
+	if d := time.Duration(p.crew.pool.spinFor.Load()); d > 0 && spin(d, p.callerHasWork) {
+		return
 	}
+	<-p.signal
 }
 
 // callerHasWork reports whether a system waits on either list, or the run

@@ -1,9 +1,6 @@
 package ecs
 
-import (
-	"bytes"
-	"unsafe"
-)
+import "slices"
 
 // runChunk is how many ids alignedPrefix compares at once.
 const runChunk = 128
@@ -57,15 +54,9 @@ func alignedAt(ids []EntityID, others [][]EntityID, j int) bool {
 // ids from position j on) at the same positions.
 func chunkAligned(chunk []EntityID, others [][]EntityID, j int) bool {
 	for _, d := range others {
-		if !bytes.Equal(idBytes(chunk), idBytes(d[j:j+len(chunk)])) {
+		if !slices.Equal(chunk, d[j:j+len(chunk)]) {
 			return false
 		}
 	}
 	return true
-}
-
-// idBytes returns the memory of ids as bytes, for bytes.Equal's vector
-// comparison.
-func idBytes(ids []EntityID) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(ids))), len(ids)*int(unsafe.Sizeof(EntityID(0))))
 }

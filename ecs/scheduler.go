@@ -64,7 +64,7 @@ type planSystem struct {
 	idx      int
 	name     string
 	path     string // the workloads containing it: "main_loop/filter_vel"
-	fn       reflect.Value
+	fn       callee
 	shape    *sysShape
 	frame    *frame
 	access   []Access // its views', and its conditions'
@@ -107,7 +107,7 @@ type planCond struct {
 	name  string // how its borrows are named: "main.draw (run condition)"
 	skip  bool
 	plain func() bool
-	fn    reflect.Value
+	fn    callee
 	shape *sysShape
 	frame *frame
 
@@ -225,9 +225,13 @@ func (b *planBuilder) flatten(items []any, ctx flatCtx) error {
 			}
 		case nil:
 			return &WorkloadBuildError{Workload: ctx.path, Reason: fmt.Sprintf("item %d is nil", i+1)}
+		case *TypedSystem:
+			if err := b.addSystem(System(x), ctx); err != nil {
+				return err
+			}
 		default:
 			if reflect.TypeOf(it).Kind() != reflect.Func {
-				return &WorkloadBuildError{Workload: ctx.path, Reason: fmt.Sprintf("item %d (%T) is not a system; a workload holds system functions, *ecs.SystemSpec and *ecs.WorkloadSpec", i+1, it)}
+				return &WorkloadBuildError{Workload: ctx.path, Reason: fmt.Sprintf("item %d (%T) is not a system; a workload holds system functions, *ecs.TypedSystem, *ecs.SystemSpec and *ecs.WorkloadSpec", i+1, it)}
 			}
 			if err := b.addSystem(System(it), ctx); err != nil {
 				return err
@@ -257,7 +261,7 @@ func (b *planBuilder) addSystem(spec *SystemSpec, ctx flatCtx) error {
 		idx:      len(b.p.systems),
 		name:     spec.name,
 		path:     ctx.path,
-		fn:       reflect.ValueOf(spec.fn),
+		fn:       calleeOf(spec.fn),
 		shape:    shape,
 		frame:    shape.newFrame(),
 		access:   slices.Clone(shape.access),
@@ -298,7 +302,7 @@ func newCond(c condSpec, owner string) (*planCond, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &planCond{owner: owner, name: owner + " (run condition)", skip: c.skip, fn: reflect.ValueOf(c.fn), shape: shape, frame: shape.newFrame()}, nil
+	return &planCond{owner: owner, name: owner + " (run condition)", skip: c.skip, fn: calleeOf(c.fn), shape: shape, frame: shape.newFrame()}, nil
 }
 
 // order adds the explicit and conflict edges, rejects cycles, and assigns

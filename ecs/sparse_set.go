@@ -4,7 +4,6 @@ import (
 	"math"
 	"reflect"
 	"slices"
-	"unsafe"
 )
 
 const (
@@ -81,12 +80,11 @@ const (
 //
 // A sparseSet is only touched under its borrow state (see borrow.go).
 //
-// The lookups below (pos, get, has, entry) are written to stay under the
-// compiler's inlining budget: they sit on every per-entity path.
+// The lookups below (pos, get, has, entry) sit on every per-entity path,
+// and are kept small.
 type sparseSet[T any] struct {
-	pages []*sparsePage
-	dense []EntityID
-	data  []T
+	sparseIndex // pages and dense
+	data        []T
 
 	// track is the tracking state (tracking.go), nil when the type tracks
 	// nothing: untracked storages pay one nil test per insertion or
@@ -104,10 +102,6 @@ type sparseSet[T any] struct {
 	// spare stands for the sparse entry of the identity prefix's last
 	// component while it is removed (see entry).
 	spare uint64
-	// color staggers the storage's dense arrays and sparse pages against
-	// other storages' (stagger.go). It only changes where they are
-	// allocated.
-	color uint8
 
 	// pre is the identity prefix: the first pre.n components, which
 	// belong to the entities with indices 0..pre.n-1 in order, all of
@@ -117,10 +111,7 @@ type sparseSet[T any] struct {
 	// is below pre.n exactly for the prefix's ids. So creating entities
 	// in order with their components, in a new world or in one whose
 	// entities were all deleted (a level loaded, a wave spawned), writes
-	// two arrays per component instead of three; Create10Comp one at a
-	// time at 1M: 117 → 57 ns per entity (three alternated runs), as
-	// the eleven streams of sparse entries leave the 31 arrays written
-	// in step. A lookup through the prefix costs a subtraction and one
+	// two arrays per component instead of three. A lookup through the prefix costs a subtraction and one
 	// load, as indexing a plain slice does. An append extends the prefix
 	// when it continues it; whatever moves a component of the prefix,
 	// removes it (but the last), or puts another entity's component on
@@ -138,47 +129,17 @@ type sparseSet[T any] struct {
 	lock borrowState
 }
 
-// sparseHead is the start of every sparseSet[T]'s layout, without T: the
-// fields every instantiation has at the same offsets (a []T is a pointer,
-// a length and a capacity whatever T is). A group reads and swaps its
-// members' components through it (group.swap), whatever their types.
-// The declaration below checks at compile time that the offsets agree.
-type sparseHead struct {
+// sparseIndex is the part of a storage that does not depend on its
+// component type: which entities have a component, and at which dense
+// position. Code that works on storages of any type (groups) reads it
+// with no call through an interface.
+type sparseIndex struct {
 	pages []*sparsePage
 	dense []EntityID
-	data  rawSlice       // data []T
-	track unsafe.Pointer // track *tracker[T]: nil when the storage tracks nothing
 }
 
-// The layouts agree, or this does not compile: each difference of offsets
-// indexes an array of one element, and a constant index other than 0 (or
-// a negative uintptr) is an error. The offsets do not depend on T: its
-// fields of T are a slice and a pointer.
-var _ = [...]struct{}{
-	[1]struct{}{}[unsafe.Offsetof(sparseSet[byte]{}.pages)-unsafe.Offsetof(sparseHead{}.pages)],
-	[1]struct{}{}[unsafe.Offsetof(sparseSet[byte]{}.dense)-unsafe.Offsetof(sparseHead{}.dense)],
-	[1]struct{}{}[unsafe.Offsetof(sparseSet[byte]{}.data)-unsafe.Offsetof(sparseHead{}.data)],
-	[1]struct{}{}[unsafe.Offsetof(sparseSet[byte]{}.track)-unsafe.Offsetof(sparseHead{}.track)],
-}
-
-// rawSlice is a slice's header, its element type unknown.
-type rawSlice struct {
-	ptr      unsafe.Pointer
-	len, cap int
-}
-
-// head returns s seen as its sparseHead, and the size of T in 8-byte words
-// if a group may swap its components as words: T holds no pointers (the
-// garbage collector needs no write barrier) and is 8-byte aligned. Words
-// is -1 otherwise.
-func (s *sparseSet[T]) head() (h *sparseHead, words int) {
-	var zero T
-	words = -1
-	if size, align := unsafe.Sizeof(zero), unsafe.Alignof(zero); !s.ptrs && size%8 == 0 && (size == 0 || align%8 == 0) {
-		words = int(size / 8)
-	}
-	return (*sparseHead)(unsafe.Pointer(s)), words
-}
+// typeFree returns the storage's sparseIndex.
+func (s *sparseSet[T]) typeFree() *sparseIndex { return &s.sparseIndex }
 
 // identity is a storage's identity prefix (see sparseSet.pre).
 type identity struct {
@@ -201,7 +162,6 @@ func newSparseSet[T any]() *sparseSet[T] {
 // declares with a Tracking method (see [Tracker]).
 func newTrackedSparseSet[T any](w *World) *sparseSet[T] {
 	s := newSparseSet[T]()
-	s.color = colorOf(len(w.comps.all()))
 	if k := declaredTracking[T](); k != 0 {
 		s.enableTracking(k, w)
 	}
@@ -247,8 +207,7 @@ func (s *sparseSet[T]) pos(id EntityID) int {
 	return posIn(s.pages, id)
 }
 
-// get returns a pointer to id's component, or nil. It is slot, spelled
-// out to stay under the inlining budget.
+// get returns a pointer to id's component, or nil.
 func (s *sparseSet[T]) get(id EntityID) *T {
 	x := uint64(id) - s.pre.gen
 	if x >= s.pre.n {
@@ -262,9 +221,7 @@ func (s *sparseSet[T]) get(id EntityID) *T {
 
 // posIn is pos on the sparse pages, for loops that keep them in locals: it
 // finds no component of the identity prefix, so a caller looks there first
-// (posIdent, or a group member, which keeps no prefix). It repeats
-// slotIn's lookup rather than calling it: written that way it costs 7
-// more to inline, which puts Join2's WithID loop over the budget.
+// (posIdent, or a group member, which keeps no prefix).
 func posIn(pages []*sparsePage, id EntityID) int {
 	if p := uint(uint32(id) >> pageShift); p < uint(len(pages)) {
 		if x := (pages[p][id&pageMask] ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
@@ -279,8 +236,8 @@ func posIn(pages []*sparsePage, id EntityID) int {
 // component, or a value no storage reaches (1<<32 - 1 or more) when there
 // is none. The caller's one comparison with the length is then both the
 // lookup's test and the bounds check. It is the lookup of the per-entity
-// accessors (View.Get and View.MustGet repeat its body: calling it puts
-// them over the inlining budget).
+// accessors (View.Get and View.MustGet make it on the view's copies of the
+// layout: viewCore.slot).
 //
 //   - An id of the identity prefix is at position pre.at(id) (see pre).
 //   - Otherwise the sparse entry tells (slotIn).
@@ -296,9 +253,7 @@ func (s *sparseSet[T]) slot(id EntityID) uint64 {
 // x. An entry that does not match the id keeps a difference in the
 // generation bits, and an empty one wraps around, so both give a huge
 // position, as does an index past the page table. The generation bits
-// are x less its low 32 bits, not x&genMask: the same value with no 64-bit
-// constant, which the compiler would load into a register (a 10-byte
-// instruction) on every path into the loops this is inlined in.
+// are x less its low 32 bits (x&genMask).
 func slotIn(pages []*sparsePage, x uint64) uint64 {
 	if p := uint32(x) >> pageShift; int(p) < len(pages) {
 		return (pages[p][x&pageMask] ^ (x - uint64(uint32(x)))) - 1
@@ -316,8 +271,7 @@ func slotIn(pages []*sparsePage, x uint64) uint64 {
 // load waiting on another. It tries the index rather than the driving
 // view's position, which entities given their components together share
 // too, because only the index finds the prefix's entities without a
-// test of the prefix, which would put Join2's loops over the inlining
-// budget.
+// test of the prefix.
 func (s *sparseSet[T]) posIdent(id EntityID) int {
 	if x := int(uint32(id)); x < len(s.dense) && s.dense[x] == id {
 		return x
@@ -708,15 +662,9 @@ func (s *sparseSet[T]) deletePacked(e *uint64, i int) {
 	g.n--
 	n := g.n
 	if i != n {
-		if o := 1 - s.member; len(g.members) == 2 && g.fastSwap(o) {
-			h := g.heads[o]
-			h.swapIDs(i, n)
-			h.swap2(i, n)
-		} else {
-			for k := range g.members {
-				if k != s.member {
-					g.swap(k, i, n)
-				}
+		for k := range g.members {
+			if k != s.member {
+				g.swap(k, i, n)
 			}
 		}
 		s.move(n, i)

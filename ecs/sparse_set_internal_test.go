@@ -115,10 +115,10 @@ func addMatchesInsert[T any](t *testing.T, denseRoom, dataRoom int, setup func(w
 		name string
 		add  func(v ViewMut[T]) error
 	}{
-		{"insertSlow", func(v ViewMut[T]) error { v.c.store().insertSlow(id, val(99)); return nil }},
+		{"insertSlow", func(v ViewMut[T]) error { v.store().insertSlow(id, val(99)); return nil }},
 		{"AddComponent", func(v ViewMut[T]) error { return v.AddComponent(aliveAll{}, id, val(99)) }},
 		{"AddComponentUnchecked", func(v ViewMut[T]) error { return v.AddComponentUnchecked(id, val(99)) }},
-		{"insert", func(v ViewMut[T]) error { v.c.store().insert(id, val(99)); return nil }},
+		{"insert", func(v ViewMut[T]) error { v.store().insert(id, val(99)); return nil }},
 	}
 	worlds := make([]*World, len(ways))
 	for k := range worlds {

@@ -2,7 +2,6 @@ package ecs
 
 import (
 	"reflect"
-	"unsafe"
 )
 
 // storage is the type-free face of a component storage: what world-wide
@@ -32,8 +31,7 @@ type storage interface {
 // use. It never blocks on a borrow: creating a storage does not touch any
 // existing one.
 func storageFor[T any](w *World) *sparseSet[T] {
-	e := any((*T)(nil))
-	k := typeKey((*[2]uintptr)(unsafe.Pointer(&e))[0]) // keyFor[T](), inlined by hand
+	k := keyFor[T]()
 	if s, ok := w.comps.get(k); ok {
 		return s.(*sparseSet[T])
 	}

@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"unsafe"
 )
 
 // borrowCtx is what a view needs to borrow itself.
@@ -85,18 +84,11 @@ type viewShape struct {
 	onBorrow bool
 	onRelase bool
 	access   []Access
-	// words lists the offsets of the view's words when it is made of
-	// Slipway's views and nothing else: a built-in view (a struct of one
-	// to three words, see wordFields), or a custom view whose every field
-	// is such a view, nested or not. The calling convention passes such a
-	// value exactly as its words in a row, each like a uintptr, so
-	// callDirect can pass it. words is nil for any other view.
-	words []uintptr
 }
 
 type fieldShape struct {
-	offset uintptr
-	shape  *viewShape
+	index int // the field's index in the custom view's struct
+	shape *viewShape
 }
 
 var viewShapes sync.Map // reflect.Type -> *viewShape or error (reason string)
@@ -125,9 +117,7 @@ func buildShape(t reflect.Type, depth int) (*viewShape, string) {
 	if reflect.PointerTo(t).Implements(viewParamType) {
 		var a accessSet
 		reflect.New(t).Interface().(viewParam).access(&a)
-		s := &viewShape{t: t, builtin: true, access: a.list}
-		s.words = wordFields(t)
-		return s, ""
+		return &viewShape{t: t, builtin: true, access: a.list}, ""
 	}
 	if t.Kind() == reflect.Pointer {
 		return nil, "is a pointer; take views by value (View[T], not *View[T])"
@@ -151,63 +141,13 @@ func buildShape(t reflect.Type, depth int) (*viewShape, string) {
 		if fs == nil {
 			return nil, fmt.Sprintf("has field %s (%s) that %s", f.Name, typeName(f.Type), reason)
 		}
-		s.fields = append(s.fields, fieldShape{offset: f.Offset, shape: fs})
+		s.fields = append(s.fields, fieldShape{index: i, shape: fs})
 		s.access = append(s.access, fs.access...)
 	}
 	if len(s.fields) == 0 && !s.onBorrow {
 		return nil, "is a struct with no view field and no OnBorrow method, so it is not a view"
 	}
-	s.words = flatWords(s)
 	return s, ""
-}
-
-// ptrSize is the size of a pointer: of a word.
-const ptrSize = unsafe.Sizeof(unsafe.Pointer(nil))
-
-// wordFields returns the offsets of the fields of t, a built-in view, if
-// each is a word: a pointer, or an integer of a pointer's size (fields of
-// size zero aside). The calling convention then passes a t as those
-// words in a row, each like a uintptr. It returns nil otherwise: a View,
-// whose layout copies are uint64s, on a 32-bit platform.
-func wordFields(t reflect.Type) []uintptr {
-	var words []uintptr
-	for i := range t.NumField() {
-		f := t.Field(i)
-		switch {
-		case f.Type.Size() == 0:
-		case f.Type.Size() == ptrSize && f.Offset == uintptr(len(words))*ptrSize &&
-			(f.Type.Kind() == reflect.Pointer || f.Type.Kind() == reflect.UnsafePointer ||
-				f.Type.Kind() == reflect.Uintptr || f.Type.Kind() == reflect.Uint64):
-			words = append(words, f.Offset)
-		default:
-			return nil
-		}
-	}
-	if len(words) == 0 || uintptr(len(words))*ptrSize != t.Size() {
-		return nil
-	}
-	return words
-}
-
-// flatWords returns the words of custom view s (see viewShape.words), or
-// nil if s has a field that is not a view made of words, or padding.
-func flatWords(s *viewShape) []uintptr {
-	if len(s.fields) == 0 || len(s.fields) != s.t.NumField() {
-		return nil // a field that is not a view: other data, or a hook-only struct
-	}
-	var words []uintptr
-	for _, f := range s.fields {
-		if f.shape.words == nil {
-			return nil
-		}
-		for _, w := range f.shape.words {
-			words = append(words, f.offset+w)
-		}
-	}
-	if uintptr(len(words))*ptrSize != s.t.Size() { // cannot happen with the checks above; the call depends on it
-		return nil
-	}
-	return words
 }
 
 // isViewCandidate reports whether a struct field should be borrowed: it is a
@@ -233,26 +173,21 @@ func isViewCandidate(t reflect.Type) bool {
 	return false
 }
 
-// instance returns a viewParam that borrows into the value at p, which has
-// type s.t.
-func (s *viewShape) instance(p unsafe.Pointer) viewParam {
-	// Why this is safe: p points to a live value of type s.t (allocated by
-	// reflect.New or given by the caller as a typed pointer), and each field
-	// offset was read from s.t by reflect, so every pointer built here points
-	// to a field of that value with the field's own type.
-	v := reflect.NewAt(s.t, p)
+// instance returns a viewParam that borrows into v, an addressable value
+// of type s.t.
+func (s *viewShape) instance(v reflect.Value) viewParam {
 	if s.builtin {
-		return v.Interface().(viewParam)
+		return addrOf(v).Interface().(viewParam)
 	}
 	c := &customView{shape: s}
 	for _, f := range s.fields {
-		c.fields = append(c.fields, f.shape.instance(unsafe.Add(p, f.offset)))
+		c.fields = append(c.fields, f.shape.instance(v.Field(f.index)))
 	}
 	if s.onBorrow {
-		c.onBorrow = v.Interface().(BorrowHook)
+		c.onBorrow = addrOf(v).Interface().(BorrowHook)
 	}
 	if s.onRelase {
-		c.onRelease = v.Interface().(ReleaseHook)
+		c.onRelease = addrOf(v).Interface().(ReleaseHook)
 	}
 	return c
 }
@@ -340,30 +275,15 @@ type sysShape struct {
 	params      []*viewShape
 	access      []Access
 	returnsErr  bool
-	returnsBool bool // a condition, not a system
-	// direct is set when every parameter is made of Slipway's views (each
-	// a struct of words), in maxDirect words or fewer: the function is
-	// then called with callDirect instead of reflect.Value.Call, which
-	// costs more and allocates.
-	direct bool
-	ret    retKind
-	frames sync.Pool // *frame
+	returnsBool bool      // a condition, not a system
+	frames      sync.Pool // *frame
 }
-
-// retKind is what a system or condition returns.
-type retKind uint8
-
-const (
-	retNone retKind = iota
-	retErr
-	retBool
-)
 
 // frame is the argument storage for one call of a system: the parameter
 // values, and the viewParams that borrow into them.
 type frame struct {
-	args   []reflect.Value
-	ptrs   []unsafe.Pointer // the address of each word callDirect passes (sysShape.direct)
+	args   []reflect.Value // the parameters, for reflect.Value.Call
+	ptrs   []any           // a pointer to each parameter (*View[T]...), for a typed call
 	params []viewParam
 	n      int       // params borrowed so far
 	ctx    borrowCtx // kept here so that borrowing does not allocate
@@ -377,6 +297,12 @@ var sysShapes sync.Map // reflect.Type -> *sysShape or *SystemError
 // analyseSystem checks that fn is a function whose parameters are views and
 // whose result is nothing or an error.
 func analyseSystem(fn any, name string) (*sysShape, error) {
+	if ts, ok := fn.(*TypedSystem); ok {
+		if ts == nil {
+			return nil, &SystemError{Reason: "the system is a nil *TypedSystem; make one with Func1 … Func8 or FuncErr1 … FuncErr8"}
+		}
+		fn = ts.fn
+	}
 	if fn == nil {
 		return nil, &SystemError{Reason: "the system is nil; pass a function whose parameters are views"}
 	}
@@ -462,41 +388,17 @@ func buildSystem(t reflect.Type) (*sysShape, *SystemError) {
 		s.params = append(s.params, vs)
 		s.access = append(s.access, vs.access...)
 	}
-	switch {
-	case s.returnsErr:
-		s.ret = retErr
-	case s.returnsBool:
-		s.ret = retBool
-	}
-	words := 0
-	s.direct = true
-	for _, p := range s.params {
-		s.direct = s.direct && p.words != nil
-		words += len(p.words)
-	}
-	s.direct = s.direct && words <= maxDirect
 	s.frames.New = func() any { return s.newFrame() }
 	return s, nil
 }
-
-// maxDirect is the largest number of words (see viewShape.words)
-// callDirect passes (the generator's MaxDirectWords). amd64 has 9 integer
-// argument registers, the fewest of Go's ports with register arguments, so
-// up to 9 words every parameter is passed in registers, and a view's
-// words are passed as its fields are. Past 9, a view that does not fit in
-// the registers left goes whole to the stack, which a list of words
-// cannot say: such systems are called through reflect.
-const maxDirect = 9
 
 func (s *sysShape) newFrame() *frame {
 	f := &frame{}
 	for _, p := range s.params {
 		v := reflect.New(p.t)
 		f.args = append(f.args, v.Elem())
-		for _, w := range p.words {
-			f.ptrs = append(f.ptrs, unsafe.Add(v.UnsafePointer(), w))
-		}
-		f.params = append(f.params, p.instance(v.UnsafePointer()))
+		f.ptrs = append(f.ptrs, v.Interface())
+		f.params = append(f.params, p.instance(v.Elem()))
 	}
 	f.hooks = hasHooks(f.params)
 	return f
@@ -568,27 +470,35 @@ func (f *frame) release() {
 	f.nlocks = 0
 }
 
+// callee is a system or run condition as the scheduler calls it: through
+// the typed adapter of a [TypedSystem], or through reflect.
+type callee struct {
+	v     reflect.Value          // the function
+	typed func(args []any) error // TypedSystem.call, or nil
+}
+
+// calleeOf returns the callee of fn, a function or a [TypedSystem].
+func calleeOf(fn any) callee {
+	if ts, ok := fn.(*TypedSystem); ok && ts != nil {
+		return callee{v: reflect.ValueOf(ts.fn), typed: ts.call}
+	}
+	return callee{v: reflect.ValueOf(fn)}
+}
+
 // call borrows (with f.ctx), calls fn and releases, even if fn panics.
-func (s *sysShape) call(fn reflect.Value, f *frame) (err error) {
+func (s *sysShape) call(fn callee, f *frame) (err error) {
 	if err := f.borrow(&f.ctx); err != nil {
 		return err
 	}
 	defer f.release()
-	if s.direct {
-		// The function value is the data word of the interface holding
-		// it: a pointer to its code and closure.
-		v := fn.Interface()
-		result, _, err := callDirect((*[2]unsafe.Pointer)(unsafe.Pointer(&v))[1], f.ptrs, s.ret)
-		if s.returnsBool && !result {
-			return errCondFalse
-		}
-		return err
+	if fn.typed != nil {
+		return fn.typed(f.ptrs)
 	}
 	if !s.returnsErr && !s.returnsBool {
-		fn.Call(f.args)
+		fn.v.Call(f.args)
 		return nil
 	}
-	out := fn.Call(f.args)
+	out := fn.v.Call(f.args)
 	if s.returnsBool {
 		if !out[0].Bool() {
 			return errCondFalse
@@ -606,7 +516,7 @@ var errCondFalse = errors.New("condition false")
 
 // overlap reports whether the values two pointers point to share memory.
 func overlap(a, b reflect.Value) bool {
-	pa, pb := uintptr(a.UnsafePointer()), uintptr(b.UnsafePointer())
+	pa, pb := a.Pointer(), b.Pointer()
 	sa, sb := max(a.Type().Elem().Size(), 1), max(b.Type().Elem().Size(), 1)
 	return pa < pb+sb && pb < pa+sa
 }
@@ -616,6 +526,9 @@ var funcNames sync.Map // uintptr -> string
 // funcName returns the name of the function fn: its package name and
 // function name, "main.collision", or "main.main.func1" for a closure.
 func funcName(fn any) string {
+	if ts, ok := fn.(*TypedSystem); ok && ts != nil {
+		fn = ts.fn
+	}
 	v := reflect.ValueOf(fn)
 	if v.Kind() != reflect.Func || v.IsNil() {
 		return fmt.Sprintf("%T", fn)
@@ -671,7 +584,7 @@ func (w *World) Run(system any) error {
 	f := s.frames.Get().(*frame)
 	defer s.frames.Put(f)
 	f.ctx = borrowCtx{w: w, by: name}
-	if err := s.call(reflect.ValueOf(system), f); err != nil {
+	if err := s.call(calleeOf(system), f); err != nil {
 		return &SystemFailure{System: name, Err: err}
 	}
 	return nil
@@ -705,7 +618,7 @@ func (w *World) Borrow(views ...any) (release func(), err error) {
 				return nil, &SystemError{System: "World.Borrow", Param: i + 1, Type: fmt.Sprintf("%T", v), Reason: fmt.Sprintf("shares memory with argument %d (the same variable, or a custom view and one of its fields); borrow each view once", j+1), kind: ErrInvalidView}
 			}
 		}
-		f.params = append(f.params, s.instance(rv.UnsafePointer()))
+		f.params = append(f.params, s.instance(rv.Elem()))
 	}
 	f.hooks = hasHooks(f.params)
 	ctx := borrowCtx{w: w, by: "World.Borrow"}
@@ -713,4 +626,17 @@ func (w *World) Borrow(views ...any) (release func(), err error) {
 		return nil, err
 	}
 	return f.release, nil
+}
+
+// TypedSystem is a system function wrapped by one of [Func1] to [Func8]
+// or [FuncErr1] to [FuncErr8], whose parameter types the compiler knows:
+// running it calls the function directly instead of through
+// reflect.Value.Call. Use the *TypedSystem wherever a system function
+// goes ([World.Run], [World.AddWorkload], [System]); its name is the
+// function's. Make it once and keep it: each FuncN call allocates.
+//
+//	w.Run(ecs.Func2(move)) // move is func(ecs.ViewMut[Pos], ecs.View[Vel])
+type TypedSystem struct {
+	fn   any                    // the function, for its name and analysis
+	call func(args []any) error // calls fn with *args[i] as its parameters
 }

@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"unsafe"
 )
 
 // Tracking selects which changes to a component storage are recorded. It is
@@ -557,8 +556,8 @@ func (t *tracker[T]) memory() (used, allocated int) {
 		return 0, 0
 	}
 	const stamp = 8
-	sum := int(unsafe.Sizeof(modSummary{}))
-	del, rem := int(unsafe.Sizeof(deletion[T]{})), int(unsafe.Sizeof(removal{}))
+	sum := int(reflect.TypeFor[modSummary]().Size())
+	del, rem := int(reflect.TypeFor[deletion[T]]().Size()), int(reflect.TypeFor[removal]().Size())
 	used = (len(t.insertedAt)+len(t.modifiedAt))*stamp + len(t.modBlock)*sum + len(t.deletions)*del + len(t.removals)*rem
 	allocated = (cap(t.insertedAt)+cap(t.modifiedAt))*stamp + cap(t.modBlock)*sum + cap(t.deletions)*del + cap(t.removals)*rem
 	return used, allocated

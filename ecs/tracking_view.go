@@ -24,12 +24,13 @@ import (
 // view.
 type Changed[T any] struct {
 	c     *viewCore[T]
+	epoch uint64 // the borrow of c it belongs to (see View.epoch)
 	kinds Tracking
 	mut   bool
 }
 
 func (c Changed[T]) joinView() (*viewCore[T], partKey) {
-	return c.c, partKey{mut: c.mut, kinds: c.kinds}
+	return c.c, partKey{mut: c.mut, kinds: c.kinds, epoch: c.epoch}
 }
 
 // changedPart is a Changed view as its methods read it: the view's state
@@ -41,7 +42,7 @@ type changedPart[T any] struct {
 
 // part reads the view (store panics if it was released) and its window.
 func (c Changed[T]) part() changedPart[T] {
-	c.c.store()
+	c.c.store(c.epoch)
 	return changedPart[T]{c: c.c, op: c.c.trackOp(partKey{mut: c.mut, kinds: c.kinds})}
 }
 
@@ -144,44 +145,44 @@ func (c Changed[T]) Contains(id EntityID) bool {
 // Inserted returns the view narrowed to the components inserted in its
 // window, or a [*TrackingError] if T does not track insertion.
 func (v View[T]) Inserted() (Changed[T], error) {
-	return v.c.changed("View", "Inserted", TrackInsertion, false)
+	return v.c.changed(v.epoch, "View", "Inserted", TrackInsertion, false)
 }
 
 // Modified returns the view narrowed to the components modified in its
 // window, or a [*TrackingError] if T does not track modification.
 func (v View[T]) Modified() (Changed[T], error) {
-	return v.c.changed("View", "Modified", TrackModification, false)
+	return v.c.changed(v.epoch, "View", "Modified", TrackModification, false)
 }
 
 // InsertedOrModified returns the view narrowed to the components inserted
 // or modified in its window, or a [*TrackingError] if T does not track both.
 func (v View[T]) InsertedOrModified() (Changed[T], error) {
-	return v.c.changed("View", "InsertedOrModified", TrackInsertion|TrackModification, false)
+	return v.c.changed(v.epoch, "View", "InsertedOrModified", TrackInsertion|TrackModification, false)
 }
 
 // Inserted is [View.Inserted] through a ViewMut: what it hands out is
 // marked modified if T tracks modification.
 func (v ViewMut[T]) Inserted() (Changed[T], error) {
-	return v.c.changed("ViewMut", "Inserted", TrackInsertion, true)
+	return v.c.changed(v.epoch, "ViewMut", "Inserted", TrackInsertion, true)
 }
 
 // Modified is [View.Modified] through a ViewMut: what it hands out is
 // marked modified again, with the current timestamp.
 func (v ViewMut[T]) Modified() (Changed[T], error) {
-	return v.c.changed("ViewMut", "Modified", TrackModification, true)
+	return v.c.changed(v.epoch, "ViewMut", "Modified", TrackModification, true)
 }
 
 // InsertedOrModified is [View.InsertedOrModified] through a ViewMut.
 func (v ViewMut[T]) InsertedOrModified() (Changed[T], error) {
-	return v.c.changed("ViewMut", "InsertedOrModified", TrackInsertion|TrackModification, true)
+	return v.c.changed(v.epoch, "ViewMut", "InsertedOrModified", TrackInsertion|TrackModification, true)
 }
 
-func (c *viewCore[T]) changed(view, method string, kinds Tracking, mut bool) (Changed[T], error) {
-	s := c.store()
+func (c *viewCore[T]) changed(epoch uint64, view, method string, kinds Tracking, mut bool) (Changed[T], error) {
+	s := c.store(epoch)
 	if s.track == nil || s.track.kinds&kinds != kinds {
 		return Changed[T]{}, s.needs(view+"["+s.name+"]."+method, kinds)
 	}
-	return Changed[T]{c: c, kinds: kinds, mut: mut}, nil
+	return Changed[T]{c: c, epoch: epoch, kinds: kinds, mut: mut}, nil
 }
 
 // Deleted iterates over the components deleted in the view's window
@@ -191,29 +192,29 @@ func (c *viewCore[T]) changed(view, method string, kinds Tracking, mut bool) (Ch
 // over: after a clear, it yields what the clear kept. Deleting an entity, stripping it, and
 // [ViewMut.Clear] delete its components. It returns a [*TrackingError] if T
 // does not track deletion.
-func (v View[T]) Deleted() (iter.Seq2[EntityID, T], error) { return v.c.deleted("View") }
+func (v View[T]) Deleted() (iter.Seq2[EntityID, T], error) { return v.c.deleted(v.epoch, "View") }
 
 // Removed iterates over the entities whose component was removed (taken out
 // with Remove) in the view's window, in the order of removal, or returns a
 // [*TrackingError] if T does not track removal.
-func (v View[T]) Removed() (iter.Seq[EntityID], error) { return v.c.removed("View") }
+func (v View[T]) Removed() (iter.Seq[EntityID], error) { return v.c.removed(v.epoch, "View") }
 
 // RemovedOrDeleted iterates over the entities whose component was removed
 // or deleted in the view's window: removals first, then deletions. It
 // returns a [*TrackingError] if T does not track both.
 func (v View[T]) RemovedOrDeleted() (iter.Seq[EntityID], error) {
-	return v.c.removedOrDeleted("View")
+	return v.c.removedOrDeleted(v.epoch, "View")
 }
 
 // Deleted is [View.Deleted].
-func (v ViewMut[T]) Deleted() (iter.Seq2[EntityID, T], error) { return v.c.deleted("ViewMut") }
+func (v ViewMut[T]) Deleted() (iter.Seq2[EntityID, T], error) { return v.c.deleted(v.epoch, "ViewMut") }
 
 // Removed is [View.Removed].
-func (v ViewMut[T]) Removed() (iter.Seq[EntityID], error) { return v.c.removed("ViewMut") }
+func (v ViewMut[T]) Removed() (iter.Seq[EntityID], error) { return v.c.removed(v.epoch, "ViewMut") }
 
 // RemovedOrDeleted is [View.RemovedOrDeleted].
 func (v ViewMut[T]) RemovedOrDeleted() (iter.Seq[EntityID], error) {
-	return v.c.removedOrDeleted("ViewMut")
+	return v.c.removedOrDeleted(v.epoch, "ViewMut")
 }
 
 // logSince returns where the view's window starts for the deletion and
@@ -225,14 +226,14 @@ func (c *viewCore[T]) logSince() (since uint64, all bool) {
 	return 0, true
 }
 
-func (c *viewCore[T]) deleted(view string) (iter.Seq2[EntityID, T], error) {
-	s := c.store()
+func (c *viewCore[T]) deleted(epoch uint64, view string) (iter.Seq2[EntityID, T], error) {
+	s := c.store(epoch)
 	if err := s.needs(view+"["+s.name+"].Deleted", TrackDeletion); err != nil {
 		return nil, err
 	}
 	return func(yield func(EntityID, T) bool) {
 		since, all := c.logSince()
-		log := c.store().track.deletions // the log as it is now, cleared or not
+		log := c.store(epoch).track.deletions // the log as it is now, cleared or not
 		for i := range log {
 			if d := &log[i]; (all || newer(d.at, since)) && !yield(d.id, d.v) {
 				return
@@ -241,14 +242,14 @@ func (c *viewCore[T]) deleted(view string) (iter.Seq2[EntityID, T], error) {
 	}, nil
 }
 
-func (c *viewCore[T]) removed(view string) (iter.Seq[EntityID], error) {
-	s := c.store()
+func (c *viewCore[T]) removed(epoch uint64, view string) (iter.Seq[EntityID], error) {
+	s := c.store(epoch)
 	if err := s.needs(view+"["+s.name+"].Removed", TrackRemoval); err != nil {
 		return nil, err
 	}
 	return func(yield func(EntityID) bool) {
 		since, all := c.logSince()
-		log := c.store().track.removals // the log as it is now, cleared or not
+		log := c.store(epoch).track.removals // the log as it is now, cleared or not
 		for _, r := range log {
 			if (all || newer(r.at, since)) && !yield(r.id) {
 				return
@@ -257,14 +258,14 @@ func (c *viewCore[T]) removed(view string) (iter.Seq[EntityID], error) {
 	}, nil
 }
 
-func (c *viewCore[T]) removedOrDeleted(view string) (iter.Seq[EntityID], error) {
-	s := c.store()
+func (c *viewCore[T]) removedOrDeleted(epoch uint64, view string) (iter.Seq[EntityID], error) {
+	s := c.store(epoch)
 	if err := s.needs(view+"["+s.name+"].RemovedOrDeleted", TrackRemoval|TrackDeletion); err != nil {
 		return nil, err
 	}
 	return func(yield func(EntityID) bool) {
 		since, all := c.logSince()
-		t := c.store().track
+		t := c.store(epoch).track
 		rem, del := t.removals, t.deletions // the logs as they are now
 		for _, r := range rem {
 			if (all || newer(r.at, since)) && !yield(r.id) {
@@ -328,13 +329,13 @@ func (v ViewMut[T]) ClearAllRemovedAndDeletedOlderThan(ts uint64) {
 }
 
 func (v ViewMut[T]) clearChanges(kinds Tracking) {
-	if t := v.c.store().track; t != nil {
+	if t := v.store().track; t != nil {
 		t.clearChanges(kinds)
 	}
 }
 
 func (v ViewMut[T]) clearLogs(kinds Tracking, ts uint64, all bool) {
-	if t := v.c.store().track; t != nil {
+	if t := v.store().track; t != nil {
 		t.clearLogs(kinds, ts, all)
 	}
 }

@@ -39,7 +39,7 @@ type condSpec struct {
 	skip bool // SkipIf: run when the condition is false
 }
 
-// System wraps fn, a system function, so that scheduling options can be
+// System wraps fn, a system function or a [TypedSystem], so that scheduling options can be
 // given to it:
 //
 //	w.AddWorkload("frame", update, ecs.System(render).OnCaller().After("update"))

@@ -77,9 +77,10 @@ type bBundleN struct {
 
 // BenchmarkRunSystem measures World.Run of a system that does nothing
 // with its two views: taken as two parameters, as one custom view made of
-// views (both called directly), and as a custom view with another field
-// (called through reflect.Value.Call). In the group case, the ViewMut's
-// type is in a group with a third type, which the run also borrows.
+// views, and as a custom view with another field, each called through
+// reflect.Value.Call, and the first two also as typed systems (Func2,
+// Func1), called directly. In the group case, the ViewMut's type is in a
+// group with a third type, which the run also borrows.
 func BenchmarkRunSystem(b *testing.B) {
 	for _, c := range []struct {
 		name  string
@@ -88,7 +89,9 @@ func BenchmarkRunSystem(b *testing.B) {
 	}{
 		{"views", func(ecs.ViewMut[bC0], ecs.View[bC1]) {}, false},
 		{"views-group", func(ecs.ViewMut[bC0], ecs.View[bC1]) {}, true},
+		{"views-typed", ecs.Func2(func(ecs.ViewMut[bC0], ecs.View[bC1]) {}), false},
 		{"custom-view", func(bBundle) {}, false},
+		{"custom-view-typed", ecs.Func1(func(bBundle) {}), false},
 		{"custom-view-reflect", func(bBundleN) {}, false},
 		{"custom-view-reflect-error", func(bBundleN) error { return nil }, false},
 	} {

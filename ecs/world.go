@@ -36,6 +36,9 @@ type World struct {
 	tracing  atomic.Bool
 
 	tick atomic.Uint64 // the tracking clock (tracking.go)
+	// pool runs the workloads (pool.go): the one given to SetPool, or the
+	// world's own, made on first need; nil until then.
+	pool atomic.Pointer[Pool]
 	// allNow is the timestamp of the system holding an AllStoragesViewMut,
 	// 0 when none does: changes made through it carry it.
 	allNow uint64

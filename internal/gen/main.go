@@ -23,10 +23,6 @@ var templates embed.FS
 // in a World-level call.
 const MaxArity = 8
 
-// MaxDirectWords is the largest number of words callDirect passes: the
-// ecs package's maxDirect, which says why.
-const MaxDirectWords = 9
-
 // Arity describes one variant: N types T1..TN.
 type Arity struct{ N int }
 
@@ -39,11 +35,12 @@ func (a Arity) Ks() []int {
 	return ks
 }
 
-// List joins f(k) for k in 1..N with sep.
+// List joins format for k in 1..N with sep, with k in place of each # and
+// k-1 in place of each @.
 func (a Arity) List(sep, format string) string {
 	parts := make([]string, a.N)
 	for i := range parts {
-		parts[i] = strings.ReplaceAll(format, "#", fmt.Sprint(i+1))
+		parts[i] = strings.NewReplacer("#", fmt.Sprint(i+1), "@", fmt.Sprint(i)).Replace(format)
 	}
 	return strings.Join(parts, sep)
 }
@@ -57,19 +54,15 @@ func (a Arity) TypeArgs() string { return a.List(", ", "T#") }
 // Letter returns the row field name of the k-th view: A, B, C...
 func Letter(k int) string { return string(rune('A' + k - 1)) }
 
-// Generate renders the template named name for arities 1..MaxArity (for
-// callDirect, 1..MaxDirectWords) into a gofmt-ed Go file.
+// Generate renders the template named name for arities 1..MaxArity into a
+// gofmt-ed Go file.
 func Generate(name string) ([]byte, error) {
 	t, err := template.New(name).Funcs(template.FuncMap{"letter": Letter, "dec": func(k int) int { return k - 1 }}).ParseFS(templates, name)
 	if err != nil {
 		return nil, err
 	}
-	maxN := MaxArity
-	if name == "call_gen.go.tmpl" {
-		maxN = MaxDirectWords
-	}
 	var arities []Arity
-	for n := 1; n <= maxN; n++ {
+	for n := 1; n <= MaxArity; n++ {
 		arities = append(arities, Arity{N: n})
 	}
 	var buf bytes.Buffer
@@ -86,7 +79,7 @@ func Generate(name string) ([]byte, error) {
 func main() {
 	dir := flag.String("dir", ".", "directory to write the generated files to")
 	flag.Parse()
-	for _, name := range []string{"join_gen.go.tmpl", "world_gen.go.tmpl", "par_gen.go.tmpl", "group_gen.go.tmpl", "call_gen.go.tmpl"} {
+	for _, name := range []string{"join_gen.go.tmpl", "world_gen.go.tmpl", "par_gen.go.tmpl", "group_gen.go.tmpl", "system_gen.go.tmpl", "system_gen_test.go.tmpl", "join_gen_test.go.tmpl", "world_gen_test.go.tmpl"} {
 		out, err := Generate(name)
 		if err != nil {
 			log.Fatal(err)

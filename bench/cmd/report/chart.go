@@ -21,6 +21,7 @@ type series struct {
 	name   string
 	color  string
 	dashed bool
+	dotted bool // a thinner dotted line with small points: a figure to compare with
 	points []point
 }
 
@@ -29,6 +30,20 @@ type legendEntry struct {
 	name   string
 	color  string
 	dashed bool
+	dotted bool
+}
+
+// strokeStyle returns the attributes of a line drawn dashed, dotted or
+// solid.
+func strokeStyle(dashed, dotted bool) string {
+	switch {
+	case dotted:
+		return ` stroke-width="1.5" stroke-dasharray="1.5 3"`
+	case dashed:
+		return ` stroke-width="2" stroke-dasharray="6 4"`
+	default:
+		return ` stroke-width="2"`
+	}
 }
 
 // lineChart plots series on log-log axes. The x axis is labelled at the x
@@ -155,18 +170,17 @@ func (c lineChart) writeSVG(out io.Writer) error {
 		if len(pts) == 0 {
 			continue
 		}
-		dash := ""
-		if s.dashed {
-			dash = ` stroke-dasharray="6 4"`
-		}
-		fmt.Fprintf(&b, `<polyline points="%s" fill="none" stroke="%s" stroke-width="2"%s><title>%s</title></polyline>`+"\n", strings.Join(pts, " "), s.color, dash, esc(s.name))
+		fmt.Fprintf(&b, `<polyline points="%s" fill="none" stroke="%s"%s><title>%s</title></polyline>`+"\n", strings.Join(pts, " "), s.color, strokeStyle(s.dashed, s.dotted), esc(s.name))
 		for _, p := range pts {
 			x, y, _ := strings.Cut(p, ",")
-			fill := s.color
+			fill, r := s.color, "3"
 			if s.dashed {
 				fill = "white"
 			}
-			fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="3" fill="%s" stroke="%s"/>`+"\n", x, y, fill, s.color)
+			if s.dotted {
+				r = "1.5"
+			}
+			fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="%s" fill="%s" stroke="%s"/>`+"\n", x, y, r, fill, s.color)
 		}
 	}
 	writeLegend(&b, x1+16, y0+8, c.legend)
@@ -178,11 +192,7 @@ func (c lineChart) writeSVG(out io.Writer) error {
 func writeLegend(b *strings.Builder, x, y float64, entries []legendEntry) {
 	for i, e := range entries {
 		ly := y + float64(i)*20
-		dash := ""
-		if e.dashed {
-			dash = ` stroke-dasharray="6 4"`
-		}
-		fmt.Fprintf(b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2"%s/>`+"\n", f1(x), f1(ly), f1(x+24), f1(ly), e.color, dash)
+		fmt.Fprintf(b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"%s/>`+"\n", f1(x), f1(ly), f1(x+24), f1(ly), e.color, strokeStyle(e.dashed, e.dotted))
 		fmt.Fprintf(b, `<text x="%s" y="%s">%s</text>`+"\n", f1(x+30), f1(ly+4), esc(e.name))
 	}
 }

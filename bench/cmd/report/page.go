@@ -11,7 +11,8 @@ import (
 
 // workloadOrder is the order of the workloads on the page.
 var workloadOrder = []string{
-	"Query2Comp", "Query32Arch", "Query256Arch", "Query256ArchMixed", "Random", "RandomMoved",
+	"Query2Comp", "Query2CompChurned", "FrameChurn", "Query32Arch", "Query256Arch", "Query256ArchChurned", "Query256ArchMixed",
+	"Random", "RandomChurned", "RandomMoved",
 	"Create2Comp", "Create2CompAlloc", "Create10Comp",
 	"AddRemove", "AddRemoveLarge", "Delete2Comp", "Delete10Comp", "NewWorld",
 	"SimpleInsert", "SimpleIter", "FragIter", "HeavyCompute", "Schedule", "AddRemoveComponent",
@@ -44,26 +45,40 @@ func colorOf(impl string, unknown []string) string {
 
 // descriptions say what each workload measures.
 var descriptions = map[string]string{
-	"Query2Comp":         "N entities with Position and Velocity, then 10N with Position only; a round adds Velocity to Position for the N. Slipway runs a system ranging over `Join2(pos, vel).Runs()`, a loop over aligned slices per run (one run for the group in slipway-group, or for entities given both components together); plain loops over an array of N structs holding both components.",
-	"Query32Arch":        "As Query2Comp, but without the 10N and with each of the N also having a random subset of C1..C5 (32 combinations).",
-	"Query256Arch":       "N entities with Position and Velocity, then 4N with Position and a random subset of C1..C8 (256 combinations): the Go ECS benchmarks' order of creation, on which the issue's figures for Ark were measured. The movers come first in the Position storage.",
-	"Query256ArchMixed":  "The entities of Query256Arch created in a random interleaving, so the movers' positions are spread among 5N in the Position storage and the join's probes into it skip. Most movers come as runs of one entity there. No target: it shows what a sparse set's join pays for the order its storages were filled in, and that a packed group does not pay it.",
-	"Random":             "N entities with Position, their ids shuffled; a round sums Position.X looking each id up through a `View`: with `View.Get` for each id (slipway), or ranging over `View.Lookup(ids)` (slipway-bulk), which keeps the storage's layout in registers for the whole loop. Plain indexes a slice with the same shuffled indices. The entities were created in order with their Position in a new world, so the storage holds entity i at position i: a lookup of such an id reads the component at its index and skips the sparse page (the storage's identity prefix; RandomMoved shows a storage without it).",
-	"RandomMoved":        "Random after every Position was taken out and put back in another shuffled order, so the storage's order follows neither the entities' indices nor the ids' order, and every lookup reads the sparse page, then the component. No target: it shows Random without the identity prefix.",
-	"Create2Comp":        "Create N entities with Position and Velocity in a world where N such entities were created and deleted before (deleting them again is not timed). Slipway creates one at a time in a system (`EntitiesViewMut.AddEntity`, `ViewMut.AddComponentUnchecked`); bulk uses `BulkAppendEntity2`, reusing one id slice; plain appends to a slice with room for N.",
-	"Create2CompAlloc":   "Create a fresh world and N entities with Position and Velocity in it, every round: growth and garbage collection included. Plain appends to a nil slice.",
-	"Create10Comp":       "As Create2Comp with C1..C10. `BulkAppendEntityN` stops at 8 components: bulk creates the entities with C1..C8 in one call and adds C9 and C10 with `BulkAddComponent2`.",
-	"AddRemove":          "N entities with Position; a round adds Velocity to all, then removes it from all (after one warm-up round); ns/entity is per add+remove pair. Slipway uses the checked `ViewMut.AddComponent` and `ViewMut.Delete`. Bulk calls `BulkAddComponent1` with all the ids, then `BulkDeleteComponent[Velocity]`. Plain keeps the component in a slice indexed by entity with a presence flag.",
-	"AddRemoveLarge":     "As AddRemove on entities that also have C1..C10.",
-	"Delete2Comp":        "Delete N entities that have Position and Velocity (re-creating them between rounds is not timed). Slipway deletes one at a time in a system holding an `AllStoragesViewMut` (whose `DeleteEntity` strips the components of the entities it deleted together, one pass per storage, when the system ends). Bulk deletes the list of ids with one `World.DeleteEntities` call. Plain clears the entity in a slice of structs, marks it dead and pushes it on a free list.",
-	"Delete10Comp":       "As Delete2Comp with entities having C1..C10.",
-	"NewWorld":           "Create an empty world; the figure is per world.",
-	"SimpleInsert":       "Rust ecs_bench_suite: create a world and 10,000 entities with a 4×4 matrix, a position, a rotation and a velocity (float32), every round.",
-	"SimpleIter":         "Rust ecs_bench_suite: add velocity to position for 10,000 entities with the four components of SimpleInsert.",
-	"FragIter":           "Rust ecs_bench_suite: 26 component types A..Z, 20 entities with each, all also having Data; a round doubles every Data (Slipway iterates `ViewMut.Slice`).",
-	"HeavyCompute":       "Rust ecs_bench_suite: 1,000 entities; each round inverts every entity's 4×4 matrix 100 times and transforms its position. slipway runs sequentially (range over `Join2(...).All()`), slipway-par with `Join2(...).ParEachMin(16, fn)`. CPU time of slipway-par adds up both cores.",
-	"Schedule":           "Rust ecs_bench_suite: 10,000 entities each of (A,B), (A,B,C), (A,B,C,D), (A,B,C,E); a workload of three systems swaps A/B, C/D and C/E. slipway runs it with `World.RunWorkload` (A/B beside the others), slipway-seq runs the three systems one after the other with `World.Run`; ns/entity is over the 40,000 entities.",
-	"AddRemoveComponent": "Rust ecs_bench_suite: 10,000 entities with A; a round adds B to all, then removes it from all.",
+	"Query2Comp":          "N entities with Position and Velocity, then 10N with Position only; a round adds Velocity to Position for the N. Slipway runs a system ranging over `Join2(pos, vel).Runs()`, a loop over aligned slices per run (one run for the group in slipway-group, or for entities given both components together); plain loops over an array of N structs holding both components.",
+	"Query2CompChurned":   "Query2Comp after the churn, untimed: a random fifth of the N movers lose Velocity and get it back, in another random order; a random tenth of the 10N others are deleted and as many created with Position (one entity at a time, fixed seed). Removal swaps a storage's last component into the hole and a component given back is appended, so the movers' Position and Velocity no longer line up and most runs of the join are short; a group keeps them packed. Plain is Query2Comp's: an array of structs has no storage order to lose.",
+	"FrameChurn":          "A whole frame on Query2Comp's churned world: 1% of the 11N entities change, one entity at a time (a mover loses its Velocity and gets it back for every five others deleted and replaced: 0.22N calls, in three systems, deletions through `AllStoragesViewMut.DeleteEntity`), then the move system runs. ns/entity is the frame's time per entity the query visits (N); the world keeps mixing from frame to frame. No plain baseline. The table below it compares the frame with Query2Comp's query alone on a fresh world.",
+	"Query32Arch":         "As Query2Comp, but without the 10N and with each of the N also having a random subset of C1..C5 (32 combinations).",
+	"Query256Arch":        "N entities with Position and Velocity, then 4N with Position and a random subset of C1..C8 (256 combinations): the Go ECS benchmarks' order of creation, on which the issue's figures for Ark were measured. The movers come first in the Position storage.",
+	"Query256ArchChurned": "Query256Arch after the churn, untimed: a random fifth of the movers lose Position or Velocity (one of the two at random) and get it back, in another random order; a random tenth of the 4N others are deleted and as many created with the same components. Plain is Query256Arch's.",
+	"Query256ArchMixed":   "The entities of Query256Arch created in a random interleaving, so the movers' positions are spread among 5N in the Position storage and the join's probes into it skip. Most movers come as runs of one entity there. No target: it shows what a sparse set's join pays for the order its storages were filled in, and that a packed group does not pay it.",
+	"Random":              "N entities with Position, their ids shuffled; a round sums Position.X looking each id up through a `View`: with `View.Get` for each id (slipway), or ranging over `View.Lookup(ids)` (slipway-bulk), which keeps the storage's layout in registers for the whole loop. Plain indexes a slice with the same shuffled indices. The entities were created in order with their Position in a new world, so the storage holds entity i at position i: a lookup of such an id reads the component at its index and skips the sparse page (the storage's identity prefix; RandomMoved shows a storage without it).",
+	"RandomChurned":       "Random after the churn, untimed: a random fifth of the entities lose their Position and get it back, in another random order, and a random tenth are deleted and as many created with Position; a round looks up the N live entities in a shuffled order. The storage no longer follows the entities' indices for most of them, and the new entities have a new generation. Plain is Random's: a slice indexed with shuffled indices has nothing to churn.",
+	"RandomMoved":         "Random after every Position was taken out and put back in another shuffled order, so the storage's order follows neither the entities' indices nor the ids' order, and every lookup reads the sparse page, then the component. No target: it shows Random without the identity prefix.",
+	"Create2Comp":         "Create N entities with Position and Velocity in a world where N such entities were created and deleted before (deleting them again is not timed). Slipway creates one at a time in a system (`EntitiesViewMut.AddEntity`, `ViewMut.AddComponentUnchecked`); bulk uses `BulkAppendEntity2`, reusing one id slice; plain appends to a slice with room for N.",
+	"Create2CompAlloc":    "Create a fresh world and N entities with Position and Velocity in it, every round: growth and garbage collection included. Plain appends to a nil slice.",
+	"Create10Comp":        "As Create2Comp with C1..C10. `BulkAppendEntityN` stops at 8 components: bulk creates the entities with C1..C8 in one call and adds C9 and C10 with `BulkAddComponent2`.",
+	"AddRemove":           "N entities with Position; a round adds Velocity to all, then removes it from all (after one warm-up round); ns/entity is per add+remove pair. Slipway uses the checked `ViewMut.AddComponent` and `ViewMut.Delete`. Bulk calls `BulkAddComponent1` with all the ids, then `BulkDeleteComponent[Velocity]`. Plain keeps the component in a slice indexed by entity with a presence flag.",
+	"AddRemoveLarge":      "As AddRemove on entities that also have C1..C10.",
+	"Delete2Comp":         "Delete N entities that have Position and Velocity (re-creating them between rounds is not timed). Slipway deletes one at a time in a system holding an `AllStoragesViewMut` (whose `DeleteEntity` strips the components of the entities it deleted together, one pass per storage, when the system ends). Bulk deletes the list of ids with one `World.DeleteEntities` call. Plain clears the entity in a slice of structs, marks it dead and pushes it on a free list.",
+	"Delete10Comp":        "As Delete2Comp with entities having C1..C10.",
+	"NewWorld":            "Create an empty world; the figure is per world.",
+	"SimpleInsert":        "Rust ecs_bench_suite: create a world and 10,000 entities with a 4×4 matrix, a position, a rotation and a velocity (float32), every round.",
+	"SimpleIter":          "Rust ecs_bench_suite: add velocity to position for 10,000 entities with the four components of SimpleInsert.",
+	"FragIter":            "Rust ecs_bench_suite: 26 component types A..Z, 20 entities with each, all also having Data; a round doubles every Data (Slipway iterates `ViewMut.Slice`).",
+	"HeavyCompute":        "Rust ecs_bench_suite: 1,000 entities; each round inverts every entity's 4×4 matrix 100 times and transforms its position. slipway runs sequentially (range over `Join2(...).All()`), slipway-par with `Join2(...).ParEachMin(16, fn)`. CPU time of slipway-par adds up both cores.",
+	"Schedule":            "Rust ecs_bench_suite: 10,000 entities each of (A,B), (A,B,C), (A,B,C,D), (A,B,C,E); a workload of three systems swaps A/B, C/D and C/E. slipway runs it with `World.RunWorkload` (A/B beside the others), slipway-seq runs the three systems one after the other with `World.Run`; ns/entity is over the 40,000 entities.",
+	"AddRemoveComponent":  "Rust ecs_bench_suite: 10,000 entities with A; a round adds B to all, then removes it from all.",
+}
+
+// freshOf maps a churned workload to the workload it churns: the page
+// compares them side by side, and the churned workload's chart shows the
+// fresh figures too. FrameChurn is compared with Query2Comp's query alone.
+var freshOf = map[string]string{
+	"Query2CompChurned":   "Query2Comp",
+	"Query256ArchChurned": "Query256Arch",
+	"RandomChurned":       "Random",
+	"FrameChurn":          "Query2Comp",
 }
 
 // speedups are the comparisons stated under a workload's table: how many
@@ -183,6 +198,7 @@ func writePage(w io.Writer, rs []result, info pageInfo) error {
 	fmt.Fprintf(&b, "<!-- Generated by `%s`. Do not edit; run it again. -->\n\n", info.reportCommand)
 	b.WriteString("Slipway measured on the workloads the Go ECS community compares on, beside hand-written Go over plain slices doing the same work (`plain`, the speed of light) in the same run, and a Go port of the Rust community's cross-ECS suite. ")
 	b.WriteString("See [bench/README.md](../bench/README.md) for how each workload is built and timed.\n\n")
+	b.WriteString("A workload named `…Churned` is its namesake on a set-up that went through churn first, untimed: components taken away and given back, entities deleted and replaced, one at a time, as between the frames of a game. It follows its fresh namesake on the page, with a table of the two side by side, and its chart shows the fresh wall times dotted. FrameChurn times whole frames of such changes followed by the query.\n\n")
 	b.WriteString("Implementations: `plain` is hand-written Go; `sparse` is hand-written Go over the smallest paged sparse set that stores components as Slipway does (same pages, entries and dense arrays, staggered as Slipway staggers them; no borrow checks, systems, errors, tracking or groups): what the data structure itself costs, so that `plain` to `sparse` is the data structure and `sparse` to `slipway` is Slipway's own overhead (Slipway's joins and lookups have tricks the reference lacks, so it can be faster); `sparse-group` is that reference with a packed group over Position and Velocity kept by hand as Slipway keeps its groups (the add/remove workloads); `slipway` is the one-at-a-time or iterating path a system would use; `slipway-bulk` uses the bulk calls, once per round for all N entities (from 65,536 ids, they share their work with the worker pool, so their wall time can be below their CPU time; they get the ids in the order the creating call returned them, runs of consecutive indices that they write a page of index entries at a time); in Random and RandomMoved, `slipway-bulk` is the bulk look-up instead: one range over `View.Lookup` with all N shuffled ids, on one goroutine; `slipway-par` and `slipway-seq` are the parallel and sequential runs of HeavyCompute and Schedule.\n\n")
 	fmt.Fprintf(&b, "Every figure is the median of %s runs. ", info.counts)
 	if info.interleaved {
@@ -234,6 +250,7 @@ func writePage(w io.Writer, rs []result, info pageInfo) error {
 			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 		}
 		b.WriteString("\n")
+		writeFreshChurned(&b, ix, wl, rows)
 		if pair, ok := speedups[wl]; ok {
 			for _, n := range sizesOf(rows) {
 				slow, ok1 := ix.get(wl, pair[0], n)
@@ -254,6 +271,39 @@ func writePage(w io.Writer, rs []result, info pageInfo) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeFreshChurned writes the table comparing the churned workload wl
+// (its results rows) with its fresh counterpart, for every implementation
+// and N measured in both. It writes nothing for other workloads.
+func writeFreshChurned(b *strings.Builder, ix index, wl string, rows []result) {
+	fresh, ok := freshOf[wl]
+	if !ok {
+		return
+	}
+	var lines []string
+	for _, r := range rows {
+		f, ok := ix.get(fresh, r.impl, r.n)
+		if !ok {
+			continue
+		}
+		cells := []string{groupThousands(int64(r.n)), "`" + r.impl + "`"}
+		for _, unit := range []string{"ns/entity", "cpu-ns/entity"} {
+			fv, ok1 := f.value(unit)
+			cv, ok2 := r.value(unit)
+			cells = append(cells, cell(fv, ok1, formatNs), cell(cv, ok2, formatNs), cell(cv/fv, ok1 && ok2 && fv > 0, formatRatio))
+		}
+		lines = append(lines, "| "+strings.Join(cells, " | ")+" |\n")
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "Fresh (%s) and churned (%s) side by side, ns per entity:\n\n", fresh, wl)
+	b.WriteString("| N | impl | fresh | churned | × fresh | fresh CPU | churned CPU | × fresh |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	for _, l := range lines {
+		b.WriteString(l)
+	}
+	b.WriteString("\n")
 }
 
 // coresBusy returns how many cores r kept busy on average: its CPU time
@@ -339,5 +389,27 @@ func chartFor(wl string, rs []result) interface{ writeSVG(io.Writer) error } {
 	c.legend = append(c.legend,
 		legendEntry{name: "solid: wall time", color: "#333333"},
 		legendEntry{name: "dashed: CPU time", color: "#333333", dashed: true})
+	// A churned workload shows its fresh counterpart's wall times too,
+	// dotted, for the implementations measured in both.
+	if fresh, ok := freshOf[wl]; ok {
+		added := false
+		for _, impl := range impls {
+			s := series{name: impl + " (" + fresh + ", fresh, wall)", color: colorOf(impl, unknown), dotted: true}
+			for _, r := range rs {
+				if r.workload == fresh && r.impl == impl {
+					if v, ok := r.value("ns/entity"); ok {
+						s.points = append(s.points, point{float64(r.n), v})
+					}
+				}
+			}
+			if len(s.points) > 0 {
+				c.series, added = append(c.series, s), true
+			}
+		}
+		if added {
+			c.title = wl + " (dotted: " + fresh + ", fresh): ns per entity"
+			c.legend = append(c.legend, legendEntry{name: "dotted: fresh, wall", color: "#333333", dotted: true})
+		}
+	}
 	return c
 }

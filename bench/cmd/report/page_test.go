@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -205,5 +206,73 @@ BenchmarkHeavyCompute/slipway-par/n=1000-2  10  1 ns/op  4000 cpu-ns/entity  800
 	want := "`slipway-par` runs 2.00× slower than `slipway` (wall time, N = 1,000); it kept 0.50 cores busy on average (CPU time / wall time)."
 	if !strings.Contains(b.String(), want) {
 		t.Errorf("the page lacks %q", want)
+	}
+}
+
+// churnOutput has Query2Comp fresh and churned, FrameChurn, and
+// RandomChurned without its fresh counterpart.
+const churnOutput = `BenchmarkQuery2CompChurned/slipway/n=1000-2  10  1 ns/op  6.0 cpu-ns/entity  8.0 ns/entity  0 B/op  0 allocs/op
+BenchmarkQuery2CompChurned/plain/n=1000-2    10  1 ns/op  1.0 cpu-ns/entity  1.0 ns/entity  0 B/op  0 allocs/op
+BenchmarkQuery2CompChurned/slipway/n=16000-2 10  1 ns/op  9.0 cpu-ns/entity  9.0 ns/entity  0 B/op  0 allocs/op
+BenchmarkFrameChurn/slipway/n=1000-2         10  1 ns/op  40 cpu-ns/entity  50 ns/entity  0 B/op  0 allocs/op
+BenchmarkFrameChurn/slipway/n=16000-2        10  1 ns/op  60 cpu-ns/entity  60 ns/entity  0 B/op  0 allocs/op
+BenchmarkQuery2Comp/slipway/n=1000-2         10  1 ns/op  2.0 cpu-ns/entity  2.0 ns/entity  0 B/op  0 allocs/op
+BenchmarkQuery2Comp/plain/n=1000-2           10  1 ns/op  1.0 cpu-ns/entity  1.0 ns/entity  0 B/op  0 allocs/op
+BenchmarkQuery2Comp/slipway/n=16000-2        10  1 ns/op  3.0 cpu-ns/entity  3.0 ns/entity  0 B/op  0 allocs/op
+BenchmarkRandomChurned/slipway/n=1000-2      10  1 ns/op  3.0 cpu-ns/entity  3.0 ns/entity  0 B/op  0 allocs/op
+BenchmarkRandom/slipway-bulk/n=1000-2        10  1 ns/op  3.0 cpu-ns/entity  3.0 ns/entity  0 B/op  0 allocs/op
+`
+
+// A churned workload comes right after its fresh counterpart, with a
+// table comparing the two and the fresh figures dotted in its chart.
+func TestWritePageChurned(t *testing.T) {
+	page := renderPage(t, churnOutput)
+	order := []string{"### Query2Comp\n", "### Query2CompChurned\n", "### FrameChurn\n", "### RandomChurned\n"}
+	for i := 1; i < len(order); i++ {
+		if a, b := strings.Index(page, order[i-1]), strings.Index(page, order[i]); a < 0 || b < a {
+			t.Errorf("%q does not come after %q", order[i], order[i-1])
+		}
+	}
+	pageHas(t, page,
+		"Fresh (Query2Comp) and churned (Query2CompChurned) side by side, ns per entity:",
+		"| N | impl | fresh | churned | × fresh | fresh CPU | churned CPU | × fresh |",
+		"| 1,000 | `slipway` | 2.00 | 8.00 | 4.00× | 2.00 | 6.00 | 3.00× |",
+		"| 1,000 | `plain` | 1.00 | 1.00 | 1.00× | 1.00 | 1.00 | 1.00× |",
+		"| 16,000 | `slipway` | 3.00 | 9.00 | 3.00× | 3.00 | 9.00 | 3.00× |",
+		"Fresh (Query2Comp) and churned (FrameChurn) side by side, ns per entity:",
+		"| 16,000 | `slipway` | 3.00 | 60.0 | 20.00× | 3.00 | 60.0 | 20.00× |",
+	)
+	// No fresh figure for the same impl: no table.
+	if strings.Contains(page, "churned (RandomChurned)") {
+		t.Error("RandomChurned has a comparison table without a fresh Random of the same impl")
+	}
+	// Query2Comp itself is fresh: no comparison under it.
+	q := page[strings.Index(page, "### Query2Comp\n"):strings.Index(page, "### Query2CompChurned\n")]
+	if strings.Contains(q, "side by side") {
+		t.Error("the fresh workload has a comparison table")
+	}
+
+	o, err := parse(strings.NewReader(churnOutput))
+	check(t, err)
+	rs := aggregate(o.samples)
+	c, ok := chartFor("Query2CompChurned", rs).(lineChart)
+	if !ok {
+		t.Fatal("Query2CompChurned: want a line chart")
+	}
+	var dotted []string
+	for _, s := range c.series {
+		if s.dotted {
+			dotted = append(dotted, s.name)
+			equal(t, s.name+" color", s.color, implColors[strings.Fields(s.name)[0]])
+		}
+	}
+	equal(t, "dotted series", strings.Join(dotted, ", "), "plain (Query2Comp, fresh, wall), slipway (Query2Comp, fresh, wall)")
+	var b bytes.Buffer
+	check(t, c.writeSVG(&b))
+	wellFormed(t, b.Bytes())
+	pageHas(t, b.String(), `stroke-dasharray="1.5 3"`, "dotted: fresh, wall", "Query2CompChurned (dotted: Query2Comp, fresh): ns per entity")
+	// A fresh workload's chart has nothing dotted.
+	if c := chartFor("Query2Comp", rs).(lineChart); slices.ContainsFunc(c.series, func(s series) bool { return s.dotted }) {
+		t.Error("Query2Comp's chart has dotted series")
 	}
 }
