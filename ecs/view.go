@@ -64,6 +64,7 @@ type viewCore[T any] struct {
 	identGen uint64
 	pages    []*sparsePage
 	data     []T
+	pre      []T // data[:ident]
 
 	w    *World
 	b    borrower
@@ -198,6 +199,7 @@ func (c *viewCore[T]) borrow(ctx *borrowCtx, s *sparseSet[T], kind accessKind, k
 		// the array, as indexing checks it.
 		c.pages, c.data = s.pages, s.data
 		c.ident, c.identGen = min(s.pre.n, uint64(len(s.data))), s.pre.gen
+		c.pre = c.data[:c.ident]
 		// A held view's storage is a group member (another view of the
 		// frame can move its components within the group: a swap does
 		// not reallocate, so pages, n and the View's address of the
@@ -223,7 +225,7 @@ func (c *viewCore[T]) release() {
 		c.s.lock.release(&c.b, c.b.kind.exclusive())
 	}
 	c.w.allLock.release(&c.b, false)
-	c.s, c.pages, c.data, c.ident = nil, nil, nil, 0
+	c.s, c.pages, c.data, c.pre, c.ident = nil, nil, nil, nil, 0
 }
 
 func (v *View[T]) access(a *accessSet)    { a.add(componentAccess[T]("View", false)) }
@@ -288,12 +290,22 @@ func (v View[T]) Contains(id EntityID) bool { return v.store().has(id) }
 // released one, or a copy of one, with an error wrapping [ErrReleased].
 func (v View[T]) Get(id EntityID) (*T, bool) {
 	c := v.c
-	if x := c.slot(id); x < uint64(len(c.data)) && c.epoch == v.epoch {
+	if x := uint64(id) - c.identGen; x < uint64(len(c.pre)) && c.epoch == v.epoch {
+		return &c.pre[x], true // the identity prefix: see sparseSet.pre
+	}
+	return c.get(id, v.epoch)
+}
+
+// get is View.Get off the identity prefix: the look-up in the sparse
+// pages, and the panic of a view released or borrowed again since (its
+// copies of the layout are zeroed then, or belong to the later borrow).
+// It is a call of its own so that Get, which a loop over ids inlines,
+// stays small.
+func (c *viewCore[T]) get(id EntityID, epoch uint64) (*T, bool) {
+	if x := c.slot(id); x < uint64(len(c.data)) && c.epoch == epoch {
 		return &c.data[x], true
 	}
-	if c.s == nil || c.epoch != v.epoch {
-		panic(errViewReleased)
-	}
+	c.store(epoch) // panics if released
 	return nil, false
 }
 
@@ -309,12 +321,18 @@ func (c *viewCore[T]) slot(id EntityID) uint64 {
 // MustGet returns a pointer to id's component: the index form, for when the
 // entity is known to have one. Panics if it has none, naming the type and id.
 func (v View[T]) MustGet(id EntityID) *T {
-	c := v.c
-	if x := c.slot(id); x < uint64(len(c.data)) && c.epoch == v.epoch {
-		return &c.data[x]
+	if p, ok := v.Get(id); ok {
+		return p
 	}
-	s := v.store() // panics if released
-	panic(absent{id, s.name, len(s.dense)})
+	v.c.absent(id)
+	return nil
+}
+
+// absent panics for MustGet of an id with no component, naming the type
+// and the id, or with ErrReleased for a released view.
+func (c *viewCore[T]) absent(id EntityID) {
+	panic(absent{id, c.s.name, len(c.s.dense)}) // Get panicked if released
+
 }
 
 // All iterates over every component, in storage order (unspecified, and
