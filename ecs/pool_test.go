@@ -57,7 +57,7 @@ func TestWorldsRunOnTheirOwnPools(t *testing.T) {
 	if a.Pool() == b.Pool() {
 		t.Fatal("two worlds share a pool they were not given")
 	}
-	if a.Pool() != a.Pool() {
+	if first, again := a.Pool(), a.Pool(); first != again {
 		t.Fatal("a world's own pool changed between calls")
 	}
 	if got, want := a.Pool().Workers(), runtime.GOMAXPROCS(0)-1; got != want {

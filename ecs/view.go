@@ -594,29 +594,6 @@ func (a absent) Error() string {
 	return "ecs: " + a.id.String() + " has no " + a.name + " component; use Get to handle absence (" + strconv.Itoa(a.n) + " entities have one)"
 }
 
-// missing is the panic value of View.MustGet: absent, or errViewReleased if
-// the view has no storage (s is nil). It holds the storage rather than its
-// name and size so that the call site stays small enough to inline; the
-// size is read when the message is formatted.
-type missing[T any] struct {
-	id EntityID
-	s  *sparseSet[T]
-}
-
-func (m missing[T]) Error() string {
-	if m.s == nil {
-		return errViewReleased.Error()
-	}
-	return absent{m.id, m.s.name, len(m.s.dense)}.Error()
-}
-
-func (m missing[T]) Unwrap() error {
-	if m.s == nil {
-		return errViewReleased
-	}
-	return nil
-}
-
 func all[T any](c *viewCore[T], epoch uint64) iter.Seq[*T] {
 	return func(yield func(*T) bool) {
 		data := c.store(epoch).data
