@@ -427,6 +427,9 @@ func wgSuite2(t *testing.T, grouped, tracked bool) {
 	m.verify("parallel bulk calls")
 
 	// Get2: the values, or the first missing type, or a dead id.
+	for k := 1; k <= 2; k++ {
+		m.create(func(j int) bool { return j != k }) // lacks exactly type k
+	}
 	for _, id := range m.probes() {
 		g1, g2, err := ecs.Get2[jgC1, jgC2](w, id)
 		e := m.ents[id]
@@ -748,6 +751,9 @@ func wgSuite3(t *testing.T, grouped, tracked bool) {
 	m.verify("parallel bulk calls")
 
 	// Get3: the values, or the first missing type, or a dead id.
+	for k := 1; k <= 3; k++ {
+		m.create(func(j int) bool { return j != k }) // lacks exactly type k
+	}
 	for _, id := range m.probes() {
 		g1, g2, g3, err := ecs.Get3[jgC1, jgC2, jgC3](w, id)
 		e := m.ents[id]
@@ -1080,6 +1086,9 @@ func wgSuite4(t *testing.T, grouped, tracked bool) {
 	m.verify("parallel bulk calls")
 
 	// Get4: the values, or the first missing type, or a dead id.
+	for k := 1; k <= 4; k++ {
+		m.create(func(j int) bool { return j != k }) // lacks exactly type k
+	}
 	for _, id := range m.probes() {
 		g1, g2, g3, g4, err := ecs.Get4[jgC1, jgC2, jgC3, jgC4](w, id)
 		e := m.ents[id]
@@ -1423,6 +1432,9 @@ func wgSuite5(t *testing.T, grouped, tracked bool) {
 	m.verify("parallel bulk calls")
 
 	// Get5: the values, or the first missing type, or a dead id.
+	for k := 1; k <= 5; k++ {
+		m.create(func(j int) bool { return j != k }) // lacks exactly type k
+	}
 	for _, id := range m.probes() {
 		g1, g2, g3, g4, g5, err := ecs.Get5[jgC1, jgC2, jgC3, jgC4, jgC5](w, id)
 		e := m.ents[id]
@@ -1777,6 +1789,9 @@ func wgSuite6(t *testing.T, grouped, tracked bool) {
 	m.verify("parallel bulk calls")
 
 	// Get6: the values, or the first missing type, or a dead id.
+	for k := 1; k <= 6; k++ {
+		m.create(func(j int) bool { return j != k }) // lacks exactly type k
+	}
 	for _, id := range m.probes() {
 		g1, g2, g3, g4, g5, g6, err := ecs.Get6[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6](w, id)
 		e := m.ents[id]
@@ -2144,6 +2159,9 @@ func wgSuite7(t *testing.T, grouped, tracked bool) {
 	m.verify("parallel bulk calls")
 
 	// Get7: the values, or the first missing type, or a dead id.
+	for k := 1; k <= 7; k++ {
+		m.create(func(j int) bool { return j != k }) // lacks exactly type k
+	}
 	for _, id := range m.probes() {
 		g1, g2, g3, g4, g5, g6, g7, err := ecs.Get7[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6, jgC7](w, id)
 		e := m.ents[id]
@@ -2522,6 +2540,9 @@ func wgSuite8(t *testing.T, grouped, tracked bool) {
 	m.verify("parallel bulk calls")
 
 	// Get8: the values, or the first missing type, or a dead id.
+	for k := 1; k <= 8; k++ {
+		m.create(func(j int) bool { return j != k }) // lacks exactly type k
+	}
 	for _, id := range m.probes() {
 		g1, g2, g3, g4, g5, g6, g7, g8, err := ecs.Get8[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6, jgC7, jgC8](w, id)
 		e := m.ents[id]
