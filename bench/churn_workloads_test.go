@@ -31,20 +31,11 @@ const (
 func shapes(t *testing.T, w *ecs.World) map[ecs.EntityID]shape {
 	t.Helper()
 	var ents ecs.EntitiesView
-	var pos ecs.View[Position]
-	var vel ecs.View[Velocity]
-	var c1 ecs.View[C1]
-	var c2 ecs.View[C2]
-	var c3 ecs.View[C3]
-	var c4 ecs.View[C4]
-	var c5 ecs.View[C5]
-	var c6 ecs.View[C6]
-	var c7 ecs.View[C7]
-	var c8 ecs.View[C8]
-	release, err := w.Borrow(&ents, &pos, &vel, &c1, &c2, &c3, &c4, &c5, &c6, &c7, &c8)
+	var v tagViews
+	release, err := w.Borrow(&ents, &v)
 	check(t, err)
 	defer release()
-	cs := []ecs.Filter{c1, c2, c3, c4, c5, c6, c7, c8}
+	pos, vel, cs := v.Pos, v.Vel, v.filters()
 	m := map[ecs.EntityID]shape{}
 	for id := range ents.All() {
 		var s shape

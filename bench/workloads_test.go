@@ -75,24 +75,35 @@ func TestQueryWorkloadsMoveExactlyTheMovers(t *testing.T) {
 	equal(t, "plain mover", ms[2].P, Position{3, 3})
 }
 
+// tagViews is a custom view of Position, Velocity and the tags C1..C8,
+// which the set-up tests read.
+type tagViews struct {
+	Pos ecs.View[Position]
+	Vel ecs.View[Velocity]
+	C1  ecs.View[C1]
+	C2  ecs.View[C2]
+	C3  ecs.View[C3]
+	C4  ecs.View[C4]
+	C5  ecs.View[C5]
+	C6  ecs.View[C6]
+	C7  ecs.View[C7]
+	C8  ecs.View[C8]
+}
+
+// filters returns the views of C1..C8, in order.
+func (v *tagViews) filters() []ecs.Filter {
+	return []ecs.Filter{v.C1, v.C2, v.C3, v.C4, v.C5, v.C6, v.C7, v.C8}
+}
+
 // combos returns how many distinct subsets of C1..C<k> the entities with a
 // Position have, among those with (movers) or without a Velocity.
 func combos(t *testing.T, w *ecs.World, k int, movers bool) int {
 	t.Helper()
-	var vel ecs.View[Velocity]
-	var c1 ecs.View[C1]
-	var c2 ecs.View[C2]
-	var c3 ecs.View[C3]
-	var c4 ecs.View[C4]
-	var c5 ecs.View[C5]
-	var c6 ecs.View[C6]
-	var c7 ecs.View[C7]
-	var c8 ecs.View[C8]
-	var pos ecs.View[Position]
-	release, err := w.Borrow(&pos, &vel, &c1, &c2, &c3, &c4, &c5, &c6, &c7, &c8)
+	var v tagViews
+	release, err := w.Borrow(&v)
 	check(t, err)
 	defer release()
-	cs := []ecs.Filter{c1, c2, c3, c4, c5, c6, c7, c8}[:k]
+	pos, vel, cs := v.Pos, v.Vel, v.filters()[:k]
 	seen := map[int]bool{}
 	for _, id := range pos.IDs() {
 		if vel.Contains(id) != movers {
