@@ -99,6 +99,7 @@ type jgOps struct {
 	changed func(w *ecs.World, kind ecs.Tracking) (map[ecs.EntityID]bool, error) // the ids in the window of kind
 }
 
+// jgOpsFor returns the operations on T.
 func jgOpsFor[T jgComp]() jgOps {
 	return jgOps{
 		name:  reflect.TypeFor[T]().Name(),
@@ -221,7 +222,7 @@ func (m *jgModel) val(id ecs.EntityID) jgVal {
 // anon returns a fresh value whose E is no entity's.
 func (m *jgModel) anon() jgVal {
 	m.next++
-	return jgVal{E: ecs.EntityID(1<<40 + m.next), V: m.next}
+	return jgVal{E: ecs.EntityID(1<<40) + ecs.EntityID(m.next), V: m.next}
 }
 
 // anons returns, for each type k, n fresh values (index 0 unused).
@@ -581,6 +582,8 @@ func (v *jgVisits) visit(way string, id ecs.EntityID, cs ...jgVal) {
 	}
 }
 
+// errorf reports an error of the join, the first 10 only. Outside visit
+// (which holds the lock), call it only while no visit runs.
 func (v *jgVisits) errorf(format string, args ...any) {
 	if v.bad++; v.bad <= 10 {
 		v.t.Errorf(v.label+": "+format, args...)
@@ -694,11 +697,11 @@ func jgCheck1(t *testing.T, label string, it ecs.Iter1[jgC1], m *jgModel, want m
 		p1, ok := it.Get(id)
 		switch {
 		case ok != want[id]:
-			t.Errorf("%s: Get(%v) reports %v, want %v", label, id, ok, want[id])
+			v.errorf("Get(%v) reports %v, want %v", id, ok, want[id])
 		case ok:
 			v.visit("Get", id, vals(p1)...)
 		case p1 != nil:
-			t.Errorf("%s: Get(%v) reports false with components", label, id)
+			v.errorf("Get(%v) reports false with components", id)
 		}
 	}
 	it.ParEach(func(p1 *jgC1) { v.visit("ParEach", p1.E, vals(p1)...) })
@@ -976,11 +979,11 @@ func jgCheck2(t *testing.T, label string, it ecs.Iter2[jgC1, jgC2], m *jgModel, 
 		p1, p2, ok := it.Get(id)
 		switch {
 		case ok != want[id]:
-			t.Errorf("%s: Get(%v) reports %v, want %v", label, id, ok, want[id])
+			v.errorf("Get(%v) reports %v, want %v", id, ok, want[id])
 		case ok:
 			v.visit("Get", id, vals(p1, p2)...)
 		case p1 != nil || p2 != nil:
-			t.Errorf("%s: Get(%v) reports false with components", label, id)
+			v.errorf("Get(%v) reports false with components", id)
 		}
 	}
 	it.ParEach(func(p1 *jgC1, p2 *jgC2) { v.visit("ParEach", p1.E, vals(p1, p2)...) })
@@ -1387,11 +1390,11 @@ func jgCheck3(t *testing.T, label string, it ecs.Iter3[jgC1, jgC2, jgC3], m *jgM
 		p1, p2, p3, ok := it.Get(id)
 		switch {
 		case ok != want[id]:
-			t.Errorf("%s: Get(%v) reports %v, want %v", label, id, ok, want[id])
+			v.errorf("Get(%v) reports %v, want %v", id, ok, want[id])
 		case ok:
 			v.visit("Get", id, vals(p1, p2, p3)...)
 		case p1 != nil || p2 != nil || p3 != nil:
-			t.Errorf("%s: Get(%v) reports false with components", label, id)
+			v.errorf("Get(%v) reports false with components", id)
 		}
 	}
 	it.ParEach(func(p1 *jgC1, p2 *jgC2, p3 *jgC3) { v.visit("ParEach", p1.E, vals(p1, p2, p3)...) })
@@ -1820,11 +1823,11 @@ func jgCheck4(t *testing.T, label string, it ecs.Iter4[jgC1, jgC2, jgC3, jgC4], 
 		p1, p2, p3, p4, ok := it.Get(id)
 		switch {
 		case ok != want[id]:
-			t.Errorf("%s: Get(%v) reports %v, want %v", label, id, ok, want[id])
+			v.errorf("Get(%v) reports %v, want %v", id, ok, want[id])
 		case ok:
 			v.visit("Get", id, vals(p1, p2, p3, p4)...)
 		case p1 != nil || p2 != nil || p3 != nil || p4 != nil:
-			t.Errorf("%s: Get(%v) reports false with components", label, id)
+			v.errorf("Get(%v) reports false with components", id)
 		}
 	}
 	it.ParEach(func(p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4) { v.visit("ParEach", p1.E, vals(p1, p2, p3, p4)...) })
@@ -2275,11 +2278,11 @@ func jgCheck5(t *testing.T, label string, it ecs.Iter5[jgC1, jgC2, jgC3, jgC4, j
 		p1, p2, p3, p4, p5, ok := it.Get(id)
 		switch {
 		case ok != want[id]:
-			t.Errorf("%s: Get(%v) reports %v, want %v", label, id, ok, want[id])
+			v.errorf("Get(%v) reports %v, want %v", id, ok, want[id])
 		case ok:
 			v.visit("Get", id, vals(p1, p2, p3, p4, p5)...)
 		case p1 != nil || p2 != nil || p3 != nil || p4 != nil || p5 != nil:
-			t.Errorf("%s: Get(%v) reports false with components", label, id)
+			v.errorf("Get(%v) reports false with components", id)
 		}
 	}
 	it.ParEach(func(p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5) {
@@ -2754,11 +2757,11 @@ func jgCheck6(t *testing.T, label string, it ecs.Iter6[jgC1, jgC2, jgC3, jgC4, j
 		p1, p2, p3, p4, p5, p6, ok := it.Get(id)
 		switch {
 		case ok != want[id]:
-			t.Errorf("%s: Get(%v) reports %v, want %v", label, id, ok, want[id])
+			v.errorf("Get(%v) reports %v, want %v", id, ok, want[id])
 		case ok:
 			v.visit("Get", id, vals(p1, p2, p3, p4, p5, p6)...)
 		case p1 != nil || p2 != nil || p3 != nil || p4 != nil || p5 != nil || p6 != nil:
-			t.Errorf("%s: Get(%v) reports false with components", label, id)
+			v.errorf("Get(%v) reports false with components", id)
 		}
 	}
 	it.ParEach(func(p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5, p6 *jgC6) {
@@ -3255,11 +3258,11 @@ func jgCheck7(t *testing.T, label string, it ecs.Iter7[jgC1, jgC2, jgC3, jgC4, j
 		p1, p2, p3, p4, p5, p6, p7, ok := it.Get(id)
 		switch {
 		case ok != want[id]:
-			t.Errorf("%s: Get(%v) reports %v, want %v", label, id, ok, want[id])
+			v.errorf("Get(%v) reports %v, want %v", id, ok, want[id])
 		case ok:
 			v.visit("Get", id, vals(p1, p2, p3, p4, p5, p6, p7)...)
 		case p1 != nil || p2 != nil || p3 != nil || p4 != nil || p5 != nil || p6 != nil || p7 != nil:
-			t.Errorf("%s: Get(%v) reports false with components", label, id)
+			v.errorf("Get(%v) reports false with components", id)
 		}
 	}
 	it.ParEach(func(p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5, p6 *jgC6, p7 *jgC7) {
@@ -3776,11 +3779,11 @@ func jgCheck8(t *testing.T, label string, it ecs.Iter8[jgC1, jgC2, jgC3, jgC4, j
 		p1, p2, p3, p4, p5, p6, p7, p8, ok := it.Get(id)
 		switch {
 		case ok != want[id]:
-			t.Errorf("%s: Get(%v) reports %v, want %v", label, id, ok, want[id])
+			v.errorf("Get(%v) reports %v, want %v", id, ok, want[id])
 		case ok:
 			v.visit("Get", id, vals(p1, p2, p3, p4, p5, p6, p7, p8)...)
 		case p1 != nil || p2 != nil || p3 != nil || p4 != nil || p5 != nil || p6 != nil || p7 != nil || p8 != nil:
-			t.Errorf("%s: Get(%v) reports false with components", label, id)
+			v.errorf("Get(%v) reports false with components", id)
 		}
 	}
 	it.ParEach(func(p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5, p6 *jgC6, p7 *jgC7, p8 *jgC8) {
