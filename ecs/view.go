@@ -60,11 +60,10 @@ type viewCore[T any] struct {
 	// released view's look-ups all miss, and the miss panics. The
 	// exception is a View of a group member beside a ViewMut of another
 	// member in the same frame (held): see borrow. Unused in a ViewMut.
-	ident    uint64
 	identGen uint64
 	pages    []*sparsePage
 	data     []T
-	pre      []T // data[:ident]
+	pre      []T // data[:the prefix's length]
 
 	w    *World
 	b    borrower
@@ -198,8 +197,7 @@ func (c *viewCore[T]) borrow(ctx *borrowCtx, s *sparseSet[T], kind accessKind, k
 		// checks it); should that break, a look-up still stays inside
 		// the array, as indexing checks it.
 		c.pages, c.data = s.pages, s.data
-		c.ident, c.identGen = min(s.pre.n, uint64(len(s.data))), s.pre.gen
-		c.pre = c.data[:c.ident]
+		c.pre, c.identGen = c.data[:min(s.pre.n, uint64(len(s.data)))], s.pre.gen
 		// A held view's storage is a group member (another view of the
 		// frame can move its components within the group: a swap does
 		// not reallocate, so pages, n and the View's address of the
@@ -225,7 +223,7 @@ func (c *viewCore[T]) release() {
 		c.s.lock.release(&c.b, c.b.kind.exclusive())
 	}
 	c.w.allLock.release(&c.b, false)
-	c.s, c.pages, c.data, c.pre, c.ident = nil, nil, nil, nil, 0
+	c.s, c.pages, c.data, c.pre = nil, nil, nil, nil
 }
 
 func (v *View[T]) access(a *accessSet)    { a.add(componentAccess[T]("View", false)) }
@@ -312,7 +310,7 @@ func (c *viewCore[T]) get(id EntityID, epoch uint64) (*T, bool) {
 // slot is the storage's slot (sparseSet.slot) on the copies of its
 // layout in c: id's position, or a value past every position.
 func (c *viewCore[T]) slot(id EntityID) uint64 {
-	if x := uint64(id) - c.identGen; x < c.ident {
+	if x := uint64(id) - c.identGen; x < uint64(len(c.pre)) {
 		return x
 	}
 	return slotIn(c.pages, uint64(id))
@@ -618,7 +616,7 @@ func lookup[T any](v View[T], ids []EntityID) iter.Seq2[EntityID, *T] {
 	return func(yield func(EntityID, *T) bool) {
 		c := v.c
 		v.store() // panics after the release (or for a zero View), even with no ids
-		pages, data, ident, gen := c.pages, c.data, c.ident, c.identGen
+		pages, data, ident, gen := c.pages, c.data, uint64(len(c.pre)), c.identGen
 		for _, id := range ids {
 			x := uint64(id) - gen
 			if x >= ident {
