@@ -5,6 +5,7 @@ package bench
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"testing"
@@ -505,8 +506,13 @@ func TestMeasureResetUsesEachStateOnce(t *testing.T) {
 	}
 	const states, n = 3, 10
 	var fresh [states]bool
-	rounds, resets, bad := 0, 0, 0
+	bad, calls := 0, 0
+	var wrong []string // one entry per call whose counts are off
 	res := testing.Benchmark(func(b *testing.B) {
+		// testing.Benchmark calls this with a growing b.N; each call
+		// warms every state up once, then runs b.N timed rounds.
+		calls++
+		rounds, resets := 0, 0
 		measureReset(b, n, states,
 			func(i int) { fresh[i] = true; resets++ },
 			func(i int) {
@@ -517,10 +523,13 @@ func TestMeasureResetUsesEachStateOnce(t *testing.T) {
 				rounds++
 				time.Sleep(2 * time.Millisecond)
 			})
+		if rounds != states+b.N || resets < rounds || resets > rounds+states {
+			wrong = append(wrong, fmt.Sprintf("b.N=%d: %d rounds, %d resets", b.N, rounds, resets))
+		}
 	})
 	equal(t, "rounds on a consumed state", bad, 0)
-	if rounds < states+1 || resets < rounds || resets > rounds+states {
-		t.Errorf("%d rounds, %d resets: want every round to have its own reset", rounds, resets)
+	if calls < 2 || len(wrong) > 0 {
+		t.Errorf("%d calls, wrong counts in %v: want states+b.N rounds per call, each with its own reset", calls, wrong)
 	}
 	perOp := float64(res.T.Nanoseconds()) / float64(res.N)
 	if got := res.Extra["ns/entity"]; math.Abs(got*n-perOp) > perOp*0.01 {
