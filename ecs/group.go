@@ -58,42 +58,42 @@ type groupMember interface {
 	accessKey() typeKey // the key of its type in Access values (keyOf)
 }
 
-// joined is called by member self after id gained its component there, at
-// position x: id joins the group if it now has every member component.
-// The members are called only where needed: the caller is not asked for
-// a position it knows, and a component already at the group's end is not
-// swapped (adding to entities in storage order never swaps).
-func (g *group) joined(self, x int, id EntityID) {
+// joined is called by member self after id gained its component there:
+// if id now has every member component, every other member moves it to
+// the group's end n, n grows, and joined returns n and true. The caller
+// then moves its own component to n (it knows its position, and a typed
+// call to its own storage costs less than a call through groupMember).
+// A component already at the group's end is not swapped (adding to
+// entities in storage order never swaps).
+func (g *group) joined(self int, id EntityID) (int, bool) {
+	n := g.n
 	if len(g.members) == 2 { // the usual group, without the loops
 		o := 1 - self
 		p := posIn(g.index[o].pages, id)
 		if p < 0 {
-			return
+			return 0, false
 		}
-		n := g.n
 		if p != n {
 			g.swap(o, p, n)
 		}
-		if x != n {
-			g.swap(self, x, n)
-		}
 		g.n = n + 1
-		return
+		return n, true
 	}
-	var at [maxGroup]int // id's position in each member
+	var at [maxGroup]int // id's position in each other member
 	for k := range g.members {
-		if k == self {
-			at[k] = x
-		} else if at[k] = posIn(g.index[k].pages, id); at[k] < 0 {
-			return
+		if k != self {
+			if at[k] = posIn(g.index[k].pages, id); at[k] < 0 {
+				return 0, false
+			}
 		}
 	}
 	for k := range g.members {
-		if at[k] != g.n {
-			g.swap(k, at[k], g.n)
+		if k != self && at[k] != n {
+			g.swap(k, at[k], n)
 		}
 	}
-	g.n++
+	g.n = n + 1
+	return n, true
 }
 
 // maxGroup is the most member types a group can have (AddGroup2 …
@@ -146,7 +146,9 @@ func (w *World) addGroup(name string, members []groupMember) error {
 	// to the scan position.
 	ids := members[driver].ids()
 	for i := 0; i < len(ids); i++ {
-		g.joined(driver, i, ids[i])
+		if n, ok := g.joined(driver, ids[i]); ok && i != n {
+			g.swap(driver, i, n)
+		}
 	}
 	for k, m := range members {
 		m.setGroup(g, k)

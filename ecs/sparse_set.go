@@ -252,11 +252,10 @@ func (s *sparseSet[T]) slot(id EntityID) uint64 {
 // slotIn is slot's lookup in the sparse pages, for the id whose bits are
 // x. An entry that does not match the id keeps a difference in the
 // generation bits, and an empty one wraps around, so both give a huge
-// position, as does an index past the page table. The generation bits
-// are x less its low 32 bits (x&genMask).
+// position, as does an index past the page table.
 func slotIn(pages []*sparsePage, x uint64) uint64 {
-	if p := uint32(x) >> pageShift; int(p) < len(pages) {
-		return (pages[p][x&pageMask] ^ (x - uint64(uint32(x)))) - 1
+	if p := int(uint32(x) >> pageShift); p < len(pages) {
+		return (pages[p][x&pageMask] ^ x&genMask) - 1
 	}
 	return math.MaxUint64
 }
@@ -404,7 +403,9 @@ func (s *sparseSet[T]) putNew(e *uint64, id EntityID, v T) {
 // storage's group, if it is in one and id now has every member type.
 func (s *sparseSet[T]) joinNew(id EntityID) {
 	if g := s.group; g != nil {
-		g.joined(s.member, len(s.dense)-1, id)
+		if n, ok := g.joined(s.member, id); ok {
+			s.swapPos(len(s.dense)-1, n) // no-op when already there
+		}
 	}
 }
 
