@@ -1,6 +1,9 @@
 package ecs
 
-import "iter"
+import (
+	"iter"
+	"strconv"
+)
 
 // AliveChecker tells whether an entity is alive: [EntitiesView],
 // [EntitiesViewMut] and [AllStoragesViewMut] are.
@@ -110,17 +113,51 @@ func (v EntitiesViewMut) AddEntity() EntityID { return v.c.ents().create() }
 
 // BulkAddEntity creates n entities with no component and appends their ids
 // to dst, which it returns.
+//
+// Panics if n is negative.
 func (v EntitiesViewMut) BulkAddEntity(dst []EntityID, n int) []EntityID {
+	if n < 0 {
+		panic("ecs: EntitiesViewMut.BulkAddEntity: n is negative (" + strconv.Itoa(n) + "); it is the number of entities to create")
+	}
 	return v.c.ents().createMany(dst, n)
 }
 
-// DeleteUnchecked deletes id from the entities storage only, leaving its
-// components where they are, and reports whether it was alive. It is the
-// fast path of the guide's "Deleting entities" tip: delete the entity's
-// components from the storages you know it uses first (with
-// [ViewMut.Delete]), then call this. Components left behind belong to no
-// live entity; iterations still see them.
-func (v EntitiesViewMut) DeleteUnchecked(id EntityID) bool { return v.c.ents().delete(id) }
+// DeleteUnchecked deletes id from the entities storage only, and reports
+// whether it was alive. It is the guide's "Deleting entities you know the
+// shape of" tip: delete the entity's components from the storages you
+// know it uses (with [ViewMut.Delete]), then call this. The system needs
+// no [AllStoragesViewMut], so in a workload it can run beside systems
+// that use other storages.
+//
+// The entity is dead at once: IsAlive reports false, every call that
+// checks liveness refuses id, and its index may go to the next entity
+// created, with a new generation, so that id never names that entity.
+//
+// Components of id still in a storage (those not deleted first) stay
+// there, under id, until the world next borrows all its storages
+// exclusively: at the start of the next World-level change (a call
+// through a *World that adds or deletes entities or components, or
+// iterates with [Each1] … [Each8], or [World.MemoryUsage] or
+// [World.ShrinkToFit]) once it has its borrow, whatever it then does (an
+// id it refuses included), or at the borrow of an [AllStoragesViewMut]
+// (by a system, or [World.Borrow]), whichever comes first. There they
+// are deleted from every storage, one pass per storage for all the
+// entities deleted this way meanwhile, and a type that tracks deletion
+// logs them as deleted (with id) at that moment, as [World.DeleteEntity]
+// does. [World.Run], [World.RunWorkload] and the World-level reads
+// ([Get], [Contains], [World.IsAlive]…) do not purge.
+//
+// Until the purge, iterations ([View.All], [View.WithID], joins,
+// [View.ParEach]…) still yield those components under id, and each
+// storage's Len counts them; so do the views' look-ups by id
+// ([View.Get], [View.Contains], [ViewMut.Delete]…), which read the
+// storage alone, while every call that checks liveness ([Get],
+// [ViewMut.AddComponent]…) refuses id. A new entity that gets a component
+// of the same type before the purge takes the leftover's place in that
+// storage (logged as the leftover's deletion where tracked).
+func (v EntitiesViewMut) DeleteUnchecked(id EntityID) bool {
+	return v.c.ents().deleteUnpurged(id)
+}
 
 // AllStoragesViewMut is exclusive access to everything in the world: the
 // only way, inside a system, to delete entities from every storage at once.
@@ -168,6 +205,9 @@ func (v *AllStoragesViewMut) borrowView(ctx *borrowCtx) error {
 	}
 	v.c.w = ctx.w
 	ctx.w.allNow = ctx.stamp()
+	// Purge what DeleteUnchecked left behind now, with the system's
+	// timestamp for tracking, so that nothing the system sees holds it.
+	ctx.w.stripDoomed()
 	return nil
 }
 

@@ -10,9 +10,16 @@ import (
 //
 // Deleting an entity bumps the generation of its slot, so an EntityID kept
 // after its entity was deleted is stale: it never resolves to the entity that
-// later reuses the slot. Every operation given a stale or never-issued id
-// reports [ErrDeadEntity] (or false, for the calls documented to report
-// absence), and never touches another entity's data.
+// later reuses the slot. Every operation given a stale id, or one this world
+// has no entity for, reports [ErrDeadEntity] (or false, for the calls
+// documented to report absence), and never touches another entity's data.
+//
+// An EntityID is only meaningful in the world that issued it: it carries
+// nothing that names its world. Given to another world, it is taken as
+// that world's id with the same index and generation, so it acts on that
+// world's entity if one is alive with both, and is refused as dead
+// otherwise. Keep ids with their world; to refer to an entity of another
+// world, store the world beside the id.
 //
 // The zero EntityID is a valid id (index 0, generation 0); use [NullID] for
 // "no entity".
@@ -60,11 +67,19 @@ func (id EntityID) String() string {
 //   - free holds exactly the indices i with !alive[i] whose generation is below
 //     maxGeneration, each once; retired slots are never reused.
 //   - live counts the alive slots.
+//   - unpurged holds the ids killed by deleteUnpurged (the work of
+//     [EntitiesViewMut.DeleteUnchecked]) since the world last purged
+//     them, each once: dead ids whose components may still be in the
+//     component storages. Their indices are free as any other (a
+//     storage matches components by id, generation included, so the
+//     purge never touches a later entity of the index). The world
+//     empties the list with World.stripDoomed.
 type entities struct {
-	gens  []uint32
-	alive []bool
-	free  []uint32
-	live  int
+	gens     []uint32
+	alive    []bool
+	free     []uint32
+	live     int
+	unpurged []EntityID
 }
 
 // isAlive reports whether id is a live entity.
@@ -159,6 +174,17 @@ func (e *entities) delete(id EntityID) bool {
 		e.gens[i] = g + 1
 		e.free = append(e.free, i)
 	}
+	return true
+}
+
+// deleteUnpurged is delete for an entity whose components may stay in
+// the component storages: it also lists id among those the world must
+// purge the storages of.
+func (e *entities) deleteUnpurged(id EntityID) bool {
+	if !e.delete(id) {
+		return false
+	}
+	e.unpurged = append(e.unpurged, id)
 	return true
 }
 

@@ -9,7 +9,12 @@ import (
 // can test for the kind of failure with [errors.Is] and read the details with
 // [errors.As] on the typed errors below.
 var (
-	// ErrDeadEntity: the EntityID was deleted, or never issued by this world.
+	// ErrDeadEntity: the world has no live entity with the EntityID's
+	// index and generation: the entity was deleted, or no entity of this
+	// world ever had the id. A world cannot tell its ids from another
+	// world's: an id issued by another world is taken as this world's id
+	// with the same index and generation, so it is refused only when this
+	// world has no live entity with both (see [EntityID]).
 	ErrDeadEntity = errors.New("entity is not alive")
 	// ErrMissingComponent: the entity is alive but has no component of the type.
 	ErrMissingComponent = errors.New("entity has no such component")
@@ -27,7 +32,47 @@ var (
 	ErrLengthMismatch = errors.New("slices differ in length")
 	// ErrReleased: a view was used after its borrow was released.
 	ErrReleased = errors.New("view used after release")
+	// ErrNilWorld: a nil *World, or a nil [Storages], was given where a
+	// world is needed. The functions taking a Storages that add, delete,
+	// get or iterate entities, components or uniques return it (and
+	// change nothing), as do [World.AddEntity], [World.DeleteEntity],
+	// [World.DeleteEntities], [World.Strip], [World.MemoryUsage] and
+	// [World.ShrinkToFit] called on a nil *World. Create worlds with
+	// [NewWorld].
+	ErrNilWorld = errors.New("nil *World")
+	// ErrNilFunc: a nil function was given to a call that would call it:
+	// the fn of [UpdateUnique], or of [Each1] … [Each8]. The call changes
+	// nothing.
+	ErrNilFunc = errors.New("nil function")
 )
+
+// argError reports a bad argument: which call, when known, and what is
+// wrong with which parameter. It wraps the sentinel kind.
+type argError struct {
+	op   string // the call, e.g. "UpdateUnique[main.Player]"; "" when unknown
+	what string // what is wrong, naming the parameter: "fn is nil"
+	kind error  // the sentinel it wraps
+}
+
+func (e *argError) Error() string {
+	if e.op == "" {
+		return "ecs: " + e.what
+	}
+	return "ecs: " + e.op + ": " + e.what
+}
+
+func (e *argError) Unwrap() error { return e.kind }
+
+// The errors of a nil world.
+var (
+	errNilWorld    error = &argError{what: "the *World is nil (create worlds with ecs.NewWorld)", kind: ErrNilWorld}
+	errNilStorages error = &argError{what: "the Storages is nil (pass a *World, or an AllStoragesViewMut inside a system)", kind: ErrNilWorld}
+)
+
+// errNilFunc returns the error of a call op given a nil fn.
+func errNilFunc(op string) error {
+	return &argError{op: op, what: "fn is nil", kind: ErrNilFunc}
+}
 
 // EntityError reports an operation on an entity that is not alive.
 type EntityError struct {

@@ -38,7 +38,9 @@ type StorageMemory struct {
 // [World.MemoryUsage].
 type MemoryReport struct {
 	Storages []StorageMemory // sorted by type name
-	// Entities is the entities storage: live and free slots.
+	// Entities is the entities storage: live and free slots, and the
+	// memory of the list of ids [EntitiesViewMut.DeleteUnchecked] killed
+	// (empty here: the report's borrow purges it first).
 	Entities StorageMemory
 	// UsedBytes and AllocatedBytes add up the storages and the entities.
 	UsedBytes, AllocatedBytes int
@@ -56,7 +58,8 @@ func (r MemoryReport) String() string {
 }
 
 // MemoryUsage reports, per storage, how much memory is used and how much is
-// allocated. It borrows all storages for the call, like a World-level change.
+// allocated. It borrows all storages for the call, like a World-level change
+// (and so purges first what [EntitiesViewMut.DeleteUnchecked] left behind).
 func (w *World) MemoryUsage() (MemoryReport, error) {
 	w, locked, err := beginWrite(w)
 	if err != nil {
@@ -76,7 +79,7 @@ func (w *World) MemoryUsage() (MemoryReport, error) {
 		Type:           "entities",
 		Components:     e.live,
 		UsedBytes:      len(e.gens)*5 + len(e.free)*4,
-		AllocatedBytes: cap(e.gens)*4 + cap(e.alive) + cap(e.free)*4,
+		AllocatedBytes: cap(e.gens)*4 + cap(e.alive) + cap(e.free)*4 + cap(e.unpurged)*8,
 	}
 	r.UsedBytes += r.Entities.UsedBytes
 	r.AllocatedBytes += r.Entities.AllocatedBytes
@@ -101,7 +104,8 @@ func (w *World) ShrinkToFit() error {
 	e.gens = fit(e.gens)
 	e.alive = fit(e.alive)
 	e.free = fit(e.free)
-	w.scratch = bulkScratch{} // the bulk operations' working memory
+	e.unpurged = fit(e.unpurged) // empty: beginWrite purged it
+	w.scratch = bulkScratch{}    // the bulk operations' working memory
 	return nil
 }
 

@@ -1,12 +1,18 @@
 package ecs
 
+import "reflect"
+
 // AddUnique stores v as the world's unique of type T, replacing the one
 // there was. Uniques (Shipyard's "unique components", often called
 // resources) hold data there is exactly one of: the player, a clock, a
 // random source. Systems reach them with [UniqueView] and [UniqueViewMut].
 //
-// It fails only when the unique is borrowed elsewhere.
+// It fails only when the unique is borrowed elsewhere, or with an error
+// wrapping [ErrNilWorld] when s is nil or a nil *World.
 func AddUnique[T any](s Storages, v T) error {
+	if err := checkWorld(s); err != nil {
+		return err
+	}
 	w, _ := s.world()
 	u := uniqueFor[T](w)
 	b := &borrower{kind: accUniqueViewMut, view: "UniqueViewMut", typ: u.name, by: "ecs.AddUnique"}
@@ -19,11 +25,15 @@ func AddUnique[T any](s Storages, v T) error {
 }
 
 // GetUnique returns a copy of the world's unique of type T, or a
-// [UniqueError] if there is none.
+// [UniqueError] if there is none (an error wrapping [ErrNilWorld] if s is
+// nil or a nil *World).
 func GetUnique[T any](s Storages) (T, error) {
+	var zero T
+	if err := checkWorld(s); err != nil {
+		return zero, err
+	}
 	w, _ := s.world()
 	u := uniqueFor[T](w)
-	var zero T
 	if err := u.lock.acquire(worldRead, false, u.typeName()); err != nil {
 		return zero, err
 	}
@@ -38,7 +48,16 @@ func GetUnique[T any](s Storages) (T, error) {
 // change it in place, or returns a [UniqueError] if there is none. It
 // borrows only that unique, so it works while other storages are borrowed.
 // Do not keep the pointer after fn returns.
+//
+// A nil fn is an error wrapping [ErrNilFunc], and a nil s (or nil *World)
+// one wrapping [ErrNilWorld]; nothing changes then.
 func UpdateUnique[T any](s Storages, fn func(*T)) error {
+	if err := checkWorld(s); err != nil {
+		return err
+	}
+	if fn == nil {
+		return errNilFunc("UpdateUnique[" + typeName(reflect.TypeFor[T]()) + "]")
+	}
 	w, _ := s.world()
 	u := uniqueFor[T](w)
 	if err := u.lock.acquire(uniqueUpdate, true, u.resource); err != nil {
@@ -55,11 +74,15 @@ func UpdateUnique[T any](s Storages, fn func(*T)) error {
 var uniqueUpdate = &borrower{kind: accUniqueViewMut, view: "UniqueViewMut (ecs.UpdateUnique)", by: "ecs.UpdateUnique"}
 
 // RemoveUnique takes the world's unique of type T out and returns it, or
-// returns a [UniqueError] if there is none.
+// returns a [UniqueError] if there is none (an error wrapping
+// [ErrNilWorld] if s is nil or a nil *World).
 func RemoveUnique[T any](s Storages) (T, error) {
+	var zero T
+	if err := checkWorld(s); err != nil {
+		return zero, err
+	}
 	w, _ := s.world()
 	u := uniqueFor[T](w)
-	var zero T
 	b := &borrower{kind: accUniqueViewMut, view: "UniqueViewMut", typ: u.name, by: "ecs.RemoveUnique"}
 	if err := u.lock.acquire(b, true, u.typeName()); err != nil {
 		return zero, err

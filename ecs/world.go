@@ -6,7 +6,10 @@ import (
 )
 
 // World holds every entity, component and unique, and runs systems and
-// workloads. Create one with [NewWorld]; the zero World is not usable.
+// workloads. Create one with [NewWorld]; the zero World is not usable, nor
+// is a nil *World: the World-level functions return an error wrapping
+// [ErrNilWorld] for it (see there for which), and the methods that return
+// no error panic.
 //
 // A World is safe for use from several goroutines in the sense that misuse is
 // reported, never a data race: every access borrows what it touches, and a
@@ -66,17 +69,20 @@ var (
 
 const allName = "all storages"
 
-// beginWrite borrows everything exclusively for a World-level change. Its
-// common cases make no further call: a *World whose storages nobody
-// borrows takes the borrow with one compare-and-swap, and a live
-// AllStoragesViewMut needs none. World-level changes run it once per
-// entity.
+// beginWrite borrows everything exclusively for a World-level change, and
+// purges the components of the entities killed without them (see
+// stripDoomed) before the change looks at the storages. Its common cases
+// make no further call: a *World whose storages nobody borrows takes the
+// borrow with one compare-and-swap, and a live AllStoragesViewMut needs
+// none; both then call stripDoomed, which only tests two lengths when
+// there is nothing to purge. World-level changes run it once per entity.
 func beginWrite(s Storages) (*World, bool, error) {
-	if w, ok := s.(*World); ok {
+	if w, ok := s.(*World); ok && w != nil {
 		if l := &w.allLock; l.n.CompareAndSwap(0, -1) {
 			if l.excl.Load() != worldWrite {
 				l.excl.Store(worldWrite)
 			}
+			w.stripDoomed()
 			return w, true, nil
 		}
 	} else if a, ok := s.(AllStoragesViewMut); ok && a.c != nil && a.c.w != nil {
@@ -86,10 +92,14 @@ func beginWrite(s Storages) (*World, bool, error) {
 	return beginWriteSlow(s)
 }
 
-// beginWriteSlow is beginWrite for a world borrowed elsewhere, and for an
+// beginWriteSlow is beginWrite for a world borrowed elsewhere, for a nil
+// *World or Storages (an error wrapping ErrNilWorld), and for an
 // AllStoragesViewMut that is no longer (or was never) borrowed, which
 // panics.
 func beginWriteSlow(s Storages) (*World, bool, error) {
+	if err := checkWorld(s); err != nil {
+		return nil, false, err
+	}
 	w, held := s.world()
 	if held {
 		return w, false, nil
@@ -97,7 +107,32 @@ func beginWriteSlow(s Storages) (*World, bool, error) {
 	if err := w.allLock.acquire(worldWrite, true, allName); err != nil {
 		return nil, false, err
 	}
+	w.stripDoomed()
 	return w, true, nil
+}
+
+// checkWorld returns an error wrapping ErrNilWorld if s is nil or a nil
+// *World, and nil otherwise. Functions taking a Storages call it (or
+// beginWrite, which does) before anything that would dereference the
+// world.
+func checkWorld(s Storages) error {
+	switch w := s.(type) {
+	case nil:
+		return errNilStorages
+	case *World:
+		if w == nil {
+			return errNilWorld
+		}
+	}
+	return nil
+}
+
+// mustWorld panics, naming the method op, if w is nil: the methods of
+// World that return no error call it first.
+func (w *World) mustWorld(op string) {
+	if w == nil {
+		panic("ecs: World." + op + ": the *World is nil (create worlds with ecs.NewWorld)")
+	}
 }
 
 func endWrite(w *World, locked bool) {
@@ -107,6 +142,7 @@ func endWrite(w *World, locked bool) {
 }
 
 // beginRead borrows all storages and st shared for a World-level read.
+// The caller has checked s with checkWorld.
 func beginRead(s Storages, st *borrowState, name string) (*World, bool, error) {
 	w, held := s.world()
 	if held {
@@ -130,7 +166,8 @@ func endRead(w *World, locked bool, st *borrowState) {
 }
 
 // AddEntity creates an entity with no component and returns its id.
-// It fails only if all storages are borrowed elsewhere.
+// It fails only if all storages are borrowed elsewhere, or if w is nil
+// (an error wrapping [ErrNilWorld]).
 func (w *World) AddEntity() (EntityID, error) {
 	w, locked, err := beginWrite(w)
 	if err != nil {
@@ -140,13 +177,25 @@ func (w *World) AddEntity() (EntityID, error) {
 	return w.ents.create(), nil
 }
 
-// IsAlive reports whether id is a live entity of this world. It reads the
+// IsAlive reports whether id is a live entity of this world: whether this
+// world has a live entity with id's index and generation (an id issued by
+// another world is taken as this world's: see [EntityID]). It reads the
 // entities storage without borrowing it, and must not race with a system
 // that adds or deletes entities.
-func (w *World) IsAlive(id EntityID) bool { return w.ents.isAlive(id) }
+//
+// Panics if w is nil.
+func (w *World) IsAlive(id EntityID) bool {
+	w.mustWorld("IsAlive")
+	return w.ents.isAlive(id)
+}
 
 // EntityCount returns the number of live entities.
-func (w *World) EntityCount() int { return w.ents.live }
+//
+// Panics if w is nil.
+func (w *World) EntityCount() int {
+	w.mustWorld("EntityCount")
+	return w.ents.live
+}
 
 // DeleteEntity deletes id and all its components.
 // It returns an [EntityError] if id is not alive, and changes nothing then.
@@ -222,22 +271,37 @@ func (w *World) deleteLater(id EntityID) error {
 }
 
 // stripDoomed deletes the components of the entities deleteLater killed,
-// if there are any.
+// and purges those that the entities EntitiesViewMut.DeleteUnchecked
+// killed left behind (entities.unpurged), if there are any. It runs under
+// the exclusive all-storages borrow: at the start of every World-level
+// change (beginWrite), and for an AllStoragesViewMut at its borrow, its
+// calls that reach the storages, and its release. Tracked storages log
+// what it deletes as deleted, with the timestamp of that moment (the
+// AllStoragesViewMut's system's, or a new one), as World.DeleteEntity
+// does.
 func (w *World) stripDoomed() {
-	if len(w.scratch.doomed) != 0 {
+	if len(w.scratch.doomed) != 0 || len(w.ents.unpurged) != 0 {
 		w.stripDoomedNow()
 	}
 }
 
-// stripDoomedNow is stripDoomed's work. The entities are distinct and
-// dead, as deleteComponents needs.
+// stripDoomedNow is stripDoomed's work. The ids are distinct (each was
+// killed once, by deleteLater or by deleteUnpurged) and dead, as
+// deleteComponents needs. An index may appear with several generations,
+// and may be alive again with a later one: the storages match components
+// by id, generation included, so only the dead ids' components go.
 func (w *World) stripDoomedNow() {
-	if d := w.scratch.doomed; len(d) == 1 {
+	d := w.scratch.doomed
+	if u := w.ents.unpurged; len(u) != 0 {
+		d = append(d, u...)
+		w.ents.unpurged = u[:0]
+	}
+	if len(d) == 1 {
 		w.stripAll(d[0])
 	} else {
 		w.deleteComponents(d)
 	}
-	w.scratch.doomed = w.scratch.doomed[:0]
+	w.scratch.doomed = d[:0]
 }
 
 // stripAll deletes id's components from every storage. It looks id up in
@@ -300,9 +364,11 @@ func (s *sparseSet[T]) deleteFound(id EntityID, e *uint64) {
 // their components) and returns how many it deleted. It is the guide's
 // `delete_any`, used to clean up entities flagged with a tag component.
 // It works like [DeleteEntities], in one pass per storage. Components of
-// type T that no live entity owns (left behind by
-// [EntitiesViewMut.DeleteUnchecked]) go too, with whatever else their
-// dead entity left, but are not counted.
+// type T that no live entity owns (stored under a dead id with
+// [ViewMut.AddComponentUnchecked]) go too, with whatever else their dead
+// entity left, but are not counted. (Those that
+// [EntitiesViewMut.DeleteUnchecked] left behind are gone before it looks:
+// every World-level change purges them first.)
 func DeleteAny[T any](s Storages) (int, error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -358,9 +424,12 @@ func DeleteComponent[T any](s Storages, id EntityID) (bool, error) {
 // T. To change a component in place, use a [ViewMut] (in a system, or from
 // [World.Borrow]), or add it again with [AddComponent1].
 func Get[T any](s Storages, id EntityID) (T, error) {
+	var zero T
+	if err := checkWorld(s); err != nil {
+		return zero, err
+	}
 	w0, _ := s.world()
 	st := storageFor[T](w0)
-	var zero T
 	w, locked, err := beginRead(s, &st.lock, st.name)
 	if err != nil {
 		return zero, err
@@ -378,6 +447,9 @@ func Get[T any](s Storages, id EntityID) (T, error) {
 
 // Contains reports whether id is alive and has a component of type T.
 func Contains[T any](s Storages, id EntityID) (bool, error) {
+	if err := checkWorld(s); err != nil {
+		return false, err
+	}
 	w, _ := s.world()
 	st := storageFor[T](w)
 	w, locked, err := beginRead(s, &st.lock, st.name)

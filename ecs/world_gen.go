@@ -106,7 +106,12 @@ func BulkAddComponent1[T1 any](s Storages, ids []EntityID, c1 []T1) error {
 // other entities once, provided fn makes no other call through the
 // AllStoragesViewMut: any other call strips the deleted entities at once,
 // changing the storages under the iteration.
+//
+// A nil fn is an error wrapping [ErrNilFunc]; nothing is borrowed then.
 func Each1[T1 any](s Storages, fn func(EntityID, *T1)) error {
+	if fn == nil {
+		return errNilFunc("Each1")
+	}
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
@@ -260,6 +265,9 @@ func BulkAddComponent2[T1, T2 any](s Storages, ids []EntityID, c1 []T1, c2 []T2)
 // an [*EntityError] when id is not alive and a [*ComponentError] naming the
 // first missing type when it lacks one.
 func Get2[T1, T2 any](s Storages, id EntityID) (v1 T1, v2 T2, err error) {
+	if err = checkWorld(s); err != nil {
+		return
+	}
 	w, _ := s.world()
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
@@ -298,7 +306,12 @@ func Get2[T1, T2 any](s Storages, id EntityID) (v1 T1, v2 T2, err error) {
 // other entities once, provided fn makes no other call through the
 // AllStoragesViewMut: any other call strips the deleted entities at once,
 // changing the storages under the iteration.
+//
+// A nil fn is an error wrapping [ErrNilFunc]; nothing is borrowed then.
 func Each2[T1, T2 any](s Storages, fn func(EntityID, *T1, *T2)) error {
+	if fn == nil {
+		return errNilFunc("Each2")
+	}
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
@@ -470,6 +483,9 @@ func BulkAddComponent3[T1, T2, T3 any](s Storages, ids []EntityID, c1 []T1, c2 [
 // an [*EntityError] when id is not alive and a [*ComponentError] naming the
 // first missing type when it lacks one.
 func Get3[T1, T2, T3 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, err error) {
+	if err = checkWorld(s); err != nil {
+		return
+	}
 	w, _ := s.world()
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
@@ -514,7 +530,12 @@ func Get3[T1, T2, T3 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, err err
 // other entities once, provided fn makes no other call through the
 // AllStoragesViewMut: any other call strips the deleted entities at once,
 // changing the storages under the iteration.
+//
+// A nil fn is an error wrapping [ErrNilFunc]; nothing is borrowed then.
 func Each3[T1, T2, T3 any](s Storages, fn func(EntityID, *T1, *T2, *T3)) error {
+	if fn == nil {
+		return errNilFunc("Each3")
+	}
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
@@ -704,6 +725,9 @@ func BulkAddComponent4[T1, T2, T3, T4 any](s Storages, ids []EntityID, c1 []T1, 
 // an [*EntityError] when id is not alive and a [*ComponentError] naming the
 // first missing type when it lacks one.
 func Get4[T1, T2, T3, T4 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, v4 T4, err error) {
+	if err = checkWorld(s); err != nil {
+		return
+	}
 	w, _ := s.world()
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
@@ -754,7 +778,12 @@ func Get4[T1, T2, T3, T4 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, v4 
 // other entities once, provided fn makes no other call through the
 // AllStoragesViewMut: any other call strips the deleted entities at once,
 // changing the storages under the iteration.
+//
+// A nil fn is an error wrapping [ErrNilFunc]; nothing is borrowed then.
 func Each4[T1, T2, T3, T4 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4)) error {
+	if fn == nil {
+		return errNilFunc("Each4")
+	}
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
@@ -962,6 +991,9 @@ func BulkAddComponent5[T1, T2, T3, T4, T5 any](s Storages, ids []EntityID, c1 []
 // an [*EntityError] when id is not alive and a [*ComponentError] naming the
 // first missing type when it lacks one.
 func Get5[T1, T2, T3, T4, T5 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, v4 T4, v5 T5, err error) {
+	if err = checkWorld(s); err != nil {
+		return
+	}
 	w, _ := s.world()
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
@@ -1018,7 +1050,12 @@ func Get5[T1, T2, T3, T4, T5 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3,
 // other entities once, provided fn makes no other call through the
 // AllStoragesViewMut: any other call strips the deleted entities at once,
 // changing the storages under the iteration.
+//
+// A nil fn is an error wrapping [ErrNilFunc]; nothing is borrowed then.
 func Each5[T1, T2, T3, T4, T5 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4, *T5)) error {
+	if fn == nil {
+		return errNilFunc("Each5")
+	}
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
@@ -1244,6 +1281,9 @@ func BulkAddComponent6[T1, T2, T3, T4, T5, T6 any](s Storages, ids []EntityID, c
 // an [*EntityError] when id is not alive and a [*ComponentError] naming the
 // first missing type when it lacks one.
 func Get6[T1, T2, T3, T4, T5, T6 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, v4 T4, v5 T5, v6 T6, err error) {
+	if err = checkWorld(s); err != nil {
+		return
+	}
 	w, _ := s.world()
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
@@ -1306,7 +1346,12 @@ func Get6[T1, T2, T3, T4, T5, T6 any](s Storages, id EntityID) (v1 T1, v2 T2, v3
 // other entities once, provided fn makes no other call through the
 // AllStoragesViewMut: any other call strips the deleted entities at once,
 // changing the storages under the iteration.
+//
+// A nil fn is an error wrapping [ErrNilFunc]; nothing is borrowed then.
 func Each6[T1, T2, T3, T4, T5, T6 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6)) error {
+	if fn == nil {
+		return errNilFunc("Each6")
+	}
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
@@ -1550,6 +1595,9 @@ func BulkAddComponent7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, ids []EntityI
 // an [*EntityError] when id is not alive and a [*ComponentError] naming the
 // first missing type when it lacks one.
 func Get7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, v4 T4, v5 T5, v6 T6, v7 T7, err error) {
+	if err = checkWorld(s); err != nil {
+		return
+	}
 	w, _ := s.world()
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
@@ -1618,7 +1666,12 @@ func Get7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, id EntityID) (v1 T1, v2 T2
 // other entities once, provided fn makes no other call through the
 // AllStoragesViewMut: any other call strips the deleted entities at once,
 // changing the storages under the iteration.
+//
+// A nil fn is an error wrapping [ErrNilFunc]; nothing is borrowed then.
 func Each7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7)) error {
+	if fn == nil {
+		return errNilFunc("Each7")
+	}
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
@@ -1880,6 +1933,9 @@ func BulkAddComponent8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, ids []Ent
 // an [*EntityError] when id is not alive and a [*ComponentError] naming the
 // first missing type when it lacks one.
 func Get8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, v4 T4, v5 T5, v6 T6, v7 T7, v8 T8, err error) {
+	if err = checkWorld(s); err != nil {
+		return
+	}
 	w, _ := s.world()
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
@@ -1954,7 +2010,12 @@ func Get8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, id EntityID) (v1 T1, v
 // other entities once, provided fn makes no other call through the
 // AllStoragesViewMut: any other call strips the deleted entities at once,
 // changing the storages under the iteration.
+//
+// A nil fn is an error wrapping [ErrNilFunc]; nothing is borrowed then.
 func Each8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8)) error {
+	if fn == nil {
+		return errNilFunc("Each8")
+	}
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err

@@ -243,6 +243,29 @@ func wgSuite1(t *testing.T, grouped, tracked bool) {
 		}
 	}
 	m.verify("borrow conflicts")
+
+	// A nil fn is refused, and so is a nil *World or Storages; nothing
+	// changes.
+	if err := ecs.Each1[jgC1](w, nil); !errors.Is(err, ecs.ErrNilFunc) || !strings.Contains(err.Error(), "Each1: fn is nil") {
+		t.Errorf("Each1 with a nil fn: %v, want an error wrapping ErrNilFunc naming Each1 and fn", err)
+	}
+	for _, s := range []ecs.Storages{(*ecs.World)(nil), nil} {
+		errs := map[string]error{}
+		_, errs["AddEntity1"] = ecs.AddEntity1(s, jgC1(one2[1]))
+		errs["AddComponent1"] = ecs.AddComponent1(s, m.live[0], jgC1(one2[1]))
+		_, errs["BulkAddEntity1"] = ecs.BulkAddEntity1(s, jgSlice[jgC1](c2[1]))
+		if got, errs["BulkAppendEntity1"] = ecs.BulkAppendEntity1(s, dst[:1], jgSlice[jgC1](c2[1])); len(got) != 1 {
+			t.Errorf("BulkAppendEntity1 refused returns %v, want dst", got)
+		}
+		errs["BulkAddComponent1"] = ecs.BulkAddComponent1(s, m.live[:2], jgSlice[jgC1](c2[1]))
+		errs["Each1"] = ecs.Each1(s, func(ecs.EntityID, *jgC1) { t.Error("Each1 ran on a nil world") })
+		for name, err := range errs {
+			if !errors.Is(err, ecs.ErrNilWorld) || !strings.Contains(err.Error(), "is nil") {
+				t.Errorf("%s with the Storages %#v: %v, want an error wrapping ErrNilWorld", name, s, err)
+			}
+		}
+	}
+	m.verify("nil arguments")
 }
 
 // TestGenWorld2 checks the World-level operations on 2 component types.
@@ -556,6 +579,30 @@ func wgSuite2(t *testing.T, grouped, tracked bool) {
 		}
 	}
 	m.verify("borrow conflicts")
+
+	// A nil fn is refused, and so is a nil *World or Storages; nothing
+	// changes.
+	if err := ecs.Each2[jgC1, jgC2](w, nil); !errors.Is(err, ecs.ErrNilFunc) || !strings.Contains(err.Error(), "Each2: fn is nil") {
+		t.Errorf("Each2 with a nil fn: %v, want an error wrapping ErrNilFunc naming Each2 and fn", err)
+	}
+	for _, s := range []ecs.Storages{(*ecs.World)(nil), nil} {
+		errs := map[string]error{}
+		_, errs["AddEntity2"] = ecs.AddEntity2(s, jgC1(one2[1]), jgC2(one2[2]))
+		errs["AddComponent2"] = ecs.AddComponent2(s, m.live[0], jgC1(one2[1]), jgC2(one2[2]))
+		_, errs["BulkAddEntity2"] = ecs.BulkAddEntity2(s, jgSlice[jgC1](c2[1]), jgSlice[jgC2](c2[2]))
+		if got, errs["BulkAppendEntity2"] = ecs.BulkAppendEntity2(s, dst[:1], jgSlice[jgC1](c2[1]), jgSlice[jgC2](c2[2])); len(got) != 1 {
+			t.Errorf("BulkAppendEntity2 refused returns %v, want dst", got)
+		}
+		errs["BulkAddComponent2"] = ecs.BulkAddComponent2(s, m.live[:2], jgSlice[jgC1](c2[1]), jgSlice[jgC2](c2[2]))
+		errs["Each2"] = ecs.Each2(s, func(ecs.EntityID, *jgC1, *jgC2) { t.Error("Each2 ran on a nil world") })
+		_, _, errs["Get2"] = ecs.Get2[jgC1, jgC2](s, m.live[0])
+		for name, err := range errs {
+			if !errors.Is(err, ecs.ErrNilWorld) || !strings.Contains(err.Error(), "is nil") {
+				t.Errorf("%s with the Storages %#v: %v, want an error wrapping ErrNilWorld", name, s, err)
+			}
+		}
+	}
+	m.verify("nil arguments")
 	if grouped {
 		if n, ok, err := ecs.GroupLen[jgC1](w); n != len(m.want(2, false)) || !ok || err != nil {
 			t.Errorf("GroupLen = %d, %v, %v; want %d, true", n, ok, err, len(m.want(2, false)))
@@ -885,6 +932,30 @@ func wgSuite3(t *testing.T, grouped, tracked bool) {
 		}
 	}
 	m.verify("borrow conflicts")
+
+	// A nil fn is refused, and so is a nil *World or Storages; nothing
+	// changes.
+	if err := ecs.Each3[jgC1, jgC2, jgC3](w, nil); !errors.Is(err, ecs.ErrNilFunc) || !strings.Contains(err.Error(), "Each3: fn is nil") {
+		t.Errorf("Each3 with a nil fn: %v, want an error wrapping ErrNilFunc naming Each3 and fn", err)
+	}
+	for _, s := range []ecs.Storages{(*ecs.World)(nil), nil} {
+		errs := map[string]error{}
+		_, errs["AddEntity3"] = ecs.AddEntity3(s, jgC1(one2[1]), jgC2(one2[2]), jgC3(one2[3]))
+		errs["AddComponent3"] = ecs.AddComponent3(s, m.live[0], jgC1(one2[1]), jgC2(one2[2]), jgC3(one2[3]))
+		_, errs["BulkAddEntity3"] = ecs.BulkAddEntity3(s, jgSlice[jgC1](c2[1]), jgSlice[jgC2](c2[2]), jgSlice[jgC3](c2[3]))
+		if got, errs["BulkAppendEntity3"] = ecs.BulkAppendEntity3(s, dst[:1], jgSlice[jgC1](c2[1]), jgSlice[jgC2](c2[2]), jgSlice[jgC3](c2[3])); len(got) != 1 {
+			t.Errorf("BulkAppendEntity3 refused returns %v, want dst", got)
+		}
+		errs["BulkAddComponent3"] = ecs.BulkAddComponent3(s, m.live[:2], jgSlice[jgC1](c2[1]), jgSlice[jgC2](c2[2]), jgSlice[jgC3](c2[3]))
+		errs["Each3"] = ecs.Each3(s, func(ecs.EntityID, *jgC1, *jgC2, *jgC3) { t.Error("Each3 ran on a nil world") })
+		_, _, _, errs["Get3"] = ecs.Get3[jgC1, jgC2, jgC3](s, m.live[0])
+		for name, err := range errs {
+			if !errors.Is(err, ecs.ErrNilWorld) || !strings.Contains(err.Error(), "is nil") {
+				t.Errorf("%s with the Storages %#v: %v, want an error wrapping ErrNilWorld", name, s, err)
+			}
+		}
+	}
+	m.verify("nil arguments")
 	if grouped {
 		if n, ok, err := ecs.GroupLen[jgC1](w); n != len(m.want(3, false)) || !ok || err != nil {
 			t.Errorf("GroupLen = %d, %v, %v; want %d, true", n, ok, err, len(m.want(3, false)))
@@ -1225,6 +1296,30 @@ func wgSuite4(t *testing.T, grouped, tracked bool) {
 		}
 	}
 	m.verify("borrow conflicts")
+
+	// A nil fn is refused, and so is a nil *World or Storages; nothing
+	// changes.
+	if err := ecs.Each4[jgC1, jgC2, jgC3, jgC4](w, nil); !errors.Is(err, ecs.ErrNilFunc) || !strings.Contains(err.Error(), "Each4: fn is nil") {
+		t.Errorf("Each4 with a nil fn: %v, want an error wrapping ErrNilFunc naming Each4 and fn", err)
+	}
+	for _, s := range []ecs.Storages{(*ecs.World)(nil), nil} {
+		errs := map[string]error{}
+		_, errs["AddEntity4"] = ecs.AddEntity4(s, jgC1(one2[1]), jgC2(one2[2]), jgC3(one2[3]), jgC4(one2[4]))
+		errs["AddComponent4"] = ecs.AddComponent4(s, m.live[0], jgC1(one2[1]), jgC2(one2[2]), jgC3(one2[3]), jgC4(one2[4]))
+		_, errs["BulkAddEntity4"] = ecs.BulkAddEntity4(s, jgSlice[jgC1](c2[1]), jgSlice[jgC2](c2[2]), jgSlice[jgC3](c2[3]), jgSlice[jgC4](c2[4]))
+		if got, errs["BulkAppendEntity4"] = ecs.BulkAppendEntity4(s, dst[:1], jgSlice[jgC1](c2[1]), jgSlice[jgC2](c2[2]), jgSlice[jgC3](c2[3]), jgSlice[jgC4](c2[4])); len(got) != 1 {
+			t.Errorf("BulkAppendEntity4 refused returns %v, want dst", got)
+		}
+		errs["BulkAddComponent4"] = ecs.BulkAddComponent4(s, m.live[:2], jgSlice[jgC1](c2[1]), jgSlice[jgC2](c2[2]), jgSlice[jgC3](c2[3]), jgSlice[jgC4](c2[4]))
+		errs["Each4"] = ecs.Each4(s, func(ecs.EntityID, *jgC1, *jgC2, *jgC3, *jgC4) { t.Error("Each4 ran on a nil world") })
+		_, _, _, _, errs["Get4"] = ecs.Get4[jgC1, jgC2, jgC3, jgC4](s, m.live[0])
+		for name, err := range errs {
+			if !errors.Is(err, ecs.ErrNilWorld) || !strings.Contains(err.Error(), "is nil") {
+				t.Errorf("%s with the Storages %#v: %v, want an error wrapping ErrNilWorld", name, s, err)
+			}
+		}
+	}
+	m.verify("nil arguments")
 	if grouped {
 		if n, ok, err := ecs.GroupLen[jgC1](w); n != len(m.want(4, false)) || !ok || err != nil {
 			t.Errorf("GroupLen = %d, %v, %v; want %d, true", n, ok, err, len(m.want(4, false)))
@@ -1576,6 +1671,30 @@ func wgSuite5(t *testing.T, grouped, tracked bool) {
 		}
 	}
 	m.verify("borrow conflicts")
+
+	// A nil fn is refused, and so is a nil *World or Storages; nothing
+	// changes.
+	if err := ecs.Each5[jgC1, jgC2, jgC3, jgC4, jgC5](w, nil); !errors.Is(err, ecs.ErrNilFunc) || !strings.Contains(err.Error(), "Each5: fn is nil") {
+		t.Errorf("Each5 with a nil fn: %v, want an error wrapping ErrNilFunc naming Each5 and fn", err)
+	}
+	for _, s := range []ecs.Storages{(*ecs.World)(nil), nil} {
+		errs := map[string]error{}
+		_, errs["AddEntity5"] = ecs.AddEntity5(s, jgC1(one2[1]), jgC2(one2[2]), jgC3(one2[3]), jgC4(one2[4]), jgC5(one2[5]))
+		errs["AddComponent5"] = ecs.AddComponent5(s, m.live[0], jgC1(one2[1]), jgC2(one2[2]), jgC3(one2[3]), jgC4(one2[4]), jgC5(one2[5]))
+		_, errs["BulkAddEntity5"] = ecs.BulkAddEntity5(s, jgSlice[jgC1](c2[1]), jgSlice[jgC2](c2[2]), jgSlice[jgC3](c2[3]), jgSlice[jgC4](c2[4]), jgSlice[jgC5](c2[5]))
+		if got, errs["BulkAppendEntity5"] = ecs.BulkAppendEntity5(s, dst[:1], jgSlice[jgC1](c2[1]), jgSlice[jgC2](c2[2]), jgSlice[jgC3](c2[3]), jgSlice[jgC4](c2[4]), jgSlice[jgC5](c2[5])); len(got) != 1 {
+			t.Errorf("BulkAppendEntity5 refused returns %v, want dst", got)
+		}
+		errs["BulkAddComponent5"] = ecs.BulkAddComponent5(s, m.live[:2], jgSlice[jgC1](c2[1]), jgSlice[jgC2](c2[2]), jgSlice[jgC3](c2[3]), jgSlice[jgC4](c2[4]), jgSlice[jgC5](c2[5]))
+		errs["Each5"] = ecs.Each5(s, func(ecs.EntityID, *jgC1, *jgC2, *jgC3, *jgC4, *jgC5) { t.Error("Each5 ran on a nil world") })
+		_, _, _, _, _, errs["Get5"] = ecs.Get5[jgC1, jgC2, jgC3, jgC4, jgC5](s, m.live[0])
+		for name, err := range errs {
+			if !errors.Is(err, ecs.ErrNilWorld) || !strings.Contains(err.Error(), "is nil") {
+				t.Errorf("%s with the Storages %#v: %v, want an error wrapping ErrNilWorld", name, s, err)
+			}
+		}
+	}
+	m.verify("nil arguments")
 	if grouped {
 		if n, ok, err := ecs.GroupLen[jgC1](w); n != len(m.want(5, false)) || !ok || err != nil {
 			t.Errorf("GroupLen = %d, %v, %v; want %d, true", n, ok, err, len(m.want(5, false)))
@@ -1940,6 +2059,30 @@ func wgSuite6(t *testing.T, grouped, tracked bool) {
 		}
 	}
 	m.verify("borrow conflicts")
+
+	// A nil fn is refused, and so is a nil *World or Storages; nothing
+	// changes.
+	if err := ecs.Each6[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6](w, nil); !errors.Is(err, ecs.ErrNilFunc) || !strings.Contains(err.Error(), "Each6: fn is nil") {
+		t.Errorf("Each6 with a nil fn: %v, want an error wrapping ErrNilFunc naming Each6 and fn", err)
+	}
+	for _, s := range []ecs.Storages{(*ecs.World)(nil), nil} {
+		errs := map[string]error{}
+		_, errs["AddEntity6"] = ecs.AddEntity6(s, jgC1(one2[1]), jgC2(one2[2]), jgC3(one2[3]), jgC4(one2[4]), jgC5(one2[5]), jgC6(one2[6]))
+		errs["AddComponent6"] = ecs.AddComponent6(s, m.live[0], jgC1(one2[1]), jgC2(one2[2]), jgC3(one2[3]), jgC4(one2[4]), jgC5(one2[5]), jgC6(one2[6]))
+		_, errs["BulkAddEntity6"] = ecs.BulkAddEntity6(s, jgSlice[jgC1](c2[1]), jgSlice[jgC2](c2[2]), jgSlice[jgC3](c2[3]), jgSlice[jgC4](c2[4]), jgSlice[jgC5](c2[5]), jgSlice[jgC6](c2[6]))
+		if got, errs["BulkAppendEntity6"] = ecs.BulkAppendEntity6(s, dst[:1], jgSlice[jgC1](c2[1]), jgSlice[jgC2](c2[2]), jgSlice[jgC3](c2[3]), jgSlice[jgC4](c2[4]), jgSlice[jgC5](c2[5]), jgSlice[jgC6](c2[6])); len(got) != 1 {
+			t.Errorf("BulkAppendEntity6 refused returns %v, want dst", got)
+		}
+		errs["BulkAddComponent6"] = ecs.BulkAddComponent6(s, m.live[:2], jgSlice[jgC1](c2[1]), jgSlice[jgC2](c2[2]), jgSlice[jgC3](c2[3]), jgSlice[jgC4](c2[4]), jgSlice[jgC5](c2[5]), jgSlice[jgC6](c2[6]))
+		errs["Each6"] = ecs.Each6(s, func(ecs.EntityID, *jgC1, *jgC2, *jgC3, *jgC4, *jgC5, *jgC6) { t.Error("Each6 ran on a nil world") })
+		_, _, _, _, _, _, errs["Get6"] = ecs.Get6[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6](s, m.live[0])
+		for name, err := range errs {
+			if !errors.Is(err, ecs.ErrNilWorld) || !strings.Contains(err.Error(), "is nil") {
+				t.Errorf("%s with the Storages %#v: %v, want an error wrapping ErrNilWorld", name, s, err)
+			}
+		}
+	}
+	m.verify("nil arguments")
 	if grouped {
 		if n, ok, err := ecs.GroupLen[jgC1](w); n != len(m.want(6, false)) || !ok || err != nil {
 			t.Errorf("GroupLen = %d, %v, %v; want %d, true", n, ok, err, len(m.want(6, false)))
@@ -2315,6 +2458,32 @@ func wgSuite7(t *testing.T, grouped, tracked bool) {
 		}
 	}
 	m.verify("borrow conflicts")
+
+	// A nil fn is refused, and so is a nil *World or Storages; nothing
+	// changes.
+	if err := ecs.Each7[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6, jgC7](w, nil); !errors.Is(err, ecs.ErrNilFunc) || !strings.Contains(err.Error(), "Each7: fn is nil") {
+		t.Errorf("Each7 with a nil fn: %v, want an error wrapping ErrNilFunc naming Each7 and fn", err)
+	}
+	for _, s := range []ecs.Storages{(*ecs.World)(nil), nil} {
+		errs := map[string]error{}
+		_, errs["AddEntity7"] = ecs.AddEntity7(s, jgC1(one2[1]), jgC2(one2[2]), jgC3(one2[3]), jgC4(one2[4]), jgC5(one2[5]), jgC6(one2[6]), jgC7(one2[7]))
+		errs["AddComponent7"] = ecs.AddComponent7(s, m.live[0], jgC1(one2[1]), jgC2(one2[2]), jgC3(one2[3]), jgC4(one2[4]), jgC5(one2[5]), jgC6(one2[6]), jgC7(one2[7]))
+		_, errs["BulkAddEntity7"] = ecs.BulkAddEntity7(s, jgSlice[jgC1](c2[1]), jgSlice[jgC2](c2[2]), jgSlice[jgC3](c2[3]), jgSlice[jgC4](c2[4]), jgSlice[jgC5](c2[5]), jgSlice[jgC6](c2[6]), jgSlice[jgC7](c2[7]))
+		if got, errs["BulkAppendEntity7"] = ecs.BulkAppendEntity7(s, dst[:1], jgSlice[jgC1](c2[1]), jgSlice[jgC2](c2[2]), jgSlice[jgC3](c2[3]), jgSlice[jgC4](c2[4]), jgSlice[jgC5](c2[5]), jgSlice[jgC6](c2[6]), jgSlice[jgC7](c2[7])); len(got) != 1 {
+			t.Errorf("BulkAppendEntity7 refused returns %v, want dst", got)
+		}
+		errs["BulkAddComponent7"] = ecs.BulkAddComponent7(s, m.live[:2], jgSlice[jgC1](c2[1]), jgSlice[jgC2](c2[2]), jgSlice[jgC3](c2[3]), jgSlice[jgC4](c2[4]), jgSlice[jgC5](c2[5]), jgSlice[jgC6](c2[6]), jgSlice[jgC7](c2[7]))
+		errs["Each7"] = ecs.Each7(s, func(ecs.EntityID, *jgC1, *jgC2, *jgC3, *jgC4, *jgC5, *jgC6, *jgC7) {
+			t.Error("Each7 ran on a nil world")
+		})
+		_, _, _, _, _, _, _, errs["Get7"] = ecs.Get7[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6, jgC7](s, m.live[0])
+		for name, err := range errs {
+			if !errors.Is(err, ecs.ErrNilWorld) || !strings.Contains(err.Error(), "is nil") {
+				t.Errorf("%s with the Storages %#v: %v, want an error wrapping ErrNilWorld", name, s, err)
+			}
+		}
+	}
+	m.verify("nil arguments")
 	if grouped {
 		if n, ok, err := ecs.GroupLen[jgC1](w); n != len(m.want(7, false)) || !ok || err != nil {
 			t.Errorf("GroupLen = %d, %v, %v; want %d, true", n, ok, err, len(m.want(7, false)))
@@ -2701,6 +2870,32 @@ func wgSuite8(t *testing.T, grouped, tracked bool) {
 		}
 	}
 	m.verify("borrow conflicts")
+
+	// A nil fn is refused, and so is a nil *World or Storages; nothing
+	// changes.
+	if err := ecs.Each8[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6, jgC7, jgC8](w, nil); !errors.Is(err, ecs.ErrNilFunc) || !strings.Contains(err.Error(), "Each8: fn is nil") {
+		t.Errorf("Each8 with a nil fn: %v, want an error wrapping ErrNilFunc naming Each8 and fn", err)
+	}
+	for _, s := range []ecs.Storages{(*ecs.World)(nil), nil} {
+		errs := map[string]error{}
+		_, errs["AddEntity8"] = ecs.AddEntity8(s, jgC1(one2[1]), jgC2(one2[2]), jgC3(one2[3]), jgC4(one2[4]), jgC5(one2[5]), jgC6(one2[6]), jgC7(one2[7]), jgC8(one2[8]))
+		errs["AddComponent8"] = ecs.AddComponent8(s, m.live[0], jgC1(one2[1]), jgC2(one2[2]), jgC3(one2[3]), jgC4(one2[4]), jgC5(one2[5]), jgC6(one2[6]), jgC7(one2[7]), jgC8(one2[8]))
+		_, errs["BulkAddEntity8"] = ecs.BulkAddEntity8(s, jgSlice[jgC1](c2[1]), jgSlice[jgC2](c2[2]), jgSlice[jgC3](c2[3]), jgSlice[jgC4](c2[4]), jgSlice[jgC5](c2[5]), jgSlice[jgC6](c2[6]), jgSlice[jgC7](c2[7]), jgSlice[jgC8](c2[8]))
+		if got, errs["BulkAppendEntity8"] = ecs.BulkAppendEntity8(s, dst[:1], jgSlice[jgC1](c2[1]), jgSlice[jgC2](c2[2]), jgSlice[jgC3](c2[3]), jgSlice[jgC4](c2[4]), jgSlice[jgC5](c2[5]), jgSlice[jgC6](c2[6]), jgSlice[jgC7](c2[7]), jgSlice[jgC8](c2[8])); len(got) != 1 {
+			t.Errorf("BulkAppendEntity8 refused returns %v, want dst", got)
+		}
+		errs["BulkAddComponent8"] = ecs.BulkAddComponent8(s, m.live[:2], jgSlice[jgC1](c2[1]), jgSlice[jgC2](c2[2]), jgSlice[jgC3](c2[3]), jgSlice[jgC4](c2[4]), jgSlice[jgC5](c2[5]), jgSlice[jgC6](c2[6]), jgSlice[jgC7](c2[7]), jgSlice[jgC8](c2[8]))
+		errs["Each8"] = ecs.Each8(s, func(ecs.EntityID, *jgC1, *jgC2, *jgC3, *jgC4, *jgC5, *jgC6, *jgC7, *jgC8) {
+			t.Error("Each8 ran on a nil world")
+		})
+		_, _, _, _, _, _, _, _, errs["Get8"] = ecs.Get8[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6, jgC7, jgC8](s, m.live[0])
+		for name, err := range errs {
+			if !errors.Is(err, ecs.ErrNilWorld) || !strings.Contains(err.Error(), "is nil") {
+				t.Errorf("%s with the Storages %#v: %v, want an error wrapping ErrNilWorld", name, s, err)
+			}
+		}
+	}
+	m.verify("nil arguments")
 	if grouped {
 		if n, ok, err := ecs.GroupLen[jgC1](w); n != len(m.want(8, false)) || !ok || err != nil {
 			t.Errorf("GroupLen = %d, %v, %v; want %d, true", n, ok, err, len(m.want(8, false)))
