@@ -2,6 +2,7 @@ package ecs
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -96,6 +97,24 @@ func (g *group) joined(self int, id EntityID) (int, bool) {
 	return n, true
 }
 
+// reader returns a member other than self that a View reads in a frame
+// that also changes self (sparseIndex.readers), or -1: adding or removing
+// self's components would move the reader's under that View.
+func (g *group) reader(self int) int {
+	for k := range g.members {
+		if k != self && g.index[k].readers > 0 {
+			return k
+		}
+	}
+	return -1
+}
+
+// moveError is the panic value of adding or removing a component of
+// member self while a View of the same frame reads member k.
+func (g *group) moveError(self, k int, doing string) error {
+	return fmt.Errorf("ecs: %s a %s component would move the %s components of %s, which a View[%s] of the same system (or World.Borrow) is reading: borrow %s as a ViewMut there, or make the change in another system", doing, g.members[self].typeName(), g.members[k].typeName(), g.name, g.members[k].typeName(), g.members[k].typeName())
+}
+
 // maxGroup is the most member types a group can have (AddGroup2 …
 // AddGroup8).
 const maxGroup = 8
@@ -164,12 +183,18 @@ func (w *World) addGroup(name string, members []groupMember) error {
 // member moves the components of every other member (joined, leave), so
 // a ViewMut of one member writes all of them: a frame (a system's or a
 // condition's views, or one World.Borrow) holding a ViewMut of a member
-// also borrows every other member exclusively, before its views. Its own
-// Views of such a member then take no borrow of their own (held): the
-// frame's exclusive borrow covers them, however many there are. Without
+// also borrows every other member exclusively, before its views. Without
 // this, a system reading another member could run beside the ViewMut's
 // system and read the components while they move. Workload plans know
 // it too (partners), so such systems are not put in the same batch.
+//
+// The frame's own Views of such a member take no borrow of their own
+// (held): the frame's exclusive borrow covers them. They count as readers
+// of the member's storage (sparseIndex.readers) while borrowed: adding or
+// removing a component of another member would move the components they
+// read (an iteration would visit an entity twice and miss another, a
+// pointer would change entities), so it panics instead (group.guard),
+// naming both. Changing values, and joins, work as usual.
 //
 // A group added while a frame borrows would leave its ViewMuts without
 // those borrows: frame.borrow reads the group generation first and again

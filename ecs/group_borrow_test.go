@@ -161,7 +161,9 @@ func TestGroupBorrowsAreGivenBack(t *testing.T) {
 
 // One frame (a system, or one World.Borrow) may hold views of several
 // members, whatever their kinds: its View of a member beside its ViewMut
-// of another is then exclusive, so no other reader sees the moves.
+// of another is then exclusive, so no other reader sees the moves, and the
+// frame itself cannot move the components its View reads: adding or
+// removing the other member's components panics, changing nothing.
 func TestGroupFrameHoldsSeveralMembers(t *testing.T) {
 	w, ids := groupWorld(t, 4)
 	var a ecs.View[GA]
@@ -170,53 +172,72 @@ func TestGroupFrameHoldsSeveralMembers(t *testing.T) {
 	var e ecs.EntitiesView
 	release, err := w.Borrow(&a, &b, &c, &e)
 	noErr(t, err)
-	for _, id := range ids[1:] {
-		if err := b.AddComponent(e, id, GB{1}); err != nil {
-			t.Fatal(err)
-		}
-		if err := c.AddComponent(e, id, GC{2}); err != nil {
-			t.Fatal(err)
-		}
-	}
 	for _, id := range ids {
 		if p, ok := a.Get(id); !ok || p.V != int(id.Index()) {
-			t.Fatalf("GA of %v = %v, %v after the group moved it", id, p, ok)
+			t.Fatalf("GA of %v = %v, %v", id, p, ok)
 		}
-		if p := a.MustGet(id); p.V != int(id.Index()) {
-			t.Fatalf("MustGet: GA of %v = %v after the group moved it", id, p)
-		}
+	}
+	r := mustPanic(t, func() { _ = b.AddComponent(e, ids[1], GB{1}) })
+	if !strings.Contains(panicText(r), "View[ecs_test.GA]") {
+		t.Errorf("panic %v, want it to name the View it would move components under", r)
+	}
+	if b.Contains(ids[1]) || b.Len() != 0 {
+		t.Errorf("the refused addition changed the storage: Contains %v, Len %d", b.Contains(ids[1]), b.Len())
 	}
 	if _, err := w.Borrow(view[GA]()); !errors.Is(err, ecs.ErrBorrowConflict) {
 		t.Fatalf("View[GA] elsewhere beside a frame with View[GA] and ViewMut[GB]: got %v, want a borrow conflict", err)
+	}
+	release()
+	if n, _, err := ecs.GroupLen[GA](w); err != nil || n != 0 {
+		t.Fatalf("GroupLen = %d, want 0", n)
+	}
+	// With a ViewMut of the member read, the same additions move it.
+	var am ecs.ViewMut[GA]
+	release, err = w.Borrow(&am, &b, &c, &e)
+	noErr(t, err)
+	for _, id := range ids[1:] {
+		noErr(t, b.AddComponent(e, id, GB{1}))
+		noErr(t, c.AddComponent(e, id, GC{2}))
+	}
+	for _, id := range ids {
+		if p, ok := am.Get(id); !ok || p.V != int(id.Index()) {
+			t.Fatalf("GA of %v = %v, %v after the group moved it", id, p, ok)
+		}
 	}
 	release()
 	if n, _, err := ecs.GroupLen[GA](w); err != nil || n != 3 {
 		t.Fatalf("GroupLen = %d, want 3", n)
 	}
 	// Two writers of members borrow the third member once.
-	r, err := w.Borrow(viewMut[GA](), viewMut[GB]())
+	r2, err := w.Borrow(viewMut[GA](), viewMut[GB]())
 	noErr(t, err)
 	if _, err := w.Borrow(view[GC]()); !errors.Is(err, ecs.ErrBorrowConflict) {
 		t.Fatalf("View[GC] beside ViewMut[GA] and ViewMut[GB]: got %v, want a borrow conflict", err)
 	}
-	r()
+	r2()
 	// Two readers of members, with no writer, share.
 	r1, err := w.Borrow(view[GA]())
 	noErr(t, err)
-	r2, err := w.Borrow(view[GA](), view[GB]())
+	r3, err := w.Borrow(view[GA](), view[GB]())
 	noErr(t, err)
-	r2()
+	r3()
 	r1()
 
-	// A system with both kinds runs.
+	// A system with both kinds runs and changes values; a removal there
+	// panics, and the system's views are released.
 	noErr(t, w.Run(func(a ecs.View[GA], b ecs.ViewMut[GB]) {
-		for _, id := range ids[1:] {
-			b.Remove(id)
+		for id, pb := range b.WithID() {
+			pa, _ := a.Get(id)
+			pb.V = pa.V
 		}
 	}))
-	if n, _, err := ecs.GroupLen[GA](w); err != nil || n != 0 {
-		t.Fatalf("GroupLen = %d after the removals, want 0", n)
+	mustPanic(t, func() {
+		_ = w.Run(func(a ecs.View[GA], b ecs.ViewMut[GB]) { b.Remove(ids[1]) })
+	})
+	if n, _, err := ecs.GroupLen[GA](w); err != nil || n != 3 {
+		t.Fatalf("GroupLen = %d after the refused removal, want 3", n)
 	}
+	nothingHeld(t, w)
 }
 
 // Workload plans know that a ViewMut of a member writes the others: a

@@ -433,16 +433,17 @@ func runGroupModel[C ~struct{ V int }](t *testing.T, ops []byte) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		// View.Lookup over the live entities while, in the same system,
-		// each one's gB is deleted and given back: the entity leaves the
-		// group and joins it again, moving gA's components under the
-		// loop. Every id must still give its own gA; the model is left
-		// as it was.
-		if err := w.Run(func(ents EntitiesView, a View[gA], b ViewMut[gB]) {
+		// ViewMut.Lookup over the live entities while, in the same
+		// system, each one's gB is deleted and given back: the entity
+		// leaves the group and joins it again, moving gA's components
+		// under the loop. Every id must still give its own gA; the model
+		// is left as it was. (With a View[gA] there, the deletion panics:
+		// TestGroupMovesUnderAViewPanic.)
+		if err := w.Run(func(ents EntitiesView, a ViewMut[gA], b ViewMut[gB]) {
 			var seen []EntityID
 			for id, c := range a.Lookup(live) {
 				if r := model[id]; r.a == nil || c.V != *r.a {
-					t.Fatalf("step %d: View[gA].Lookup gave %v for %v; model %v", k/2, c.V, id, r.a)
+					t.Fatalf("step %d: ViewMut[gA].Lookup gave %v for %v; model %v", k/2, c.V, id, r.a)
 				}
 				seen = append(seen, id)
 				if r := model[id]; r.b != nil {
@@ -454,7 +455,7 @@ func runGroupModel[C ~struct{ V int }](t *testing.T, ops []byte) {
 			}
 			want := slices.DeleteFunc(slices.Clone(live), func(id EntityID) bool { return model[id].a == nil })
 			if !slices.Equal(seen, want) {
-				t.Fatalf("step %d: View[gA].Lookup visited %v, want %v", k/2, seen, want)
+				t.Fatalf("step %d: ViewMut[gA].Lookup visited %v, want %v", k/2, seen, want)
 			}
 		}); err != nil {
 			t.Fatal(err)

@@ -27,20 +27,27 @@ type parPanic struct{ value any }
 var parJobs = sync.Pool{New: func() any { return new(parJob) }}
 
 func (j *parJob) help() {
+	defer j.crew.done() // also if body ends the goroutine (runtime.Goexit)
 	j.claimAll()
-	j.crew.done()
 }
 
 func (j *parJob) claimAll() {
+	returned := false
 	defer func() {
 		if r := recover(); r != nil {
 			j.panicked.CompareAndSwap(nil, &parPanic{value: r})
 			j.next.Store(int64(j.n)) // stop handing out chunks
+		} else if !returned {
+			// body called runtime.Goexit: this goroutine ends; the
+			// caller panics with ErrGoexit once the others are done.
+			j.panicked.CompareAndSwap(nil, &parPanic{value: ErrGoexit})
+			j.next.Store(int64(j.n))
 		}
 	}()
 	for {
 		start := int(j.next.Add(int64(j.chunk))) - j.chunk
 		if start >= j.n {
+			returned = true
 			return
 		}
 		j.body(start, min(start+j.chunk, j.n))
@@ -73,8 +80,17 @@ func (p *Pool) parallelFor(n, grain int, body func(start, end int)) {
 	j.crew.pool = p
 	helpers := max(0, min(chunks-1, nworkers))
 	j.crew.hire(j, helpers)
+	waited := false
+	defer func() {
+		if !waited {
+			// body ended this goroutine (runtime.Goexit): the helpers
+			// still use it and its data, so wait for them first.
+			j.crew.wait(j)
+		}
+	}()
 	j.claimAll()
 	j.crew.wait(j)
+	waited = true
 	pp := j.panicked.Load()
 	j.body, j.crew.pool = nil, nil
 	parJobs.Put(j)
@@ -89,13 +105,16 @@ func (p *Pool) parallelFor(n, grain int, body func(start, end int)) {
 // goroutines at once, each with different components; it must not touch
 // shared state without synchronisation. Storages smaller than
 // 2×[ParallelMin] are iterated on the caller. Worth it only when fn does
-// real work per entity.
+// real work per entity. Panics if fn is nil.
 func (v ViewMut[T]) ParEach(fn func(*T)) { v.ParEachMin(ParallelMin, fn) }
 
 // ParEachMin is [ViewMut.ParEach] with chunks of at least grain components
 // (and no parallelism below 2×grain): use a small grain when fn is
 // expensive.
 func (v ViewMut[T]) ParEachMin(grain int, fn func(*T)) {
+	if fn == nil {
+		panic(errNilFunc("ViewMut.ParEach"))
+	}
 	s := v.store()
 	if s.track != nil {
 		s.track.markAll() // every component is handed out for writing
@@ -109,11 +128,14 @@ func (v ViewMut[T]) ParEachMin(grain int, fn func(*T)) {
 }
 
 // ParEach calls fn with every component, in parallel: see [ViewMut.ParEach].
-// The pointers are for reading.
+// The pointers are for reading. Panics if fn is nil.
 func (v View[T]) ParEach(fn func(*T)) { v.ParEachMin(ParallelMin, fn) }
 
 // ParEachMin is [View.ParEach] with chunks of at least grain components.
 func (v View[T]) ParEachMin(grain int, fn func(*T)) {
+	if fn == nil {
+		panic(errNilFunc("View.ParEach"))
+	}
 	data := v.store().data
 	v.c.w.Pool().parallelFor(len(data), grain, func(start, end int) {
 		for i := start; i < end; i++ {

@@ -6,7 +6,7 @@ package ecs
 // the driving storage across the worker pool (inner parallelism, the
 // guide's par_iter). fn runs on several goroutines at once, on different
 // entities. Joins over fewer than 2×[ParallelMin] candidates run on the
-// caller; see ParEachMin for expensive work.
+// caller; see ParEachMin for expensive work. Panics if fn is nil.
 func (it Iter1[T1]) ParEach(fn func(*T1)) {
 	it.ParEachMin(ParallelMin, fn)
 }
@@ -18,6 +18,9 @@ func (it Iter1[T1]) ParEach(fn func(*T1)) {
 // pass on the caller first: marking updates summaries shared by
 // neighbouring components, which the workers must not write at once.
 func (it Iter1[T1]) ParEachMin(grain int, fn func(*T1)) {
+	if fn == nil {
+		panic(errNilFunc("Iter1.ParEach"))
+	}
 	it.start()
 	if it.marks {
 		it.driveTracked(func(EntityID, *T1) bool { return true })
@@ -46,7 +49,7 @@ func (it Iter1[T1]) ParEachMin(grain int, fn func(*T1)) {
 // the driving storage across the worker pool (inner parallelism, the
 // guide's par_iter). fn runs on several goroutines at once, on different
 // entities. Joins over fewer than 2×[ParallelMin] candidates run on the
-// caller; see ParEachMin for expensive work.
+// caller; see ParEachMin for expensive work. Panics if fn is nil.
 func (it Iter2[T1, T2]) ParEach(fn func(*T1, *T2)) {
 	it.ParEachMin(ParallelMin, fn)
 }
@@ -58,6 +61,9 @@ func (it Iter2[T1, T2]) ParEach(fn func(*T1, *T2)) {
 // pass on the caller first: marking updates summaries shared by
 // neighbouring components, which the workers must not write at once.
 func (it Iter2[T1, T2]) ParEachMin(grain int, fn func(*T1, *T2)) {
+	if fn == nil {
+		panic(errNilFunc("Iter2.ParEach"))
+	}
 	it.start()
 	if it.marks {
 		it.driveTracked(func(EntityID, *T1, *T2) bool { return true })
@@ -86,7 +92,7 @@ func (it Iter2[T1, T2]) ParEachMin(grain int, fn func(*T1, *T2)) {
 // the driving storage across the worker pool (inner parallelism, the
 // guide's par_iter). fn runs on several goroutines at once, on different
 // entities. Joins over fewer than 2×[ParallelMin] candidates run on the
-// caller; see ParEachMin for expensive work.
+// caller; see ParEachMin for expensive work. Panics if fn is nil.
 func (it Iter3[T1, T2, T3]) ParEach(fn func(*T1, *T2, *T3)) {
 	it.ParEachMin(ParallelMin, fn)
 }
@@ -98,6 +104,9 @@ func (it Iter3[T1, T2, T3]) ParEach(fn func(*T1, *T2, *T3)) {
 // pass on the caller first: marking updates summaries shared by
 // neighbouring components, which the workers must not write at once.
 func (it Iter3[T1, T2, T3]) ParEachMin(grain int, fn func(*T1, *T2, *T3)) {
+	if fn == nil {
+		panic(errNilFunc("Iter3.ParEach"))
+	}
 	it.start()
 	if it.marks {
 		it.driveTracked(func(EntityID, *T1, *T2, *T3) bool { return true })
@@ -126,7 +135,7 @@ func (it Iter3[T1, T2, T3]) ParEachMin(grain int, fn func(*T1, *T2, *T3)) {
 // the driving storage across the worker pool (inner parallelism, the
 // guide's par_iter). fn runs on several goroutines at once, on different
 // entities. Joins over fewer than 2×[ParallelMin] candidates run on the
-// caller; see ParEachMin for expensive work.
+// caller; see ParEachMin for expensive work. Panics if fn is nil.
 func (it Iter4[T1, T2, T3, T4]) ParEach(fn func(*T1, *T2, *T3, *T4)) {
 	it.ParEachMin(ParallelMin, fn)
 }
@@ -138,6 +147,9 @@ func (it Iter4[T1, T2, T3, T4]) ParEach(fn func(*T1, *T2, *T3, *T4)) {
 // pass on the caller first: marking updates summaries shared by
 // neighbouring components, which the workers must not write at once.
 func (it Iter4[T1, T2, T3, T4]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4)) {
+	if fn == nil {
+		panic(errNilFunc("Iter4.ParEach"))
+	}
 	it.start()
 	if it.marks {
 		it.driveTracked(func(EntityID, *T1, *T2, *T3, *T4) bool { return true })
@@ -166,7 +178,7 @@ func (it Iter4[T1, T2, T3, T4]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4
 // the driving storage across the worker pool (inner parallelism, the
 // guide's par_iter). fn runs on several goroutines at once, on different
 // entities. Joins over fewer than 2×[ParallelMin] candidates run on the
-// caller; see ParEachMin for expensive work.
+// caller; see ParEachMin for expensive work. Panics if fn is nil.
 func (it Iter5[T1, T2, T3, T4, T5]) ParEach(fn func(*T1, *T2, *T3, *T4, *T5)) {
 	it.ParEachMin(ParallelMin, fn)
 }
@@ -178,6 +190,9 @@ func (it Iter5[T1, T2, T3, T4, T5]) ParEach(fn func(*T1, *T2, *T3, *T4, *T5)) {
 // pass on the caller first: marking updates summaries shared by
 // neighbouring components, which the workers must not write at once.
 func (it Iter5[T1, T2, T3, T4, T5]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4, *T5)) {
+	if fn == nil {
+		panic(errNilFunc("Iter5.ParEach"))
+	}
 	it.start()
 	if it.marks {
 		it.driveTracked(func(EntityID, *T1, *T2, *T3, *T4, *T5) bool { return true })
@@ -206,7 +221,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) ParEachMin(grain int, fn func(*T1, *T2, *T3,
 // the driving storage across the worker pool (inner parallelism, the
 // guide's par_iter). fn runs on several goroutines at once, on different
 // entities. Joins over fewer than 2×[ParallelMin] candidates run on the
-// caller; see ParEachMin for expensive work.
+// caller; see ParEachMin for expensive work. Panics if fn is nil.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) ParEach(fn func(*T1, *T2, *T3, *T4, *T5, *T6)) {
 	it.ParEachMin(ParallelMin, fn)
 }
@@ -218,6 +233,9 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) ParEach(fn func(*T1, *T2, *T3, *T4, *T5,
 // pass on the caller first: marking updates summaries shared by
 // neighbouring components, which the workers must not write at once.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4, *T5, *T6)) {
+	if fn == nil {
+		panic(errNilFunc("Iter6.ParEach"))
+	}
 	it.start()
 	if it.marks {
 		it.driveTracked(func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6) bool { return true })
@@ -246,7 +264,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) ParEachMin(grain int, fn func(*T1, *T2, 
 // the driving storage across the worker pool (inner parallelism, the
 // guide's par_iter). fn runs on several goroutines at once, on different
 // entities. Joins over fewer than 2×[ParallelMin] candidates run on the
-// caller; see ParEachMin for expensive work.
+// caller; see ParEachMin for expensive work. Panics if fn is nil.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) ParEach(fn func(*T1, *T2, *T3, *T4, *T5, *T6, *T7)) {
 	it.ParEachMin(ParallelMin, fn)
 }
@@ -258,6 +276,9 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) ParEach(fn func(*T1, *T2, *T3, *T4, 
 // pass on the caller first: marking updates summaries shared by
 // neighbouring components, which the workers must not write at once.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4, *T5, *T6, *T7)) {
+	if fn == nil {
+		panic(errNilFunc("Iter7.ParEach"))
+	}
 	it.start()
 	if it.marks {
 		it.driveTracked(func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7) bool { return true })
@@ -286,7 +307,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) ParEachMin(grain int, fn func(*T1, *
 // the driving storage across the worker pool (inner parallelism, the
 // guide's par_iter). fn runs on several goroutines at once, on different
 // entities. Joins over fewer than 2×[ParallelMin] candidates run on the
-// caller; see ParEachMin for expensive work.
+// caller; see ParEachMin for expensive work. Panics if fn is nil.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) ParEach(fn func(*T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8)) {
 	it.ParEachMin(ParallelMin, fn)
 }
@@ -298,6 +319,9 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) ParEach(fn func(*T1, *T2, *T3, *
 // pass on the caller first: marking updates summaries shared by
 // neighbouring components, which the workers must not write at once.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8)) {
+	if fn == nil {
+		panic(errNilFunc("Iter8.ParEach"))
+	}
 	it.start()
 	if it.marks {
 		it.driveTracked(func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8) bool { return true })

@@ -2,6 +2,7 @@ package ecs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -229,7 +230,7 @@ func (p *Pool) work() {
 		}
 		if h := p.take(); h != nil {
 			p.mu.Unlock()
-			h.help()
+			p.runJob(h)
 			p.poll()
 			p.mu.Lock()
 			continue
@@ -249,6 +250,21 @@ func (p *Pool) work() {
 			<-w.wake // woken as it timed out: the token was sent under mu
 		}
 	}
+}
+
+// runJob runs a worker's share of job h. If h ends the goroutine
+// (runtime.Goexit: testing.T.FailNow in a system, for instance), the
+// worker ends with it, and another worker takes its place; h itself
+// accounts for its share (its deferred calls run).
+func (p *Pool) runJob(h helper) {
+	returned := false
+	defer func() {
+		if !returned {
+			go p.work() // p.live still counts the worker that ended
+		}
+	}()
+	h.help()
+	returned = true
 }
 
 // unpark removes w from p.parked. The caller holds p.mu.
@@ -389,6 +405,17 @@ func (w *World) Pool() *Pool {
 // its Close.
 func (w *World) SetPool(p *Pool) { w.pool.Store(p) }
 
+// ErrGoexit is the error of a workload system or run condition that ended
+// its goroutine with runtime.Goexit (as testing.T.FailNow does) on a
+// worker of the pool: the worker ends, another takes its place, and
+// RunWorkload returns a [*WorkloadError] wrapping ErrGoexit once the
+// systems running meanwhile have finished. A ParEach whose function does
+// so on a worker panics with ErrGoexit on the calling goroutine. On the
+// goroutine that called RunWorkload, runtime.Goexit ends that goroutine,
+// as it always does, after the systems running on workers have finished
+// and with every borrow released.
+var ErrGoexit = errors.New("ecs: runtime.Goexit called on a worker goroutine of the pool")
+
 // sharedPool is the pool of parallel iterations, which do not know their
 // world.
 var sharedPool = sync.OnceValue(func() *Pool { return NewPool(-1) })
@@ -497,14 +524,33 @@ func (p *plan) runParallel(tctx context.Context, nworkers int) error {
 			p.queue(s)
 		}
 	}
+	// The caller takes one ready system, unless it has gated ones to run
+	// first: then every ready system needs a helper.
+	first := len(p.ready) - 1
+	if len(p.gated) > 0 {
+		first++
+	}
 	p.mu.Unlock()
-	p.hireFor(len(p.ready) - 1)
+	returned := false
+	defer func() {
+		if !returned {
+			// runtime.Goexit on the caller, in a system or a condition
+			// it ran: no system starts any more, and the goroutine ends
+			// once the systems running on workers have finished, so
+			// that no helper is still inside the plan when the next run
+			// (or a replacement of the workload) begins.
+			p.stopped.Store(true)
+			p.crew.wait(p)
+		}
+	}()
+	p.hireFor(first)
 	for p.left.Load() > 0 {
-		if !p.runGated() && !p.runReady() {
+		if !p.runGated() && !p.runReady(true) {
 			p.await()
 		}
 	}
 	p.crew.wait(p)
+	returned = true
 	// Panics first, then errors, in declared order.
 	for _, s := range p.systems {
 		if s.panicked != nil {
@@ -532,22 +578,25 @@ func (p *plan) queue(s *planSystem) {
 // help runs systems of the ready list until it is empty: a worker's part
 // of a run.
 func (p *plan) help() {
-	for p.runReady() {
+	defer p.crew.done() // also if a system ends the goroutine (runtime.Goexit)
+	for p.runReady(false) {
 	}
-	p.crew.done()
 }
 
 // runReady runs the first system of the ready list, and reports whether
-// there was one.
-func (p *plan) runReady() bool {
+// there was one. caller says whether the goroutine is the caller's (see
+// finish).
+func (p *plan) runReady(caller bool) bool {
 	s, _ := p.pop(&p.ready, &p.head)
 	if s == nil {
 		return false
 	}
+	returned := false
+	defer func() { p.finish(s, caller, !returned) }() // also if s ends the goroutine (runtime.Goexit)
 	if !p.stopped.Load() {
 		p.exec(s)
 	}
-	p.finish(s)
+	returned = true
 	return true
 }
 
@@ -573,18 +622,20 @@ func (p *plan) runGated() bool {
 		return false
 	}
 	run := !p.stopped.Load() && p.check(s)
-	switch {
-	case run && !s.onCaller && more:
+	if run && !s.onCaller && more {
 		// Other gated systems wait for the caller: let a worker run it.
 		p.mu.Lock()
 		p.ready = append(p.ready, s)
 		p.mu.Unlock()
 		p.hireFor(1)
 		return true
-	case run:
+	}
+	returned := false
+	defer func() { p.finish(s, true, !returned) }() // also if s ends the goroutine (runtime.Goexit)
+	if run {
 		p.exec(s)
 	}
-	p.finish(s)
+	returned = true
 	return true
 }
 
@@ -601,8 +652,13 @@ func (p *plan) exec(s *planSystem) {
 // an error) and releases the systems that were waiting for it alone: the
 // goroutine calling it runs one of the ready ones next (runReady), and
 // helpers are woken for the others; the caller is woken for gated ones, or
-// when s was the last.
-func (p *plan) finish(s *planSystem) {
+// when s was the last. caller says that the goroutine calling finish is
+// the caller's, which runs the gated systems first: if there are any, every
+// ready one gets a helper. exiting says that s ended the goroutine
+// (runtime.Goexit), which takes no system next: every ready one gets a
+// helper, and the caller is woken in case no helper is free (the exiting
+// worker still counts as helping until its deferred calls have run).
+func (p *plan) finish(s *planSystem, caller, exiting bool) {
 	if s.err != nil || s.panicked != nil {
 		p.stopped.Store(true)
 	}
@@ -619,9 +675,14 @@ func (p *plan) finish(s *planSystem) {
 			}
 		}
 	}
+	takesNext := !exiting && !(caller && p.ghead < len(p.gated))
 	p.mu.Unlock()
-	p.hireFor(ready - 1)
-	if p.left.Add(-1) == 0 || gated > 0 || ready > 1 {
+	if takesNext {
+		p.hireFor(ready - 1)
+	} else {
+		p.hireFor(ready)
+	}
+	if p.left.Add(-1) == 0 || gated > 0 || ready > 1 || exiting && ready > 0 {
 		select {
 		case p.signal <- struct{}{}:
 		default: // the caller has a wake-up already
@@ -721,11 +782,17 @@ func (c *planCond) eval(w *World, s *planSystem) (bool, error) {
 	return v != c.skip, nil
 }
 
-// exec runs the system once, recording its error or panic.
+// exec runs the system once, recording its error or panic. A system that
+// ends its goroutine (runtime.Goexit) gets ErrGoexit as its error: on a
+// worker, the run then stops as after an error; on the caller, the
+// goroutine ends once the run has (see runParallel).
 func (s *planSystem) exec() {
+	returned := false
 	defer func() {
 		if r := recover(); r != nil {
 			s.panicked = &SystemPanic{Workload: s.path, System: s.name, Value: r, Stack: debug.Stack()}
+		} else if !returned {
+			s.err = ErrGoexit
 		}
 	}()
 	w := s.p.world
@@ -741,6 +808,7 @@ func (s *planSystem) exec() {
 		s.execTraced()
 	}
 	s.lastRun, s.ran = now, true
+	returned = true
 }
 
 func (s *planSystem) execTraced() {

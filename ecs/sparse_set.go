@@ -136,6 +136,11 @@ type sparseSet[T any] struct {
 type sparseIndex struct {
 	pages []*sparsePage
 	dense []EntityID
+	// readers counts the Views of a group member held by frames that
+	// also hold a ViewMut of another member (see groupBorrows): while it
+	// is above zero, the other members' additions and removals, which
+	// would move this storage's components, panic (group.reader).
+	readers int
 }
 
 // typeFree returns the storage's sparseIndex.
@@ -403,6 +408,13 @@ func (s *sparseSet[T]) putNew(e *uint64, id EntityID, v T) {
 // storage's group, if it is in one and id now has every member type.
 func (s *sparseSet[T]) joinNew(id EntityID) {
 	if g := s.group; g != nil {
+		if k := g.reader(s.member); k >= 0 {
+			// Undo the insertion before refusing it: the storage is as
+			// it was before the call.
+			*entryIn(s.pages, id) = 0
+			s.dropLast(len(s.dense) - 1)
+			panic(g.moveError(s.member, k, "adding"))
+		}
 		if n, ok := g.joined(s.member, id); ok {
 			s.swapPos(len(s.dense)-1, n) // no-op when already there
 		}
@@ -595,6 +607,9 @@ func (s *sparseSet[T]) remove(id EntityID) (v T, ok bool) {
 	}
 	i := int(uint32(*e)) - 1
 	if g := s.group; g != nil && i < g.n {
+		if k := g.reader(s.member); k >= 0 {
+			panic(g.moveError(s.member, k, "removing"))
+		}
 		if s.track == nil {
 			v = s.data[i]
 			s.deletePacked(e, i)
@@ -632,6 +647,9 @@ func (s *sparseSet[T]) deleteID(id EntityID) bool {
 	}
 	i := int(uint32(*e)) - 1
 	if g := s.group; g != nil && i < g.n {
+		if k := g.reader(s.member); k >= 0 {
+			panic(g.moveError(s.member, k, "removing"))
+		}
 		if s.track == nil {
 			s.deletePacked(e, i)
 			return true

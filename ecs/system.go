@@ -19,7 +19,7 @@ type borrowCtx struct {
 	last       uint64
 	now        uint64
 	// held lists the group members whose storages the frame borrows
-	// exclusively itself (see groupBorrows): its views of them take no
+	// exclusively itself (see groupBorrows): its Views of them take no
 	// borrow of their own.
 	held []typeKey
 }
@@ -86,9 +86,21 @@ type viewShape struct {
 	access   []Access
 }
 
+// fieldShape is a view field of a custom view, or the elements of an
+// array of views (t an array type, every element of shape).
 type fieldShape struct {
-	index int // the field's index in the custom view's struct
+	index int // the field's index in the custom view's struct; -1 for an array's elements
 	shape *viewShape
+}
+
+// ecsPath is the import path of this package: the built-in views are the
+// types of it that implement viewParam. A struct elsewhere that embeds one
+// gains its methods too, but is a custom view (its fields are borrowed).
+var ecsPath = reflect.TypeFor[View[int]]().PkgPath()
+
+// isBuiltin reports whether t is one of the package's views.
+func isBuiltin(t reflect.Type) bool {
+	return t.PkgPath() == ecsPath && reflect.PointerTo(t).Implements(viewParamType)
 }
 
 var viewShapes sync.Map // reflect.Type -> *viewShape or error (reason string)
@@ -114,13 +126,29 @@ func buildShape(t reflect.Type, depth int) (*viewShape, string) {
 	if t == nil {
 		return nil, "is nil"
 	}
-	if reflect.PointerTo(t).Implements(viewParamType) {
+	if isBuiltin(t) {
 		var a accessSet
 		reflect.New(t).Interface().(viewParam).access(&a)
 		return &viewShape{t: t, builtin: true, access: a.list}, ""
 	}
-	if t.Kind() == reflect.Pointer {
+	switch t.Kind() {
+	case reflect.Pointer:
 		return nil, "is a pointer; take views by value (View[T], not *View[T])"
+	case reflect.Slice, reflect.Map, reflect.Chan:
+		return nil, "is a " + t.Kind().String() + " of views, whose length is not known when the system is analysed; use an array or separate fields"
+	case reflect.Array:
+		if t.Len() == 0 || !isViewCandidate(t.Elem()) {
+			return nil, "is an array of no views"
+		}
+		es, reason := buildShape(t.Elem(), depth+1)
+		if es == nil {
+			return nil, "has elements that " + reason
+		}
+		s := &viewShape{t: t, fields: []fieldShape{{index: -1, shape: es}}}
+		for range t.Len() {
+			s.access = append(s.access, es.access...)
+		}
+		return s, ""
 	}
 	if t.Kind() != reflect.Struct {
 		return nil, "is not a view (View, ViewMut, UniqueView, UniqueViewMut, EntitiesView, EntitiesViewMut, AllStoragesViewMut, or a struct of views)"
@@ -151,13 +179,16 @@ func buildShape(t reflect.Type, depth int) (*viewShape, string) {
 }
 
 // isViewCandidate reports whether a struct field should be borrowed: it is a
-// Slipway view, or a struct that (recursively) contains one or has hooks.
+// Slipway view, an array of them, or a struct that (recursively) contains
+// one or has hooks. Pointers, slices and maps of views are candidates too,
+// so that buildShape refuses them with a message rather than skip them.
 func isViewCandidate(t reflect.Type) bool {
-	if reflect.PointerTo(t).Implements(viewParamType) {
+	if isBuiltin(t) {
 		return true
 	}
-	if t.Kind() == reflect.Pointer && isViewCandidate(t.Elem()) {
-		return true // refused by buildShape, with a message, rather than skipped
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map, reflect.Chan:
+		return isViewCandidate(t.Elem())
 	}
 	if t.Kind() != reflect.Struct {
 		return false
@@ -181,6 +212,12 @@ func (s *viewShape) instance(v reflect.Value) viewParam {
 	}
 	c := &customView{shape: s}
 	for _, f := range s.fields {
+		if f.index < 0 { // an array's elements
+			for i := range v.Len() {
+				c.fields = append(c.fields, f.shape.instance(v.Index(i)))
+			}
+			continue
+		}
 		c.fields = append(c.fields, f.shape.instance(v.Field(f.index)))
 	}
 	if s.onBorrow {
@@ -261,11 +298,15 @@ func (c *customView) releaseView() {
 	c.releaseFields()
 }
 
+// releaseFields releases the borrowed fields in reverse order, each
+// release deferred by the one before it, as frame.release does, so that a
+// field's OnRelease that panics does not keep the others borrowed.
 func (c *customView) releaseFields() {
-	for i := c.borrowed - 1; i >= 0; i-- {
-		c.fields[i].releaseView()
+	if c.borrowed > 0 {
+		c.borrowed--
+		defer c.releaseFields()
+		c.fields[c.borrowed].releaseView()
 	}
-	c.borrowed = 0
 }
 
 // sysShape is the analysis of a function type as a system. It depends only
@@ -407,8 +448,17 @@ func (s *sysShape) newFrame() *frame {
 // borrow borrows every parameter, releasing them all if one fails. In a
 // world with packed groups it first takes the borrows its ViewMuts of
 // group members call for (see groupBorrows), and starts over if a group
-// was added meanwhile.
+// was added meanwhile. Once every view is borrowed, it runs the custom
+// views' OnBorrow hooks. Whatever fails, panics or ends the goroutine
+// (runtime.Goexit) on the way, a hook included, leaves nothing borrowed:
+// the release is deferred (with the OnRelease of the hooks that ran).
 func (f *frame) borrow(ctx *borrowCtx) error {
+	ok := false
+	defer func() {
+		if !ok {
+			f.release()
+		}
+	}()
 	for {
 		gen := ctx.w.groupGen.Load()
 		if borrowHook != nil {
@@ -423,7 +473,6 @@ func (f *frame) borrow(ctx *borrowCtx) error {
 			for i := range f.groups.locks {
 				e := &f.groups.locks[i]
 				if err := e.lock.acquire(&e.b, true, e.resource); err != nil {
-					f.release()
 					return err
 				}
 				f.nlocks++
@@ -431,7 +480,6 @@ func (f *frame) borrow(ctx *borrowCtx) error {
 		}
 		for _, p := range f.params {
 			if err := p.borrowView(ctx); err != nil {
-				f.release()
 				return err
 			}
 			f.n++
@@ -445,10 +493,10 @@ func (f *frame) borrow(ctx *borrowCtx) error {
 		}
 		if f.hooks {
 			if err := runHooks(f.params); err != nil {
-				f.release()
 				return err
 			}
 		}
+		ok = true
 		return nil
 	}
 }
@@ -458,16 +506,20 @@ func (f *frame) borrow(ctx *borrowCtx) error {
 var borrowHook func()
 
 // release releases the borrowed parameters in reverse order, then the
-// group borrows.
+// group borrows. A custom view's OnRelease that panics (or ends the
+// goroutine) does not stop it: the rest is released before the panic goes
+// on (each release is deferred by the one before it).
 func (f *frame) release() {
-	for i := f.n - 1; i >= 0; i-- {
-		f.params[i].releaseView()
+	if f.n > 0 {
+		f.n--
+		defer f.release()
+		f.params[f.n].releaseView()
+		return
 	}
-	f.n = 0
-	for i := f.nlocks - 1; i >= 0; i-- {
-		f.groups.locks[i].lock.releaseExclusive()
+	for f.nlocks > 0 {
+		f.nlocks--
+		f.groups.locks[f.nlocks].lock.releaseExclusive()
 	}
-	f.nlocks = 0
 }
 
 // callee is a system or run condition as the scheduler calls it: through

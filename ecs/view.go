@@ -64,9 +64,8 @@ type viewCore[T any] struct {
 	// The storage's layout, copied at the borrow of a View for Get,
 	// MustGet and Lookup: the sparse pages and the components (the
 	// identity prefix is in the View). A shared borrow keeps the storage
-	// as it is until the release, which zeroes the copies. The
-	// exception is a View of a group member beside a ViewMut of another
-	// member in the same frame (held): see borrow. Unused in a ViewMut.
+	// as it is until the release, which zeroes the copies. Unused in a
+	// ViewMut.
 	pages []*sparsePage
 	data  []T
 
@@ -188,21 +187,22 @@ func (c *viewCore[T]) borrow(ctx *borrowCtx, s *sparseSet[T], kind accessKind, k
 	if err := ctx.lockAll(&c.b); err != nil {
 		return err
 	}
+	// A View of a group member beside a ViewMut of another member in
+	// the same frame is held: the frame borrows the member exclusively
+	// (groupBorrows), and the view marks the storage read, so that the
+	// other member's additions and removals, which would move its
+	// components under the view, panic instead (group.guard).
 	c.held = s.group != nil && len(ctx.held) > 0 && slices.Contains(ctx.held, s.accessKey())
-	if !c.held {
-		if err := s.lock.acquire(&c.b, kind.exclusive(), s.name); err != nil {
-			ctx.unlockAll(&c.b)
-			return err
-		}
+	if c.held {
+		s.readers++
+	} else if err := s.lock.acquire(&c.b, kind.exclusive(), s.name); err != nil {
+		ctx.unlockAll(&c.b)
+		return err
 	}
 	c.s = s
 	c.epoch++
 	if kind == accView {
 		c.pages, c.data = s.pages, s.data
-		// A held view's storage is a group member (another view of the
-		// frame can move its components within the group: a swap does
-		// not reallocate, so pages, n and the View's address of the
-		// components stay valid), which keeps no prefix.
 	}
 	if s.track != nil {
 		c.inWorkload, c.last = ctx.inWorkload, ctx.last
@@ -220,7 +220,9 @@ func (c *viewCore[T]) release() {
 	if c.s.track != nil && c.b.kind.exclusive() {
 		c.s.track.now = 0
 	}
-	if !c.held {
+	if c.held {
+		c.s.readers--
+	} else {
 		c.s.lock.release(&c.b, c.b.kind.exclusive())
 	}
 	c.w.allLock.release(&c.b, false)
@@ -249,8 +251,7 @@ func (v *View[T]) borrowView(ctx *borrowCtx) error {
 	}
 	// min: the prefix is never past the components (layoutError checks
 	// it); should that break, a look-up still stays inside the array, as
-	// indexing checks it. A held view's storage is a group member, which
-	// keeps no prefix.
+	// indexing checks it.
 	v.epoch, v.gen, v.ident = v.c.epoch, s.pre.gen, min(s.pre.n, uint64(len(s.data)))
 	return nil
 }
