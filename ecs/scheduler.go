@@ -205,6 +205,9 @@ func (b *planBuilder) flatten(items []any, ctx flatCtx) error {
 			if len(x.items) == 0 {
 				return &WorkloadBuildError{Workload: ctx.path + "/" + x.name, Reason: "the workload has no system"}
 			}
+			if x.err != nil {
+				return &WorkloadBuildError{Workload: ctx.path + "/" + x.name, Err: x.err}
+			}
 			inner := flatCtx{
 				path:   ctx.path + "/" + x.name,
 				labels: concat(ctx.labels, []string{x.name}, x.labels),
@@ -254,6 +257,9 @@ func (b *planBuilder) addSystem(spec *SystemSpec, ctx flatCtx) error {
 		return &WorkloadBuildError{Workload: ctx.path, System: spec.name, Err: spec.err}
 	}
 	shape, err := analyseSystem(spec.fn, spec.name)
+	if err == nil {
+		err = selfConflict(shape, spec.name)
+	}
 	if err != nil {
 		return &WorkloadBuildError{Workload: ctx.path, System: spec.name, Err: err}
 	}
@@ -264,7 +270,7 @@ func (b *planBuilder) addSystem(spec *SystemSpec, ctx flatCtx) error {
 		fn:       calleeOf(spec.fn),
 		shape:    shape,
 		frame:    shape.newFrame(),
-		access:   slices.Clone(shape.access),
+		access:   appendNew(nil, shape.access...),
 		labels:   concat([]string{spec.name}, spec.labels, ctx.labels),
 		before:   concat(spec.before, ctx.before),
 		after:    concat(spec.after, ctx.after),
@@ -279,12 +285,12 @@ func (b *planBuilder) addSystem(spec *SystemSpec, ctx flatCtx) error {
 		}
 		s.conds = append(s.conds, pc)
 		if pc.shape != nil {
-			s.access = append(s.access, pc.shape.access...)
+			s.access = appendNew(s.access, pc.shape.access...)
 		}
 	}
 	for _, wc := range ctx.wconds {
 		if c := b.p.wconds[wc]; c.shape != nil {
-			s.access = append(s.access, c.shape.access...)
+			s.access = appendNew(s.access, c.shape.access...)
 		}
 	}
 	b.p.systems = append(b.p.systems, s)
@@ -299,11 +305,127 @@ func newCond(c condSpec, owner string) (*planCond, error) {
 		return &planCond{owner: owner, name: owner + " (run condition)", skip: c.skip, plain: f}, nil
 	}
 	shape, err := analyseCond(c.fn, owner)
+	if err == nil {
+		err = selfConflict(shape, owner)
+	}
 	if err != nil {
 		return nil, err
 	}
 	return &planCond{owner: owner, name: owner + " (run condition)", skip: c.skip, fn: calleeOf(c.fn), shape: shape, frame: shape.newFrame()}, nil
 }
+
+// appendNew appends to list each of more that list does not hold yet, in
+// order. A system's accesses gather its views' and its run conditions',
+// which often repeat each other; the plan lists and compares each once.
+func appendNew(list []Access, more ...Access) []Access {
+	for _, a := range more {
+		if !slices.Contains(list, a) {
+			list = append(list, a)
+		}
+	}
+	return list
+}
+
+// selfConflict returns a *SystemError if two views of shape, a system or
+// run condition named name, conflict with each other: a function's views
+// are borrowed together, so it would fail with a BorrowError at every run.
+// Custom views are looked into, field by field. It compares the views as
+// declared, without the group members a ViewMut also borrows (partners):
+// a View of one member beside a ViewMut of another is allowed (see
+// groupBorrows).
+func selfConflict(shape *sysShape, name string) error {
+	var leaves []viewLeaf
+	for i, p := range shape.params {
+		leaves = p.leaves(i, "", leaves)
+	}
+	for j, y := range leaves {
+		for _, x := range leaves[:j] {
+			if !x.acc.ConflictsWith(y.acc) {
+				continue
+			}
+			res := x.acc.Resource()
+			if x.acc.Kind == AllStorages || y.acc.Kind == AllStorages {
+				res = allName
+			}
+			why := "; the views are borrowed together, so every run would fail to borrow " + res
+			if res == allName {
+				why += " (AllStoragesViewMut reaches every storage itself: take no other view beside it)"
+			} else {
+				why += " (take one view of it: an exclusive view reads as well)"
+			}
+			e := &SystemError{System: name, Param: x.param + 1, Type: x.paramType(shape)}
+			if x.param == y.param {
+				e.Reason = fmt.Sprintf("has two views that conflict: %s (%s) and %s (%s), on %s%s", x.where(), x.acc.View, y.where(), y.acc.View, res, why)
+			} else {
+				mine, theirs := "", ""
+				if x.field != "" {
+					mine = x.part() + " "
+				}
+				if y.field != "" {
+					theirs = " " + y.part()
+				}
+				e.Reason = fmt.Sprintf("%sconflicts with parameter %d (%s)%s on %s%s", mine, y.param+1, y.paramType(shape), theirs, res, why)
+			}
+			return e
+		}
+	}
+	return nil
+}
+
+// viewLeaf is one built-in view among a function's parameters: a
+// parameter, or a field (at any depth) of a custom view parameter.
+type viewLeaf struct {
+	param int    // the parameter's 0-based position
+	field string // the path in the custom view or array, "Inner.Pos", "[1]", "Pair[0].Pos"; "" for a parameter that is a built-in view
+	acc   Access
+}
+
+// leaves appends the built-in views of s, parameter param, at field path
+// field, to out.
+func (s *viewShape) leaves(param int, field string, out []viewLeaf) []viewLeaf {
+	if s.builtin {
+		for _, a := range s.access {
+			out = append(out, viewLeaf{param: param, field: field, acc: a})
+		}
+		return out
+	}
+	for _, f := range s.fields {
+		if f.index < 0 { // the elements of an array of views
+			for i := range s.t.Len() {
+				out = f.shape.leaves(param, fmt.Sprintf("%s[%d]", field, i), out)
+			}
+			continue
+		}
+		path := s.t.Field(f.index).Name
+		if field != "" {
+			path = field + "." + path
+		}
+		out = f.shape.leaves(param, path, out)
+	}
+	return out
+}
+
+// paramType names the leaf's parameter: its view, "View[main.Pos]", or
+// the custom view's type, "main.Movement".
+func (l viewLeaf) paramType(shape *sysShape) string {
+	if l.field == "" {
+		return l.acc.View
+	}
+	return typeName(shape.params[l.param].t)
+}
+
+// where names the part of its custom view or array parameter that the
+// leaf is: "field Inner.Pos", "element [1]".
+func (l viewLeaf) where() string {
+	if strings.HasPrefix(l.field, "[") {
+		return "element " + l.field
+	}
+	return "field " + l.field
+}
+
+// part names the part of its custom view or array parameter that the
+// leaf is, and its view: "field Pos (ViewMut[main.Pos])".
+func (l viewLeaf) part() string { return l.where() + " (" + l.acc.View + ")" }
 
 // order adds the explicit and conflict edges, rejects cycles, and assigns
 // batches.

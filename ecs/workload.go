@@ -1,9 +1,11 @@
 package ecs
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Workload errors.
@@ -31,7 +33,7 @@ type SystemSpec struct {
 	after    []string
 	conds    []condSpec
 	onCaller bool
-	err      error
+	err      error // the first bad option given (an empty label), reported by AddWorkload
 }
 
 type condSpec struct {
@@ -50,22 +52,49 @@ func System(fn any) *SystemSpec {
 // Label tags the system with labels that ordering constraints ([SystemSpec.Before],
 // [SystemSpec.After]) can refer to. Every system is also labelled with its own
 // name, and with the names and labels of the workloads that contain it.
+// A label must not be empty: [World.AddWorkload] refuses a system given
+// one.
 func (s *SystemSpec) Label(labels ...string) *SystemSpec {
+	s.err = cmp.Or(s.err, emptyLabel("Label", labels))
 	s.labels = append(s.labels, labels...)
 	return s
 }
 
 // Before makes the system run before every system labelled label (in an
-// earlier batch).
+// earlier batch). [World.AddWorkload] refuses an empty label.
 func (s *SystemSpec) Before(label string) *SystemSpec {
+	s.err = cmp.Or(s.err, emptyLabel("Before", []string{label}))
 	s.before = append(s.before, label)
 	return s
 }
 
 // After makes the system run after every system labelled label.
+// [World.AddWorkload] refuses an empty label.
 func (s *SystemSpec) After(label string) *SystemSpec {
+	s.err = cmp.Or(s.err, emptyLabel("After", []string{label}))
 	s.after = append(s.after, label)
 	return s
+}
+
+// emptyLabel returns the error of a call method(labels...) if one of
+// labels is empty, or nil. A builder method cannot return it, so the spec
+// keeps the first one (cmp.Or) and AddWorkload reports it: an empty label
+// would otherwise end up in a confusing "no system has the label" error
+// or cycle.
+func emptyLabel(method string, labels []string) error {
+	i := slices.Index(labels, "")
+	if i < 0 {
+		return nil
+	}
+	args := make([]string, len(labels))
+	for k, l := range labels {
+		args[k] = strconvQuote(l)
+	}
+	call := method + "(" + strings.Join(args, ", ") + ")"
+	if len(labels) == 1 {
+		return fmt.Errorf("%s: the label is empty; a label must be a non-empty name", call)
+	}
+	return fmt.Errorf("%s: label %d is empty; a label must be a non-empty name", call, i+1)
 }
 
 // RunIf makes the system run only when cond returns true. cond is a
@@ -113,6 +142,7 @@ type WorkloadSpec struct {
 	before []string
 	after  []string
 	conds  []condSpec
+	err    error // the first bad option given (an empty label), reported by AddWorkload
 }
 
 // Workload groups items (system functions, [*SystemSpec] and nested
@@ -123,22 +153,26 @@ func Workload(name string, items ...any) *WorkloadSpec {
 	return &WorkloadSpec{name: name, items: items}
 }
 
-// Label tags every system of the workload with labels.
+// Label tags every system of the workload with labels. A label must not
+// be empty: [World.AddWorkload] refuses a workload given one.
 func (s *WorkloadSpec) Label(labels ...string) *WorkloadSpec {
+	s.err = cmp.Or(s.err, emptyLabel("Label", labels))
 	s.labels = append(s.labels, labels...)
 	return s
 }
 
 // Before makes every system of the workload run before the systems
-// labelled label.
+// labelled label. [World.AddWorkload] refuses an empty label.
 func (s *WorkloadSpec) Before(label string) *WorkloadSpec {
+	s.err = cmp.Or(s.err, emptyLabel("Before", []string{label}))
 	s.before = append(s.before, label)
 	return s
 }
 
 // After makes every system of the workload run after the systems labelled
-// label.
+// label. [World.AddWorkload] refuses an empty label.
 func (s *WorkloadSpec) After(label string) *WorkloadSpec {
+	s.err = cmp.Or(s.err, emptyLabel("After", []string{label}))
 	s.after = append(s.after, label)
 	return s
 }
@@ -238,9 +272,19 @@ func (p *SystemPanic) Unwrap() error {
 // into batches (the plan [World.WorkloadPlan] prints; RunWorkload starts
 // each system as soon as those it follows have finished). It returns a
 // [*WorkloadBuildError] if name is empty or taken, items is empty, an item
-// is not a system, a constraint names a label no system has, a condition is
-// nil or not a condition, or the ordering has a cycle; the world is
-// unchanged then.
+// is not a system, a label given to Label, Before or After is empty, a
+// constraint names a label no system has, a condition is nil or not a
+// condition, or the ordering has a cycle; the world is unchanged then.
+//
+// A system or run condition whose own views conflict with each other is
+// refused too, as a [*SystemError] wrapping [ErrInvalidSystem] that names
+// both parameters (or both fields of a custom view): for instance
+// View[T] beside ViewMut[T], ViewMut[T] twice, UniqueView[T] beside
+// UniqueViewMut[T], or AllStoragesViewMut beside any view that borrows
+// something. Its views are borrowed together, so every run would fail
+// with a [*BorrowError]. (World.Run of such a system returns that
+// BorrowError.) Views that only share, such as View[T] twice, do not
+// conflict.
 func (w *World) AddWorkload(name string, items ...any) error {
 	return w.putWorkload(name, items, false)
 }
