@@ -465,3 +465,121 @@ func TestCustomViewShapes(t *testing.T) {
 		})
 	}
 }
+
+// A release releases what its own borrow took: a failed borrow of a
+// variable already borrowed leaves the first borrow usable and its release
+// working, and a variable borrowed twice is released by both releases.
+func TestReleaseIsBoundToItsBorrow(t *testing.T) {
+	w := leakWorld(t)
+	var v ecs.ViewMut[leakQ]
+	release1, err := w.Borrow(&v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Borrow(&v); !errors.Is(err, ecs.ErrBorrowConflict) {
+		t.Fatalf("second borrow: %v, want a borrow conflict", err)
+	}
+	if v.Len() != 1 {
+		t.Errorf("the failed borrow broke the first one: Len %d", v.Len())
+	}
+	release1()
+	nothingHeld(t, w)
+
+	var r ecs.View[leakQ]
+	ra, err := w.Borrow(&r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := w.Borrow(&r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ra()
+	rb()
+	nothingHeld(t, w)
+
+	for _, tc := range []struct {
+		name string
+		view func() any
+	}{
+		{"UniqueViewMut", func() any { return new(ecs.UniqueViewMut[leakTick]) }},
+		{"EntitiesViewMut", func() any { return new(ecs.EntitiesViewMut) }},
+		{"AllStoragesViewMut", func() any { return new(ecs.AllStoragesViewMut) }},
+	} {
+		v := tc.view()
+		rel, err := w.Borrow(v)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if _, err := w.Borrow(v); err == nil {
+			t.Fatalf("%s borrowed twice", tc.name)
+		}
+		rel()
+		nothingHeld(t, w)
+	}
+}
+
+// Copies of unique, entities and all-storages views kept past their
+// release panic, also once their variable is borrowed again.
+func TestKeptCopiesOfOtherViewsPanic(t *testing.T) {
+	w := leakWorld(t)
+	var u ecs.UniqueViewMut[leakTick]
+	var e ecs.EntitiesViewMut
+	var a ecs.AllStoragesViewMut
+	rel, err := w.Borrow(&u, &e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ku, ke := u, e
+	rel()
+	rel, err = w.Borrow(&u, &e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, use := range map[string]func(){
+		"UniqueViewMut":   func() { ku.Get() },
+		"EntitiesViewMut": func() { ke.Len() },
+	} {
+		if r := mustPanic(t, use); !errors.Is(r.(error), ecs.ErrReleased) {
+			t.Errorf("%s: panic %v, want ErrReleased", name, r)
+		}
+	}
+	rel()
+	rel, err = w.Borrow(&a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ka := a
+	rel()
+	rel, err = w.Borrow(&a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := mustPanic(t, func() { ka.IsAlive(0) }); !errors.Is(r.(error), ecs.ErrReleased) {
+		t.Errorf("AllStoragesViewMut: panic %v, want ErrReleased", r)
+	}
+	rel()
+	nothingHeld(t, w)
+}
+
+// World-level reads check that ids are alive: they borrow the entities
+// storage too, so they wait for a system creating or deleting entities
+// instead of racing with it.
+func TestWorldReadsBorrowTheEntities(t *testing.T) {
+	w := leakWorld(t)
+	var e ecs.EntitiesViewMut
+	release, err := w.Borrow(&e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ecs.Get[leakQ](w, 0); !errors.Is(err, ecs.ErrBorrowConflict) {
+		t.Errorf("Get beside EntitiesViewMut: %v, want a borrow conflict", err)
+	}
+	if _, _, err := ecs.Get2[leakQ, leakR](w, 0); !errors.Is(err, ecs.ErrBorrowConflict) {
+		t.Errorf("Get2 beside EntitiesViewMut: %v, want a borrow conflict", err)
+	}
+	release()
+	if q, err := ecs.Get[leakQ](w, 0); err != nil || q.V != 1 {
+		t.Errorf("Get after the release: %v, %v", q, err)
+	}
+}

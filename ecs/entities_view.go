@@ -14,19 +14,28 @@ type AliveChecker interface {
 // EntitiesView is shared access to the entities storage: check that ids are
 // alive (for instance before adding a component with
 // [ViewMut.AddComponent]) and list the live entities.
-type EntitiesView struct{ c *entitiesCore }
+type EntitiesView struct {
+	c     *entitiesCore
+	epoch uint64 // the borrow of c the view belongs to (see View)
+}
 
 // EntitiesViewMut is exclusive access to the entities storage: everything
 // [EntitiesView] does, plus creating entities.
-type EntitiesViewMut struct{ c *entitiesCore }
-
-type entitiesCore struct {
-	w *World // nil unless borrowed
-	b borrower
+type EntitiesViewMut struct {
+	c     *entitiesCore
+	epoch uint64
 }
 
-func (c *entitiesCore) ents() *entities {
-	if c == nil || c.w == nil {
+type entitiesCore struct {
+	w     *World // nil unless borrowed
+	b     borrower
+	epoch uint64 // moved on by every borrow and release
+}
+
+// ents returns the entities storage of the borrow epoch of c, and panics
+// if c is released or borrowed again since.
+func (c *entitiesCore) ents(epoch uint64) *entities {
+	if c == nil || c.w == nil || c.epoch != epoch {
 		panic(errEntitiesReleased)
 	}
 	return &c.w.ents
@@ -44,6 +53,7 @@ func (c *entitiesCore) borrow(ctx *borrowCtx, kind accessKind, view string) erro
 		return err
 	}
 	c.w = ctx.w
+	c.epoch++
 	return nil
 }
 
@@ -54,6 +64,7 @@ func (c *entitiesCore) release() {
 	c.w.entLock.release(&c.b, c.b.kind.exclusive())
 	c.w.allLock.release(&c.b, false)
 	c.w = nil
+	c.epoch++
 }
 
 func entitiesAccess(excl bool, view string) Access {
@@ -65,51 +76,60 @@ func (v *EntitiesViewMut) access(a *accessSet) {
 	a.add(entitiesAccess(true, "EntitiesViewMut"))
 }
 
-func (v *EntitiesView) borrowView(ctx *borrowCtx) error {
-	if v.c == nil || v.c.w != nil { // a copy of a borrowed view: as View.borrowView
+func (v *EntitiesView) borrowView(ctx *borrowCtx) (releaser, error) {
+	old := *v
+	if v.c == nil || v.c.w != nil { // borrowed already: as View.borrowView
 		v.c = &entitiesCore{}
 	}
-	return v.c.borrow(ctx, accEntitiesView, "EntitiesView")
+	if err := v.c.borrow(ctx, accEntitiesView, "EntitiesView"); err != nil {
+		*v = old
+		return nil, err
+	}
+	v.epoch = v.c.epoch
+	return v.c, nil
 }
 
-func (v *EntitiesViewMut) borrowView(ctx *borrowCtx) error {
-	if v.c == nil || v.c.w != nil { // a copy of a borrowed view: as View.borrowView
+func (v *EntitiesViewMut) borrowView(ctx *borrowCtx) (releaser, error) {
+	old := *v
+	if v.c == nil || v.c.w != nil { // borrowed already: as View.borrowView
 		v.c = &entitiesCore{}
 	}
-	return v.c.borrow(ctx, accEntitiesViewMut, "EntitiesViewMut")
+	if err := v.c.borrow(ctx, accEntitiesViewMut, "EntitiesViewMut"); err != nil {
+		*v = old
+		return nil, err
+	}
+	v.epoch = v.c.epoch
+	return v.c, nil
 }
-
-func (v *EntitiesView) releaseView()    { v.c.release() }
-func (v *EntitiesViewMut) releaseView() { v.c.release() }
 
 // IsAlive reports whether id is a live entity.
-func (v EntitiesView) IsAlive(id EntityID) bool { return v.c.ents().isAlive(id) }
+func (v EntitiesView) IsAlive(id EntityID) bool { return v.c.ents(v.epoch).isAlive(id) }
 
 // Len returns the number of live entities.
-func (v EntitiesView) Len() int { return v.c.ents().live }
+func (v EntitiesView) Len() int { return v.c.ents(v.epoch).live }
 
 // All iterates over the live entities in index order.
-func (v EntitiesView) All() iter.Seq[EntityID] { return entitiesAll(v.c) }
+func (v EntitiesView) All() iter.Seq[EntityID] { return entitiesAll(v.c, v.epoch) }
 
 // IsAlive reports whether id is a live entity.
-func (v EntitiesViewMut) IsAlive(id EntityID) bool { return v.c.ents().isAlive(id) }
+func (v EntitiesViewMut) IsAlive(id EntityID) bool { return v.c.ents(v.epoch).isAlive(id) }
 
 // Len returns the number of live entities.
-func (v EntitiesViewMut) Len() int { return v.c.ents().live }
+func (v EntitiesViewMut) Len() int { return v.c.ents(v.epoch).live }
 
 // All iterates over the live entities in index order. Do not create
 // entities while iterating.
-func (v EntitiesViewMut) All() iter.Seq[EntityID] { return entitiesAll(v.c) }
+func (v EntitiesViewMut) All() iter.Seq[EntityID] { return entitiesAll(v.c, v.epoch) }
 
 // entitiesAll is All of both entities views. It finds the entities when
 // ranged over, so that a sequence kept past the view's release panics.
-func entitiesAll(c *entitiesCore) iter.Seq[EntityID] {
-	return func(yield func(EntityID) bool) { c.ents().each(yield) }
+func entitiesAll(c *entitiesCore, epoch uint64) iter.Seq[EntityID] {
+	return func(yield func(EntityID) bool) { c.ents(epoch).each(yield) }
 }
 
 // AddEntity creates an entity with no component. Give it components with
 // [ViewMut.AddComponentUnchecked] (or [ViewMut.AddEntity] to do both).
-func (v EntitiesViewMut) AddEntity() EntityID { return v.c.ents().create() }
+func (v EntitiesViewMut) AddEntity() EntityID { return v.c.ents(v.epoch).create() }
 
 // BulkAddEntity creates n entities with no component and appends their ids
 // to dst, which it returns.
@@ -119,7 +139,7 @@ func (v EntitiesViewMut) BulkAddEntity(dst []EntityID, n int) []EntityID {
 	if n < 0 {
 		panic("ecs: EntitiesViewMut.BulkAddEntity: n is negative (" + strconv.Itoa(n) + "); it is the number of entities to create")
 	}
-	return v.c.ents().createMany(dst, n)
+	return v.c.ents(v.epoch).createMany(dst, n)
 }
 
 // DeleteUnchecked deletes id from the entities storage only, and reports
@@ -156,7 +176,7 @@ func (v EntitiesViewMut) BulkAddEntity(dst []EntityID, n int) []EntityID {
 // of the same type before the purge takes the leftover's place in that
 // storage (logged as the leftover's deletion where tracked).
 func (v EntitiesViewMut) DeleteUnchecked(id EntityID) bool {
-	return v.c.ents().deleteUnpurged(id)
+	return v.c.ents(v.epoch).deleteUnpurged(id)
 }
 
 // AllStoragesViewMut is exclusive access to everything in the world: the
@@ -164,11 +184,15 @@ func (v EntitiesViewMut) DeleteUnchecked(id EntityID) bool {
 // Pass it wherever a [Storages] is asked for ([DeleteAny], [DeleteEntity],
 // [AddEntity1], [Get]...): those calls then use the access the system
 // already holds. A system with an AllStoragesViewMut runs alone.
-type AllStoragesViewMut struct{ c *allCore }
+type AllStoragesViewMut struct {
+	c     *allCore
+	epoch uint64 // the borrow of c the view belongs to (see View)
+}
 
 type allCore struct {
-	w *World // nil unless borrowed
-	b borrower
+	w     *World // nil unless borrowed
+	b     borrower
+	epoch uint64 // moved on by every borrow and release
 }
 
 // world returns the world, with the components of the entities deleted so
@@ -183,7 +207,7 @@ func (v AllStoragesViewMut) world() (*World, bool) {
 // held returns the world as it is, for the calls that do not look at the
 // storages.
 func (v AllStoragesViewMut) held() *World {
-	if v.c == nil || v.c.w == nil {
+	if v.c == nil || v.c.w == nil || v.c.epoch != v.epoch {
 		panic(errAllStoragesReleased)
 	}
 	return v.c.w
@@ -193,32 +217,37 @@ func (v *AllStoragesViewMut) access(a *accessSet) {
 	a.add(Access{Kind: AllStorages, Exclusive: true, View: "AllStoragesViewMut"})
 }
 
-func (v *AllStoragesViewMut) borrowView(ctx *borrowCtx) error {
-	if v.c == nil || v.c.w != nil { // a copy of a borrowed view: as View.borrowView
+func (v *AllStoragesViewMut) borrowView(ctx *borrowCtx) (releaser, error) {
+	old := *v
+	if v.c == nil || v.c.w != nil { // borrowed already: as View.borrowView
 		v.c = &allCore{}
 	}
 	if v.c.b.by != ctx.by {
 		v.c.b = borrower{kind: accAllStoragesViewMut, view: "AllStoragesViewMut", by: ctx.by}
 	}
 	if err := ctx.w.allLock.acquire(&v.c.b, true, allName); err != nil {
-		return err
+		*v = old
+		return nil, err
 	}
 	v.c.w = ctx.w
+	v.c.epoch++
+	v.epoch = v.c.epoch
 	ctx.w.allNow = ctx.stamp()
 	// Purge what DeleteUnchecked left behind now, with the system's
 	// timestamp for tracking, so that nothing the system sees holds it.
 	ctx.w.stripDoomed()
-	return nil
+	return v.c, nil
 }
 
-func (v *AllStoragesViewMut) releaseView() {
-	if v.c == nil || v.c.w == nil {
+func (c *allCore) release() {
+	if c == nil || c.w == nil {
 		return
 	}
-	v.c.w.stripDoomed() // with the system's timestamp, for tracking
-	v.c.w.allNow = 0
-	v.c.w.allLock.release(&v.c.b, true)
-	v.c.w = nil
+	c.w.stripDoomed() // with the system's timestamp, for tracking
+	c.w.allNow = 0
+	c.w.allLock.release(&c.b, true)
+	c.w = nil
+	c.epoch++
 }
 
 // AddEntity creates an entity with no component.
@@ -252,12 +281,12 @@ func (v AllStoragesViewMut) Strip(id EntityID) error {
 
 // coreOf returns the state of a, if a is one of Slipway's entities views,
 // or nil: AddComponent then checks liveness with no call.
-func coreOf(a AliveChecker) *entitiesCore {
+func coreOf(a AliveChecker) (*entitiesCore, uint64) {
 	switch v := a.(type) {
 	case EntitiesView:
-		return v.c
+		return v.c, v.epoch
 	case EntitiesViewMut:
-		return v.c
+		return v.c, v.epoch
 	}
-	return nil
+	return nil, 0
 }

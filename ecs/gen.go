@@ -49,11 +49,17 @@ func beginReads(s Storages, sts []storage) (*World, bool, error) {
 	if err := w.allLock.acquire(worldRead, false, allName); err != nil {
 		return nil, false, err
 	}
+	// The entities storage too, shared, as beginRead.
+	if err := w.entLock.acquire(worldRead, false, "entities"); err != nil {
+		w.allLock.release(worldRead, false)
+		return nil, false, err
+	}
 	for i, st := range sts {
 		if err := st.borrow().acquire(worldRead, false, st.typeName()); err != nil {
 			for j := i - 1; j >= 0; j-- {
 				sts[j].borrow().release(worldRead, false)
 			}
+			w.entLock.release(worldRead, false)
 			w.allLock.release(worldRead, false)
 			return nil, false, err
 		}
@@ -68,5 +74,6 @@ func endReads(w *World, locked bool, sts []storage) {
 	for i := len(sts) - 1; i >= 0; i-- {
 		sts[i].borrow().release(worldRead, false)
 	}
+	w.entLock.release(worldRead, false)
 	w.allLock.release(worldRead, false)
 }

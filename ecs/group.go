@@ -326,6 +326,9 @@ func packed(storages ...groupMember) *group {
 // returns a [*BorrowError] (with 0, false) while a ViewMut of a member of
 // T's group is held elsewhere: the group may be changing then.
 func GroupLen[T any](s Storages) (int, bool, error) {
+	if err := checkWorld(s); err != nil {
+		return 0, false, err
+	}
 	w, _ := s.world()
 	st := storageFor[T](w)
 	w, locked, err := beginRead(s, &st.lock, st.name)

@@ -147,12 +147,10 @@ func TestNilWorldPanics(t *testing.T) {
 	}
 }
 
-// TestNilWorldElsewhere: the methods and functions of files this change
-// did not cover, which still fail on a nil *World with a nil dereference
-// (reported to their owners): each should return an error wrapping
-// ErrNilWorld, or panic naming itself where it returns no error.
-func TestNilWorldElsewhere(t *testing.T) {
-	knownBug(t, "a nil *World in system.go, workload.go, group.go, tracking.go, plan_report.go, pool.go")
+// TestNilWorldMethods: the World's methods for systems, workloads, groups
+// and the pool on a nil *World: those that return an error return one
+// wrapping ErrNilWorld, the others panic naming themselves.
+func TestNilWorldMethods(t *testing.T) {
 	var nw *ecs.World
 	cases := []struct {
 		name string
@@ -161,6 +159,10 @@ func TestNilWorldElsewhere(t *testing.T) {
 		{"World.Run", func() error { return nw.Run(func(ecs.View[naPos]) {}) }},
 		{"World.Borrow", func() error { var v ecs.View[naPos]; _, err := nw.Borrow(&v); return err }},
 		{"World.AddWorkload", func() error { return nw.AddWorkload("w", func(ecs.View[naPos]) {}) }},
+		{"World.ReplaceWorkload", func() error { return nw.ReplaceWorkload("w", func(ecs.View[naPos]) {}) }},
+		{"World.RemoveWorkload", func() error { return nw.RemoveWorkload("w") }},
+		{"World.SetDefaultWorkload", func() error { return nw.SetDefaultWorkload("w") }},
+		{"World.RunDefaultWorkload", func() error { return nw.RunDefaultWorkload() }},
 		{"World.RunWorkload", func() error { return nw.RunWorkload("w") }},
 		{"World.WorkloadPlan", func() error { _, err := nw.WorkloadPlan("w"); return err }},
 		{"GroupLen", func() error { _, _, err := ecs.GroupLen[naPos](nw); return err }},
@@ -177,6 +179,18 @@ func TestNilWorldElsewhere(t *testing.T) {
 				err = c.call()
 			}()
 			errIs(t, err, ecs.ErrNilWorld)
+		})
+	}
+	for name, call := range map[string]func(){
+		"Pool":              func() { nw.Pool() },
+		"SetPool":           func() { nw.SetPool(nil) },
+		"SetTracing":        func() { nw.SetTracing(true) },
+		"SystemStats":       func() { nw.SystemStats() },
+		"TrackingTimestamp": func() { nw.TrackingTimestamp() },
+		"Workloads":         func() { nw.Workloads() },
+	} {
+		t.Run(name, func(t *testing.T) {
+			panicsWith(t, call, "ecs: World."+name+": the *World is nil")
 		})
 	}
 }

@@ -43,6 +43,9 @@ type PlanSystem struct {
 
 // WorkloadPlan returns the plan of the workload name.
 func (w *World) WorkloadPlan(name string) (*Plan, error) {
+	if w == nil {
+		return nil, errNilWorld
+	}
 	p, ok := w.currentPlan(name)
 	if !ok {
 		return nil, unknownWorkload(name)

@@ -388,6 +388,7 @@ func (c *crew) wait(h helper) {
 // [World.SetPool], or else the world's own, which is made now if the
 // world has none yet, with GOMAXPROCS-1 workers (see [Pool]).
 func (w *World) Pool() *Pool {
+	w.mustWorld("Pool")
 	if p := w.pool.Load(); p != nil {
 		return p
 	}
@@ -403,7 +404,10 @@ func (w *World) Pool() *Pool {
 // again at its next parallel run. The pool it used so far is not closed:
 // its workers exit after its idle timeout if nothing else uses it, or at
 // its Close.
-func (w *World) SetPool(p *Pool) { w.pool.Store(p) }
+func (w *World) SetPool(p *Pool) {
+	w.mustWorld("SetPool")
+	w.pool.Store(p)
+}
 
 // ErrGoexit is the error of a workload system or run condition that ended
 // its goroutine with runtime.Goexit (as testing.T.FailNow does) on a
@@ -426,12 +430,16 @@ var sharedPool = sync.OnceValue(func() *Pool { return NewPool(-1) })
 // "workload" and "system", so a CPU profile splits by system; and each
 // system's timing is collected ([World.SystemStats]). When off (the
 // default), none of this costs anything.
-func (w *World) SetTracing(on bool) { w.tracing.Store(on) }
+func (w *World) SetTracing(on bool) {
+	w.mustWorld("SetTracing")
+	w.tracing.Store(on)
+}
 
 // SystemStats returns the timing statistics of every system of every
 // workload, collected while tracing was on, sorted by workload then
 // declared order. A workload running at the time is left out.
 func (w *World) SystemStats() []SystemStats {
+	w.mustWorld("SystemStats")
 	var out []SystemStats
 	for _, name := range w.Workloads() {
 		w.workMu.Lock()

@@ -43,8 +43,16 @@ func (ctx *borrowCtx) unlockAll(b *borrower) { ctx.w.allLock.release(b, false) }
 // viewParam is implemented by pointers to Slipway's view types.
 type viewParam interface {
 	access(*accessSet)
-	borrowView(*borrowCtx) error
-	releaseView()
+	// borrowView borrows the view into its variable and returns what
+	// releases this borrow: the release is bound to the borrow, not to
+	// the variable, which a later borrow (or a failed one) may fill in
+	// again. A failed borrow leaves the variable as it was.
+	borrowView(*borrowCtx) (releaser, error)
+}
+
+// releaser releases one borrow of a view.
+type releaser interface {
+	release()
 }
 
 // BorrowHook is implemented (with a pointer receiver) by custom views that
@@ -220,6 +228,7 @@ func (s *viewShape) instance(v reflect.Value) viewParam {
 		}
 		c.fields = append(c.fields, f.shape.instance(v.Field(f.index)))
 	}
+	c.held = make([]releaser, len(c.fields))
 	if s.onBorrow {
 		c.onBorrow = addrOf(v).Interface().(BorrowHook)
 	}
@@ -235,6 +244,7 @@ func (s *viewShape) instance(v reflect.Value) viewParam {
 type customView struct {
 	shape     *viewShape
 	fields    []viewParam
+	held      []releaser // the releases of the fields' borrows, as fields
 	onBorrow  BorrowHook
 	onRelease ReleaseHook
 	borrowed  int  // fields borrowed so far
@@ -243,15 +253,22 @@ type customView struct {
 
 func (c *customView) access(a *accessSet) { a.list = append(a.list, c.shape.access...) }
 
-func (c *customView) borrowView(ctx *borrowCtx) error {
+func (c *customView) borrowView(ctx *borrowCtx) (releaser, error) {
+	if c.borrowed > 0 {
+		// The same custom view borrowed twice in one frame: the frame
+		// refuses overlapping arguments, so this is a bug.
+		panic("ecs: custom view " + typeName(c.shape.t) + " borrowed twice")
+	}
 	for _, f := range c.fields {
-		if err := f.borrowView(ctx); err != nil {
+		r, err := f.borrowView(ctx)
+		if err != nil {
 			c.releaseFields()
-			return err
+			return nil, err
 		}
+		c.held[c.borrowed] = r
 		c.borrowed++
 	}
-	return nil
+	return c, nil
 }
 
 // runHooks runs the OnBorrow hooks of the custom views among params, the
@@ -287,7 +304,9 @@ func hasHooks(params []viewParam) bool {
 	return false
 }
 
-func (c *customView) releaseView() {
+// release releases the custom view: its OnRelease hook, if its OnBorrow
+// ran, then its fields.
+func (c *customView) release() {
 	if c.onRelease != nil && c.hooked && c.borrowed == len(c.fields) {
 		c.hooked = false
 		defer c.releaseFields()
@@ -305,7 +324,7 @@ func (c *customView) releaseFields() {
 	if c.borrowed > 0 {
 		c.borrowed--
 		defer c.releaseFields()
-		c.fields[c.borrowed].releaseView()
+		c.held[c.borrowed].release()
 	}
 }
 
@@ -326,8 +345,9 @@ type frame struct {
 	args   []reflect.Value // the parameters, for reflect.Value.Call
 	ptrs   []any           // a pointer to each parameter (*View[T]...), for a typed call
 	params []viewParam
-	n      int       // params borrowed so far
-	ctx    borrowCtx // kept here so that borrowing does not allocate
+	held   []releaser // the releases of the params' borrows, as params
+	n      int        // params borrowed so far
+	ctx    borrowCtx  // kept here so that borrowing does not allocate
 	groups groupBorrows
 	nlocks int  // groups.locks taken so far
 	hooks  bool // a custom view among params has a hook (hasHooks), set with params
@@ -441,6 +461,7 @@ func (s *sysShape) newFrame() *frame {
 		f.ptrs = append(f.ptrs, v.Interface())
 		f.params = append(f.params, p.instance(v.Elem()))
 	}
+	f.held = make([]releaser, len(f.params))
 	f.hooks = hasHooks(f.params)
 	return f
 }
@@ -479,9 +500,11 @@ func (f *frame) borrow(ctx *borrowCtx) error {
 			}
 		}
 		for _, p := range f.params {
-			if err := p.borrowView(ctx); err != nil {
+			r, err := p.borrowView(ctx)
+			if err != nil {
 				return err
 			}
+			f.held[f.n] = r
 			f.n++
 		}
 		// The views hold the all-storages borrow now (if they borrow
@@ -513,7 +536,7 @@ func (f *frame) release() {
 	if f.n > 0 {
 		f.n--
 		defer f.release()
-		f.params[f.n].releaseView()
+		f.held[f.n].release()
 		return
 	}
 	for f.nlocks > 0 {
@@ -628,6 +651,9 @@ func (e *SystemFailure) Unwrap() error { return e.Err }
 // (the system is not called then), and a *SystemFailure wrapping the
 // system's own error if it returns one.
 func (w *World) Run(system any) error {
+	if w == nil {
+		return errNilWorld
+	}
 	name := funcName(system)
 	s, err := analyseSystem(system, name)
 	if err != nil {
@@ -655,6 +681,9 @@ func (w *World) Run(system any) error {
 //	if err != nil { ... }
 //	defer release()
 func (w *World) Borrow(views ...any) (release func(), err error) {
+	if w == nil {
+		return nil, errNilWorld
+	}
 	f := &frame{}
 	for i, v := range views {
 		rv := reflect.ValueOf(v)
@@ -672,6 +701,7 @@ func (w *World) Borrow(views ...any) (release func(), err error) {
 		}
 		f.params = append(f.params, s.instance(rv.Elem()))
 	}
+	f.held = make([]releaser, len(f.params))
 	f.hooks = hasHooks(f.params)
 	ctx := borrowCtx{w: w, by: "World.Borrow"}
 	if err := f.borrow(&ctx); err != nil {

@@ -157,7 +157,10 @@ func (w *World) nextTick() uint64 {
 // last one taken, so every change made so far has it or an earlier one.
 // Keep it to clear, later, the deletions and removals made up to it with
 // the …OlderThan methods of [ViewMut].
-func (w *World) TrackingTimestamp() uint64 { return w.tick.Load() }
+func (w *World) TrackingTimestamp() uint64 {
+	w.mustWorld("TrackingTimestamp")
+	return w.tick.Load()
+}
 
 // TrackingTimestamp returns the world's current tracking timestamp (see
 // [World.TrackingTimestamp]).

@@ -99,26 +99,35 @@ func RemoveUnique[T any](s Storages) (T, error) {
 // UniqueView is shared access to the unique of type T. Declare it as a
 // system parameter; the system fails with a [UniqueError] if the world has
 // no such unique.
-type UniqueView[T any] struct{ c *uniqueCore[T] }
-
-// UniqueViewMut is exclusive access to the unique of type T.
-type UniqueViewMut[T any] struct{ c *uniqueCore[T] }
-
-type uniqueCore[T any] struct {
-	u *unique[T] // nil when not borrowed
-	w *World
-	b borrower
+type UniqueView[T any] struct {
+	c     *uniqueCore[T]
+	epoch uint64 // the borrow of c the view belongs to (see View)
 }
 
-// Get returns a copy of the unique. Panics if the view was released.
-func (v UniqueView[T]) Get() T { return *v.c.ptr() }
+// UniqueViewMut is exclusive access to the unique of type T.
+type UniqueViewMut[T any] struct {
+	c     *uniqueCore[T]
+	epoch uint64
+}
+
+type uniqueCore[T any] struct {
+	u     *unique[T] // nil when not borrowed
+	w     *World
+	b     borrower
+	epoch uint64 // moved on by every borrow and release
+}
+
+// Get returns a copy of the unique. Panics if the view was released (or
+// is a copy of one).
+func (v UniqueView[T]) Get() T { return *v.c.ptr(v.epoch) }
 
 // Get returns a pointer to the unique, to read or change it. Do not keep the
-// pointer after the view is released. Panics if the view was released.
-func (v UniqueViewMut[T]) Get() *T { return v.c.ptr() }
+// pointer after the view is released. Panics if the view was released (or
+// is a copy of one).
+func (v UniqueViewMut[T]) Get() *T { return v.c.ptr(v.epoch) }
 
-func (c *uniqueCore[T]) ptr() *T {
-	if c == nil || c.u == nil {
+func (c *uniqueCore[T]) ptr(epoch uint64) *T {
+	if c == nil || c.u == nil || c.epoch != epoch {
 		panic(uniqueReleased[T]())
 	}
 	return &c.u.v
@@ -127,22 +136,31 @@ func (c *uniqueCore[T]) ptr() *T {
 func (v *UniqueView[T]) access(a *accessSet)    { a.add(uniqueAccess[T]("UniqueView", false)) }
 func (v *UniqueViewMut[T]) access(a *accessSet) { a.add(uniqueAccess[T]("UniqueViewMut", true)) }
 
-func (v *UniqueView[T]) borrowView(ctx *borrowCtx) error {
-	if v.c == nil || v.c.u != nil { // a copy of a borrowed view: as View.borrowView
+func (v *UniqueView[T]) borrowView(ctx *borrowCtx) (releaser, error) {
+	old := *v
+	if v.c == nil || v.c.u != nil { // borrowed already: as View.borrowView
 		v.c = &uniqueCore[T]{}
 	}
-	return v.c.borrow(ctx, accUniqueView, "UniqueView")
+	if err := v.c.borrow(ctx, accUniqueView, "UniqueView"); err != nil {
+		*v = old
+		return nil, err
+	}
+	v.epoch = v.c.epoch
+	return v.c, nil
 }
 
-func (v *UniqueViewMut[T]) borrowView(ctx *borrowCtx) error {
-	if v.c == nil || v.c.u != nil { // a copy of a borrowed view: as View.borrowView
+func (v *UniqueViewMut[T]) borrowView(ctx *borrowCtx) (releaser, error) {
+	old := *v
+	if v.c == nil || v.c.u != nil { // borrowed already: as View.borrowView
 		v.c = &uniqueCore[T]{}
 	}
-	return v.c.borrow(ctx, accUniqueViewMut, "UniqueViewMut")
+	if err := v.c.borrow(ctx, accUniqueViewMut, "UniqueViewMut"); err != nil {
+		*v = old
+		return nil, err
+	}
+	v.epoch = v.c.epoch
+	return v.c, nil
 }
-
-func (v *UniqueView[T]) releaseView()    { v.c.release() }
-func (v *UniqueViewMut[T]) releaseView() { v.c.release() }
 
 func (c *uniqueCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string) error {
 	u := uniqueFor[T](ctx.w)
@@ -163,6 +181,7 @@ func (c *uniqueCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string)
 		return &UniqueError{Op: c.b.access() + " in " + ctx.by, Type: u.name}
 	}
 	c.u = u
+	c.epoch++
 	return nil
 }
 
@@ -173,4 +192,5 @@ func (c *uniqueCore[T]) release() {
 	c.u.lock.release(&c.b, c.b.kind.exclusive())
 	c.w.allLock.release(&c.b, false)
 	c.u = nil
+	c.epoch++
 }

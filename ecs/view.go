@@ -233,38 +233,42 @@ func (c *viewCore[T]) release() {
 func (v *View[T]) access(a *accessSet)    { a.add(componentAccess[T]("View", false)) }
 func (v *ViewMut[T]) access(a *accessSet) { a.add(componentAccess[T]("ViewMut", true)) }
 
-// borrowView borrows the view's core. A view variable gets a core of its
-// own at its first borrow and keeps it, so that later borrows allocate
-// nothing; each borrow moves the core's epoch on, so copies of the view
-// from an earlier borrow panic when used. A copy of a view shares its
-// core; borrowing the copy while the original is borrowed gives the copy
-// a new core, so that each borrow is released by its own release (and a
-// failed borrow releases nothing of the original's). ViewMut.borrowView
-// does the same.
-func (v *View[T]) borrowView(ctx *borrowCtx) error {
+// borrowView borrows the view's core, and returns it as the borrow's
+// releaser. A view variable gets a core of its own at its first borrow
+// and keeps it, so that later borrows allocate nothing; each borrow moves
+// the core's epoch on, so copies of the view from an earlier borrow panic
+// when used. A variable (or a copy of it) borrowed while its core is
+// borrowed gets a new core: each borrow has its own, which its own release
+// releases. A failed borrow leaves the variable as it was, so an earlier
+// borrow of it stays usable. ViewMut.borrowView does the same.
+func (v *View[T]) borrowView(ctx *borrowCtx) (releaser, error) {
+	old := *v
 	if v.c == nil || v.c.s != nil {
 		v.c = &viewCore[T]{}
 	}
 	s := v.c.storageIn(ctx.w)
 	if err := v.c.borrow(ctx, s, accView, "View"); err != nil {
-		return err
+		*v = old
+		return nil, err
 	}
 	// min: the prefix is never past the components (layoutError checks
 	// it); should that break, a look-up still stays inside the array, as
 	// indexing checks it.
 	v.epoch, v.gen, v.ident = v.c.epoch, s.pre.gen, min(s.pre.n, uint64(len(s.data)))
-	return nil
+	return v.c, nil
 }
 
-func (v *ViewMut[T]) borrowView(ctx *borrowCtx) error {
+func (v *ViewMut[T]) borrowView(ctx *borrowCtx) (releaser, error) {
+	old := *v
 	if v.c == nil || v.c.s != nil { // as View.borrowView
 		v.c = &viewCore[T]{}
 	}
 	if err := v.c.borrow(ctx, v.c.storageIn(ctx.w), accViewMut, "ViewMut"); err != nil {
-		return err
+		*v = old
+		return nil, err
 	}
 	v.epoch = v.c.epoch
-	return nil
+	return v.c, nil
 }
 
 // storageIn returns the storage of T in w.
@@ -274,9 +278,6 @@ func (c *viewCore[T]) storageIn(w *World) *sparseSet[T] {
 	}
 	return c.homeS
 }
-
-func (v *View[T]) releaseView()    { v.c.release() }
-func (v *ViewMut[T]) releaseView() { v.c.release() }
 
 // Len returns the number of components in the storage.
 func (v View[T]) Len() int { return len(v.store().dense) }
@@ -503,8 +504,8 @@ func (v ViewMut[T]) IDs() []EntityID { return v.store().dense }
 func (v ViewMut[T]) AddComponent(entities AliveChecker, id EntityID, c T) error {
 	s := v.store()
 	var alive bool
-	if ec := coreOf(entities); ec != nil { // no call for Slipway's entities views
-		alive = ec.ents().isAlive(id)
+	if ec, epoch := coreOf(entities); ec != nil { // no call for Slipway's entities views
+		alive = ec.ents(epoch).isAlive(id)
 	} else {
 		alive = entities.IsAlive(id)
 	}
@@ -564,7 +565,7 @@ func (s *sparseSet[T]) refusedUnchecked(id EntityID) error {
 // [EntitiesViewMut.AddEntity] followed by [ViewMut.AddComponentUnchecked].
 func (v ViewMut[T]) AddEntity(entities EntitiesViewMut, c T) EntityID {
 	s := v.store()
-	id := entities.c.ents().create()
+	id := entities.c.ents(entities.epoch).create()
 	s.insert(id, c)
 	return id
 }
@@ -588,7 +589,11 @@ type absent struct {
 }
 
 func (a absent) Error() string {
-	return "ecs: " + a.id.String() + " has no " + a.name + " component; use Get to handle absence (" + strconv.Itoa(a.n) + " entities have one)"
+	have := " entities have one)"
+	if a.n == 1 {
+		have = " entity has one)"
+	}
+	return "ecs: " + a.id.String() + " has no " + a.name + " component; use Get to handle absence (" + strconv.Itoa(a.n) + have
 }
 
 func all[T any](c *viewCore[T], epoch uint64) iter.Seq[*T] {

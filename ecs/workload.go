@@ -286,12 +286,18 @@ func (p *SystemPanic) Unwrap() error {
 // BorrowError.) Views that only share, such as View[T] twice, do not
 // conflict.
 func (w *World) AddWorkload(name string, items ...any) error {
+	if w == nil {
+		return errNilWorld
+	}
 	return w.putWorkload(name, items, false)
 }
 
 // ReplaceWorkload is [World.AddWorkload] for a name that may already exist:
 // the new workload replaces the old one (which must not be running).
 func (w *World) ReplaceWorkload(name string, items ...any) error {
+	if w == nil {
+		return errNilWorld
+	}
 	return w.putWorkload(name, items, true)
 }
 
@@ -331,6 +337,9 @@ func (w *World) putWorkload(name string, items []any, replace bool) error {
 // RemoveWorkload deletes the workload name. If it was the default, there is
 // no default workload afterwards.
 func (w *World) RemoveWorkload(name string) error {
+	if w == nil {
+		return errNilWorld
+	}
 	w.workMu.Lock()
 	defer w.workMu.Unlock()
 	p, ok := w.workloads[name]
@@ -350,6 +359,7 @@ func (w *World) RemoveWorkload(name string) error {
 
 // Workloads returns the names of the world's workloads, sorted.
 func (w *World) Workloads() []string {
+	w.mustWorld("Workloads")
 	w.workMu.Lock()
 	defer w.workMu.Unlock()
 	names := make([]string, 0, len(w.workloads))
@@ -362,6 +372,9 @@ func (w *World) Workloads() []string {
 
 // SetDefaultWorkload makes name the workload [World.RunDefaultWorkload] runs.
 func (w *World) SetDefaultWorkload(name string) error {
+	if w == nil {
+		return errNilWorld
+	}
 	w.workMu.Lock()
 	defer w.workMu.Unlock()
 	if _, ok := w.workloads[name]; !ok {
@@ -374,6 +387,9 @@ func (w *World) SetDefaultWorkload(name string) error {
 // RunDefaultWorkload runs the default workload: the first one added, or the
 // one set with [World.SetDefaultWorkload].
 func (w *World) RunDefaultWorkload() error {
+	if w == nil {
+		return errNilWorld
+	}
 	w.workMu.Lock()
 	name := w.defaultWL
 	w.workMu.Unlock()
@@ -400,6 +416,9 @@ func (w *World) RunDefaultWorkload() error {
 // system's. In every case every borrow is released and the world stays
 // usable.
 func (w *World) RunWorkload(name string) error {
+	if w == nil {
+		return errNilWorld
+	}
 	p, err := w.takePlan(name)
 	if err != nil {
 		return err

@@ -151,7 +151,14 @@ func beginRead(s Storages, st *borrowState, name string) (*World, bool, error) {
 	if err := w.allLock.acquire(worldRead, false, allName); err != nil {
 		return nil, false, err
 	}
+	// The entities storage too, shared: the read checks that ids are
+	// alive, which a system holding EntitiesViewMut may be changing.
+	if err := w.entLock.acquire(worldRead, false, "entities"); err != nil {
+		w.allLock.release(worldRead, false)
+		return nil, false, err
+	}
 	if err := st.acquire(worldRead, false, name); err != nil {
+		w.entLock.release(worldRead, false)
 		w.allLock.release(worldRead, false)
 		return nil, false, err
 	}
@@ -161,6 +168,7 @@ func beginRead(s Storages, st *borrowState, name string) (*World, bool, error) {
 func endRead(w *World, locked bool, st *borrowState) {
 	if locked {
 		st.release(worldRead, false)
+		w.entLock.release(worldRead, false)
 		w.allLock.release(worldRead, false)
 	}
 }
