@@ -14,28 +14,25 @@ type AliveChecker interface {
 // EntitiesView is shared access to the entities storage: check that ids are
 // alive (for instance before adding a component with
 // [ViewMut.AddComponent]) and list the live entities.
-type EntitiesView struct {
-	c     *entitiesCore
-	epoch uint64 // the borrow of c the view belongs to (see View)
-}
+//
+// An EntitiesView is one word, so that passing it as an [AliveChecker]
+// allocates nothing; unlike a View, a copy kept past its release is
+// caught only while the view is not borrowed again.
+type EntitiesView struct{ c *entitiesCore }
 
 // EntitiesViewMut is exclusive access to the entities storage: everything
 // [EntitiesView] does, plus creating entities.
-type EntitiesViewMut struct {
-	c     *entitiesCore
-	epoch uint64
-}
+type EntitiesViewMut struct{ c *entitiesCore }
 
 type entitiesCore struct {
-	w     *World // nil unless borrowed
-	b     borrower
-	epoch uint64 // moved on by every borrow and release
+	w *World // nil unless borrowed
+	b borrower
 }
 
-// ents returns the entities storage of the borrow epoch of c, and panics
-// if c is released or borrowed again since.
-func (c *entitiesCore) ents(epoch uint64) *entities {
-	if c == nil || c.w == nil || c.epoch != epoch {
+// ents returns the entities storage c borrows, and panics if c is
+// released.
+func (c *entitiesCore) ents() *entities {
+	if c == nil || c.w == nil {
 		panic(errEntitiesReleased)
 	}
 	return &c.w.ents
@@ -53,7 +50,6 @@ func (c *entitiesCore) borrow(ctx *borrowCtx, kind accessKind, view string) erro
 		return err
 	}
 	c.w = ctx.w
-	c.epoch++
 	return nil
 }
 
@@ -64,7 +60,6 @@ func (c *entitiesCore) release() {
 	c.w.entLock.release(&c.b, c.b.kind.exclusive())
 	c.w.allLock.release(&c.b, false)
 	c.w = nil
-	c.epoch++
 }
 
 func entitiesAccess(excl bool, view string) Access {
@@ -85,7 +80,6 @@ func (v *EntitiesView) borrowView(ctx *borrowCtx) (releaser, error) {
 		*v = old
 		return nil, err
 	}
-	v.epoch = v.c.epoch
 	return v.c, nil
 }
 
@@ -98,38 +92,37 @@ func (v *EntitiesViewMut) borrowView(ctx *borrowCtx) (releaser, error) {
 		*v = old
 		return nil, err
 	}
-	v.epoch = v.c.epoch
 	return v.c, nil
 }
 
 // IsAlive reports whether id is a live entity.
-func (v EntitiesView) IsAlive(id EntityID) bool { return v.c.ents(v.epoch).isAlive(id) }
+func (v EntitiesView) IsAlive(id EntityID) bool { return v.c.ents().isAlive(id) }
 
 // Len returns the number of live entities.
-func (v EntitiesView) Len() int { return v.c.ents(v.epoch).live }
+func (v EntitiesView) Len() int { return v.c.ents().live }
 
 // All iterates over the live entities in index order.
-func (v EntitiesView) All() iter.Seq[EntityID] { return entitiesAll(v.c, v.epoch) }
+func (v EntitiesView) All() iter.Seq[EntityID] { return entitiesAll(v.c) }
 
 // IsAlive reports whether id is a live entity.
-func (v EntitiesViewMut) IsAlive(id EntityID) bool { return v.c.ents(v.epoch).isAlive(id) }
+func (v EntitiesViewMut) IsAlive(id EntityID) bool { return v.c.ents().isAlive(id) }
 
 // Len returns the number of live entities.
-func (v EntitiesViewMut) Len() int { return v.c.ents(v.epoch).live }
+func (v EntitiesViewMut) Len() int { return v.c.ents().live }
 
 // All iterates over the live entities in index order. Do not create
 // entities while iterating.
-func (v EntitiesViewMut) All() iter.Seq[EntityID] { return entitiesAll(v.c, v.epoch) }
+func (v EntitiesViewMut) All() iter.Seq[EntityID] { return entitiesAll(v.c) }
 
 // entitiesAll is All of both entities views. It finds the entities when
 // ranged over, so that a sequence kept past the view's release panics.
-func entitiesAll(c *entitiesCore, epoch uint64) iter.Seq[EntityID] {
-	return func(yield func(EntityID) bool) { c.ents(epoch).each(yield) }
+func entitiesAll(c *entitiesCore) iter.Seq[EntityID] {
+	return func(yield func(EntityID) bool) { c.ents().each(yield) }
 }
 
 // AddEntity creates an entity with no component. Give it components with
 // [ViewMut.AddComponentUnchecked] (or [ViewMut.AddEntity] to do both).
-func (v EntitiesViewMut) AddEntity() EntityID { return v.c.ents(v.epoch).create() }
+func (v EntitiesViewMut) AddEntity() EntityID { return v.c.ents().create() }
 
 // BulkAddEntity creates n entities with no component and appends their ids
 // to dst, which it returns.
@@ -139,7 +132,7 @@ func (v EntitiesViewMut) BulkAddEntity(dst []EntityID, n int) []EntityID {
 	if n < 0 {
 		panic("ecs: EntitiesViewMut.BulkAddEntity: n is negative (" + strconv.Itoa(n) + "); it is the number of entities to create")
 	}
-	return v.c.ents(v.epoch).createMany(dst, n)
+	return v.c.ents().createMany(dst, n)
 }
 
 // DeleteUnchecked deletes id from the entities storage only, and reports
@@ -176,7 +169,7 @@ func (v EntitiesViewMut) BulkAddEntity(dst []EntityID, n int) []EntityID {
 // of the same type before the purge takes the leftover's place in that
 // storage (logged as the leftover's deletion where tracked).
 func (v EntitiesViewMut) DeleteUnchecked(id EntityID) bool {
-	return v.c.ents(v.epoch).deleteUnpurged(id)
+	return v.c.ents().deleteUnpurged(id)
 }
 
 // AllStoragesViewMut is exclusive access to everything in the world: the
@@ -184,15 +177,15 @@ func (v EntitiesViewMut) DeleteUnchecked(id EntityID) bool {
 // Pass it wherever a [Storages] is asked for ([DeleteAny], [DeleteEntity],
 // [AddEntity1], [Get]...): those calls then use the access the system
 // already holds. A system with an AllStoragesViewMut runs alone.
-type AllStoragesViewMut struct {
-	c     *allCore
-	epoch uint64 // the borrow of c the view belongs to (see View)
-}
+//
+// An AllStoragesViewMut is one word, so that passing it as a [Storages]
+// allocates nothing; a copy kept past its release is caught only while
+// the view is not borrowed again.
+type AllStoragesViewMut struct{ c *allCore }
 
 type allCore struct {
-	w     *World // nil unless borrowed
-	b     borrower
-	epoch uint64 // moved on by every borrow and release
+	w *World // nil unless borrowed
+	b borrower
 }
 
 // world returns the world, with the components of the entities deleted so
@@ -207,7 +200,7 @@ func (v AllStoragesViewMut) world() (*World, bool) {
 // held returns the world as it is, for the calls that do not look at the
 // storages.
 func (v AllStoragesViewMut) held() *World {
-	if v.c == nil || v.c.w == nil || v.c.epoch != v.epoch {
+	if v.c == nil || v.c.w == nil {
 		panic(errAllStoragesReleased)
 	}
 	return v.c.w
@@ -230,8 +223,6 @@ func (v *AllStoragesViewMut) borrowView(ctx *borrowCtx) (releaser, error) {
 		return nil, err
 	}
 	v.c.w = ctx.w
-	v.c.epoch++
-	v.epoch = v.c.epoch
 	ctx.w.allNow = ctx.stamp()
 	// Purge what DeleteUnchecked left behind now, with the system's
 	// timestamp for tracking, so that nothing the system sees holds it.
@@ -247,7 +238,6 @@ func (c *allCore) release() {
 	c.w.allNow = 0
 	c.w.allLock.release(&c.b, true)
 	c.w = nil
-	c.epoch++
 }
 
 // AddEntity creates an entity with no component.
@@ -281,12 +271,12 @@ func (v AllStoragesViewMut) Strip(id EntityID) error {
 
 // coreOf returns the state of a, if a is one of Slipway's entities views,
 // or nil: AddComponent then checks liveness with no call.
-func coreOf(a AliveChecker) (*entitiesCore, uint64) {
+func coreOf(a AliveChecker) *entitiesCore {
 	switch v := a.(type) {
 	case EntitiesView:
-		return v.c, v.epoch
+		return v.c
 	case EntitiesViewMut:
-		return v.c, v.epoch
+		return v.c
 	}
-	return nil, 0
+	return nil
 }

@@ -504,8 +504,8 @@ func (v ViewMut[T]) IDs() []EntityID { return v.store().dense }
 func (v ViewMut[T]) AddComponent(entities AliveChecker, id EntityID, c T) error {
 	s := v.store()
 	var alive bool
-	if ec, epoch := coreOf(entities); ec != nil { // no call for Slipway's entities views
-		alive = ec.ents(epoch).isAlive(id)
+	if ec := coreOf(entities); ec != nil { // no call for Slipway's entities views
+		alive = ec.ents().isAlive(id)
 	} else {
 		alive = entities.IsAlive(id)
 	}
@@ -565,7 +565,7 @@ func (s *sparseSet[T]) refusedUnchecked(id EntityID) error {
 // [EntitiesViewMut.AddEntity] followed by [ViewMut.AddComponentUnchecked].
 func (v ViewMut[T]) AddEntity(entities EntitiesViewMut, c T) EntityID {
 	s := v.store()
-	id := entities.c.ents(entities.epoch).create()
+	id := entities.c.ents().create()
 	s.insert(id, c)
 	return id
 }
