@@ -317,13 +317,16 @@ func (c *customView) release() {
 	c.releaseFields()
 }
 
-// releaseFields releases the borrowed fields in reverse order, each
-// release deferred by the one before it, as frame.release does, so that a
-// field's OnRelease that panics does not keep the others borrowed.
+// releaseFields releases the borrowed fields in reverse order, going on
+// after a field's OnRelease that panics, as frame.release does.
 func (c *customView) releaseFields() {
-	if c.borrowed > 0 {
+	defer func() {
+		if c.borrowed > 0 { // a release panicked
+			c.releaseFields()
+		}
+	}()
+	for c.borrowed > 0 {
 		c.borrowed--
-		defer c.releaseFields()
 		c.held[c.borrowed].release()
 	}
 }
@@ -530,14 +533,17 @@ var borrowHook func()
 
 // release releases the borrowed parameters in reverse order, then the
 // group borrows. A custom view's OnRelease that panics (or ends the
-// goroutine) does not stop it: the rest is released before the panic goes
-// on (each release is deferred by the one before it).
+// goroutine) does not stop it: the deferred call releases the rest before
+// the panic goes on.
 func (f *frame) release() {
-	if f.n > 0 {
+	defer func() {
+		if f.n > 0 || f.nlocks > 0 { // a release panicked
+			f.release()
+		}
+	}()
+	for f.n > 0 {
 		f.n--
-		defer f.release()
 		f.held[f.n].release()
-		return
 	}
 	for f.nlocks > 0 {
 		f.nlocks--
