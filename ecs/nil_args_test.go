@@ -8,6 +8,7 @@ package ecs_test
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -240,7 +241,7 @@ func TestNilFunc(t *testing.T) {
 // negative count, naming itself and n, before creating anything; the
 // system's views are released.
 func TestBulkAddEntityNegative(t *testing.T) {
-	for _, n := range []int{-1, -1 << 40} {
+	for _, n := range []int{-1, math.MinInt} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			w := naWorld(t)
 			before := naState(t, w)
