@@ -44,6 +44,9 @@ var (
 	// the fn of [UpdateUnique], or of [Each1] … [Each8]. The call changes
 	// nothing.
 	ErrNilFunc = errors.New("nil function")
+	// ErrSortRefused: [SortAs] was asked to sort a storage it cannot: in
+	// its own order, or a packed group's member. It changes nothing.
+	ErrSortRefused = errors.New("storage cannot be sorted so")
 )
 
 // argError reports a bad argument: which call, when known, and what is

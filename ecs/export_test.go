@@ -22,3 +22,13 @@ func CheckLayouts(w *World) error {
 	}
 	return nil
 }
+
+// SetAlignMinMisses makes joins over w ask for re-alignment from more
+// than n misses (with more than one miss in 32 entities), so that tests
+// reach re-alignment with small worlds. Call it before w is used.
+func SetAlignMinMisses(w *World, n int) { w.align.minMisses = n }
+
+// OrderOf returns the entities of T's storage in w, in storage order.
+func OrderOf[T any](w *World) []EntityID {
+	return append([]EntityID(nil), storageFor[T](w).dense...)
+}

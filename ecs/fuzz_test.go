@@ -106,6 +106,12 @@ func fzSeeds() [][]byte {
 			fzOpInSystem, 2, 0, 4, 0, 5, 0, 0,
 			fzOpInSystem, 2, 0, 5, 0, 6, 0, 0,
 			fzOpInSystem, 2, 0, 6, 0, 7, 6, 0},
+		// storages put out of order (B removed and added again), joins
+		// that re-align them, and SortAs in several pairs
+		{fzOpBulk, 8, 7, 0, fzOpBulk, 8, 3, 1, fzOpRemove, 2, 1, 0, fzOpRemove, 5, 1, 1, fzOpRemove, 9, 0, 0,
+			fzOpAddComp, 2, 2, 0, 7, fzOpAddComp, 5, 2, 1, 8, fzOpAddComp, 9, 1, 0, 3,
+			fzOpJoin, 3, 0, 0, fzOpJoin, 3, 0, 1, fzOpSortAs, 0, 1, fzOpSortAs, 1, 0, fzOpSortAs, 2, 2,
+			fzOpSortAs, 2, 0, fzOpJoin, 7, 0, 2},
 	}
 }
 
@@ -156,6 +162,7 @@ const (
 	fzOpDeleteMany            // n, path, n ids
 	fzOpBulkDeleteComp        // n, type, path, n ids
 	fzOpInSystem              // n, then n times: kind, id, value
+	fzOpSortAs                // follower type, leader type
 	fzOpCount
 )
 
@@ -256,6 +263,9 @@ func runModel(t *testing.T, data []byte, verbose bool) fzStats {
 	r := &fzRun{t: t, w: ecs.NewWorld(), m: &fzModel{
 		live: map[ecs.EntityID]bool{}, gens: map[uint32]uint32{}, a: map[ecs.EntityID]int32{}, b: map[ecs.EntityID]uint8{}, c: map[ecs.EntityID]bool{},
 	}}
+	// Joins re-align the storages at the next sync point from a few
+	// misses: the model's small worlds reach re-alignment.
+	ecs.SetAlignMinMisses(r.w, 1)
 	in := &fzReader{data: data}
 	// Bound the work per input: the fuzzer should explore sequences, not
 	// spend its time on huge ones.
@@ -441,6 +451,10 @@ func (r *fzRun) apply(op int, in *fzReader) {
 		r.bulkDeleteComponent(ids, typ, path)
 	case fzOpInSystem:
 		r.inSystem(in, int(in.next()%8)+1)
+	case fzOpSortAs:
+		f, l := in.next()%3, in.next()%3
+		r.logf("sortAs follower=%d leader=%d", f, l)
+		r.sortAs(f, l)
 	case fzOpClear:
 		typ := in.next() % 3
 		r.logf("clear type=%d", typ)
@@ -1558,4 +1572,41 @@ func setOf(ids []ecs.EntityID) map[ecs.EntityID]bool {
 		s[id] = true
 	}
 	return s
+}
+
+// sortAs sorts the storage of type f (0: fzA, 1: fzB, 2: fzC) in the
+// order of l's, and checks the outcome: refused for one type, and
+// otherwise the entities of both first in f's storage, in l's order. The
+// model does not change: compare checks that every entity kept its
+// components.
+func (r *fzRun) sortAs(f, l byte) {
+	sorts := [3][3]func(ecs.Storages) (int, error){
+		{ecs.SortAs[fzA, fzA], ecs.SortAs[fzA, fzB], ecs.SortAs[fzA, fzC]},
+		{ecs.SortAs[fzB, fzA], ecs.SortAs[fzB, fzB], ecs.SortAs[fzB, fzC]},
+		{ecs.SortAs[fzC, fzA], ecs.SortAs[fzC, fzB], ecs.SortAs[fzC, fzC]},
+	}
+	orders := [3]func(*ecs.World) []ecs.EntityID{ecs.OrderOf[fzA], ecs.OrderOf[fzB], ecs.OrderOf[fzC]}
+	before := orders[f](r.w)
+	moved, err := sorts[f][l](r.w)
+	after := orders[f](r.w)
+	if f == l {
+		if !errors.Is(err, ecs.ErrSortRefused) || moved != 0 || !slices.Equal(before, after) {
+			r.t.Errorf("SortAs of a type as itself: moved %d, err %v, order %v -> %v", moved, err, before, after)
+		}
+		return
+	}
+	r.noErr("SortAs", err)
+	in := map[ecs.EntityID]bool{}
+	for _, id := range after {
+		in[id] = true
+	}
+	var want []ecs.EntityID
+	for _, id := range orders[l](r.w) {
+		if in[id] {
+			want = append(want, id)
+		}
+	}
+	if !slices.Equal(after[:len(want)], want) {
+		r.t.Errorf("after SortAs, the storage starts %v, want %v (the leader's order)", after[:len(want)], want)
+	}
 }

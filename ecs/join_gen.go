@@ -498,6 +498,18 @@ func (it *Iter2[T1, T2]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch)
 }
 
+// settle tells the world how a pass over n of the driver's entities went:
+// misses guesses missed (see align.go). It asks for re-alignment when
+// they are many, and otherwise keeps the other storages in the driver's
+// order. Joins made from storages, over a group, or over views of
+// several worlds tell nothing.
+func (it *Iter2[T1, T2]) settle(misses, n int) {
+	if it.c1 == nil || it.driver == 0 || it.c2.w != it.c1.w {
+		return
+	}
+	settleJoin(it.c1.w, it.driver-1, misses, n, []storage{it.s1, it.s2})
+}
+
 // begin starts an iteration of the drive (see start). When the join has a
 // Changed view or marks what it hands out, begin runs the whole iteration
 // through driveTracked and reports true.
@@ -640,24 +652,33 @@ func (it Iter2[T1, T2]) Each(fn func(*T1, *T2)) {
 		}
 		return
 	}
+	// Each other view's position is guessed first: right after the
+	// previous entity's there (last+1), which holds in storages that
+	// keep the driver's order. A miss looks the entity up (seek) and is
+	// counted; settle asks for re-alignment when misses are many.
+	misses, from := 0, it.i
 	switch driver {
 	case 1:
 		data1 := data1[:len(ids)]
 		dense2 := s2.dense
 		data2 := data2[:len(dense2)]
+		last2 := -1
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
 			x1 := i
-			x2 := int(uint32(id)) // posIdent, spelled out
+			x2 := last2 + 1
 			if x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = posIn(s2.pages, id); x2 < 0 {
+				if x2 = s2.seek(id, i); x2 < 0 {
 					continue
 				}
+				misses++
 			}
+			last2 = x2
 			if not != nil && excluded(not, id) {
 				continue
 			}
 			if !visit(id, &data1[x1], &data2[x2]) {
+				it.settle(misses, i+1-from)
 				return
 			}
 		}
@@ -665,23 +686,28 @@ func (it Iter2[T1, T2]) Each(fn func(*T1, *T2)) {
 		data2 := data2[:len(ids)]
 		dense1 := s1.dense
 		data1 := data1[:len(dense1)]
+		last1 := -1
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			x1 := int(uint32(id)) // posIdent, spelled out
+			x1 := last1 + 1
 			if x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = posIn(s1.pages, id); x1 < 0 {
+				if x1 = s1.seek(id, i); x1 < 0 {
 					continue
 				}
+				misses++
 			}
+			last1 = x1
 			x2 := i
 			if not != nil && excluded(not, id) {
 				continue
 			}
 			if !visit(id, &data1[x1], &data2[x2]) {
+				it.settle(misses, i+1-from)
 				return
 			}
 		}
 	}
+	it.settle(misses, len(ids)-from)
 }
 
 // EachWithID calls fn with the id and components of every matching entity.
@@ -711,24 +737,33 @@ func (it Iter2[T1, T2]) EachWithID(fn func(EntityID, *T1, *T2)) {
 		}
 		return
 	}
+	// Each other view's position is guessed first: right after the
+	// previous entity's there (last+1), which holds in storages that
+	// keep the driver's order. A miss looks the entity up (seek) and is
+	// counted; settle asks for re-alignment when misses are many.
+	misses, from := 0, it.i
 	switch driver {
 	case 1:
 		data1 := data1[:len(ids)]
 		dense2 := s2.dense
 		data2 := data2[:len(dense2)]
+		last2 := -1
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
 			x1 := i
-			x2 := int(uint32(id)) // posIdent, spelled out
+			x2 := last2 + 1
 			if x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = posIn(s2.pages, id); x2 < 0 {
+				if x2 = s2.seek(id, i); x2 < 0 {
 					continue
 				}
+				misses++
 			}
+			last2 = x2
 			if not != nil && excluded(not, id) {
 				continue
 			}
 			if !visit(id, &data1[x1], &data2[x2]) {
+				it.settle(misses, i+1-from)
 				return
 			}
 		}
@@ -736,23 +771,28 @@ func (it Iter2[T1, T2]) EachWithID(fn func(EntityID, *T1, *T2)) {
 		data2 := data2[:len(ids)]
 		dense1 := s1.dense
 		data1 := data1[:len(dense1)]
+		last1 := -1
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			x1 := int(uint32(id)) // posIdent, spelled out
+			x1 := last1 + 1
 			if x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = posIn(s1.pages, id); x1 < 0 {
+				if x1 = s1.seek(id, i); x1 < 0 {
 					continue
 				}
+				misses++
 			}
+			last1 = x1
 			x2 := i
 			if not != nil && excluded(not, id) {
 				continue
 			}
 			if !visit(id, &data1[x1], &data2[x2]) {
+				it.settle(misses, i+1-from)
 				return
 			}
 		}
 	}
+	it.settle(misses, len(ids)-from)
 }
 
 // All iterates over the components of every matching entity.
@@ -781,24 +821,33 @@ func (it Iter2[T1, T2]) All() iter.Seq2[*T1, *T2] {
 			}
 			return
 		}
+		// Each other view's position is guessed first: right after the
+		// previous entity's there (last+1), which holds in storages that
+		// keep the driver's order. A miss looks the entity up (seek) and is
+		// counted; settle asks for re-alignment when misses are many.
+		misses, from := 0, it.i
 		switch driver {
 		case 1:
 			data1 := data1[:len(ids)]
 			dense2 := s2.dense
 			data2 := data2[:len(dense2)]
+			last2 := -1
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
 				x1 := i
-				x2 := int(uint32(id)) // posIdent, spelled out
+				x2 := last2 + 1
 				if x2 >= len(dense2) || dense2[x2] != id {
-					if x2 = posIn(s2.pages, id); x2 < 0 {
+					if x2 = s2.seek(id, i); x2 < 0 {
 						continue
 					}
+					misses++
 				}
+				last2 = x2
 				if not != nil && excluded(not, id) {
 					continue
 				}
 				if !visit(id, &data1[x1], &data2[x2]) {
+					it.settle(misses, i+1-from)
 					return
 				}
 			}
@@ -806,23 +855,28 @@ func (it Iter2[T1, T2]) All() iter.Seq2[*T1, *T2] {
 			data2 := data2[:len(ids)]
 			dense1 := s1.dense
 			data1 := data1[:len(dense1)]
+			last1 := -1
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				x1 := int(uint32(id)) // posIdent, spelled out
+				x1 := last1 + 1
 				if x1 >= len(dense1) || dense1[x1] != id {
-					if x1 = posIn(s1.pages, id); x1 < 0 {
+					if x1 = s1.seek(id, i); x1 < 0 {
 						continue
 					}
+					misses++
 				}
+				last1 = x1
 				x2 := i
 				if not != nil && excluded(not, id) {
 					continue
 				}
 				if !visit(id, &data1[x1], &data2[x2]) {
+					it.settle(misses, i+1-from)
 					return
 				}
 			}
 		}
+		it.settle(misses, len(ids)-from)
 	}
 }
 
@@ -858,24 +912,33 @@ func (it Iter2[T1, T2]) WithID() iter.Seq2[EntityID, Row2[T1, T2]] {
 			}
 			return
 		}
+		// Each other view's position is guessed first: right after the
+		// previous entity's there (last+1), which holds in storages that
+		// keep the driver's order. A miss looks the entity up (seek) and is
+		// counted; settle asks for re-alignment when misses are many.
+		misses, from := 0, it.i
 		switch driver {
 		case 1:
 			data1 := data1[:len(ids)]
 			dense2 := s2.dense
 			data2 := data2[:len(dense2)]
+			last2 := -1
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
 				x1 := i
-				x2 := int(uint32(id)) // posIdent, spelled out
+				x2 := last2 + 1
 				if x2 >= len(dense2) || dense2[x2] != id {
-					if x2 = posIn(s2.pages, id); x2 < 0 {
+					if x2 = s2.seek(id, i); x2 < 0 {
 						continue
 					}
+					misses++
 				}
+				last2 = x2
 				if not != nil && excluded(not, id) {
 					continue
 				}
 				if !visit(id, &data1[x1], &data2[x2]) {
+					it.settle(misses, i+1-from)
 					return
 				}
 			}
@@ -883,23 +946,28 @@ func (it Iter2[T1, T2]) WithID() iter.Seq2[EntityID, Row2[T1, T2]] {
 			data2 := data2[:len(ids)]
 			dense1 := s1.dense
 			data1 := data1[:len(dense1)]
+			last1 := -1
 			for i := it.i; i < len(ids); i++ {
 				id := ids[i]
-				x1 := int(uint32(id)) // posIdent, spelled out
+				x1 := last1 + 1
 				if x1 >= len(dense1) || dense1[x1] != id {
-					if x1 = posIn(s1.pages, id); x1 < 0 {
+					if x1 = s1.seek(id, i); x1 < 0 {
 						continue
 					}
+					misses++
 				}
+				last1 = x1
 				x2 := i
 				if not != nil && excluded(not, id) {
 					continue
 				}
 				if !visit(id, &data1[x1], &data2[x2]) {
+					it.settle(misses, i+1-from)
 					return
 				}
 			}
 		}
+		it.settle(misses, len(ids)-from)
 	}
 }
 
@@ -950,6 +1018,8 @@ func (it Iter2[T1, T2]) Runs() iter.Seq[Run2[T1, T2]] {
 		// out. (An array, so that it stays in memory and leaves the
 		// registers to the caller's loop over a run.)
 		start := max(it.i, 0)
+		misses := 0 // entities that came as runs of their own (see settle)
+		defer func() { it.settle(misses, len(ids)-start) }()
 		var last [2]int
 		for v := range last {
 			last[v] = start - 1
@@ -984,6 +1054,7 @@ func (it Iter2[T1, T2]) Runs() iter.Seq[Run2[T1, T2]] {
 			// better loop. last is set before yield: what stays live
 			// across the caller's loop takes registers from it.)
 			if !inLine && (x1 != last[0]+1 || x2 != last[1]+1) {
+				misses++
 				last[0] = x1
 				last[1] = x2
 				if !yield(Run2[T1, T2]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1]}) {
@@ -1164,24 +1235,33 @@ func (it Iter2[T1, T2]) Count() (n int) {
 		}
 		return
 	}
+	// Each other view's position is guessed first: right after the
+	// previous entity's there (last+1), which holds in storages that
+	// keep the driver's order. A miss looks the entity up (seek) and is
+	// counted; settle asks for re-alignment when misses are many.
+	misses, from := 0, it.i
 	switch driver {
 	case 1:
 		data1 := data1[:len(ids)]
 		dense2 := s2.dense
 		data2 := data2[:len(dense2)]
+		last2 := -1
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
 			x1 := i
-			x2 := int(uint32(id)) // posIdent, spelled out
+			x2 := last2 + 1
 			if x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = posIn(s2.pages, id); x2 < 0 {
+				if x2 = s2.seek(id, i); x2 < 0 {
 					continue
 				}
+				misses++
 			}
+			last2 = x2
 			if not != nil && excluded(not, id) {
 				continue
 			}
 			if !visit(id, &data1[x1], &data2[x2]) {
+				it.settle(misses, i+1-from)
 				return
 			}
 		}
@@ -1189,23 +1269,28 @@ func (it Iter2[T1, T2]) Count() (n int) {
 		data2 := data2[:len(ids)]
 		dense1 := s1.dense
 		data1 := data1[:len(dense1)]
+		last1 := -1
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
-			x1 := int(uint32(id)) // posIdent, spelled out
+			x1 := last1 + 1
 			if x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = posIn(s1.pages, id); x1 < 0 {
+				if x1 = s1.seek(id, i); x1 < 0 {
 					continue
 				}
+				misses++
 			}
+			last1 = x1
 			x2 := i
 			if not != nil && excluded(not, id) {
 				continue
 			}
 			if !visit(id, &data1[x1], &data2[x2]) {
+				it.settle(misses, i+1-from)
 				return
 			}
 		}
 	}
+	it.settle(misses, len(ids)-from)
 	return n
 }
 
@@ -1364,6 +1449,18 @@ func (it *Iter3[T1, T2, T3]) start() {
 // longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter3[T1, T2, T3]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch)
+}
+
+// settle tells the world how a pass over n of the driver's entities went:
+// misses guesses missed (see align.go). It asks for re-alignment when
+// they are many, and otherwise keeps the other storages in the driver's
+// order. Joins made from storages, over a group, or over views of
+// several worlds tell nothing.
+func (it *Iter3[T1, T2, T3]) settle(misses, n int) {
+	if it.c1 == nil || it.driver == 0 || it.c2.w != it.c1.w || it.c3.w != it.c1.w {
+		return
+	}
+	settleJoin(it.c1.w, it.driver-1, misses, n, []storage{it.s1, it.s2, it.s3})
 }
 
 // begin starts an iteration of the drive (see start). When the join has a
@@ -1530,33 +1627,55 @@ func (it Iter3[T1, T2, T3]) Each(fn func(*T1, *T2, *T3)) {
 		}
 		return
 	}
+	// Each other view's position is guessed first: right after the
+	// previous entity's there (last+1), which holds in storages that
+	// keep the driver's order. A miss looks the entity up (seek) and is
+	// counted; settle asks for re-alignment when misses are many.
+	misses, from := 0, it.i
+	dense1, last1 := s1.dense, -1
+	dense2, last2 := s2.dense, -1
+	dense3, last3 := s3.dense, -1
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.posIdent(id); x1 < 0 {
-				continue
+			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+				if x1 = s1.seek(id, i); x1 < 0 {
+					continue
+				}
+				misses++
 			}
+			last1 = x1
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.posIdent(id); x2 < 0 {
-				continue
+			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+				if x2 = s2.seek(id, i); x2 < 0 {
+					continue
+				}
+				misses++
 			}
+			last2 = x2
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.posIdent(id); x3 < 0 {
-				continue
+			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+				if x3 = s3.seek(id, i); x3 < 0 {
+					continue
+				}
+				misses++
 			}
+			last3 = x3
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
 		if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
+			it.settle(misses, i+1-from)
 			return
 		}
 	}
+	it.settle(misses, len(ids)-from)
 }
 
 // EachWithID calls fn with the id and components of every matching entity.
@@ -1588,33 +1707,55 @@ func (it Iter3[T1, T2, T3]) EachWithID(fn func(EntityID, *T1, *T2, *T3)) {
 		}
 		return
 	}
+	// Each other view's position is guessed first: right after the
+	// previous entity's there (last+1), which holds in storages that
+	// keep the driver's order. A miss looks the entity up (seek) and is
+	// counted; settle asks for re-alignment when misses are many.
+	misses, from := 0, it.i
+	dense1, last1 := s1.dense, -1
+	dense2, last2 := s2.dense, -1
+	dense3, last3 := s3.dense, -1
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.posIdent(id); x1 < 0 {
-				continue
+			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+				if x1 = s1.seek(id, i); x1 < 0 {
+					continue
+				}
+				misses++
 			}
+			last1 = x1
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.posIdent(id); x2 < 0 {
-				continue
+			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+				if x2 = s2.seek(id, i); x2 < 0 {
+					continue
+				}
+				misses++
 			}
+			last2 = x2
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.posIdent(id); x3 < 0 {
-				continue
+			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+				if x3 = s3.seek(id, i); x3 < 0 {
+					continue
+				}
+				misses++
 			}
+			last3 = x3
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
 		if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
+			it.settle(misses, i+1-from)
 			return
 		}
 	}
+	it.settle(misses, len(ids)-from)
 }
 
 // All iterates over the components of every matching entity, as rows.
@@ -1647,33 +1788,55 @@ func (it Iter3[T1, T2, T3]) All() iter.Seq[Row3[T1, T2, T3]] {
 			}
 			return
 		}
+		// Each other view's position is guessed first: right after the
+		// previous entity's there (last+1), which holds in storages that
+		// keep the driver's order. A miss looks the entity up (seek) and is
+		// counted; settle asks for re-alignment when misses are many.
+		misses, from := 0, it.i
+		dense1, last1 := s1.dense, -1
+		dense2, last2 := s2.dense, -1
+		dense3, last3 := s3.dense, -1
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.posIdent(id); x1 < 0 {
-					continue
+				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+					if x1 = s1.seek(id, i); x1 < 0 {
+						continue
+					}
+					misses++
 				}
+				last1 = x1
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.posIdent(id); x2 < 0 {
-					continue
+				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+					if x2 = s2.seek(id, i); x2 < 0 {
+						continue
+					}
+					misses++
 				}
+				last2 = x2
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.posIdent(id); x3 < 0 {
-					continue
+				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+					if x3 = s3.seek(id, i); x3 < 0 {
+						continue
+					}
+					misses++
 				}
+				last3 = x3
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
 			if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
+				it.settle(misses, i+1-from)
 				return
 			}
 		}
+		it.settle(misses, len(ids)-from)
 	}
 }
 
@@ -1707,33 +1870,55 @@ func (it Iter3[T1, T2, T3]) WithID() iter.Seq2[EntityID, Row3[T1, T2, T3]] {
 			}
 			return
 		}
+		// Each other view's position is guessed first: right after the
+		// previous entity's there (last+1), which holds in storages that
+		// keep the driver's order. A miss looks the entity up (seek) and is
+		// counted; settle asks for re-alignment when misses are many.
+		misses, from := 0, it.i
+		dense1, last1 := s1.dense, -1
+		dense2, last2 := s2.dense, -1
+		dense3, last3 := s3.dense, -1
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.posIdent(id); x1 < 0 {
-					continue
+				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+					if x1 = s1.seek(id, i); x1 < 0 {
+						continue
+					}
+					misses++
 				}
+				last1 = x1
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.posIdent(id); x2 < 0 {
-					continue
+				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+					if x2 = s2.seek(id, i); x2 < 0 {
+						continue
+					}
+					misses++
 				}
+				last2 = x2
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.posIdent(id); x3 < 0 {
-					continue
+				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+					if x3 = s3.seek(id, i); x3 < 0 {
+						continue
+					}
+					misses++
 				}
+				last3 = x3
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
 			if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
+				it.settle(misses, i+1-from)
 				return
 			}
 		}
+		it.settle(misses, len(ids)-from)
 	}
 }
 
@@ -1786,6 +1971,8 @@ func (it Iter3[T1, T2, T3]) Runs() iter.Seq[Run3[T1, T2, T3]] {
 		// out. (An array, so that it stays in memory and leaves the
 		// registers to the caller's loop over a run.)
 		start := max(it.i, 0)
+		misses := 0 // entities that came as runs of their own (see settle)
+		defer func() { it.settle(misses, len(ids)-start) }()
 		var last [3]int
 		for v := range last {
 			last[v] = start - 1
@@ -1828,6 +2015,7 @@ func (it Iter3[T1, T2, T3]) Runs() iter.Seq[Run3[T1, T2, T3]] {
 			// better loop. last is set before yield: what stays live
 			// across the caller's loop takes registers from it.)
 			if !inLine && (x1 != last[0]+1 || x2 != last[1]+1 || x3 != last[2]+1) {
+				misses++
 				last[0] = x1
 				last[1] = x2
 				last[2] = x3
@@ -2031,33 +2219,55 @@ func (it Iter3[T1, T2, T3]) Count() (n int) {
 		}
 		return
 	}
+	// Each other view's position is guessed first: right after the
+	// previous entity's there (last+1), which holds in storages that
+	// keep the driver's order. A miss looks the entity up (seek) and is
+	// counted; settle asks for re-alignment when misses are many.
+	misses, from := 0, it.i
+	dense1, last1 := s1.dense, -1
+	dense2, last2 := s2.dense, -1
+	dense3, last3 := s3.dense, -1
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.posIdent(id); x1 < 0 {
-				continue
+			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+				if x1 = s1.seek(id, i); x1 < 0 {
+					continue
+				}
+				misses++
 			}
+			last1 = x1
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.posIdent(id); x2 < 0 {
-				continue
+			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+				if x2 = s2.seek(id, i); x2 < 0 {
+					continue
+				}
+				misses++
 			}
+			last2 = x2
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.posIdent(id); x3 < 0 {
-				continue
+			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+				if x3 = s3.seek(id, i); x3 < 0 {
+					continue
+				}
+				misses++
 			}
+			last3 = x3
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
 		if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
+			it.settle(misses, i+1-from)
 			return
 		}
 	}
+	it.settle(misses, len(ids)-from)
 	return n
 }
 
@@ -2228,6 +2438,18 @@ func (it *Iter4[T1, T2, T3, T4]) start() {
 // longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter4[T1, T2, T3, T4]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch)
+}
+
+// settle tells the world how a pass over n of the driver's entities went:
+// misses guesses missed (see align.go). It asks for re-alignment when
+// they are many, and otherwise keeps the other storages in the driver's
+// order. Joins made from storages, over a group, or over views of
+// several worlds tell nothing.
+func (it *Iter4[T1, T2, T3, T4]) settle(misses, n int) {
+	if it.c1 == nil || it.driver == 0 || it.c2.w != it.c1.w || it.c3.w != it.c1.w || it.c4.w != it.c1.w {
+		return
+	}
+	settleJoin(it.c1.w, it.driver-1, misses, n, []storage{it.s1, it.s2, it.s3, it.s4})
 }
 
 // begin starts an iteration of the drive (see start). When the join has a
@@ -2416,39 +2638,66 @@ func (it Iter4[T1, T2, T3, T4]) Each(fn func(*T1, *T2, *T3, *T4)) {
 		}
 		return
 	}
+	// Each other view's position is guessed first: right after the
+	// previous entity's there (last+1), which holds in storages that
+	// keep the driver's order. A miss looks the entity up (seek) and is
+	// counted; settle asks for re-alignment when misses are many.
+	misses, from := 0, it.i
+	dense1, last1 := s1.dense, -1
+	dense2, last2 := s2.dense, -1
+	dense3, last3 := s3.dense, -1
+	dense4, last4 := s4.dense, -1
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
-				continue
+			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+				if x1 = s1.seek(id, i); x1 < 0 {
+					continue
+				}
+				misses++
 			}
+			last1 = x1
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
-				continue
+			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+				if x2 = s2.seek(id, i); x2 < 0 {
+					continue
+				}
+				misses++
 			}
+			last2 = x2
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
-				continue
+			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+				if x3 = s3.seek(id, i); x3 < 0 {
+					continue
+				}
+				misses++
 			}
+			last3 = x3
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
-				continue
+			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+				if x4 = s4.seek(id, i); x4 < 0 {
+					continue
+				}
+				misses++
 			}
+			last4 = x4
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
 		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
+			it.settle(misses, i+1-from)
 			return
 		}
 	}
+	it.settle(misses, len(ids)-from)
 }
 
 // EachWithID calls fn with the id and components of every matching entity.
@@ -2482,39 +2731,66 @@ func (it Iter4[T1, T2, T3, T4]) EachWithID(fn func(EntityID, *T1, *T2, *T3, *T4)
 		}
 		return
 	}
+	// Each other view's position is guessed first: right after the
+	// previous entity's there (last+1), which holds in storages that
+	// keep the driver's order. A miss looks the entity up (seek) and is
+	// counted; settle asks for re-alignment when misses are many.
+	misses, from := 0, it.i
+	dense1, last1 := s1.dense, -1
+	dense2, last2 := s2.dense, -1
+	dense3, last3 := s3.dense, -1
+	dense4, last4 := s4.dense, -1
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
-				continue
+			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+				if x1 = s1.seek(id, i); x1 < 0 {
+					continue
+				}
+				misses++
 			}
+			last1 = x1
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
-				continue
+			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+				if x2 = s2.seek(id, i); x2 < 0 {
+					continue
+				}
+				misses++
 			}
+			last2 = x2
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
-				continue
+			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+				if x3 = s3.seek(id, i); x3 < 0 {
+					continue
+				}
+				misses++
 			}
+			last3 = x3
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
-				continue
+			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+				if x4 = s4.seek(id, i); x4 < 0 {
+					continue
+				}
+				misses++
 			}
+			last4 = x4
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
 		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
+			it.settle(misses, i+1-from)
 			return
 		}
 	}
+	it.settle(misses, len(ids)-from)
 }
 
 // All iterates over the components of every matching entity, as rows.
@@ -2549,39 +2825,66 @@ func (it Iter4[T1, T2, T3, T4]) All() iter.Seq[Row4[T1, T2, T3, T4]] {
 			}
 			return
 		}
+		// Each other view's position is guessed first: right after the
+		// previous entity's there (last+1), which holds in storages that
+		// keep the driver's order. A miss looks the entity up (seek) and is
+		// counted; settle asks for re-alignment when misses are many.
+		misses, from := 0, it.i
+		dense1, last1 := s1.dense, -1
+		dense2, last2 := s2.dense, -1
+		dense3, last3 := s3.dense, -1
+		dense4, last4 := s4.dense, -1
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.pos(id); x1 < 0 {
-					continue
+				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+					if x1 = s1.seek(id, i); x1 < 0 {
+						continue
+					}
+					misses++
 				}
+				last1 = x1
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.pos(id); x2 < 0 {
-					continue
+				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+					if x2 = s2.seek(id, i); x2 < 0 {
+						continue
+					}
+					misses++
 				}
+				last2 = x2
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.pos(id); x3 < 0 {
-					continue
+				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+					if x3 = s3.seek(id, i); x3 < 0 {
+						continue
+					}
+					misses++
 				}
+				last3 = x3
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.pos(id); x4 < 0 {
-					continue
+				if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+					if x4 = s4.seek(id, i); x4 < 0 {
+						continue
+					}
+					misses++
 				}
+				last4 = x4
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
 			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
+				it.settle(misses, i+1-from)
 				return
 			}
 		}
+		it.settle(misses, len(ids)-from)
 	}
 }
 
@@ -2617,39 +2920,66 @@ func (it Iter4[T1, T2, T3, T4]) WithID() iter.Seq2[EntityID, Row4[T1, T2, T3, T4
 			}
 			return
 		}
+		// Each other view's position is guessed first: right after the
+		// previous entity's there (last+1), which holds in storages that
+		// keep the driver's order. A miss looks the entity up (seek) and is
+		// counted; settle asks for re-alignment when misses are many.
+		misses, from := 0, it.i
+		dense1, last1 := s1.dense, -1
+		dense2, last2 := s2.dense, -1
+		dense3, last3 := s3.dense, -1
+		dense4, last4 := s4.dense, -1
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.pos(id); x1 < 0 {
-					continue
+				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+					if x1 = s1.seek(id, i); x1 < 0 {
+						continue
+					}
+					misses++
 				}
+				last1 = x1
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.pos(id); x2 < 0 {
-					continue
+				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+					if x2 = s2.seek(id, i); x2 < 0 {
+						continue
+					}
+					misses++
 				}
+				last2 = x2
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.pos(id); x3 < 0 {
-					continue
+				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+					if x3 = s3.seek(id, i); x3 < 0 {
+						continue
+					}
+					misses++
 				}
+				last3 = x3
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.pos(id); x4 < 0 {
-					continue
+				if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+					if x4 = s4.seek(id, i); x4 < 0 {
+						continue
+					}
+					misses++
 				}
+				last4 = x4
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
 			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
+				it.settle(misses, i+1-from)
 				return
 			}
 		}
+		it.settle(misses, len(ids)-from)
 	}
 }
 
@@ -2704,6 +3034,8 @@ func (it Iter4[T1, T2, T3, T4]) Runs() iter.Seq[Run4[T1, T2, T3, T4]] {
 		// out. (An array, so that it stays in memory and leaves the
 		// registers to the caller's loop over a run.)
 		start := max(it.i, 0)
+		misses := 0 // entities that came as runs of their own (see settle)
+		defer func() { it.settle(misses, len(ids)-start) }()
 		var last [4]int
 		for v := range last {
 			last[v] = start - 1
@@ -2754,6 +3086,7 @@ func (it Iter4[T1, T2, T3, T4]) Runs() iter.Seq[Run4[T1, T2, T3, T4]] {
 			// better loop. last is set before yield: what stays live
 			// across the caller's loop takes registers from it.)
 			if !inLine && (x1 != last[0]+1 || x2 != last[1]+1 || x3 != last[2]+1 || x4 != last[3]+1) {
+				misses++
 				last[0] = x1
 				last[1] = x2
 				last[2] = x3
@@ -2980,39 +3313,66 @@ func (it Iter4[T1, T2, T3, T4]) Count() (n int) {
 		}
 		return
 	}
+	// Each other view's position is guessed first: right after the
+	// previous entity's there (last+1), which holds in storages that
+	// keep the driver's order. A miss looks the entity up (seek) and is
+	// counted; settle asks for re-alignment when misses are many.
+	misses, from := 0, it.i
+	dense1, last1 := s1.dense, -1
+	dense2, last2 := s2.dense, -1
+	dense3, last3 := s3.dense, -1
+	dense4, last4 := s4.dense, -1
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
-				continue
+			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+				if x1 = s1.seek(id, i); x1 < 0 {
+					continue
+				}
+				misses++
 			}
+			last1 = x1
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
-				continue
+			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+				if x2 = s2.seek(id, i); x2 < 0 {
+					continue
+				}
+				misses++
 			}
+			last2 = x2
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
-				continue
+			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+				if x3 = s3.seek(id, i); x3 < 0 {
+					continue
+				}
+				misses++
 			}
+			last3 = x3
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
-				continue
+			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+				if x4 = s4.seek(id, i); x4 < 0 {
+					continue
+				}
+				misses++
 			}
+			last4 = x4
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
 		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
+			it.settle(misses, i+1-from)
 			return
 		}
 	}
+	it.settle(misses, len(ids)-from)
 	return n
 }
 
@@ -3195,6 +3555,18 @@ func (it *Iter5[T1, T2, T3, T4, T5]) start() {
 // longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter5[T1, T2, T3, T4, T5]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch || it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch)
+}
+
+// settle tells the world how a pass over n of the driver's entities went:
+// misses guesses missed (see align.go). It asks for re-alignment when
+// they are many, and otherwise keeps the other storages in the driver's
+// order. Joins made from storages, over a group, or over views of
+// several worlds tell nothing.
+func (it *Iter5[T1, T2, T3, T4, T5]) settle(misses, n int) {
+	if it.c1 == nil || it.driver == 0 || it.c2.w != it.c1.w || it.c3.w != it.c1.w || it.c4.w != it.c1.w || it.c5.w != it.c1.w {
+		return
+	}
+	settleJoin(it.c1.w, it.driver-1, misses, n, []storage{it.s1, it.s2, it.s3, it.s4, it.s5})
 }
 
 // begin starts an iteration of the drive (see start). When the join has a
@@ -3407,45 +3779,77 @@ func (it Iter5[T1, T2, T3, T4, T5]) Each(fn func(*T1, *T2, *T3, *T4, *T5)) {
 		}
 		return
 	}
+	// Each other view's position is guessed first: right after the
+	// previous entity's there (last+1), which holds in storages that
+	// keep the driver's order. A miss looks the entity up (seek) and is
+	// counted; settle asks for re-alignment when misses are many.
+	misses, from := 0, it.i
+	dense1, last1 := s1.dense, -1
+	dense2, last2 := s2.dense, -1
+	dense3, last3 := s3.dense, -1
+	dense4, last4 := s4.dense, -1
+	dense5, last5 := s5.dense, -1
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
-				continue
+			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+				if x1 = s1.seek(id, i); x1 < 0 {
+					continue
+				}
+				misses++
 			}
+			last1 = x1
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
-				continue
+			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+				if x2 = s2.seek(id, i); x2 < 0 {
+					continue
+				}
+				misses++
 			}
+			last2 = x2
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
-				continue
+			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+				if x3 = s3.seek(id, i); x3 < 0 {
+					continue
+				}
+				misses++
 			}
+			last3 = x3
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
-				continue
+			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+				if x4 = s4.seek(id, i); x4 < 0 {
+					continue
+				}
+				misses++
 			}
+			last4 = x4
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
-				continue
+			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
+				if x5 = s5.seek(id, i); x5 < 0 {
+					continue
+				}
+				misses++
 			}
+			last5 = x5
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
 		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5]) {
+			it.settle(misses, i+1-from)
 			return
 		}
 	}
+	it.settle(misses, len(ids)-from)
 }
 
 // EachWithID calls fn with the id and components of every matching entity.
@@ -3481,45 +3885,77 @@ func (it Iter5[T1, T2, T3, T4, T5]) EachWithID(fn func(EntityID, *T1, *T2, *T3, 
 		}
 		return
 	}
+	// Each other view's position is guessed first: right after the
+	// previous entity's there (last+1), which holds in storages that
+	// keep the driver's order. A miss looks the entity up (seek) and is
+	// counted; settle asks for re-alignment when misses are many.
+	misses, from := 0, it.i
+	dense1, last1 := s1.dense, -1
+	dense2, last2 := s2.dense, -1
+	dense3, last3 := s3.dense, -1
+	dense4, last4 := s4.dense, -1
+	dense5, last5 := s5.dense, -1
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
-				continue
+			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+				if x1 = s1.seek(id, i); x1 < 0 {
+					continue
+				}
+				misses++
 			}
+			last1 = x1
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
-				continue
+			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+				if x2 = s2.seek(id, i); x2 < 0 {
+					continue
+				}
+				misses++
 			}
+			last2 = x2
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
-				continue
+			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+				if x3 = s3.seek(id, i); x3 < 0 {
+					continue
+				}
+				misses++
 			}
+			last3 = x3
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
-				continue
+			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+				if x4 = s4.seek(id, i); x4 < 0 {
+					continue
+				}
+				misses++
 			}
+			last4 = x4
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
-				continue
+			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
+				if x5 = s5.seek(id, i); x5 < 0 {
+					continue
+				}
+				misses++
 			}
+			last5 = x5
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
 		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5]) {
+			it.settle(misses, i+1-from)
 			return
 		}
 	}
+	it.settle(misses, len(ids)-from)
 }
 
 // All iterates over the components of every matching entity, as rows.
@@ -3556,45 +3992,77 @@ func (it Iter5[T1, T2, T3, T4, T5]) All() iter.Seq[Row5[T1, T2, T3, T4, T5]] {
 			}
 			return
 		}
+		// Each other view's position is guessed first: right after the
+		// previous entity's there (last+1), which holds in storages that
+		// keep the driver's order. A miss looks the entity up (seek) and is
+		// counted; settle asks for re-alignment when misses are many.
+		misses, from := 0, it.i
+		dense1, last1 := s1.dense, -1
+		dense2, last2 := s2.dense, -1
+		dense3, last3 := s3.dense, -1
+		dense4, last4 := s4.dense, -1
+		dense5, last5 := s5.dense, -1
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.pos(id); x1 < 0 {
-					continue
+				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+					if x1 = s1.seek(id, i); x1 < 0 {
+						continue
+					}
+					misses++
 				}
+				last1 = x1
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.pos(id); x2 < 0 {
-					continue
+				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+					if x2 = s2.seek(id, i); x2 < 0 {
+						continue
+					}
+					misses++
 				}
+				last2 = x2
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.pos(id); x3 < 0 {
-					continue
+				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+					if x3 = s3.seek(id, i); x3 < 0 {
+						continue
+					}
+					misses++
 				}
+				last3 = x3
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.pos(id); x4 < 0 {
-					continue
+				if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+					if x4 = s4.seek(id, i); x4 < 0 {
+						continue
+					}
+					misses++
 				}
+				last4 = x4
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.pos(id); x5 < 0 {
-					continue
+				if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
+					if x5 = s5.seek(id, i); x5 < 0 {
+						continue
+					}
+					misses++
 				}
+				last5 = x5
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
 			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5]) {
+				it.settle(misses, i+1-from)
 				return
 			}
 		}
+		it.settle(misses, len(ids)-from)
 	}
 }
 
@@ -3632,45 +4100,77 @@ func (it Iter5[T1, T2, T3, T4, T5]) WithID() iter.Seq2[EntityID, Row5[T1, T2, T3
 			}
 			return
 		}
+		// Each other view's position is guessed first: right after the
+		// previous entity's there (last+1), which holds in storages that
+		// keep the driver's order. A miss looks the entity up (seek) and is
+		// counted; settle asks for re-alignment when misses are many.
+		misses, from := 0, it.i
+		dense1, last1 := s1.dense, -1
+		dense2, last2 := s2.dense, -1
+		dense3, last3 := s3.dense, -1
+		dense4, last4 := s4.dense, -1
+		dense5, last5 := s5.dense, -1
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.pos(id); x1 < 0 {
-					continue
+				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+					if x1 = s1.seek(id, i); x1 < 0 {
+						continue
+					}
+					misses++
 				}
+				last1 = x1
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.pos(id); x2 < 0 {
-					continue
+				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+					if x2 = s2.seek(id, i); x2 < 0 {
+						continue
+					}
+					misses++
 				}
+				last2 = x2
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.pos(id); x3 < 0 {
-					continue
+				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+					if x3 = s3.seek(id, i); x3 < 0 {
+						continue
+					}
+					misses++
 				}
+				last3 = x3
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.pos(id); x4 < 0 {
-					continue
+				if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+					if x4 = s4.seek(id, i); x4 < 0 {
+						continue
+					}
+					misses++
 				}
+				last4 = x4
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.pos(id); x5 < 0 {
-					continue
+				if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
+					if x5 = s5.seek(id, i); x5 < 0 {
+						continue
+					}
+					misses++
 				}
+				last5 = x5
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
 			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5]) {
+				it.settle(misses, i+1-from)
 				return
 			}
 		}
+		it.settle(misses, len(ids)-from)
 	}
 }
 
@@ -3727,6 +4227,8 @@ func (it Iter5[T1, T2, T3, T4, T5]) Runs() iter.Seq[Run5[T1, T2, T3, T4, T5]] {
 		// out. (An array, so that it stays in memory and leaves the
 		// registers to the caller's loop over a run.)
 		start := max(it.i, 0)
+		misses := 0 // entities that came as runs of their own (see settle)
+		defer func() { it.settle(misses, len(ids)-start) }()
 		var last [5]int
 		for v := range last {
 			last[v] = start - 1
@@ -3785,6 +4287,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) Runs() iter.Seq[Run5[T1, T2, T3, T4, T5]] {
 			// better loop. last is set before yield: what stays live
 			// across the caller's loop takes registers from it.)
 			if !inLine && (x1 != last[0]+1 || x2 != last[1]+1 || x3 != last[2]+1 || x4 != last[3]+1 || x5 != last[4]+1) {
+				misses++
 				last[0] = x1
 				last[1] = x2
 				last[2] = x3
@@ -4034,45 +4537,77 @@ func (it Iter5[T1, T2, T3, T4, T5]) Count() (n int) {
 		}
 		return
 	}
+	// Each other view's position is guessed first: right after the
+	// previous entity's there (last+1), which holds in storages that
+	// keep the driver's order. A miss looks the entity up (seek) and is
+	// counted; settle asks for re-alignment when misses are many.
+	misses, from := 0, it.i
+	dense1, last1 := s1.dense, -1
+	dense2, last2 := s2.dense, -1
+	dense3, last3 := s3.dense, -1
+	dense4, last4 := s4.dense, -1
+	dense5, last5 := s5.dense, -1
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
-				continue
+			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+				if x1 = s1.seek(id, i); x1 < 0 {
+					continue
+				}
+				misses++
 			}
+			last1 = x1
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
-				continue
+			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+				if x2 = s2.seek(id, i); x2 < 0 {
+					continue
+				}
+				misses++
 			}
+			last2 = x2
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
-				continue
+			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+				if x3 = s3.seek(id, i); x3 < 0 {
+					continue
+				}
+				misses++
 			}
+			last3 = x3
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
-				continue
+			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+				if x4 = s4.seek(id, i); x4 < 0 {
+					continue
+				}
+				misses++
 			}
+			last4 = x4
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
-				continue
+			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
+				if x5 = s5.seek(id, i); x5 < 0 {
+					continue
+				}
+				misses++
 			}
+			last5 = x5
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
 		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5]) {
+			it.settle(misses, i+1-from)
 			return
 		}
 	}
+	it.settle(misses, len(ids)-from)
 	return n
 }
 
@@ -4267,6 +4802,18 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) start() {
 // longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter6[T1, T2, T3, T4, T5, T6]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch || it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch || it.c6.s != it.s6 || it.c6.epoch != it.keys[5].epoch)
+}
+
+// settle tells the world how a pass over n of the driver's entities went:
+// misses guesses missed (see align.go). It asks for re-alignment when
+// they are many, and otherwise keeps the other storages in the driver's
+// order. Joins made from storages, over a group, or over views of
+// several worlds tell nothing.
+func (it *Iter6[T1, T2, T3, T4, T5, T6]) settle(misses, n int) {
+	if it.c1 == nil || it.driver == 0 || it.c2.w != it.c1.w || it.c3.w != it.c1.w || it.c4.w != it.c1.w || it.c5.w != it.c1.w || it.c6.w != it.c1.w {
+		return
+	}
+	settleJoin(it.c1.w, it.driver-1, misses, n, []storage{it.s1, it.s2, it.s3, it.s4, it.s5, it.s6})
 }
 
 // begin starts an iteration of the drive (see start). When the join has a
@@ -4501,51 +5048,88 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Each(fn func(*T1, *T2, *T3, *T4, *T5, *T
 		}
 		return
 	}
+	// Each other view's position is guessed first: right after the
+	// previous entity's there (last+1), which holds in storages that
+	// keep the driver's order. A miss looks the entity up (seek) and is
+	// counted; settle asks for re-alignment when misses are many.
+	misses, from := 0, it.i
+	dense1, last1 := s1.dense, -1
+	dense2, last2 := s2.dense, -1
+	dense3, last3 := s3.dense, -1
+	dense4, last4 := s4.dense, -1
+	dense5, last5 := s5.dense, -1
+	dense6, last6 := s6.dense, -1
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
-				continue
+			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+				if x1 = s1.seek(id, i); x1 < 0 {
+					continue
+				}
+				misses++
 			}
+			last1 = x1
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
-				continue
+			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+				if x2 = s2.seek(id, i); x2 < 0 {
+					continue
+				}
+				misses++
 			}
+			last2 = x2
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
-				continue
+			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+				if x3 = s3.seek(id, i); x3 < 0 {
+					continue
+				}
+				misses++
 			}
+			last3 = x3
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
-				continue
+			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+				if x4 = s4.seek(id, i); x4 < 0 {
+					continue
+				}
+				misses++
 			}
+			last4 = x4
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
-				continue
+			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
+				if x5 = s5.seek(id, i); x5 < 0 {
+					continue
+				}
+				misses++
 			}
+			last5 = x5
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = s6.pos(id); x6 < 0 {
-				continue
+			if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
+				if x6 = s6.seek(id, i); x6 < 0 {
+					continue
+				}
+				misses++
 			}
+			last6 = x6
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
 		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6]) {
+			it.settle(misses, i+1-from)
 			return
 		}
 	}
+	it.settle(misses, len(ids)-from)
 }
 
 // EachWithID calls fn with the id and components of every matching entity.
@@ -4583,51 +5167,88 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) EachWithID(fn func(EntityID, *T1, *T2, *
 		}
 		return
 	}
+	// Each other view's position is guessed first: right after the
+	// previous entity's there (last+1), which holds in storages that
+	// keep the driver's order. A miss looks the entity up (seek) and is
+	// counted; settle asks for re-alignment when misses are many.
+	misses, from := 0, it.i
+	dense1, last1 := s1.dense, -1
+	dense2, last2 := s2.dense, -1
+	dense3, last3 := s3.dense, -1
+	dense4, last4 := s4.dense, -1
+	dense5, last5 := s5.dense, -1
+	dense6, last6 := s6.dense, -1
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
-				continue
+			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+				if x1 = s1.seek(id, i); x1 < 0 {
+					continue
+				}
+				misses++
 			}
+			last1 = x1
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
-				continue
+			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+				if x2 = s2.seek(id, i); x2 < 0 {
+					continue
+				}
+				misses++
 			}
+			last2 = x2
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
-				continue
+			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+				if x3 = s3.seek(id, i); x3 < 0 {
+					continue
+				}
+				misses++
 			}
+			last3 = x3
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
-				continue
+			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+				if x4 = s4.seek(id, i); x4 < 0 {
+					continue
+				}
+				misses++
 			}
+			last4 = x4
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
-				continue
+			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
+				if x5 = s5.seek(id, i); x5 < 0 {
+					continue
+				}
+				misses++
 			}
+			last5 = x5
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = s6.pos(id); x6 < 0 {
-				continue
+			if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
+				if x6 = s6.seek(id, i); x6 < 0 {
+					continue
+				}
+				misses++
 			}
+			last6 = x6
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
 		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6]) {
+			it.settle(misses, i+1-from)
 			return
 		}
 	}
+	it.settle(misses, len(ids)-from)
 }
 
 // All iterates over the components of every matching entity, as rows.
@@ -4666,51 +5287,88 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) All() iter.Seq[Row6[T1, T2, T3, T4, T5, 
 			}
 			return
 		}
+		// Each other view's position is guessed first: right after the
+		// previous entity's there (last+1), which holds in storages that
+		// keep the driver's order. A miss looks the entity up (seek) and is
+		// counted; settle asks for re-alignment when misses are many.
+		misses, from := 0, it.i
+		dense1, last1 := s1.dense, -1
+		dense2, last2 := s2.dense, -1
+		dense3, last3 := s3.dense, -1
+		dense4, last4 := s4.dense, -1
+		dense5, last5 := s5.dense, -1
+		dense6, last6 := s6.dense, -1
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.pos(id); x1 < 0 {
-					continue
+				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+					if x1 = s1.seek(id, i); x1 < 0 {
+						continue
+					}
+					misses++
 				}
+				last1 = x1
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.pos(id); x2 < 0 {
-					continue
+				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+					if x2 = s2.seek(id, i); x2 < 0 {
+						continue
+					}
+					misses++
 				}
+				last2 = x2
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.pos(id); x3 < 0 {
-					continue
+				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+					if x3 = s3.seek(id, i); x3 < 0 {
+						continue
+					}
+					misses++
 				}
+				last3 = x3
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.pos(id); x4 < 0 {
-					continue
+				if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+					if x4 = s4.seek(id, i); x4 < 0 {
+						continue
+					}
+					misses++
 				}
+				last4 = x4
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.pos(id); x5 < 0 {
-					continue
+				if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
+					if x5 = s5.seek(id, i); x5 < 0 {
+						continue
+					}
+					misses++
 				}
+				last5 = x5
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = s6.pos(id); x6 < 0 {
-					continue
+				if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
+					if x6 = s6.seek(id, i); x6 < 0 {
+						continue
+					}
+					misses++
 				}
+				last6 = x6
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
 			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6]) {
+				it.settle(misses, i+1-from)
 				return
 			}
 		}
+		it.settle(misses, len(ids)-from)
 	}
 }
 
@@ -4750,51 +5408,88 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) WithID() iter.Seq2[EntityID, Row6[T1, T2
 			}
 			return
 		}
+		// Each other view's position is guessed first: right after the
+		// previous entity's there (last+1), which holds in storages that
+		// keep the driver's order. A miss looks the entity up (seek) and is
+		// counted; settle asks for re-alignment when misses are many.
+		misses, from := 0, it.i
+		dense1, last1 := s1.dense, -1
+		dense2, last2 := s2.dense, -1
+		dense3, last3 := s3.dense, -1
+		dense4, last4 := s4.dense, -1
+		dense5, last5 := s5.dense, -1
+		dense6, last6 := s6.dense, -1
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.pos(id); x1 < 0 {
-					continue
+				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+					if x1 = s1.seek(id, i); x1 < 0 {
+						continue
+					}
+					misses++
 				}
+				last1 = x1
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.pos(id); x2 < 0 {
-					continue
+				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+					if x2 = s2.seek(id, i); x2 < 0 {
+						continue
+					}
+					misses++
 				}
+				last2 = x2
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.pos(id); x3 < 0 {
-					continue
+				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+					if x3 = s3.seek(id, i); x3 < 0 {
+						continue
+					}
+					misses++
 				}
+				last3 = x3
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.pos(id); x4 < 0 {
-					continue
+				if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+					if x4 = s4.seek(id, i); x4 < 0 {
+						continue
+					}
+					misses++
 				}
+				last4 = x4
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.pos(id); x5 < 0 {
-					continue
+				if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
+					if x5 = s5.seek(id, i); x5 < 0 {
+						continue
+					}
+					misses++
 				}
+				last5 = x5
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = s6.pos(id); x6 < 0 {
-					continue
+				if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
+					if x6 = s6.seek(id, i); x6 < 0 {
+						continue
+					}
+					misses++
 				}
+				last6 = x6
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
 			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6]) {
+				it.settle(misses, i+1-from)
 				return
 			}
 		}
+		it.settle(misses, len(ids)-from)
 	}
 }
 
@@ -4853,6 +5548,8 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5,
 		// out. (An array, so that it stays in memory and leaves the
 		// registers to the caller's loop over a run.)
 		start := max(it.i, 0)
+		misses := 0 // entities that came as runs of their own (see settle)
+		defer func() { it.settle(misses, len(ids)-start) }()
 		var last [6]int
 		for v := range last {
 			last[v] = start - 1
@@ -4919,6 +5616,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5,
 			// better loop. last is set before yield: what stays live
 			// across the caller's loop takes registers from it.)
 			if !inLine && (x1 != last[0]+1 || x2 != last[1]+1 || x3 != last[2]+1 || x4 != last[3]+1 || x5 != last[4]+1 || x6 != last[5]+1) {
+				misses++
 				last[0] = x1
 				last[1] = x2
 				last[2] = x3
@@ -5191,51 +5889,88 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Count() (n int) {
 		}
 		return
 	}
+	// Each other view's position is guessed first: right after the
+	// previous entity's there (last+1), which holds in storages that
+	// keep the driver's order. A miss looks the entity up (seek) and is
+	// counted; settle asks for re-alignment when misses are many.
+	misses, from := 0, it.i
+	dense1, last1 := s1.dense, -1
+	dense2, last2 := s2.dense, -1
+	dense3, last3 := s3.dense, -1
+	dense4, last4 := s4.dense, -1
+	dense5, last5 := s5.dense, -1
+	dense6, last6 := s6.dense, -1
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
-				continue
+			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+				if x1 = s1.seek(id, i); x1 < 0 {
+					continue
+				}
+				misses++
 			}
+			last1 = x1
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
-				continue
+			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+				if x2 = s2.seek(id, i); x2 < 0 {
+					continue
+				}
+				misses++
 			}
+			last2 = x2
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
-				continue
+			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+				if x3 = s3.seek(id, i); x3 < 0 {
+					continue
+				}
+				misses++
 			}
+			last3 = x3
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
-				continue
+			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+				if x4 = s4.seek(id, i); x4 < 0 {
+					continue
+				}
+				misses++
 			}
+			last4 = x4
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
-				continue
+			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
+				if x5 = s5.seek(id, i); x5 < 0 {
+					continue
+				}
+				misses++
 			}
+			last5 = x5
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = s6.pos(id); x6 < 0 {
-				continue
+			if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
+				if x6 = s6.seek(id, i); x6 < 0 {
+					continue
+				}
+				misses++
 			}
+			last6 = x6
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
 		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6]) {
+			it.settle(misses, i+1-from)
 			return
 		}
 	}
+	it.settle(misses, len(ids)-from)
 	return n
 }
 
@@ -5442,6 +6177,18 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) start() {
 // longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch || it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch || it.c6.s != it.s6 || it.c6.epoch != it.keys[5].epoch || it.c7.s != it.s7 || it.c7.epoch != it.keys[6].epoch)
+}
+
+// settle tells the world how a pass over n of the driver's entities went:
+// misses guesses missed (see align.go). It asks for re-alignment when
+// they are many, and otherwise keeps the other storages in the driver's
+// order. Joins made from storages, over a group, or over views of
+// several worlds tell nothing.
+func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) settle(misses, n int) {
+	if it.c1 == nil || it.driver == 0 || it.c2.w != it.c1.w || it.c3.w != it.c1.w || it.c4.w != it.c1.w || it.c5.w != it.c1.w || it.c6.w != it.c1.w || it.c7.w != it.c1.w {
+		return
+	}
+	settleJoin(it.c1.w, it.driver-1, misses, n, []storage{it.s1, it.s2, it.s3, it.s4, it.s5, it.s6, it.s7})
 }
 
 // begin starts an iteration of the drive (see start). When the join has a
@@ -5698,57 +6445,99 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Each(fn func(*T1, *T2, *T3, *T4, *T5
 		}
 		return
 	}
+	// Each other view's position is guessed first: right after the
+	// previous entity's there (last+1), which holds in storages that
+	// keep the driver's order. A miss looks the entity up (seek) and is
+	// counted; settle asks for re-alignment when misses are many.
+	misses, from := 0, it.i
+	dense1, last1 := s1.dense, -1
+	dense2, last2 := s2.dense, -1
+	dense3, last3 := s3.dense, -1
+	dense4, last4 := s4.dense, -1
+	dense5, last5 := s5.dense, -1
+	dense6, last6 := s6.dense, -1
+	dense7, last7 := s7.dense, -1
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
-				continue
+			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+				if x1 = s1.seek(id, i); x1 < 0 {
+					continue
+				}
+				misses++
 			}
+			last1 = x1
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
-				continue
+			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+				if x2 = s2.seek(id, i); x2 < 0 {
+					continue
+				}
+				misses++
 			}
+			last2 = x2
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
-				continue
+			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+				if x3 = s3.seek(id, i); x3 < 0 {
+					continue
+				}
+				misses++
 			}
+			last3 = x3
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
-				continue
+			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+				if x4 = s4.seek(id, i); x4 < 0 {
+					continue
+				}
+				misses++
 			}
+			last4 = x4
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
-				continue
+			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
+				if x5 = s5.seek(id, i); x5 < 0 {
+					continue
+				}
+				misses++
 			}
+			last5 = x5
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = s6.pos(id); x6 < 0 {
-				continue
+			if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
+				if x6 = s6.seek(id, i); x6 < 0 {
+					continue
+				}
+				misses++
 			}
+			last6 = x6
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = s7.pos(id); x7 < 0 {
-				continue
+			if x7 = last7 + 1; x7 >= len(dense7) || dense7[x7] != id {
+				if x7 = s7.seek(id, i); x7 < 0 {
+					continue
+				}
+				misses++
 			}
+			last7 = x7
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
 		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7]) {
+			it.settle(misses, i+1-from)
 			return
 		}
 	}
+	it.settle(misses, len(ids)-from)
 }
 
 // EachWithID calls fn with the id and components of every matching entity.
@@ -5788,57 +6577,99 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) EachWithID(fn func(EntityID, *T1, *T
 		}
 		return
 	}
+	// Each other view's position is guessed first: right after the
+	// previous entity's there (last+1), which holds in storages that
+	// keep the driver's order. A miss looks the entity up (seek) and is
+	// counted; settle asks for re-alignment when misses are many.
+	misses, from := 0, it.i
+	dense1, last1 := s1.dense, -1
+	dense2, last2 := s2.dense, -1
+	dense3, last3 := s3.dense, -1
+	dense4, last4 := s4.dense, -1
+	dense5, last5 := s5.dense, -1
+	dense6, last6 := s6.dense, -1
+	dense7, last7 := s7.dense, -1
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
-				continue
+			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+				if x1 = s1.seek(id, i); x1 < 0 {
+					continue
+				}
+				misses++
 			}
+			last1 = x1
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
-				continue
+			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+				if x2 = s2.seek(id, i); x2 < 0 {
+					continue
+				}
+				misses++
 			}
+			last2 = x2
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
-				continue
+			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+				if x3 = s3.seek(id, i); x3 < 0 {
+					continue
+				}
+				misses++
 			}
+			last3 = x3
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
-				continue
+			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+				if x4 = s4.seek(id, i); x4 < 0 {
+					continue
+				}
+				misses++
 			}
+			last4 = x4
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
-				continue
+			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
+				if x5 = s5.seek(id, i); x5 < 0 {
+					continue
+				}
+				misses++
 			}
+			last5 = x5
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = s6.pos(id); x6 < 0 {
-				continue
+			if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
+				if x6 = s6.seek(id, i); x6 < 0 {
+					continue
+				}
+				misses++
 			}
+			last6 = x6
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = s7.pos(id); x7 < 0 {
-				continue
+			if x7 = last7 + 1; x7 >= len(dense7) || dense7[x7] != id {
+				if x7 = s7.seek(id, i); x7 < 0 {
+					continue
+				}
+				misses++
 			}
+			last7 = x7
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
 		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7]) {
+			it.settle(misses, i+1-from)
 			return
 		}
 	}
+	it.settle(misses, len(ids)-from)
 }
 
 // All iterates over the components of every matching entity, as rows.
@@ -5879,57 +6710,99 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) All() iter.Seq[Row7[T1, T2, T3, T4, 
 			}
 			return
 		}
+		// Each other view's position is guessed first: right after the
+		// previous entity's there (last+1), which holds in storages that
+		// keep the driver's order. A miss looks the entity up (seek) and is
+		// counted; settle asks for re-alignment when misses are many.
+		misses, from := 0, it.i
+		dense1, last1 := s1.dense, -1
+		dense2, last2 := s2.dense, -1
+		dense3, last3 := s3.dense, -1
+		dense4, last4 := s4.dense, -1
+		dense5, last5 := s5.dense, -1
+		dense6, last6 := s6.dense, -1
+		dense7, last7 := s7.dense, -1
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.pos(id); x1 < 0 {
-					continue
+				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+					if x1 = s1.seek(id, i); x1 < 0 {
+						continue
+					}
+					misses++
 				}
+				last1 = x1
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.pos(id); x2 < 0 {
-					continue
+				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+					if x2 = s2.seek(id, i); x2 < 0 {
+						continue
+					}
+					misses++
 				}
+				last2 = x2
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.pos(id); x3 < 0 {
-					continue
+				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+					if x3 = s3.seek(id, i); x3 < 0 {
+						continue
+					}
+					misses++
 				}
+				last3 = x3
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.pos(id); x4 < 0 {
-					continue
+				if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+					if x4 = s4.seek(id, i); x4 < 0 {
+						continue
+					}
+					misses++
 				}
+				last4 = x4
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.pos(id); x5 < 0 {
-					continue
+				if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
+					if x5 = s5.seek(id, i); x5 < 0 {
+						continue
+					}
+					misses++
 				}
+				last5 = x5
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = s6.pos(id); x6 < 0 {
-					continue
+				if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
+					if x6 = s6.seek(id, i); x6 < 0 {
+						continue
+					}
+					misses++
 				}
+				last6 = x6
 			}
 			x7 := i
 			if driver != 7 {
-				if x7 = s7.pos(id); x7 < 0 {
-					continue
+				if x7 = last7 + 1; x7 >= len(dense7) || dense7[x7] != id {
+					if x7 = s7.seek(id, i); x7 < 0 {
+						continue
+					}
+					misses++
 				}
+				last7 = x7
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
 			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7]) {
+				it.settle(misses, i+1-from)
 				return
 			}
 		}
+		it.settle(misses, len(ids)-from)
 	}
 }
 
@@ -5971,57 +6844,99 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) WithID() iter.Seq2[EntityID, Row7[T1
 			}
 			return
 		}
+		// Each other view's position is guessed first: right after the
+		// previous entity's there (last+1), which holds in storages that
+		// keep the driver's order. A miss looks the entity up (seek) and is
+		// counted; settle asks for re-alignment when misses are many.
+		misses, from := 0, it.i
+		dense1, last1 := s1.dense, -1
+		dense2, last2 := s2.dense, -1
+		dense3, last3 := s3.dense, -1
+		dense4, last4 := s4.dense, -1
+		dense5, last5 := s5.dense, -1
+		dense6, last6 := s6.dense, -1
+		dense7, last7 := s7.dense, -1
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.pos(id); x1 < 0 {
-					continue
+				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+					if x1 = s1.seek(id, i); x1 < 0 {
+						continue
+					}
+					misses++
 				}
+				last1 = x1
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.pos(id); x2 < 0 {
-					continue
+				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+					if x2 = s2.seek(id, i); x2 < 0 {
+						continue
+					}
+					misses++
 				}
+				last2 = x2
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.pos(id); x3 < 0 {
-					continue
+				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+					if x3 = s3.seek(id, i); x3 < 0 {
+						continue
+					}
+					misses++
 				}
+				last3 = x3
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.pos(id); x4 < 0 {
-					continue
+				if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+					if x4 = s4.seek(id, i); x4 < 0 {
+						continue
+					}
+					misses++
 				}
+				last4 = x4
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.pos(id); x5 < 0 {
-					continue
+				if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
+					if x5 = s5.seek(id, i); x5 < 0 {
+						continue
+					}
+					misses++
 				}
+				last5 = x5
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = s6.pos(id); x6 < 0 {
-					continue
+				if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
+					if x6 = s6.seek(id, i); x6 < 0 {
+						continue
+					}
+					misses++
 				}
+				last6 = x6
 			}
 			x7 := i
 			if driver != 7 {
-				if x7 = s7.pos(id); x7 < 0 {
-					continue
+				if x7 = last7 + 1; x7 >= len(dense7) || dense7[x7] != id {
+					if x7 = s7.seek(id, i); x7 < 0 {
+						continue
+					}
+					misses++
 				}
+				last7 = x7
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
 			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7]) {
+				it.settle(misses, i+1-from)
 				return
 			}
 		}
+		it.settle(misses, len(ids)-from)
 	}
 }
 
@@ -6082,6 +6997,8 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4,
 		// out. (An array, so that it stays in memory and leaves the
 		// registers to the caller's loop over a run.)
 		start := max(it.i, 0)
+		misses := 0 // entities that came as runs of their own (see settle)
+		defer func() { it.settle(misses, len(ids)-start) }()
 		var last [7]int
 		for v := range last {
 			last[v] = start - 1
@@ -6156,6 +7073,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4,
 			// better loop. last is set before yield: what stays live
 			// across the caller's loop takes registers from it.)
 			if !inLine && (x1 != last[0]+1 || x2 != last[1]+1 || x3 != last[2]+1 || x4 != last[3]+1 || x5 != last[4]+1 || x6 != last[5]+1 || x7 != last[6]+1) {
+				misses++
 				last[0] = x1
 				last[1] = x2
 				last[2] = x3
@@ -6451,57 +7369,99 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Count() (n int) {
 		}
 		return
 	}
+	// Each other view's position is guessed first: right after the
+	// previous entity's there (last+1), which holds in storages that
+	// keep the driver's order. A miss looks the entity up (seek) and is
+	// counted; settle asks for re-alignment when misses are many.
+	misses, from := 0, it.i
+	dense1, last1 := s1.dense, -1
+	dense2, last2 := s2.dense, -1
+	dense3, last3 := s3.dense, -1
+	dense4, last4 := s4.dense, -1
+	dense5, last5 := s5.dense, -1
+	dense6, last6 := s6.dense, -1
+	dense7, last7 := s7.dense, -1
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
-				continue
+			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+				if x1 = s1.seek(id, i); x1 < 0 {
+					continue
+				}
+				misses++
 			}
+			last1 = x1
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
-				continue
+			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+				if x2 = s2.seek(id, i); x2 < 0 {
+					continue
+				}
+				misses++
 			}
+			last2 = x2
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
-				continue
+			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+				if x3 = s3.seek(id, i); x3 < 0 {
+					continue
+				}
+				misses++
 			}
+			last3 = x3
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
-				continue
+			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+				if x4 = s4.seek(id, i); x4 < 0 {
+					continue
+				}
+				misses++
 			}
+			last4 = x4
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
-				continue
+			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
+				if x5 = s5.seek(id, i); x5 < 0 {
+					continue
+				}
+				misses++
 			}
+			last5 = x5
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = s6.pos(id); x6 < 0 {
-				continue
+			if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
+				if x6 = s6.seek(id, i); x6 < 0 {
+					continue
+				}
+				misses++
 			}
+			last6 = x6
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = s7.pos(id); x7 < 0 {
-				continue
+			if x7 = last7 + 1; x7 >= len(dense7) || dense7[x7] != id {
+				if x7 = s7.seek(id, i); x7 < 0 {
+					continue
+				}
+				misses++
 			}
+			last7 = x7
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
 		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7]) {
+			it.settle(misses, i+1-from)
 			return
 		}
 	}
+	it.settle(misses, len(ids)-from)
 	return n
 }
 
@@ -6720,6 +7680,18 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) start() {
 // longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch || it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch || it.c6.s != it.s6 || it.c6.epoch != it.keys[5].epoch || it.c7.s != it.s7 || it.c7.epoch != it.keys[6].epoch || it.c8.s != it.s8 || it.c8.epoch != it.keys[7].epoch)
+}
+
+// settle tells the world how a pass over n of the driver's entities went:
+// misses guesses missed (see align.go). It asks for re-alignment when
+// they are many, and otherwise keeps the other storages in the driver's
+// order. Joins made from storages, over a group, or over views of
+// several worlds tell nothing.
+func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) settle(misses, n int) {
+	if it.c1 == nil || it.driver == 0 || it.c2.w != it.c1.w || it.c3.w != it.c1.w || it.c4.w != it.c1.w || it.c5.w != it.c1.w || it.c6.w != it.c1.w || it.c7.w != it.c1.w || it.c8.w != it.c1.w {
+		return
+	}
+	settleJoin(it.c1.w, it.driver-1, misses, n, []storage{it.s1, it.s2, it.s3, it.s4, it.s5, it.s6, it.s7, it.s8})
 }
 
 // begin starts an iteration of the drive (see start). When the join has a
@@ -6998,63 +7970,110 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Each(fn func(*T1, *T2, *T3, *T4,
 		}
 		return
 	}
+	// Each other view's position is guessed first: right after the
+	// previous entity's there (last+1), which holds in storages that
+	// keep the driver's order. A miss looks the entity up (seek) and is
+	// counted; settle asks for re-alignment when misses are many.
+	misses, from := 0, it.i
+	dense1, last1 := s1.dense, -1
+	dense2, last2 := s2.dense, -1
+	dense3, last3 := s3.dense, -1
+	dense4, last4 := s4.dense, -1
+	dense5, last5 := s5.dense, -1
+	dense6, last6 := s6.dense, -1
+	dense7, last7 := s7.dense, -1
+	dense8, last8 := s8.dense, -1
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
-				continue
+			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+				if x1 = s1.seek(id, i); x1 < 0 {
+					continue
+				}
+				misses++
 			}
+			last1 = x1
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
-				continue
+			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+				if x2 = s2.seek(id, i); x2 < 0 {
+					continue
+				}
+				misses++
 			}
+			last2 = x2
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
-				continue
+			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+				if x3 = s3.seek(id, i); x3 < 0 {
+					continue
+				}
+				misses++
 			}
+			last3 = x3
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
-				continue
+			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+				if x4 = s4.seek(id, i); x4 < 0 {
+					continue
+				}
+				misses++
 			}
+			last4 = x4
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
-				continue
+			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
+				if x5 = s5.seek(id, i); x5 < 0 {
+					continue
+				}
+				misses++
 			}
+			last5 = x5
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = s6.pos(id); x6 < 0 {
-				continue
+			if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
+				if x6 = s6.seek(id, i); x6 < 0 {
+					continue
+				}
+				misses++
 			}
+			last6 = x6
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = s7.pos(id); x7 < 0 {
-				continue
+			if x7 = last7 + 1; x7 >= len(dense7) || dense7[x7] != id {
+				if x7 = s7.seek(id, i); x7 < 0 {
+					continue
+				}
+				misses++
 			}
+			last7 = x7
 		}
 		x8 := i
 		if driver != 8 {
-			if x8 = s8.pos(id); x8 < 0 {
-				continue
+			if x8 = last8 + 1; x8 >= len(dense8) || dense8[x8] != id {
+				if x8 = s8.seek(id, i); x8 < 0 {
+					continue
+				}
+				misses++
 			}
+			last8 = x8
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
 		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7], &data8[x8]) {
+			it.settle(misses, i+1-from)
 			return
 		}
 	}
+	it.settle(misses, len(ids)-from)
 }
 
 // EachWithID calls fn with the id and components of every matching entity.
@@ -7096,63 +8115,110 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) EachWithID(fn func(EntityID, *T1
 		}
 		return
 	}
+	// Each other view's position is guessed first: right after the
+	// previous entity's there (last+1), which holds in storages that
+	// keep the driver's order. A miss looks the entity up (seek) and is
+	// counted; settle asks for re-alignment when misses are many.
+	misses, from := 0, it.i
+	dense1, last1 := s1.dense, -1
+	dense2, last2 := s2.dense, -1
+	dense3, last3 := s3.dense, -1
+	dense4, last4 := s4.dense, -1
+	dense5, last5 := s5.dense, -1
+	dense6, last6 := s6.dense, -1
+	dense7, last7 := s7.dense, -1
+	dense8, last8 := s8.dense, -1
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
-				continue
+			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+				if x1 = s1.seek(id, i); x1 < 0 {
+					continue
+				}
+				misses++
 			}
+			last1 = x1
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
-				continue
+			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+				if x2 = s2.seek(id, i); x2 < 0 {
+					continue
+				}
+				misses++
 			}
+			last2 = x2
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
-				continue
+			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+				if x3 = s3.seek(id, i); x3 < 0 {
+					continue
+				}
+				misses++
 			}
+			last3 = x3
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
-				continue
+			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+				if x4 = s4.seek(id, i); x4 < 0 {
+					continue
+				}
+				misses++
 			}
+			last4 = x4
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
-				continue
+			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
+				if x5 = s5.seek(id, i); x5 < 0 {
+					continue
+				}
+				misses++
 			}
+			last5 = x5
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = s6.pos(id); x6 < 0 {
-				continue
+			if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
+				if x6 = s6.seek(id, i); x6 < 0 {
+					continue
+				}
+				misses++
 			}
+			last6 = x6
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = s7.pos(id); x7 < 0 {
-				continue
+			if x7 = last7 + 1; x7 >= len(dense7) || dense7[x7] != id {
+				if x7 = s7.seek(id, i); x7 < 0 {
+					continue
+				}
+				misses++
 			}
+			last7 = x7
 		}
 		x8 := i
 		if driver != 8 {
-			if x8 = s8.pos(id); x8 < 0 {
-				continue
+			if x8 = last8 + 1; x8 >= len(dense8) || dense8[x8] != id {
+				if x8 = s8.seek(id, i); x8 < 0 {
+					continue
+				}
+				misses++
 			}
+			last8 = x8
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
 		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7], &data8[x8]) {
+			it.settle(misses, i+1-from)
 			return
 		}
 	}
+	it.settle(misses, len(ids)-from)
 }
 
 // All iterates over the components of every matching entity, as rows.
@@ -7195,63 +8261,110 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) All() iter.Seq[Row8[T1, T2, T3, 
 			}
 			return
 		}
+		// Each other view's position is guessed first: right after the
+		// previous entity's there (last+1), which holds in storages that
+		// keep the driver's order. A miss looks the entity up (seek) and is
+		// counted; settle asks for re-alignment when misses are many.
+		misses, from := 0, it.i
+		dense1, last1 := s1.dense, -1
+		dense2, last2 := s2.dense, -1
+		dense3, last3 := s3.dense, -1
+		dense4, last4 := s4.dense, -1
+		dense5, last5 := s5.dense, -1
+		dense6, last6 := s6.dense, -1
+		dense7, last7 := s7.dense, -1
+		dense8, last8 := s8.dense, -1
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.pos(id); x1 < 0 {
-					continue
+				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+					if x1 = s1.seek(id, i); x1 < 0 {
+						continue
+					}
+					misses++
 				}
+				last1 = x1
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.pos(id); x2 < 0 {
-					continue
+				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+					if x2 = s2.seek(id, i); x2 < 0 {
+						continue
+					}
+					misses++
 				}
+				last2 = x2
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.pos(id); x3 < 0 {
-					continue
+				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+					if x3 = s3.seek(id, i); x3 < 0 {
+						continue
+					}
+					misses++
 				}
+				last3 = x3
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.pos(id); x4 < 0 {
-					continue
+				if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+					if x4 = s4.seek(id, i); x4 < 0 {
+						continue
+					}
+					misses++
 				}
+				last4 = x4
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.pos(id); x5 < 0 {
-					continue
+				if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
+					if x5 = s5.seek(id, i); x5 < 0 {
+						continue
+					}
+					misses++
 				}
+				last5 = x5
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = s6.pos(id); x6 < 0 {
-					continue
+				if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
+					if x6 = s6.seek(id, i); x6 < 0 {
+						continue
+					}
+					misses++
 				}
+				last6 = x6
 			}
 			x7 := i
 			if driver != 7 {
-				if x7 = s7.pos(id); x7 < 0 {
-					continue
+				if x7 = last7 + 1; x7 >= len(dense7) || dense7[x7] != id {
+					if x7 = s7.seek(id, i); x7 < 0 {
+						continue
+					}
+					misses++
 				}
+				last7 = x7
 			}
 			x8 := i
 			if driver != 8 {
-				if x8 = s8.pos(id); x8 < 0 {
-					continue
+				if x8 = last8 + 1; x8 >= len(dense8) || dense8[x8] != id {
+					if x8 = s8.seek(id, i); x8 < 0 {
+						continue
+					}
+					misses++
 				}
+				last8 = x8
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
 			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7], &data8[x8]) {
+				it.settle(misses, i+1-from)
 				return
 			}
 		}
+		it.settle(misses, len(ids)-from)
 	}
 }
 
@@ -7295,63 +8408,110 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) WithID() iter.Seq2[EntityID, Row
 			}
 			return
 		}
+		// Each other view's position is guessed first: right after the
+		// previous entity's there (last+1), which holds in storages that
+		// keep the driver's order. A miss looks the entity up (seek) and is
+		// counted; settle asks for re-alignment when misses are many.
+		misses, from := 0, it.i
+		dense1, last1 := s1.dense, -1
+		dense2, last2 := s2.dense, -1
+		dense3, last3 := s3.dense, -1
+		dense4, last4 := s4.dense, -1
+		dense5, last5 := s5.dense, -1
+		dense6, last6 := s6.dense, -1
+		dense7, last7 := s7.dense, -1
+		dense8, last8 := s8.dense, -1
 		for i := it.i; i < len(ids); i++ {
 			id := ids[i]
 			x1 := i
 			if driver != 1 {
-				if x1 = s1.pos(id); x1 < 0 {
-					continue
+				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+					if x1 = s1.seek(id, i); x1 < 0 {
+						continue
+					}
+					misses++
 				}
+				last1 = x1
 			}
 			x2 := i
 			if driver != 2 {
-				if x2 = s2.pos(id); x2 < 0 {
-					continue
+				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+					if x2 = s2.seek(id, i); x2 < 0 {
+						continue
+					}
+					misses++
 				}
+				last2 = x2
 			}
 			x3 := i
 			if driver != 3 {
-				if x3 = s3.pos(id); x3 < 0 {
-					continue
+				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+					if x3 = s3.seek(id, i); x3 < 0 {
+						continue
+					}
+					misses++
 				}
+				last3 = x3
 			}
 			x4 := i
 			if driver != 4 {
-				if x4 = s4.pos(id); x4 < 0 {
-					continue
+				if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+					if x4 = s4.seek(id, i); x4 < 0 {
+						continue
+					}
+					misses++
 				}
+				last4 = x4
 			}
 			x5 := i
 			if driver != 5 {
-				if x5 = s5.pos(id); x5 < 0 {
-					continue
+				if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
+					if x5 = s5.seek(id, i); x5 < 0 {
+						continue
+					}
+					misses++
 				}
+				last5 = x5
 			}
 			x6 := i
 			if driver != 6 {
-				if x6 = s6.pos(id); x6 < 0 {
-					continue
+				if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
+					if x6 = s6.seek(id, i); x6 < 0 {
+						continue
+					}
+					misses++
 				}
+				last6 = x6
 			}
 			x7 := i
 			if driver != 7 {
-				if x7 = s7.pos(id); x7 < 0 {
-					continue
+				if x7 = last7 + 1; x7 >= len(dense7) || dense7[x7] != id {
+					if x7 = s7.seek(id, i); x7 < 0 {
+						continue
+					}
+					misses++
 				}
+				last7 = x7
 			}
 			x8 := i
 			if driver != 8 {
-				if x8 = s8.pos(id); x8 < 0 {
-					continue
+				if x8 = last8 + 1; x8 >= len(dense8) || dense8[x8] != id {
+					if x8 = s8.seek(id, i); x8 < 0 {
+						continue
+					}
+					misses++
 				}
+				last8 = x8
 			}
 			if not != nil && excluded(not, id) {
 				continue
 			}
 			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7], &data8[x8]) {
+				it.settle(misses, i+1-from)
 				return
 			}
 		}
+		it.settle(misses, len(ids)-from)
 	}
 }
 
@@ -7414,6 +8574,8 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 		// out. (An array, so that it stays in memory and leaves the
 		// registers to the caller's loop over a run.)
 		start := max(it.i, 0)
+		misses := 0 // entities that came as runs of their own (see settle)
+		defer func() { it.settle(misses, len(ids)-start) }()
 		var last [8]int
 		for v := range last {
 			last[v] = start - 1
@@ -7496,6 +8658,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 			// better loop. last is set before yield: what stays live
 			// across the caller's loop takes registers from it.)
 			if !inLine && (x1 != last[0]+1 || x2 != last[1]+1 || x3 != last[2]+1 || x4 != last[3]+1 || x5 != last[4]+1 || x6 != last[5]+1 || x7 != last[6]+1 || x8 != last[7]+1) {
+				misses++
 				last[0] = x1
 				last[1] = x2
 				last[2] = x3
@@ -7814,62 +8977,109 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Count() (n int) {
 		}
 		return
 	}
+	// Each other view's position is guessed first: right after the
+	// previous entity's there (last+1), which holds in storages that
+	// keep the driver's order. A miss looks the entity up (seek) and is
+	// counted; settle asks for re-alignment when misses are many.
+	misses, from := 0, it.i
+	dense1, last1 := s1.dense, -1
+	dense2, last2 := s2.dense, -1
+	dense3, last3 := s3.dense, -1
+	dense4, last4 := s4.dense, -1
+	dense5, last5 := s5.dense, -1
+	dense6, last6 := s6.dense, -1
+	dense7, last7 := s7.dense, -1
+	dense8, last8 := s8.dense, -1
 	for i := it.i; i < len(ids); i++ {
 		id := ids[i]
 		x1 := i
 		if driver != 1 {
-			if x1 = s1.pos(id); x1 < 0 {
-				continue
+			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
+				if x1 = s1.seek(id, i); x1 < 0 {
+					continue
+				}
+				misses++
 			}
+			last1 = x1
 		}
 		x2 := i
 		if driver != 2 {
-			if x2 = s2.pos(id); x2 < 0 {
-				continue
+			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
+				if x2 = s2.seek(id, i); x2 < 0 {
+					continue
+				}
+				misses++
 			}
+			last2 = x2
 		}
 		x3 := i
 		if driver != 3 {
-			if x3 = s3.pos(id); x3 < 0 {
-				continue
+			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
+				if x3 = s3.seek(id, i); x3 < 0 {
+					continue
+				}
+				misses++
 			}
+			last3 = x3
 		}
 		x4 := i
 		if driver != 4 {
-			if x4 = s4.pos(id); x4 < 0 {
-				continue
+			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
+				if x4 = s4.seek(id, i); x4 < 0 {
+					continue
+				}
+				misses++
 			}
+			last4 = x4
 		}
 		x5 := i
 		if driver != 5 {
-			if x5 = s5.pos(id); x5 < 0 {
-				continue
+			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
+				if x5 = s5.seek(id, i); x5 < 0 {
+					continue
+				}
+				misses++
 			}
+			last5 = x5
 		}
 		x6 := i
 		if driver != 6 {
-			if x6 = s6.pos(id); x6 < 0 {
-				continue
+			if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
+				if x6 = s6.seek(id, i); x6 < 0 {
+					continue
+				}
+				misses++
 			}
+			last6 = x6
 		}
 		x7 := i
 		if driver != 7 {
-			if x7 = s7.pos(id); x7 < 0 {
-				continue
+			if x7 = last7 + 1; x7 >= len(dense7) || dense7[x7] != id {
+				if x7 = s7.seek(id, i); x7 < 0 {
+					continue
+				}
+				misses++
 			}
+			last7 = x7
 		}
 		x8 := i
 		if driver != 8 {
-			if x8 = s8.pos(id); x8 < 0 {
-				continue
+			if x8 = last8 + 1; x8 >= len(dense8) || dense8[x8] != id {
+				if x8 = s8.seek(id, i); x8 < 0 {
+					continue
+				}
+				misses++
 			}
+			last8 = x8
 		}
 		if not != nil && excluded(not, id) {
 			continue
 		}
 		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7], &data8[x8]) {
+			it.settle(misses, i+1-from)
 			return
 		}
 	}
+	it.settle(misses, len(ids)-from)
 	return n
 }

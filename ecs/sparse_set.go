@@ -4,6 +4,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"sync/atomic"
 )
 
 const (
@@ -141,6 +142,12 @@ type sparseIndex struct {
 	// is above zero, the other members' additions and removals, which
 	// would move this storage's components, panic (group.reader).
 	readers int
+	// lead is the storage whose order this one was last sorted in (see
+	// align.go), nil if none; written only while the world holds every
+	// storage. leadSeen is the world's re-alignment round in which a join
+	// driven by lead last ran over this storage.
+	lead     *sparseIndex
+	leadSeen atomic.Uint64
 }
 
 // typeFree returns the storage's sparseIndex.
@@ -281,6 +288,16 @@ func (s *sparseSet[T]) posIdent(id EntityID) int {
 		return x
 	}
 	return posIn(s.pages, id)
+}
+
+// seek is a join's look-up of id once its guess missed: at i, the driving
+// storage's position (where storages aligned from the start hold it),
+// then as pos.
+func (s *sparseSet[T]) seek(id EntityID, i int) int {
+	if i < len(s.dense) && s.dense[i] == id {
+		return i
+	}
+	return s.pos(id)
 }
 
 // has reports whether id has a component in this storage.

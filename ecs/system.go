@@ -668,7 +668,9 @@ func (w *World) Run(system any) error {
 	f := s.frames.Get().(*frame)
 	defer s.frames.Put(f)
 	f.ctx = borrowCtx{w: w, by: name}
-	if err := s.call(calleeOf(system), f); err != nil {
+	err = s.call(calleeOf(system), f)
+	w.syncPoint()
+	if err != nil {
 		return &SystemFailure{System: name, Err: err}
 	}
 	return nil
@@ -713,7 +715,10 @@ func (w *World) Borrow(views ...any) (release func(), err error) {
 	if err := f.borrow(&ctx); err != nil {
 		return nil, err
 	}
-	return f.release, nil
+	return func() {
+		f.release()
+		w.syncPoint()
+	}, nil
 }
 
 // TypedSystem is a system function wrapped by one of [Func1] to [Func8]

@@ -424,6 +424,7 @@ func (w *World) RunWorkload(name string) error {
 		return err
 	}
 	defer p.running.Unlock()
+	defer w.syncPoint()
 	return p.run(w)
 }
 

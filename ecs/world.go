@@ -45,6 +45,8 @@ type World struct {
 	// allNow is the timestamp of the system holding an AllStoragesViewMut,
 	// 0 when none does: changes made through it carry it.
 	allNow uint64
+	// align holds the joins' requests for re-alignment (align.go).
+	align aligner
 }
 
 // NewWorld returns an empty world.

@@ -45,6 +45,12 @@ func (a Arity) List(sep, format string) string {
 	return strings.Join(parts, sep)
 }
 
+// Skip1 is List over k in 2..N.
+func (a Arity) Skip1(sep, format string) string {
+	parts := strings.Split(a.List("\x00", format), "\x00")
+	return strings.Join(parts[1:], sep)
+}
+
 // TypeParams is "T1, T2 any".
 func (a Arity) TypeParams() string { return a.List(", ", "T#") + " any" }
 
