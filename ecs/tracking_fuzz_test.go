@@ -80,6 +80,7 @@ const (
 	ftOpClear               // kind, id
 	ftOpSave                // path
 	ftOpWorkload            // flags, act, target, k, v
+	ftOpSortAs              // which storage follows the other
 	ftOpCount
 )
 
@@ -294,6 +295,7 @@ var ftClocks = []uint64{0, math.MaxUint64 - 6, math.MaxUint64 - 40, math.MaxInt6
 func runTracking(t *testing.T, data []byte, verbose bool) ftStats {
 	t.Helper()
 	r := &ftRun{t: t, w: ecs.NewWorld(), m: newFtModel(), st: ftStats{reached: map[string]int{}}}
+	ecs.SetAlignMinMisses(r.w, 1) // joins re-align the model's small worlds too
 	in := &fzReader{data: data}
 	start := ftClocks[int(in.next())%len(ftClocks)]
 	if start != 0 {
@@ -675,6 +677,18 @@ func (r *ftRun) apply(op int, in *fzReader) {
 		}
 		m.saved = m.seq
 		r.logf("save path=%d -> %d", path, r.savedTS)
+	case ftOpSortAs:
+		// Re-ordering a storage changes no window: every timestamp moves
+		// with its component (compare checks it).
+		tagFirst := in.next()%2 == 0
+		r.logf("sortAs tagFirst=%v", tagFirst)
+		var err error
+		if tagFirst {
+			_, err = ecs.SortAs[ftTag, ftV](r.w)
+		} else {
+			_, err = ecs.SortAs[ftV, ftTag](r.w)
+		}
+		r.noErr("SortAs", err)
 	case ftOpWorkload:
 		r.flags, r.act, r.target, r.k, r.v = in.next(), in.next()%6, r.pickID(in.next()), int(in.next()%6), int32(int8(in.next()))
 		r.logf("workload flags=%03b act=%d target=%v k=%d v=%d", r.flags&7, r.act, r.target, r.k, r.v)
@@ -1085,11 +1099,14 @@ func (r *ftRun) compare() {
 // wrap.
 func ftSeeds() [][]byte {
 	const (
-		add, addC, mod, iter, rem, delC, delE, clr, clear, save, wl = ftOpAdd, ftOpAddComp, ftOpModify, ftOpIterate, ftOpRemove, ftOpDeleteComp, ftOpDeleteEntity, ftOpClearStorage, ftOpClear, ftOpSave, ftOpWorkload
+		add, addC, mod, iter, rem, delC, delE, clr, clear, save, wl, sortAs = ftOpAdd, ftOpAddComp, ftOpModify, ftOpIterate, ftOpRemove, ftOpDeleteComp, ftOpDeleteEntity, ftOpClearStorage, ftOpClear, ftOpSave, ftOpWorkload, ftOpSortAs
 	)
 	setup := []byte{add, 1, 1, 0, add, 2, 0, 1, add, 3, 1, 2, add, 4, 0, 3, add, 5, 1, 0, add, 6, 0, 1}
 	seeds := [][]byte{
 		{0},
+		// modifications, then the storages sorted in each other's order
+		append([]byte{0}, append(slices.Clone(setup), mod, 0, 0, mod, 3, 1, rem, 1, 0, addC, 1, 5, 0,
+			sortAs, 0, iter, 0, 0, sortAs, 1, iter, 1, 1, mod, 2, 2, sortAs, 0)...),
 		// adds by every path, then the workload with every system
 		append([]byte{0}, append(slices.Clone(setup), wl, 7, 5, 0, 2, 0, wl, 7, 0, 1, 0, 0, wl, 3, 1, 2, 0, 0, wl, 5, 2, 3, 0, 0)...),
 		// every modification path, clears, replacements
