@@ -120,8 +120,8 @@ func TestGroupPacksAndJoins(t *testing.T) {
 	err := w.Run(func(a View[gA], b View[gB], c View[gC]) {
 		got := map[EntityID]int{}
 		it := Join2(b, a)
-		if it.driver != 0 {
-			t.Errorf("Join2(b, a) over the group: driver = %d, want 0 (packed)", it.driver)
+		if it.jc.driver >= 0 {
+			t.Errorf("Join2(b, a) over the group: driver = %d, want -1 (packed)", it.jc.driver)
 		}
 		for id, r := range it.WithID() {
 			if r.A.V != -r.B.V {
@@ -132,10 +132,10 @@ func TestGroupPacksAndJoins(t *testing.T) {
 		if !maps.Equal(got, want) {
 			t.Errorf("join over the group = %v, want %v", got, want)
 		}
-		if d := Join3(a, b, c).driver; d == 0 {
+		if d := Join3(a, b, c).jc.driver; d < 0 {
 			t.Error("Join3 with a type outside the group took the packed path")
 		}
-		if d := Join2(a, c).driver; d == 0 {
+		if d := Join2(a, c).jc.driver; d < 0 {
 			t.Error("Join2 of one member and another type took the packed path")
 		}
 	})
@@ -552,8 +552,8 @@ func TestGroupParEach(t *testing.T) {
 	}
 	err := w.Run(func(a ViewMut[gA], b View[gB]) {
 		it := Join2(a, b)
-		if it.driver != 0 {
-			t.Fatalf("driver = %d, want the packed group", it.driver)
+		if it.jc.driver >= 0 {
+			t.Fatalf("driver = %d, want the packed group", it.jc.driver)
 		}
 		it.ParEachMin(16, func(a *gA, b *gB) { a.V += b.V * 1_000_000 })
 	})

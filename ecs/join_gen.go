@@ -21,22 +21,11 @@ import "iter"
 // again, and see the storages as they are then. A join whose views have
 // been released panics with [ErrReleased], also once they are borrowed
 // again: a join belongs to the borrow of its views.
-// All, WithID, Each, EachWithID and Count run one loop over the driving
-// storage with its state in registers; the cursor makes one call to Next per
-// entity, and keeps its state in memory: over a million entities, Join2's
-// cursor takes about twice as long as range over All.
+// All, WithID, Each and EachWithID go through the join a batch of
+// entities at a time; the cursor makes one call to Next per entity.
 type Iter1[T1 any] struct {
-	s1     *sparseSet[T1]
-	not    []Filter
-	ids    []EntityID // the driving storage's entities
-	driver int        // always 1
-	i      int        // the next position of ids to look at
-	// op says what to do with each view's tracking. tracked is set when a
-	// view is a Changed filter, which routes iteration through
-	// driveTracked; marks is set when a view marks what it hands out.
-	op      [1]opTrack
-	tracked bool
-	marks   bool
+	jc joinCore
+	s1 *sparseSet[T1]
 	// c1..c1 are the states of the views the join was made of, and
 	// keys their kinds, or nil when the join was made from storages
 	// (under a world-wide borrow). Each iteration reads the views afresh
@@ -51,8 +40,7 @@ type Iter1[T1 any] struct {
 
 // Join1 joins 1 views ([View] or [ViewMut], in any mix): the
 // iteration visits each entity that has all 1 components, driven by the
-// shortest storage and probing the others. Pointers from a View are for
-// reading only.
+// shortest storage. Pointers from a View are for reading only.
 //
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
@@ -65,28 +53,32 @@ func Join1[P1 Part[T1], T1 any](v1 P1) Iter1[T1] {
 }
 
 // read takes the join's storages from its views as they are now (store
-// panics for a view released), and what to do with their tracking, and
-// picks the driver.
+// panics for a view released), with what to do with their tracking.
 func (it *Iter1[T1]) read() {
-	if it.s1 = it.c1.store(it.keys[0].epoch); it.s1.track != nil {
-		it.op[0] = it.c1.trackOp(it.keys[0])
+	it.s1 = it.c1.store(it.keys[0].epoch)
+	it.setup()
+	if it.s1.track != nil {
+		it.jc.op[0] = it.c1.trackOp(it.keys[0])
 	}
-	it.tracked = it.op[0].filter != 0
-	it.marks = it.op[0].mark
-	it.pick()
+	it.jc.setFlags()
+	if it.c1.w == it.c1.w {
+		it.jc.w = it.c1.w
+	}
 }
 
-// newIter1 returns the join of the storages s1, driven by the shortest.
+// newIter1 returns the join of the storages s1.
 func newIter1[T1 any](s1 *sparseSet[T1]) Iter1[T1] {
 	it := Iter1[T1]{s1: s1}
-	it.pick()
+	it.setup()
 	return it
 }
 
-// pick chooses what drives the join: the aligned range of a packed group
-// when the storages are exactly its members, else the shortest storage.
-func (it *Iter1[T1]) pick() {
-	it.ids, it.driver = it.s1.dense, 1
+// setup gives the join core the storages, and lets it pick the driver.
+func (it *Iter1[T1]) setup() {
+	not := it.jc.not
+	it.jc = joinCore{n: 1, not: not}
+	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.group)
+	it.jc.pick()
 }
 
 // start readies a join made from views for an iteration. When the
@@ -105,6 +97,7 @@ func (it *Iter1[T1]) start() {
 	case it.released():
 		panic(errViewReleased)
 	}
+	it.jc.begin()
 }
 
 // released reports whether the join was made from views of which one no
@@ -113,86 +106,35 @@ func (it *Iter1[T1]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch)
 }
 
-// begin starts an iteration of the drive (see start). When the join has a
-// Changed view or marks what it hands out, begin runs the whole iteration
-// through driveTracked and reports true.
-func (it *Iter1[T1]) begin(visit func(EntityID, *T1) bool) bool {
-	it.start()
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
-		return true
-	}
-	return false
-}
-
 // Not returns the join restricted to entities that are in none of filters
 // (usually views: the guide's `!&v_vel`).
 func (it Iter1[T1]) Not(filters ...Filter) Iter1[T1] {
-	it.not = append(it.not[:len(it.not):len(it.not)], filters...)
+	it.jc.not = append(it.jc.not[:len(it.jc.not):len(it.jc.not)], filters...)
 	return it
-}
-
-// driveTracked is the loop of a join with tracking: it finds each view's
-// position for the entity, applies the Changed filters, marks what ViewMuts
-// hand out, and calls visit. It returns the position of ids where visit
-// returned false, or len(ids).
-func (it *Iter1[T1]) driveTracked(visit func(EntityID, *T1) bool) int {
-	ids, driver, not := it.ids, it.driver, it.not
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posIdent(id); x1 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
-			continue
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if it.op[0].mark {
-			it.s1.track.mark(x1)
-		}
-		if !visit(id, &it.s1.data[x1]) {
-			return i
-		}
-	}
-	return len(ids)
 }
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter1[T1]) Next() bool {
-	if it.c1 != nil && (!it.started || it.released()) {
+	if !it.started || it.released() {
+		i := it.jc.i
 		it.start()
+		it.started, it.jc.i = true, i
 	}
-	if it.tracked || it.marks {
-		found := false
-		i := it.driveTracked(func(id EntityID, p1 *T1) bool {
-			it.id, it.p1 = id, p1
-			found = true
-			return false
-		})
-		it.i = i
-		if found {
-			it.i++
-		}
-		return found
-	}
-	ids := it.ids
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		p1 := &it.s1.data[i]
-		if it.not != nil && excluded(it.not, id) {
-			continue
-		}
-		it.i, it.id = i+1, id
-		it.p1 = p1
+	if c := &it.jc; c.curLeft > 0 { // inside a run: step every position
+		c.curLeft--
+		it.id = c.ids[c.i]
+		c.i++
+		c.curAt[0]++
+		it.p1 = &it.s1.data[c.curAt[0]]
 		return true
 	}
-	it.i = len(ids)
-	return false
+	var x [maxParts]int
+	id, ok := it.jc.nextOne(&x)
+	if ok {
+		it.id = id
+		it.p1 = &it.s1.data[x[0]]
+	}
+	return ok
 }
 
 // ID returns the entity [Iter1.Next] stopped at.
@@ -207,19 +149,29 @@ func (it Iter1[T1]) Each(fn func(*T1)) {
 		fn(p1)
 		return true
 	}
-	if it.begin(visit) {
-		return
-	}
-	ids, not := it.ids, it.not
-	data1 := it.s1.data[:len(ids)]
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		p1 := &data1[i]
-		if not != nil && excluded(not, id) {
+	it.start()
+	c := &it.jc
+	d1 := it.s1.data
+	var b joinBatch
+	for c.next(&b) {
+		if b.run {
+			r1 := d1[b.at[0]:][:b.n]
+			for j := range b.n {
+				if !visit(b.ids[j], &r1[j]) {
+					c.stop(&b, j)
+					return
+				}
+			}
 			continue
 		}
-		if !visit(id, p1) {
-			return
+		for j := range b.n {
+			if c.marks {
+				c.mark(&b, j)
+			}
+			if !visit(b.idb[j], &d1[b.x[0][j]]) {
+				c.stop(&b, j)
+				return
+			}
 		}
 	}
 }
@@ -230,19 +182,29 @@ func (it Iter1[T1]) EachWithID(fn func(EntityID, *T1)) {
 		fn(id, p1)
 		return true
 	}
-	if it.begin(visit) {
-		return
-	}
-	ids, not := it.ids, it.not
-	data1 := it.s1.data[:len(ids)]
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		p1 := &data1[i]
-		if not != nil && excluded(not, id) {
+	it.start()
+	c := &it.jc
+	d1 := it.s1.data
+	var b joinBatch
+	for c.next(&b) {
+		if b.run {
+			r1 := d1[b.at[0]:][:b.n]
+			for j := range b.n {
+				if !visit(b.ids[j], &r1[j]) {
+					c.stop(&b, j)
+					return
+				}
+			}
 			continue
 		}
-		if !visit(id, p1) {
-			return
+		for j := range b.n {
+			if c.marks {
+				c.mark(&b, j)
+			}
+			if !visit(b.idb[j], &d1[b.x[0][j]]) {
+				c.stop(&b, j)
+				return
+			}
 		}
 	}
 }
@@ -252,19 +214,29 @@ func (it Iter1[T1]) All() iter.Seq[*T1] {
 	return func(yield func(*T1) bool) {
 		it := it // each range starts afresh (start), and ranges may run at once
 		visit := func(_ EntityID, p1 *T1) bool { return yield(p1) }
-		if it.begin(visit) {
-			return
-		}
-		ids, not := it.ids, it.not
-		data1 := it.s1.data[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := &data1[i]
-			if not != nil && excluded(not, id) {
+		it.start()
+		c := &it.jc
+		d1 := it.s1.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j]) {
+						c.stop(&b, j)
+						return
+					}
+				}
 				continue
 			}
-			if !visit(id, p1) {
-				return
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], &d1[b.x[0][j]]) {
+					c.stop(&b, j)
+					return
+				}
 			}
 		}
 	}
@@ -274,23 +246,85 @@ func (it Iter1[T1]) All() iter.Seq[*T1] {
 func (it Iter1[T1]) WithID() iter.Seq2[EntityID, *T1] {
 	return func(yield func(EntityID, *T1) bool) {
 		it := it // each range starts afresh (start), and ranges may run at once
-		visit := func(id EntityID, p1 *T1) bool { return yield(id, p1) }
-		if it.begin(visit) {
-			return
-		}
-		ids, not := it.ids, it.not
-		data1 := it.s1.data[:len(ids)]
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			p1 := &data1[i]
-			if not != nil && excluded(not, id) {
+		it.start()
+		c := &it.jc
+		visit := yield
+		d1 := it.s1.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j]) {
+						c.stop(&b, j)
+						return
+					}
+				}
 				continue
 			}
-			if !visit(id, p1) {
-				return
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], &d1[b.x[0][j]]) {
+					c.stop(&b, j)
+					return
+				}
 			}
 		}
 	}
+}
+
+// ParEach calls fn with the components of every matching entity, splitting
+// the driving storage across the worker pool (inner parallelism, the
+// guide's par_iter). fn runs on several goroutines at once, on different
+// entities. Joins over fewer than 2×[ParallelMin] candidates run on the
+// caller; see ParEachMin for expensive work. Panics if fn is nil.
+func (it Iter1[T1]) ParEach(fn func(*T1)) {
+	it.ParEachMin(ParallelMin, fn)
+}
+
+// ParEachMin is ParEach with chunks of at least grain candidates (and no
+// parallelism below 2×grain): use a small grain when fn is expensive.
+//
+// A join whose ViewMuts mark modifications marks what it hands out in one
+// pass on the caller first: marking updates summaries shared by
+// neighbouring components, which the workers must not write at once.
+func (it Iter1[T1]) ParEachMin(grain int, fn func(*T1)) {
+	if fn == nil {
+		panic(errNilFunc("Iter1.ParEach"))
+	}
+	it.start()
+	it.jc.markPass()
+	it.jc.parallel(grain, func(c *joinCore) {
+		visit := func(_ EntityID, p1 *T1) bool {
+			fn(p1)
+			return true
+		}
+		d1 := it.s1.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j]) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], &d1[b.x[0][j]]) {
+					c.stop(&b, j)
+					return
+				}
+			}
+		}
+	})
 }
 
 // Get returns the components of entity id, and false if it lacks one of
@@ -298,65 +332,21 @@ func (it Iter1[T1]) WithID() iter.Seq2[EntityID, *T1] {
 // A Changed view's filter applies, and ViewMuts of types tracking
 // modification mark what Get hands out.
 func (it Iter1[T1]) Get(id EntityID) (*T1, bool) {
-	if it.released() {
-		it.start() // panics if the views are released
+	if it.released() || it.jc.tracked || it.jc.marks {
+		it.start() // panics if the views are released; the tracking windows as they are now
 	}
-	if it.tracked || it.marks {
-		return it.getTracked(id)
-	}
-	p1 := it.s1.get(id)
-	if p1 == nil || (it.not != nil && excluded(it.not, id)) {
+	var x [maxParts]int
+	if !it.jc.get(id, &x) {
 		return nil, false
 	}
-	return p1, true
-}
-
-func (it *Iter1[T1]) getTracked(id EntityID) (*T1, bool) {
-	it.start() // the tracking windows as they are now
-	x1 := it.s1.pos(id)
-	if x1 < 0 {
-		return nil, false
-	}
-	if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
-		return nil, false
-	}
-	if it.not != nil && excluded(it.not, id) {
-		return nil, false
-	}
-	if it.op[0].mark {
-		it.s1.track.mark(x1)
-	}
-	return &it.s1.data[x1], true
+	return &it.s1.data[x[0]], true
 }
 
 // Count returns the number of matching entities. It hands nothing out,
 // so it marks nothing modified.
-func (it Iter1[T1]) Count() (n int) {
-	it.start() // before the marks are turned off: it reads them again
-	it.marks = false
-	for k := range it.op {
-		it.op[k].mark = false
-	}
-	visit := func(EntityID, *T1) bool {
-		n++
-		return true
-	}
-	if it.begin(visit) {
-		return
-	}
-	ids, not := it.ids, it.not
-	data1 := it.s1.data[:len(ids)]
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		p1 := &data1[i]
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if !visit(id, p1) {
-			return
-		}
-	}
-	return n
+func (it Iter1[T1]) Count() int {
+	it.start()
+	return it.jc.count()
 }
 
 // Iter2 iterates over the entities that have a component in each of
@@ -376,23 +366,12 @@ func (it Iter1[T1]) Count() (n int) {
 // again, and see the storages as they are then. A join whose views have
 // been released panics with [ErrReleased], also once they are borrowed
 // again: a join belongs to the borrow of its views.
-// All, WithID, Each, EachWithID and Count run one loop over the driving
-// storage with its state in registers; the cursor makes one call to Next per
-// entity, and keeps its state in memory: over a million entities, Join2's
-// cursor takes about twice as long as range over All.
+// All, WithID, Each and EachWithID go through the join a batch of
+// entities at a time; the cursor makes one call to Next per entity.
 type Iter2[T1, T2 any] struct {
-	s1     *sparseSet[T1]
-	s2     *sparseSet[T2]
-	not    []Filter
-	ids    []EntityID // the driving storage's entities
-	driver int        // which of s1..s2 drives: ids[i] owns data[i] there; 0 for a packed group, where ids[i] owns data[i] in every view
-	i      int        // the next position of ids to look at
-	// op says what to do with each view's tracking. tracked is set when a
-	// view is a Changed filter, which routes iteration through
-	// driveTracked; marks is set when a view marks what it hands out.
-	op      [2]opTrack
-	tracked bool
-	marks   bool
+	jc joinCore
+	s1 *sparseSet[T1]
+	s2 *sparseSet[T2]
 	// c1..c2 are the states of the views the join was made of, and
 	// keys their kinds, or nil when the join was made from storages
 	// (under a world-wide borrow). Each iteration reads the views afresh
@@ -409,13 +388,12 @@ type Iter2[T1, T2 any] struct {
 
 // Join2 joins 2 views ([View] or [ViewMut], in any mix): the
 // iteration visits each entity that has all 2 components, driven by the
-// shortest storage and probing the others. Pointers from a View are for
-// reading only.
-//
-// Over a packed group of exactly these types, and over storages that line
-// up (the same entities first, in the same order, as when they were
-// created in order with these components), it walks aligned positions
-// instead, with no probe.
+// shortest storage, guessing that each entity sits in the other storages
+// right after the previous one, and looking it up where the guess misses.
+// Storages that hold the join's entities in the same order (filled in
+// order, or re-aligned: see [World.SetAutoAlign]) go as runs of aligned
+// positions, with no look-up; so does a packed group of exactly these
+// types. Pointers from a View are for reading only.
 //
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
@@ -429,49 +407,37 @@ func Join2[P1 Part[T1], P2 Part[T2], T1, T2 any](v1 P1, v2 P2) Iter2[T1, T2] {
 }
 
 // read takes the join's storages from its views as they are now (store
-// panics for a view released), and what to do with their tracking, and
-// picks the driver.
+// panics for a view released), with what to do with their tracking.
 func (it *Iter2[T1, T2]) read() {
-	if it.s1 = it.c1.store(it.keys[0].epoch); it.s1.track != nil {
-		it.op[0] = it.c1.trackOp(it.keys[0])
+	it.s1 = it.c1.store(it.keys[0].epoch)
+	it.s2 = it.c2.store(it.keys[1].epoch)
+	it.setup()
+	if it.s1.track != nil {
+		it.jc.op[0] = it.c1.trackOp(it.keys[0])
 	}
-	if it.s2 = it.c2.store(it.keys[1].epoch); it.s2.track != nil {
-		it.op[1] = it.c2.trackOp(it.keys[1])
+	if it.s2.track != nil {
+		it.jc.op[1] = it.c2.trackOp(it.keys[1])
 	}
-	it.tracked = it.op[0].filter != 0 || it.op[1].filter != 0
-	it.marks = it.op[0].mark || it.op[1].mark
-	it.pick()
+	it.jc.setFlags()
+	if it.c1.w == it.c1.w && it.c2.w == it.c1.w {
+		it.jc.w = it.c1.w
+	}
 }
 
-// newIter2 returns the join of the storages s1, s2, driven by the shortest.
+// newIter2 returns the join of the storages s1, s2.
 func newIter2[T1, T2 any](s1 *sparseSet[T1], s2 *sparseSet[T2]) Iter2[T1, T2] {
 	it := Iter2[T1, T2]{s1: s1, s2: s2}
-	it.pick()
+	it.setup()
 	return it
 }
 
-// pick chooses what drives the join: the aligned range of a packed group
-// when the storages are exactly its members, else the shortest storage.
-// The shortest storage's components may also line up with the others'
-// without a group: when the identity prefix of every storage (see
-// sparseSet.pre) covers that many components, in one generation, the
-// first n components of each belong to the entities with indices 0..n-1,
-// in order (entities created in order with these components, as a level
-// or a wave is loaded). The join then runs as over a group (driver 0),
-// on aligned positions with no probe.
-func (it *Iter2[T1, T2]) pick() {
-	it.ids, it.driver = it.s1.dense, 1
-	if len(it.s2.dense) < len(it.ids) {
-		it.ids, it.driver = it.s2.dense, 2
-	}
-	if it.s1.group != nil {
-		if g := packed(it.s1, it.s2); g != nil {
-			it.ids, it.driver = it.s1.dense[:g.n], 0
-		}
-	} else if n, gen := uint64(len(it.ids)), it.s1.pre.gen; it.s1.pre.n >= n &&
-		it.s2.pre.n >= n && it.s2.pre.gen == gen {
-		it.driver = 0
-	}
+// setup gives the join core the storages, and lets it pick the driver.
+func (it *Iter2[T1, T2]) setup() {
+	not := it.jc.not
+	it.jc = joinCore{n: 2, not: not}
+	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.group)
+	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.group)
+	it.jc.pick()
 }
 
 // start readies a join made from views for an iteration. When the
@@ -490,6 +456,7 @@ func (it *Iter2[T1, T2]) start() {
 	case it.released():
 		panic(errViewReleased)
 	}
+	it.jc.begin()
 }
 
 // released reports whether the join was made from views of which one no
@@ -498,125 +465,38 @@ func (it *Iter2[T1, T2]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch)
 }
 
-// settle tells the world how a pass over n of the driver's entities went:
-// misses guesses missed (see align.go). It asks for re-alignment when
-// they are many, and otherwise keeps the other storages in the driver's
-// order. Joins made from storages, over a group, or over views of
-// several worlds tell nothing.
-func (it *Iter2[T1, T2]) settle(misses, n int) {
-	if it.c1 == nil || it.driver == 0 || it.c2.w != it.c1.w {
-		return
-	}
-	settleJoin(it.c1.w, it.driver-1, misses, n, []storage{it.s1, it.s2})
-}
-
-// begin starts an iteration of the drive (see start). When the join has a
-// Changed view or marks what it hands out, begin runs the whole iteration
-// through driveTracked and reports true.
-func (it *Iter2[T1, T2]) begin(visit func(EntityID, *T1, *T2) bool) bool {
-	it.start()
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
-		return true
-	}
-	return false
-}
-
 // Not returns the join restricted to entities that are in none of filters
 // (usually views: the guide's `!&v_vel`).
 func (it Iter2[T1, T2]) Not(filters ...Filter) Iter2[T1, T2] {
-	it.not = append(it.not[:len(it.not):len(it.not)], filters...)
+	it.jc.not = append(it.jc.not[:len(it.jc.not):len(it.jc.not)], filters...)
 	return it
-}
-
-// driveTracked is the loop of a join with tracking: it finds each view's
-// position for the entity, applies the Changed filters, marks what ViewMuts
-// hand out, and calls visit. It returns the position of ids where visit
-// returned false, or len(ids).
-func (it *Iter2[T1, T2]) driveTracked(visit func(EntityID, *T1, *T2) bool) int {
-	ids, driver, not := it.ids, it.driver, it.not
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posIdent(id); x1 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
-			continue
-		}
-		x2 := i
-		if driver != 2 && driver != 0 {
-			if x2 = it.s2.posIdent(id); x2 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
-			continue
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if it.op[0].mark {
-			it.s1.track.mark(x1)
-		}
-		if it.op[1].mark {
-			it.s2.track.mark(x2)
-		}
-		if !visit(id, &it.s1.data[x1], &it.s2.data[x2]) {
-			return i
-		}
-	}
-	return len(ids)
 }
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter2[T1, T2]) Next() bool {
-	if it.c1 != nil && (!it.started || it.released()) {
+	if !it.started || it.released() {
+		i := it.jc.i
 		it.start()
+		it.started, it.jc.i = true, i
 	}
-	if it.tracked || it.marks {
-		found := false
-		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2) bool {
-			it.id, it.p1, it.p2 = id, p1, p2
-			found = true
-			return false
-		})
-		it.i = i
-		if found {
-			it.i++
-		}
-		return found
-	}
-	ids := it.ids
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		var p1 *T1
-		if it.driver == 1 || it.driver == 0 {
-			p1 = &it.s1.data[i]
-		} else if x := it.s1.posIdent(id); x >= 0 {
-			p1 = &it.s1.data[x]
-		} else {
-			continue
-		}
-		var p2 *T2
-		if it.driver == 2 || it.driver == 0 {
-			p2 = &it.s2.data[i]
-		} else if x := it.s2.posIdent(id); x >= 0 {
-			p2 = &it.s2.data[x]
-		} else {
-			continue
-		}
-		if it.not != nil && excluded(it.not, id) {
-			continue
-		}
-		it.i, it.id = i+1, id
-		it.p1, it.p2 = p1, p2
+	if c := &it.jc; c.curLeft > 0 { // inside a run: step every position
+		c.curLeft--
+		it.id = c.ids[c.i]
+		c.i++
+		c.curAt[0]++
+		it.p1 = &it.s1.data[c.curAt[0]]
+		c.curAt[1]++
+		it.p2 = &it.s2.data[c.curAt[1]]
 		return true
 	}
-	it.i = len(ids)
-	return false
+	var x [maxParts]int
+	id, ok := it.jc.nextOne(&x)
+	if ok {
+		it.id = id
+		it.p1 = &it.s1.data[x[0]]
+		it.p2 = &it.s2.data[x[1]]
+	}
+	return ok
 }
 
 // ID returns the entity [Iter2.Next] stopped at.
@@ -631,83 +511,33 @@ func (it Iter2[T1, T2]) Each(fn func(*T1, *T2)) {
 		fn(p1, p2)
 		return true
 	}
-	if it.begin(visit) {
-		return
-	}
-	ids, driver, not := it.ids, it.driver, it.not
-	s1, data1 := it.s1, it.s1.data
-	s2, data2 := it.s2, it.s2.data
-	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-		data1 := data1[:len(ids)]
-		data2 := data2[:len(ids)]
-		// ids[i] is read only where used, so that a loop that ignores
-		// the id reads the components alone, like a loop over slices.
-		for i := it.i; i < len(ids); i++ {
-			if not != nil && excluded(not, ids[i]) {
-				continue
-			}
-			if !visit(ids[i], &data1[i], &data2[i]) {
-				return
-			}
-		}
-		return
-	}
-	// Each other view's position is guessed first: right after the
-	// previous entity's there (last+1), which holds in storages that
-	// keep the driver's order. A miss looks the entity up (seek) and is
-	// counted; settle asks for re-alignment when misses are many.
-	misses, from := 0, it.i
-	switch driver {
-	case 1:
-		data1 := data1[:len(ids)]
-		dense2 := s2.dense
-		data2 := data2[:len(dense2)]
-		last2 := -1
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			x1 := i
-			x2 := last2 + 1
-			if x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = s2.seek(id, i); x2 < 0 {
-					continue
+	it.start()
+	c := &it.jc
+	d1 := it.s1.data
+	d2 := it.s2.data
+	var b joinBatch
+	for c.next(&b) {
+		if b.run {
+			r1 := d1[b.at[0]:][:b.n]
+			r2 := d2[b.at[1]:][:b.n]
+			for j := range b.n {
+				if !visit(b.ids[j], &r1[j], &r2[j]) {
+					c.stop(&b, j)
+					return
 				}
-				misses++
 			}
-			last2 = x2
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, &data1[x1], &data2[x2]) {
-				it.settle(misses, i+1-from)
-				return
-			}
+			continue
 		}
-	case 2:
-		data2 := data2[:len(ids)]
-		dense1 := s1.dense
-		data1 := data1[:len(dense1)]
-		last1 := -1
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			x1 := last1 + 1
-			if x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = s1.seek(id, i); x1 < 0 {
-					continue
-				}
-				misses++
+		for j := range b.n {
+			if c.marks {
+				c.mark(&b, j)
 			}
-			last1 = x1
-			x2 := i
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, &data1[x1], &data2[x2]) {
-				it.settle(misses, i+1-from)
+			if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]]) {
+				c.stop(&b, j)
 				return
 			}
 		}
 	}
-	it.settle(misses, len(ids)-from)
 }
 
 // EachWithID calls fn with the id and components of every matching entity.
@@ -716,83 +546,33 @@ func (it Iter2[T1, T2]) EachWithID(fn func(EntityID, *T1, *T2)) {
 		fn(id, p1, p2)
 		return true
 	}
-	if it.begin(visit) {
-		return
-	}
-	ids, driver, not := it.ids, it.driver, it.not
-	s1, data1 := it.s1, it.s1.data
-	s2, data2 := it.s2, it.s2.data
-	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-		data1 := data1[:len(ids)]
-		data2 := data2[:len(ids)]
-		// ids[i] is read only where used, so that a loop that ignores
-		// the id reads the components alone, like a loop over slices.
-		for i := it.i; i < len(ids); i++ {
-			if not != nil && excluded(not, ids[i]) {
-				continue
-			}
-			if !visit(ids[i], &data1[i], &data2[i]) {
-				return
-			}
-		}
-		return
-	}
-	// Each other view's position is guessed first: right after the
-	// previous entity's there (last+1), which holds in storages that
-	// keep the driver's order. A miss looks the entity up (seek) and is
-	// counted; settle asks for re-alignment when misses are many.
-	misses, from := 0, it.i
-	switch driver {
-	case 1:
-		data1 := data1[:len(ids)]
-		dense2 := s2.dense
-		data2 := data2[:len(dense2)]
-		last2 := -1
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			x1 := i
-			x2 := last2 + 1
-			if x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = s2.seek(id, i); x2 < 0 {
-					continue
+	it.start()
+	c := &it.jc
+	d1 := it.s1.data
+	d2 := it.s2.data
+	var b joinBatch
+	for c.next(&b) {
+		if b.run {
+			r1 := d1[b.at[0]:][:b.n]
+			r2 := d2[b.at[1]:][:b.n]
+			for j := range b.n {
+				if !visit(b.ids[j], &r1[j], &r2[j]) {
+					c.stop(&b, j)
+					return
 				}
-				misses++
 			}
-			last2 = x2
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, &data1[x1], &data2[x2]) {
-				it.settle(misses, i+1-from)
-				return
-			}
+			continue
 		}
-	case 2:
-		data2 := data2[:len(ids)]
-		dense1 := s1.dense
-		data1 := data1[:len(dense1)]
-		last1 := -1
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			x1 := last1 + 1
-			if x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = s1.seek(id, i); x1 < 0 {
-					continue
-				}
-				misses++
+		for j := range b.n {
+			if c.marks {
+				c.mark(&b, j)
 			}
-			last1 = x1
-			x2 := i
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, &data1[x1], &data2[x2]) {
-				it.settle(misses, i+1-from)
+			if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]]) {
+				c.stop(&b, j)
 				return
 			}
 		}
 	}
-	it.settle(misses, len(ids)-from)
 }
 
 // All iterates over the components of every matching entity.
@@ -800,83 +580,33 @@ func (it Iter2[T1, T2]) All() iter.Seq2[*T1, *T2] {
 	return func(yield func(*T1, *T2) bool) {
 		it := it // each range starts afresh (start), and ranges may run at once
 		visit := func(_ EntityID, p1 *T1, p2 *T2) bool { return yield(p1, p2) }
-		if it.begin(visit) {
-			return
-		}
-		ids, driver, not := it.ids, it.driver, it.not
-		s1, data1 := it.s1, it.s1.data
-		s2, data2 := it.s2, it.s2.data
-		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-			data1 := data1[:len(ids)]
-			data2 := data2[:len(ids)]
-			// ids[i] is read only where used, so that a loop that ignores
-			// the id reads the components alone, like a loop over slices.
-			for i := it.i; i < len(ids); i++ {
-				if not != nil && excluded(not, ids[i]) {
-					continue
-				}
-				if !visit(ids[i], &data1[i], &data2[i]) {
-					return
-				}
-			}
-			return
-		}
-		// Each other view's position is guessed first: right after the
-		// previous entity's there (last+1), which holds in storages that
-		// keep the driver's order. A miss looks the entity up (seek) and is
-		// counted; settle asks for re-alignment when misses are many.
-		misses, from := 0, it.i
-		switch driver {
-		case 1:
-			data1 := data1[:len(ids)]
-			dense2 := s2.dense
-			data2 := data2[:len(dense2)]
-			last2 := -1
-			for i := it.i; i < len(ids); i++ {
-				id := ids[i]
-				x1 := i
-				x2 := last2 + 1
-				if x2 >= len(dense2) || dense2[x2] != id {
-					if x2 = s2.seek(id, i); x2 < 0 {
-						continue
+		it.start()
+		c := &it.jc
+		d1 := it.s1.data
+		d2 := it.s2.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				r2 := d2[b.at[1]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j], &r2[j]) {
+						c.stop(&b, j)
+						return
 					}
-					misses++
 				}
-				last2 = x2
-				if not != nil && excluded(not, id) {
-					continue
-				}
-				if !visit(id, &data1[x1], &data2[x2]) {
-					it.settle(misses, i+1-from)
-					return
-				}
+				continue
 			}
-		case 2:
-			data2 := data2[:len(ids)]
-			dense1 := s1.dense
-			data1 := data1[:len(dense1)]
-			last1 := -1
-			for i := it.i; i < len(ids); i++ {
-				id := ids[i]
-				x1 := last1 + 1
-				if x1 >= len(dense1) || dense1[x1] != id {
-					if x1 = s1.seek(id, i); x1 < 0 {
-						continue
-					}
-					misses++
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
 				}
-				last1 = x1
-				x2 := i
-				if not != nil && excluded(not, id) {
-					continue
-				}
-				if !visit(id, &data1[x1], &data2[x2]) {
-					it.settle(misses, i+1-from)
+				if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]]) {
+					c.stop(&b, j)
 					return
 				}
 			}
 		}
-		it.settle(misses, len(ids)-from)
 	}
 }
 
@@ -891,84 +621,88 @@ func (it Iter2[T1, T2]) WithID() iter.Seq2[EntityID, Row2[T1, T2]] {
 	return func(yield func(EntityID, Row2[T1, T2]) bool) {
 		it := it // each range starts afresh (start), and ranges may run at once
 		visit := func(id EntityID, p1 *T1, p2 *T2) bool { return yield(id, Row2[T1, T2]{p1, p2}) }
-		if it.begin(visit) {
-			return
-		}
-		ids, driver, not := it.ids, it.driver, it.not
-		s1, data1 := it.s1, it.s1.data
-		s2, data2 := it.s2, it.s2.data
-		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-			data1 := data1[:len(ids)]
-			data2 := data2[:len(ids)]
-			// ids[i] is read only where used, so that a loop that ignores
-			// the id reads the components alone, like a loop over slices.
-			for i := it.i; i < len(ids); i++ {
-				if not != nil && excluded(not, ids[i]) {
-					continue
-				}
-				if !visit(ids[i], &data1[i], &data2[i]) {
-					return
-				}
-			}
-			return
-		}
-		// Each other view's position is guessed first: right after the
-		// previous entity's there (last+1), which holds in storages that
-		// keep the driver's order. A miss looks the entity up (seek) and is
-		// counted; settle asks for re-alignment when misses are many.
-		misses, from := 0, it.i
-		switch driver {
-		case 1:
-			data1 := data1[:len(ids)]
-			dense2 := s2.dense
-			data2 := data2[:len(dense2)]
-			last2 := -1
-			for i := it.i; i < len(ids); i++ {
-				id := ids[i]
-				x1 := i
-				x2 := last2 + 1
-				if x2 >= len(dense2) || dense2[x2] != id {
-					if x2 = s2.seek(id, i); x2 < 0 {
-						continue
+		it.start()
+		c := &it.jc
+		d1 := it.s1.data
+		d2 := it.s2.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				r2 := d2[b.at[1]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j], &r2[j]) {
+						c.stop(&b, j)
+						return
 					}
-					misses++
 				}
-				last2 = x2
-				if not != nil && excluded(not, id) {
-					continue
-				}
-				if !visit(id, &data1[x1], &data2[x2]) {
-					it.settle(misses, i+1-from)
-					return
-				}
+				continue
 			}
-		case 2:
-			data2 := data2[:len(ids)]
-			dense1 := s1.dense
-			data1 := data1[:len(dense1)]
-			last1 := -1
-			for i := it.i; i < len(ids); i++ {
-				id := ids[i]
-				x1 := last1 + 1
-				if x1 >= len(dense1) || dense1[x1] != id {
-					if x1 = s1.seek(id, i); x1 < 0 {
-						continue
-					}
-					misses++
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
 				}
-				last1 = x1
-				x2 := i
-				if not != nil && excluded(not, id) {
-					continue
-				}
-				if !visit(id, &data1[x1], &data2[x2]) {
-					it.settle(misses, i+1-from)
+				if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]]) {
+					c.stop(&b, j)
 					return
 				}
 			}
 		}
-		it.settle(misses, len(ids)-from)
 	}
+}
+
+// ParEach calls fn with the components of every matching entity, splitting
+// the driving storage across the worker pool (inner parallelism, the
+// guide's par_iter). fn runs on several goroutines at once, on different
+// entities. Joins over fewer than 2×[ParallelMin] candidates run on the
+// caller; see ParEachMin for expensive work. Panics if fn is nil.
+func (it Iter2[T1, T2]) ParEach(fn func(*T1, *T2)) {
+	it.ParEachMin(ParallelMin, fn)
+}
+
+// ParEachMin is ParEach with chunks of at least grain candidates (and no
+// parallelism below 2×grain): use a small grain when fn is expensive.
+//
+// A join whose ViewMuts mark modifications marks what it hands out in one
+// pass on the caller first: marking updates summaries shared by
+// neighbouring components, which the workers must not write at once.
+func (it Iter2[T1, T2]) ParEachMin(grain int, fn func(*T1, *T2)) {
+	if fn == nil {
+		panic(errNilFunc("Iter2.ParEach"))
+	}
+	it.start()
+	it.jc.markPass()
+	it.jc.parallel(grain, func(c *joinCore) {
+		visit := func(_ EntityID, p1 *T1, p2 *T2) bool {
+			fn(p1, p2)
+			return true
+		}
+		d1 := it.s1.data
+		d2 := it.s2.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				r2 := d2[b.at[1]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j], &r2[j]) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]]) {
+					c.stop(&b, j)
+					return
+				}
+			}
+		}
+	})
 }
 
 // Run2 is a stretch of a join of 2 views whose components sit at
@@ -992,15 +726,13 @@ type Run2[T1, T2 any] struct {
 // A packed group (see [AddGroup2]) is one run. Outside a group, a run
 // is a stretch of the driving storage whose entities follow one another,
 // in the same order, in every other view: entities that were given these
-// components together (AddEntity2, the bulk calls) and have kept them.
-// Where such a stretch starts at different positions in the storages
-// (other entities were given some of the components first), its first
-// entity comes on its own and the rest as one run. An entity whose
-// neighbours are not its neighbours in every view comes as a run of its
-// own, which makes Runs slower than [Iter2.All] over joins whose
-// storages were filled in different orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
-// marks modifications also comes one entity per run. Finding the runs
-// compares the storages' entity ids, a chunk at a time.
+// components together (AddEntity2, the bulk calls) and have kept them,
+// or storages the world re-aligned (see [World.SetAutoAlign]). An entity
+// out of line comes as a run of its own, which makes Runs slower than
+// [Iter2.All] over joins whose storages are in different orders (until
+// the world re-aligns them). A join with a
+// [Changed] view, a Not filter, or a [ViewMut] that marks modifications
+// also comes one entity per run.
 //
 // Do not keep the slices after the views are released, or add or remove
 // components of the joined types while iterating. A run of one entity may
@@ -1008,173 +740,36 @@ type Run2[T1, T2 any] struct {
 func (it Iter2[T1, T2]) Runs() iter.Seq[Run2[T1, T2]] {
 	return func(yield func(Run2[T1, T2]) bool) {
 		it := it // each range starts afresh (start), and ranges may run at once
-		if it.beginRuns(yield) {
-			return
-		}
-		ids, driver := it.ids, it.driver
-		s1, data1 := it.s1, it.s1.data
-		s2, data2 := it.s2, it.s2.data
-		// last holds the position in each view of the last entity handed
-		// out. (An array, so that it stays in memory and leaves the
-		// registers to the caller's loop over a run.)
-		start := max(it.i, 0)
-		misses := 0 // entities that came as runs of their own (see settle)
-		defer func() { it.settle(misses, len(ids)-start) }()
-		var last [2]int
-		for v := range last {
-			last[v] = start - 1
-		}
-	next:
-		for i := start; i < len(ids); {
-			// Where the entity at i sits in each view: at i, or found in
-			// the sparse pages.
-			id := ids[i]
-			inLine := true
-			x1 := i
-			if driver != 1 {
-				if x1 = s1.posIdent(id); x1 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x1 == i
-			}
-			x2 := i
-			if driver != 2 {
-				if x2 = s2.posIdent(id); x2 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x2 == i
-			}
-			// A run starts at an entity in line, or at one that sits right
-			// after the last entity handed out in every view. Any other
-			// is a run of its own, without looking further.
-			// (Two yields: the loop of the long runs gets a copy of the
-			// body of its own, and the compiler gives the last one the
-			// better loop. last is set before yield: what stays live
-			// across the caller's loop takes registers from it.)
-			if !inLine && (x1 != last[0]+1 || x2 != last[1]+1) {
-				misses++
-				last[0] = x1
-				last[1] = x2
-				if !yield(Run2[T1, T2]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1]}) {
+		it.start()
+		c := &it.jc
+		c.runMin = 1
+		d1 := it.s1.data
+		d2 := it.s2.data
+		var b joinBatch
+		var id [1]EntityID
+		for c.next(&b) {
+			if b.run {
+				n := b.n
+				if !yield(Run2[T1, T2]{b.ids[:n:n], d1[b.at[0]:][:n:n], d2[b.at[1]:][:n:n]}) {
+					c.stop(&b, n-1)
 					return
 				}
-				i++
 				continue
 			}
-			k := it.runEnd(i, inLine, x1, x2)
-			n := k - i
-			last[0] = x1 + n - 1
-			last[1] = x2 + n - 1
-			if !yield(Run2[T1, T2]{ids[i:k:k], data1[x1 : x1+n : x1+n], data2[x2 : x2+n : x2+n]}) {
-				return
-			}
-			i = k
-		}
-	}
-}
-
-// beginRuns starts an iteration of Runs (see start). A join with a Changed
-// view, a Not filter, or a view that marks what it hands out goes one
-// entity per run: beginRuns runs the whole iteration then and reports true.
-func (it *Iter2[T1, T2]) beginRuns(yield func(Run2[T1, T2]) bool) bool {
-	it.start()
-	if !it.tracked && !it.marks && it.not == nil {
-		return false
-	}
-	var id [1]EntityID
-	it.driveTracked(func(e EntityID, _ *T1, _ *T2) bool {
-		// Each run is one entity: its components as slices of one
-		// element of each storage, found again by id.
-		id[0] = e
-		x1 := it.s1.pos(e)
-		x2 := it.s2.pos(e)
-		return yield(Run2[T1, T2]{id[:], it.s1.data[x1 : x1+1], it.s2.data[x2 : x2+1]})
-	})
-	return true
-}
-
-// runEnd returns the end of the run of the driving storage's ids that
-// starts at position i: the ids from i on sit in each view from its
-// position x on (x1, x2), in the same order, up to the end it
-// returns. inLine says that each x is i. A packed group is one run.
-func (it *Iter2[T1, T2]) runEnd(i int, inLine bool, x1, x2 int) int {
-	ids, driver := it.ids, it.driver
-	if driver == 0 {
-		return len(ids)
-	}
-	from := 1
-	if !inLine {
-		// Look the next few entities up in the sparse pages before
-		// comparing the storages' ids: the join reads those entries
-		// next anyway, where the ids are memory it does not otherwise
-		// touch, and entities out of line seldom make long runs.
-		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
-			j := i + from
-			if driver != 1 && it.s1.pos(ids[j]) != x1+from || driver != 2 && it.s2.pos(ids[j]) != x2+from {
-				return j
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				id[0] = b.idb[j]
+				x1 := int(b.x[0][j])
+				x2 := int(b.x[1][j])
+				if !yield(Run2[T1, T2]{id[:], d1[x1 : x1+1 : x1+1], d2[x2 : x2+1 : x2+1]}) {
+					c.stop(&b, j)
+					return
+				}
 			}
 		}
 	}
-	var others [1][]EntityID
-	k := 0
-	if driver != 1 {
-		others[k] = it.s1.dense[x1:]
-		k++
-	}
-	if driver != 2 {
-		others[k] = it.s2.dense[x2:]
-		k++
-	}
-	return i + alignedPrefix(ids[i:], from, others[:k])
-}
-
-// Get returns the components of entity id, and false if it lacks one of
-// them or is excluded by a Not filter.
-// A Changed view's filter applies, and ViewMuts of types tracking
-// modification mark what Get hands out.
-func (it Iter2[T1, T2]) Get(id EntityID) (*T1, *T2, bool) {
-	if it.released() {
-		it.start() // panics if the views are released
-	}
-	if it.tracked || it.marks {
-		return it.getTracked(id)
-	}
-	p1 := it.s1.get(id)
-	p2 := it.s2.get(id)
-	if p1 == nil || p2 == nil || (it.not != nil && excluded(it.not, id)) {
-		return nil, nil, false
-	}
-	return p1, p2, true
-}
-
-func (it *Iter2[T1, T2]) getTracked(id EntityID) (*T1, *T2, bool) {
-	it.start() // the tracking windows as they are now
-	x1 := it.s1.pos(id)
-	if x1 < 0 {
-		return nil, nil, false
-	}
-	if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
-		return nil, nil, false
-	}
-	x2 := it.s2.pos(id)
-	if x2 < 0 {
-		return nil, nil, false
-	}
-	if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
-		return nil, nil, false
-	}
-	if it.not != nil && excluded(it.not, id) {
-		return nil, nil, false
-	}
-	if it.op[0].mark {
-		it.s1.track.mark(x1)
-	}
-	if it.op[1].mark {
-		it.s2.track.mark(x2)
-	}
-	return &it.s1.data[x1], &it.s2.data[x2], true
 }
 
 // Packed returns the join as aligned slices when it runs over a packed
@@ -1189,109 +784,33 @@ func (it *Iter2[T1, T2]) getTracked(id EntityID) (*T1, *T2, bool) {
 // using them.
 func (it Iter2[T1, T2]) Packed() (ids []EntityID, c1 []T1, c2 []T2, ok bool) {
 	it.start()
-	if it.driver != 0 || it.s1.group == nil || it.tracked || it.not != nil { // driver 0 without a group: lined-up prefixes (pick)
+	n, ok := it.jc.packedRange()
+	if !ok {
 		return nil, nil, nil, false
 	}
-	n := len(it.ids)
-	if it.op[0].mark {
-		it.s1.track.markFirst(n)
+	return it.jc.ids, it.s1.data[:n], it.s2.data[:n], true
+}
+
+// Get returns the components of entity id, and false if it lacks one of
+// them or is excluded by a Not filter.
+// A Changed view's filter applies, and ViewMuts of types tracking
+// modification mark what Get hands out.
+func (it Iter2[T1, T2]) Get(id EntityID) (*T1, *T2, bool) {
+	if it.released() || it.jc.tracked || it.jc.marks {
+		it.start() // panics if the views are released; the tracking windows as they are now
 	}
-	if it.op[1].mark {
-		it.s2.track.markFirst(n)
+	var x [maxParts]int
+	if !it.jc.get(id, &x) {
+		return nil, nil, false
 	}
-	return it.ids, it.s1.data[:n], it.s2.data[:n], true
+	return &it.s1.data[x[0]], &it.s2.data[x[1]], true
 }
 
 // Count returns the number of matching entities. It hands nothing out,
 // so it marks nothing modified.
-func (it Iter2[T1, T2]) Count() (n int) {
-	it.start() // before the marks are turned off: it reads them again
-	it.marks = false
-	for k := range it.op {
-		it.op[k].mark = false
-	}
-	visit := func(EntityID, *T1, *T2) bool {
-		n++
-		return true
-	}
-	if it.begin(visit) {
-		return
-	}
-	ids, driver, not := it.ids, it.driver, it.not
-	s1, data1 := it.s1, it.s1.data
-	s2, data2 := it.s2, it.s2.data
-	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-		data1 := data1[:len(ids)]
-		data2 := data2[:len(ids)]
-		// ids[i] is read only where used, so that a loop that ignores
-		// the id reads the components alone, like a loop over slices.
-		for i := it.i; i < len(ids); i++ {
-			if not != nil && excluded(not, ids[i]) {
-				continue
-			}
-			if !visit(ids[i], &data1[i], &data2[i]) {
-				return
-			}
-		}
-		return
-	}
-	// Each other view's position is guessed first: right after the
-	// previous entity's there (last+1), which holds in storages that
-	// keep the driver's order. A miss looks the entity up (seek) and is
-	// counted; settle asks for re-alignment when misses are many.
-	misses, from := 0, it.i
-	switch driver {
-	case 1:
-		data1 := data1[:len(ids)]
-		dense2 := s2.dense
-		data2 := data2[:len(dense2)]
-		last2 := -1
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			x1 := i
-			x2 := last2 + 1
-			if x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = s2.seek(id, i); x2 < 0 {
-					continue
-				}
-				misses++
-			}
-			last2 = x2
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, &data1[x1], &data2[x2]) {
-				it.settle(misses, i+1-from)
-				return
-			}
-		}
-	case 2:
-		data2 := data2[:len(ids)]
-		dense1 := s1.dense
-		data1 := data1[:len(dense1)]
-		last1 := -1
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			x1 := last1 + 1
-			if x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = s1.seek(id, i); x1 < 0 {
-					continue
-				}
-				misses++
-			}
-			last1 = x1
-			x2 := i
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, &data1[x1], &data2[x2]) {
-				it.settle(misses, i+1-from)
-				return
-			}
-		}
-	}
-	it.settle(misses, len(ids)-from)
-	return n
+func (it Iter2[T1, T2]) Count() int {
+	it.start()
+	return it.jc.count()
 }
 
 // Row3 holds the components of one entity in a join of 3 views.
@@ -1318,24 +837,13 @@ type Row3[T1, T2, T3 any] struct {
 // again, and see the storages as they are then. A join whose views have
 // been released panics with [ErrReleased], also once they are borrowed
 // again: a join belongs to the borrow of its views.
-// All, WithID, Each, EachWithID and Count run one loop over the driving
-// storage with its state in registers; the cursor makes one call to Next per
-// entity, and keeps its state in memory: over a million entities, Join2's
-// cursor takes about twice as long as range over All.
+// All, WithID, Each and EachWithID go through the join a batch of
+// entities at a time; the cursor makes one call to Next per entity.
 type Iter3[T1, T2, T3 any] struct {
-	s1     *sparseSet[T1]
-	s2     *sparseSet[T2]
-	s3     *sparseSet[T3]
-	not    []Filter
-	ids    []EntityID // the driving storage's entities
-	driver int        // which of s1..s3 drives: ids[i] owns data[i] there; 0 for a packed group, where ids[i] owns data[i] in every view
-	i      int        // the next position of ids to look at
-	// op says what to do with each view's tracking. tracked is set when a
-	// view is a Changed filter, which routes iteration through
-	// driveTracked; marks is set when a view marks what it hands out.
-	op      [3]opTrack
-	tracked bool
-	marks   bool
+	jc joinCore
+	s1 *sparseSet[T1]
+	s2 *sparseSet[T2]
+	s3 *sparseSet[T3]
 	// c1..c3 are the states of the views the join was made of, and
 	// keys their kinds, or nil when the join was made from storages
 	// (under a world-wide borrow). Each iteration reads the views afresh
@@ -1354,13 +862,12 @@ type Iter3[T1, T2, T3 any] struct {
 
 // Join3 joins 3 views ([View] or [ViewMut], in any mix): the
 // iteration visits each entity that has all 3 components, driven by the
-// shortest storage and probing the others. Pointers from a View are for
-// reading only.
-//
-// Over a packed group of exactly these types, and over storages that line
-// up (the same entities first, in the same order, as when they were
-// created in order with these components), it walks aligned positions
-// instead, with no probe.
+// shortest storage, guessing that each entity sits in the other storages
+// right after the previous one, and looking it up where the guess misses.
+// Storages that hold the join's entities in the same order (filled in
+// order, or re-aligned: see [World.SetAutoAlign]) go as runs of aligned
+// positions, with no look-up; so does a packed group of exactly these
+// types. Pointers from a View are for reading only.
 //
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
@@ -1375,56 +882,42 @@ func Join3[P1 Part[T1], P2 Part[T2], P3 Part[T3], T1, T2, T3 any](v1 P1, v2 P2, 
 }
 
 // read takes the join's storages from its views as they are now (store
-// panics for a view released), and what to do with their tracking, and
-// picks the driver.
+// panics for a view released), with what to do with their tracking.
 func (it *Iter3[T1, T2, T3]) read() {
-	if it.s1 = it.c1.store(it.keys[0].epoch); it.s1.track != nil {
-		it.op[0] = it.c1.trackOp(it.keys[0])
+	it.s1 = it.c1.store(it.keys[0].epoch)
+	it.s2 = it.c2.store(it.keys[1].epoch)
+	it.s3 = it.c3.store(it.keys[2].epoch)
+	it.setup()
+	if it.s1.track != nil {
+		it.jc.op[0] = it.c1.trackOp(it.keys[0])
 	}
-	if it.s2 = it.c2.store(it.keys[1].epoch); it.s2.track != nil {
-		it.op[1] = it.c2.trackOp(it.keys[1])
+	if it.s2.track != nil {
+		it.jc.op[1] = it.c2.trackOp(it.keys[1])
 	}
-	if it.s3 = it.c3.store(it.keys[2].epoch); it.s3.track != nil {
-		it.op[2] = it.c3.trackOp(it.keys[2])
+	if it.s3.track != nil {
+		it.jc.op[2] = it.c3.trackOp(it.keys[2])
 	}
-	it.tracked = it.op[0].filter != 0 || it.op[1].filter != 0 || it.op[2].filter != 0
-	it.marks = it.op[0].mark || it.op[1].mark || it.op[2].mark
-	it.pick()
+	it.jc.setFlags()
+	if it.c1.w == it.c1.w && it.c2.w == it.c1.w && it.c3.w == it.c1.w {
+		it.jc.w = it.c1.w
+	}
 }
 
-// newIter3 returns the join of the storages s1, s2, s3, driven by the shortest.
+// newIter3 returns the join of the storages s1, s2, s3.
 func newIter3[T1, T2, T3 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3]) Iter3[T1, T2, T3] {
 	it := Iter3[T1, T2, T3]{s1: s1, s2: s2, s3: s3}
-	it.pick()
+	it.setup()
 	return it
 }
 
-// pick chooses what drives the join: the aligned range of a packed group
-// when the storages are exactly its members, else the shortest storage.
-// The shortest storage's components may also line up with the others'
-// without a group: when the identity prefix of every storage (see
-// sparseSet.pre) covers that many components, in one generation, the
-// first n components of each belong to the entities with indices 0..n-1,
-// in order (entities created in order with these components, as a level
-// or a wave is loaded). The join then runs as over a group (driver 0),
-// on aligned positions with no probe.
-func (it *Iter3[T1, T2, T3]) pick() {
-	it.ids, it.driver = it.s1.dense, 1
-	if len(it.s2.dense) < len(it.ids) {
-		it.ids, it.driver = it.s2.dense, 2
-	}
-	if len(it.s3.dense) < len(it.ids) {
-		it.ids, it.driver = it.s3.dense, 3
-	}
-	if it.s1.group != nil {
-		if g := packed(it.s1, it.s2, it.s3); g != nil {
-			it.ids, it.driver = it.s1.dense[:g.n], 0
-		}
-	} else if n, gen := uint64(len(it.ids)), it.s1.pre.gen; it.s1.pre.n >= n &&
-		it.s2.pre.n >= n && it.s2.pre.gen == gen &&
-		it.s3.pre.n >= n && it.s3.pre.gen == gen {
-		it.driver = 0
-	}
+// setup gives the join core the storages, and lets it pick the driver.
+func (it *Iter3[T1, T2, T3]) setup() {
+	not := it.jc.not
+	it.jc = joinCore{n: 3, not: not}
+	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.group)
+	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.group)
+	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.group)
+	it.jc.pick()
 }
 
 // start readies a join made from views for an iteration. When the
@@ -1443,6 +936,7 @@ func (it *Iter3[T1, T2, T3]) start() {
 	case it.released():
 		panic(errViewReleased)
 	}
+	it.jc.begin()
 }
 
 // released reports whether the join was made from views of which one no
@@ -1451,145 +945,41 @@ func (it *Iter3[T1, T2, T3]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch)
 }
 
-// settle tells the world how a pass over n of the driver's entities went:
-// misses guesses missed (see align.go). It asks for re-alignment when
-// they are many, and otherwise keeps the other storages in the driver's
-// order. Joins made from storages, over a group, or over views of
-// several worlds tell nothing.
-func (it *Iter3[T1, T2, T3]) settle(misses, n int) {
-	if it.c1 == nil || it.driver == 0 || it.c2.w != it.c1.w || it.c3.w != it.c1.w {
-		return
-	}
-	settleJoin(it.c1.w, it.driver-1, misses, n, []storage{it.s1, it.s2, it.s3})
-}
-
-// begin starts an iteration of the drive (see start). When the join has a
-// Changed view or marks what it hands out, begin runs the whole iteration
-// through driveTracked and reports true.
-func (it *Iter3[T1, T2, T3]) begin(visit func(EntityID, *T1, *T2, *T3) bool) bool {
-	it.start()
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
-		return true
-	}
-	return false
-}
-
 // Not returns the join restricted to entities that are in none of filters
 // (usually views: the guide's `!&v_vel`).
 func (it Iter3[T1, T2, T3]) Not(filters ...Filter) Iter3[T1, T2, T3] {
-	it.not = append(it.not[:len(it.not):len(it.not)], filters...)
+	it.jc.not = append(it.jc.not[:len(it.jc.not):len(it.jc.not)], filters...)
 	return it
-}
-
-// driveTracked is the loop of a join with tracking: it finds each view's
-// position for the entity, applies the Changed filters, marks what ViewMuts
-// hand out, and calls visit. It returns the position of ids where visit
-// returned false, or len(ids).
-func (it *Iter3[T1, T2, T3]) driveTracked(visit func(EntityID, *T1, *T2, *T3) bool) int {
-	ids, driver, not := it.ids, it.driver, it.not
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posIdent(id); x1 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
-			continue
-		}
-		x2 := i
-		if driver != 2 && driver != 0 {
-			if x2 = it.s2.posIdent(id); x2 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
-			continue
-		}
-		x3 := i
-		if driver != 3 && driver != 0 {
-			if x3 = it.s3.posIdent(id); x3 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
-			continue
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if it.op[0].mark {
-			it.s1.track.mark(x1)
-		}
-		if it.op[1].mark {
-			it.s2.track.mark(x2)
-		}
-		if it.op[2].mark {
-			it.s3.track.mark(x3)
-		}
-		if !visit(id, &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3]) {
-			return i
-		}
-	}
-	return len(ids)
 }
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter3[T1, T2, T3]) Next() bool {
-	if it.c1 != nil && (!it.started || it.released()) {
+	if !it.started || it.released() {
+		i := it.jc.i
 		it.start()
+		it.started, it.jc.i = true, i
 	}
-	if it.tracked || it.marks {
-		found := false
-		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3) bool {
-			it.id, it.p1, it.p2, it.p3 = id, p1, p2, p3
-			found = true
-			return false
-		})
-		it.i = i
-		if found {
-			it.i++
-		}
-		return found
-	}
-	ids := it.ids
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		var p1 *T1
-		if it.driver == 1 || it.driver == 0 {
-			p1 = &it.s1.data[i]
-		} else if x := it.s1.posIdent(id); x >= 0 {
-			p1 = &it.s1.data[x]
-		} else {
-			continue
-		}
-		var p2 *T2
-		if it.driver == 2 || it.driver == 0 {
-			p2 = &it.s2.data[i]
-		} else if x := it.s2.posIdent(id); x >= 0 {
-			p2 = &it.s2.data[x]
-		} else {
-			continue
-		}
-		var p3 *T3
-		if it.driver == 3 || it.driver == 0 {
-			p3 = &it.s3.data[i]
-		} else if x := it.s3.posIdent(id); x >= 0 {
-			p3 = &it.s3.data[x]
-		} else {
-			continue
-		}
-		if it.not != nil && excluded(it.not, id) {
-			continue
-		}
-		it.i, it.id = i+1, id
-		it.p1, it.p2, it.p3 = p1, p2, p3
+	if c := &it.jc; c.curLeft > 0 { // inside a run: step every position
+		c.curLeft--
+		it.id = c.ids[c.i]
+		c.i++
+		c.curAt[0]++
+		it.p1 = &it.s1.data[c.curAt[0]]
+		c.curAt[1]++
+		it.p2 = &it.s2.data[c.curAt[1]]
+		c.curAt[2]++
+		it.p3 = &it.s3.data[c.curAt[2]]
 		return true
 	}
-	it.i = len(ids)
-	return false
+	var x [maxParts]int
+	id, ok := it.jc.nextOne(&x)
+	if ok {
+		it.id = id
+		it.p1 = &it.s1.data[x[0]]
+		it.p2 = &it.s2.data[x[1]]
+		it.p3 = &it.s3.data[x[2]]
+	}
+	return ok
 }
 
 // ID returns the entity [Iter3.Next] stopped at.
@@ -1604,78 +994,35 @@ func (it Iter3[T1, T2, T3]) Each(fn func(*T1, *T2, *T3)) {
 		fn(p1, p2, p3)
 		return true
 	}
-	if it.begin(visit) {
-		return
-	}
-	ids, driver, not := it.ids, it.driver, it.not
-	s1, data1 := it.s1, it.s1.data
-	s2, data2 := it.s2, it.s2.data
-	s3, data3 := it.s3, it.s3.data
-	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-		data1 := data1[:len(ids)]
-		data2 := data2[:len(ids)]
-		data3 := data3[:len(ids)]
-		// ids[i] is read only where used, so that a loop that ignores
-		// the id reads the components alone, like a loop over slices.
-		for i := it.i; i < len(ids); i++ {
-			if not != nil && excluded(not, ids[i]) {
-				continue
+	it.start()
+	c := &it.jc
+	d1 := it.s1.data
+	d2 := it.s2.data
+	d3 := it.s3.data
+	var b joinBatch
+	for c.next(&b) {
+		if b.run {
+			r1 := d1[b.at[0]:][:b.n]
+			r2 := d2[b.at[1]:][:b.n]
+			r3 := d3[b.at[2]:][:b.n]
+			for j := range b.n {
+				if !visit(b.ids[j], &r1[j], &r2[j], &r3[j]) {
+					c.stop(&b, j)
+					return
+				}
 			}
-			if !visit(ids[i], &data1[i], &data2[i], &data3[i]) {
+			continue
+		}
+		for j := range b.n {
+			if c.marks {
+				c.mark(&b, j)
+			}
+			if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]]) {
+				c.stop(&b, j)
 				return
 			}
 		}
-		return
 	}
-	// Each other view's position is guessed first: right after the
-	// previous entity's there (last+1), which holds in storages that
-	// keep the driver's order. A miss looks the entity up (seek) and is
-	// counted; settle asks for re-alignment when misses are many.
-	misses, from := 0, it.i
-	dense1, last1 := s1.dense, -1
-	dense2, last2 := s2.dense, -1
-	dense3, last3 := s3.dense, -1
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 {
-			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = s1.seek(id, i); x1 < 0 {
-					continue
-				}
-				misses++
-			}
-			last1 = x1
-		}
-		x2 := i
-		if driver != 2 {
-			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = s2.seek(id, i); x2 < 0 {
-					continue
-				}
-				misses++
-			}
-			last2 = x2
-		}
-		x3 := i
-		if driver != 3 {
-			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-				if x3 = s3.seek(id, i); x3 < 0 {
-					continue
-				}
-				misses++
-			}
-			last3 = x3
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
-			it.settle(misses, i+1-from)
-			return
-		}
-	}
-	it.settle(misses, len(ids)-from)
 }
 
 // EachWithID calls fn with the id and components of every matching entity.
@@ -1684,78 +1031,35 @@ func (it Iter3[T1, T2, T3]) EachWithID(fn func(EntityID, *T1, *T2, *T3)) {
 		fn(id, p1, p2, p3)
 		return true
 	}
-	if it.begin(visit) {
-		return
-	}
-	ids, driver, not := it.ids, it.driver, it.not
-	s1, data1 := it.s1, it.s1.data
-	s2, data2 := it.s2, it.s2.data
-	s3, data3 := it.s3, it.s3.data
-	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-		data1 := data1[:len(ids)]
-		data2 := data2[:len(ids)]
-		data3 := data3[:len(ids)]
-		// ids[i] is read only where used, so that a loop that ignores
-		// the id reads the components alone, like a loop over slices.
-		for i := it.i; i < len(ids); i++ {
-			if not != nil && excluded(not, ids[i]) {
-				continue
+	it.start()
+	c := &it.jc
+	d1 := it.s1.data
+	d2 := it.s2.data
+	d3 := it.s3.data
+	var b joinBatch
+	for c.next(&b) {
+		if b.run {
+			r1 := d1[b.at[0]:][:b.n]
+			r2 := d2[b.at[1]:][:b.n]
+			r3 := d3[b.at[2]:][:b.n]
+			for j := range b.n {
+				if !visit(b.ids[j], &r1[j], &r2[j], &r3[j]) {
+					c.stop(&b, j)
+					return
+				}
 			}
-			if !visit(ids[i], &data1[i], &data2[i], &data3[i]) {
+			continue
+		}
+		for j := range b.n {
+			if c.marks {
+				c.mark(&b, j)
+			}
+			if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]]) {
+				c.stop(&b, j)
 				return
 			}
 		}
-		return
 	}
-	// Each other view's position is guessed first: right after the
-	// previous entity's there (last+1), which holds in storages that
-	// keep the driver's order. A miss looks the entity up (seek) and is
-	// counted; settle asks for re-alignment when misses are many.
-	misses, from := 0, it.i
-	dense1, last1 := s1.dense, -1
-	dense2, last2 := s2.dense, -1
-	dense3, last3 := s3.dense, -1
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 {
-			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = s1.seek(id, i); x1 < 0 {
-					continue
-				}
-				misses++
-			}
-			last1 = x1
-		}
-		x2 := i
-		if driver != 2 {
-			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = s2.seek(id, i); x2 < 0 {
-					continue
-				}
-				misses++
-			}
-			last2 = x2
-		}
-		x3 := i
-		if driver != 3 {
-			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-				if x3 = s3.seek(id, i); x3 < 0 {
-					continue
-				}
-				misses++
-			}
-			last3 = x3
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
-			it.settle(misses, i+1-from)
-			return
-		}
-	}
-	it.settle(misses, len(ids)-from)
 }
 
 // All iterates over the components of every matching entity, as rows.
@@ -1765,78 +1069,35 @@ func (it Iter3[T1, T2, T3]) All() iter.Seq[Row3[T1, T2, T3]] {
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3) bool {
 			return yield(Row3[T1, T2, T3]{p1, p2, p3})
 		}
-		if it.begin(visit) {
-			return
-		}
-		ids, driver, not := it.ids, it.driver, it.not
-		s1, data1 := it.s1, it.s1.data
-		s2, data2 := it.s2, it.s2.data
-		s3, data3 := it.s3, it.s3.data
-		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-			data1 := data1[:len(ids)]
-			data2 := data2[:len(ids)]
-			data3 := data3[:len(ids)]
-			// ids[i] is read only where used, so that a loop that ignores
-			// the id reads the components alone, like a loop over slices.
-			for i := it.i; i < len(ids); i++ {
-				if not != nil && excluded(not, ids[i]) {
-					continue
+		it.start()
+		c := &it.jc
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				r2 := d2[b.at[1]:][:b.n]
+				r3 := d3[b.at[2]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j]) {
+						c.stop(&b, j)
+						return
+					}
 				}
-				if !visit(ids[i], &data1[i], &data2[i], &data3[i]) {
+				continue
+			}
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]]) {
+					c.stop(&b, j)
 					return
 				}
 			}
-			return
 		}
-		// Each other view's position is guessed first: right after the
-		// previous entity's there (last+1), which holds in storages that
-		// keep the driver's order. A miss looks the entity up (seek) and is
-		// counted; settle asks for re-alignment when misses are many.
-		misses, from := 0, it.i
-		dense1, last1 := s1.dense, -1
-		dense2, last2 := s2.dense, -1
-		dense3, last3 := s3.dense, -1
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			x1 := i
-			if driver != 1 {
-				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-					if x1 = s1.seek(id, i); x1 < 0 {
-						continue
-					}
-					misses++
-				}
-				last1 = x1
-			}
-			x2 := i
-			if driver != 2 {
-				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-					if x2 = s2.seek(id, i); x2 < 0 {
-						continue
-					}
-					misses++
-				}
-				last2 = x2
-			}
-			x3 := i
-			if driver != 3 {
-				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-					if x3 = s3.seek(id, i); x3 < 0 {
-						continue
-					}
-					misses++
-				}
-				last3 = x3
-			}
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
-				it.settle(misses, i+1-from)
-				return
-			}
-		}
-		it.settle(misses, len(ids)-from)
 	}
 }
 
@@ -1847,79 +1108,92 @@ func (it Iter3[T1, T2, T3]) WithID() iter.Seq2[EntityID, Row3[T1, T2, T3]] {
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3) bool {
 			return yield(id, Row3[T1, T2, T3]{p1, p2, p3})
 		}
-		if it.begin(visit) {
-			return
-		}
-		ids, driver, not := it.ids, it.driver, it.not
-		s1, data1 := it.s1, it.s1.data
-		s2, data2 := it.s2, it.s2.data
-		s3, data3 := it.s3, it.s3.data
-		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-			data1 := data1[:len(ids)]
-			data2 := data2[:len(ids)]
-			data3 := data3[:len(ids)]
-			// ids[i] is read only where used, so that a loop that ignores
-			// the id reads the components alone, like a loop over slices.
-			for i := it.i; i < len(ids); i++ {
-				if not != nil && excluded(not, ids[i]) {
-					continue
+		it.start()
+		c := &it.jc
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				r2 := d2[b.at[1]:][:b.n]
+				r3 := d3[b.at[2]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j]) {
+						c.stop(&b, j)
+						return
+					}
 				}
-				if !visit(ids[i], &data1[i], &data2[i], &data3[i]) {
+				continue
+			}
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]]) {
+					c.stop(&b, j)
 					return
 				}
 			}
-			return
 		}
-		// Each other view's position is guessed first: right after the
-		// previous entity's there (last+1), which holds in storages that
-		// keep the driver's order. A miss looks the entity up (seek) and is
-		// counted; settle asks for re-alignment when misses are many.
-		misses, from := 0, it.i
-		dense1, last1 := s1.dense, -1
-		dense2, last2 := s2.dense, -1
-		dense3, last3 := s3.dense, -1
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			x1 := i
-			if driver != 1 {
-				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-					if x1 = s1.seek(id, i); x1 < 0 {
-						continue
+	}
+}
+
+// ParEach calls fn with the components of every matching entity, splitting
+// the driving storage across the worker pool (inner parallelism, the
+// guide's par_iter). fn runs on several goroutines at once, on different
+// entities. Joins over fewer than 2×[ParallelMin] candidates run on the
+// caller; see ParEachMin for expensive work. Panics if fn is nil.
+func (it Iter3[T1, T2, T3]) ParEach(fn func(*T1, *T2, *T3)) {
+	it.ParEachMin(ParallelMin, fn)
+}
+
+// ParEachMin is ParEach with chunks of at least grain candidates (and no
+// parallelism below 2×grain): use a small grain when fn is expensive.
+//
+// A join whose ViewMuts mark modifications marks what it hands out in one
+// pass on the caller first: marking updates summaries shared by
+// neighbouring components, which the workers must not write at once.
+func (it Iter3[T1, T2, T3]) ParEachMin(grain int, fn func(*T1, *T2, *T3)) {
+	if fn == nil {
+		panic(errNilFunc("Iter3.ParEach"))
+	}
+	it.start()
+	it.jc.markPass()
+	it.jc.parallel(grain, func(c *joinCore) {
+		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3) bool {
+			fn(p1, p2, p3)
+			return true
+		}
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				r2 := d2[b.at[1]:][:b.n]
+				r3 := d3[b.at[2]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j]) {
+						c.stop(&b, j)
+						return
 					}
-					misses++
 				}
-				last1 = x1
-			}
-			x2 := i
-			if driver != 2 {
-				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-					if x2 = s2.seek(id, i); x2 < 0 {
-						continue
-					}
-					misses++
-				}
-				last2 = x2
-			}
-			x3 := i
-			if driver != 3 {
-				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-					if x3 = s3.seek(id, i); x3 < 0 {
-						continue
-					}
-					misses++
-				}
-				last3 = x3
-			}
-			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
-				it.settle(misses, i+1-from)
-				return
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]]) {
+					c.stop(&b, j)
+					return
+				}
 			}
 		}
-		it.settle(misses, len(ids)-from)
-	}
+	})
 }
 
 // Run3 is a stretch of a join of 3 views whose components sit at
@@ -1944,15 +1218,13 @@ type Run3[T1, T2, T3 any] struct {
 // A packed group (see [AddGroup3]) is one run. Outside a group, a run
 // is a stretch of the driving storage whose entities follow one another,
 // in the same order, in every other view: entities that were given these
-// components together (AddEntity3, the bulk calls) and have kept them.
-// Where such a stretch starts at different positions in the storages
-// (other entities were given some of the components first), its first
-// entity comes on its own and the rest as one run. An entity whose
-// neighbours are not its neighbours in every view comes as a run of its
-// own, which makes Runs slower than [Iter3.All] over joins whose
-// storages were filled in different orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
-// marks modifications also comes one entity per run. Finding the runs
-// compares the storages' entity ids, a chunk at a time.
+// components together (AddEntity3, the bulk calls) and have kept them,
+// or storages the world re-aligned (see [World.SetAutoAlign]). An entity
+// out of line comes as a run of its own, which makes Runs slower than
+// [Iter3.All] over joins whose storages are in different orders (until
+// the world re-aligns them). A join with a
+// [Changed] view, a Not filter, or a [ViewMut] that marks modifications
+// also comes one entity per run.
 //
 // Do not keep the slices after the views are released, or add or remove
 // components of the joined types while iterating. A run of one entity may
@@ -1960,200 +1232,38 @@ type Run3[T1, T2, T3 any] struct {
 func (it Iter3[T1, T2, T3]) Runs() iter.Seq[Run3[T1, T2, T3]] {
 	return func(yield func(Run3[T1, T2, T3]) bool) {
 		it := it // each range starts afresh (start), and ranges may run at once
-		if it.beginRuns(yield) {
-			return
-		}
-		ids, driver := it.ids, it.driver
-		s1, data1 := it.s1, it.s1.data
-		s2, data2 := it.s2, it.s2.data
-		s3, data3 := it.s3, it.s3.data
-		// last holds the position in each view of the last entity handed
-		// out. (An array, so that it stays in memory and leaves the
-		// registers to the caller's loop over a run.)
-		start := max(it.i, 0)
-		misses := 0 // entities that came as runs of their own (see settle)
-		defer func() { it.settle(misses, len(ids)-start) }()
-		var last [3]int
-		for v := range last {
-			last[v] = start - 1
-		}
-	next:
-		for i := start; i < len(ids); {
-			// Where the entity at i sits in each view: at i, or found in
-			// the sparse pages.
-			id := ids[i]
-			inLine := true
-			x1 := i
-			if driver != 1 {
-				if x1 = s1.posIdent(id); x1 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x1 == i
-			}
-			x2 := i
-			if driver != 2 {
-				if x2 = s2.posIdent(id); x2 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x2 == i
-			}
-			x3 := i
-			if driver != 3 {
-				if x3 = s3.posIdent(id); x3 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x3 == i
-			}
-			// A run starts at an entity in line, or at one that sits right
-			// after the last entity handed out in every view. Any other
-			// is a run of its own, without looking further.
-			// (Two yields: the loop of the long runs gets a copy of the
-			// body of its own, and the compiler gives the last one the
-			// better loop. last is set before yield: what stays live
-			// across the caller's loop takes registers from it.)
-			if !inLine && (x1 != last[0]+1 || x2 != last[1]+1 || x3 != last[2]+1) {
-				misses++
-				last[0] = x1
-				last[1] = x2
-				last[2] = x3
-				if !yield(Run3[T1, T2, T3]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1], data3[x3 : x3+1 : x3+1]}) {
+		it.start()
+		c := &it.jc
+		c.runMin = 1
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		var b joinBatch
+		var id [1]EntityID
+		for c.next(&b) {
+			if b.run {
+				n := b.n
+				if !yield(Run3[T1, T2, T3]{b.ids[:n:n], d1[b.at[0]:][:n:n], d2[b.at[1]:][:n:n], d3[b.at[2]:][:n:n]}) {
+					c.stop(&b, n-1)
 					return
 				}
-				i++
 				continue
 			}
-			k := it.runEnd(i, inLine, x1, x2, x3)
-			n := k - i
-			last[0] = x1 + n - 1
-			last[1] = x2 + n - 1
-			last[2] = x3 + n - 1
-			if !yield(Run3[T1, T2, T3]{ids[i:k:k], data1[x1 : x1+n : x1+n], data2[x2 : x2+n : x2+n], data3[x3 : x3+n : x3+n]}) {
-				return
-			}
-			i = k
-		}
-	}
-}
-
-// beginRuns starts an iteration of Runs (see start). A join with a Changed
-// view, a Not filter, or a view that marks what it hands out goes one
-// entity per run: beginRuns runs the whole iteration then and reports true.
-func (it *Iter3[T1, T2, T3]) beginRuns(yield func(Run3[T1, T2, T3]) bool) bool {
-	it.start()
-	if !it.tracked && !it.marks && it.not == nil {
-		return false
-	}
-	var id [1]EntityID
-	it.driveTracked(func(e EntityID, _ *T1, _ *T2, _ *T3) bool {
-		// Each run is one entity: its components as slices of one
-		// element of each storage, found again by id.
-		id[0] = e
-		x1 := it.s1.pos(e)
-		x2 := it.s2.pos(e)
-		x3 := it.s3.pos(e)
-		return yield(Run3[T1, T2, T3]{id[:], it.s1.data[x1 : x1+1], it.s2.data[x2 : x2+1], it.s3.data[x3 : x3+1]})
-	})
-	return true
-}
-
-// runEnd returns the end of the run of the driving storage's ids that
-// starts at position i: the ids from i on sit in each view from its
-// position x on (x1, x2, x3), in the same order, up to the end it
-// returns. inLine says that each x is i. A packed group is one run.
-func (it *Iter3[T1, T2, T3]) runEnd(i int, inLine bool, x1, x2, x3 int) int {
-	ids, driver := it.ids, it.driver
-	if driver == 0 {
-		return len(ids)
-	}
-	from := 1
-	if !inLine {
-		// Look the next few entities up in the sparse pages before
-		// comparing the storages' ids: the join reads those entries
-		// next anyway, where the ids are memory it does not otherwise
-		// touch, and entities out of line seldom make long runs.
-		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
-			j := i + from
-			if driver != 1 && it.s1.pos(ids[j]) != x1+from || driver != 2 && it.s2.pos(ids[j]) != x2+from || driver != 3 && it.s3.pos(ids[j]) != x3+from {
-				return j
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				id[0] = b.idb[j]
+				x1 := int(b.x[0][j])
+				x2 := int(b.x[1][j])
+				x3 := int(b.x[2][j])
+				if !yield(Run3[T1, T2, T3]{id[:], d1[x1 : x1+1 : x1+1], d2[x2 : x2+1 : x2+1], d3[x3 : x3+1 : x3+1]}) {
+					c.stop(&b, j)
+					return
+				}
 			}
 		}
 	}
-	var others [2][]EntityID
-	k := 0
-	if driver != 1 {
-		others[k] = it.s1.dense[x1:]
-		k++
-	}
-	if driver != 2 {
-		others[k] = it.s2.dense[x2:]
-		k++
-	}
-	if driver != 3 {
-		others[k] = it.s3.dense[x3:]
-		k++
-	}
-	return i + alignedPrefix(ids[i:], from, others[:k])
-}
-
-// Get returns the components of entity id, and false if it lacks one of
-// them or is excluded by a Not filter.
-// A Changed view's filter applies, and ViewMuts of types tracking
-// modification mark what Get hands out.
-func (it Iter3[T1, T2, T3]) Get(id EntityID) (*T1, *T2, *T3, bool) {
-	if it.released() {
-		it.start() // panics if the views are released
-	}
-	if it.tracked || it.marks {
-		return it.getTracked(id)
-	}
-	p1 := it.s1.get(id)
-	p2 := it.s2.get(id)
-	p3 := it.s3.get(id)
-	if p1 == nil || p2 == nil || p3 == nil || (it.not != nil && excluded(it.not, id)) {
-		return nil, nil, nil, false
-	}
-	return p1, p2, p3, true
-}
-
-func (it *Iter3[T1, T2, T3]) getTracked(id EntityID) (*T1, *T2, *T3, bool) {
-	it.start() // the tracking windows as they are now
-	x1 := it.s1.pos(id)
-	if x1 < 0 {
-		return nil, nil, nil, false
-	}
-	if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
-		return nil, nil, nil, false
-	}
-	x2 := it.s2.pos(id)
-	if x2 < 0 {
-		return nil, nil, nil, false
-	}
-	if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
-		return nil, nil, nil, false
-	}
-	x3 := it.s3.pos(id)
-	if x3 < 0 {
-		return nil, nil, nil, false
-	}
-	if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
-		return nil, nil, nil, false
-	}
-	if it.not != nil && excluded(it.not, id) {
-		return nil, nil, nil, false
-	}
-	if it.op[0].mark {
-		it.s1.track.mark(x1)
-	}
-	if it.op[1].mark {
-		it.s2.track.mark(x2)
-	}
-	if it.op[2].mark {
-		it.s3.track.mark(x3)
-	}
-	return &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3], true
 }
 
 // Packed returns the join as aligned slices when it runs over a packed
@@ -2168,107 +1278,33 @@ func (it *Iter3[T1, T2, T3]) getTracked(id EntityID) (*T1, *T2, *T3, bool) {
 // using them.
 func (it Iter3[T1, T2, T3]) Packed() (ids []EntityID, c1 []T1, c2 []T2, c3 []T3, ok bool) {
 	it.start()
-	if it.driver != 0 || it.s1.group == nil || it.tracked || it.not != nil { // driver 0 without a group: lined-up prefixes (pick)
+	n, ok := it.jc.packedRange()
+	if !ok {
 		return nil, nil, nil, nil, false
 	}
-	n := len(it.ids)
-	if it.op[0].mark {
-		it.s1.track.markFirst(n)
+	return it.jc.ids, it.s1.data[:n], it.s2.data[:n], it.s3.data[:n], true
+}
+
+// Get returns the components of entity id, and false if it lacks one of
+// them or is excluded by a Not filter.
+// A Changed view's filter applies, and ViewMuts of types tracking
+// modification mark what Get hands out.
+func (it Iter3[T1, T2, T3]) Get(id EntityID) (*T1, *T2, *T3, bool) {
+	if it.released() || it.jc.tracked || it.jc.marks {
+		it.start() // panics if the views are released; the tracking windows as they are now
 	}
-	if it.op[1].mark {
-		it.s2.track.markFirst(n)
+	var x [maxParts]int
+	if !it.jc.get(id, &x) {
+		return nil, nil, nil, false
 	}
-	if it.op[2].mark {
-		it.s3.track.markFirst(n)
-	}
-	return it.ids, it.s1.data[:n], it.s2.data[:n], it.s3.data[:n], true
+	return &it.s1.data[x[0]], &it.s2.data[x[1]], &it.s3.data[x[2]], true
 }
 
 // Count returns the number of matching entities. It hands nothing out,
 // so it marks nothing modified.
-func (it Iter3[T1, T2, T3]) Count() (n int) {
-	it.start() // before the marks are turned off: it reads them again
-	it.marks = false
-	for k := range it.op {
-		it.op[k].mark = false
-	}
-	visit := func(EntityID, *T1, *T2, *T3) bool {
-		n++
-		return true
-	}
-	if it.begin(visit) {
-		return
-	}
-	ids, driver, not := it.ids, it.driver, it.not
-	s1, data1 := it.s1, it.s1.data
-	s2, data2 := it.s2, it.s2.data
-	s3, data3 := it.s3, it.s3.data
-	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-		data1 := data1[:len(ids)]
-		data2 := data2[:len(ids)]
-		data3 := data3[:len(ids)]
-		// ids[i] is read only where used, so that a loop that ignores
-		// the id reads the components alone, like a loop over slices.
-		for i := it.i; i < len(ids); i++ {
-			if not != nil && excluded(not, ids[i]) {
-				continue
-			}
-			if !visit(ids[i], &data1[i], &data2[i], &data3[i]) {
-				return
-			}
-		}
-		return
-	}
-	// Each other view's position is guessed first: right after the
-	// previous entity's there (last+1), which holds in storages that
-	// keep the driver's order. A miss looks the entity up (seek) and is
-	// counted; settle asks for re-alignment when misses are many.
-	misses, from := 0, it.i
-	dense1, last1 := s1.dense, -1
-	dense2, last2 := s2.dense, -1
-	dense3, last3 := s3.dense, -1
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 {
-			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = s1.seek(id, i); x1 < 0 {
-					continue
-				}
-				misses++
-			}
-			last1 = x1
-		}
-		x2 := i
-		if driver != 2 {
-			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = s2.seek(id, i); x2 < 0 {
-					continue
-				}
-				misses++
-			}
-			last2 = x2
-		}
-		x3 := i
-		if driver != 3 {
-			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-				if x3 = s3.seek(id, i); x3 < 0 {
-					continue
-				}
-				misses++
-			}
-			last3 = x3
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if !visit(id, &data1[x1], &data2[x2], &data3[x3]) {
-			it.settle(misses, i+1-from)
-			return
-		}
-	}
-	it.settle(misses, len(ids)-from)
-	return n
+func (it Iter3[T1, T2, T3]) Count() int {
+	it.start()
+	return it.jc.count()
 }
 
 // Row4 holds the components of one entity in a join of 4 views.
@@ -2296,25 +1332,14 @@ type Row4[T1, T2, T3, T4 any] struct {
 // again, and see the storages as they are then. A join whose views have
 // been released panics with [ErrReleased], also once they are borrowed
 // again: a join belongs to the borrow of its views.
-// All, WithID, Each, EachWithID and Count run one loop over the driving
-// storage with its state in registers; the cursor makes one call to Next per
-// entity, and keeps its state in memory: over a million entities, Join2's
-// cursor takes about twice as long as range over All.
+// All, WithID, Each and EachWithID go through the join a batch of
+// entities at a time; the cursor makes one call to Next per entity.
 type Iter4[T1, T2, T3, T4 any] struct {
-	s1     *sparseSet[T1]
-	s2     *sparseSet[T2]
-	s3     *sparseSet[T3]
-	s4     *sparseSet[T4]
-	not    []Filter
-	ids    []EntityID // the driving storage's entities
-	driver int        // which of s1..s4 drives: ids[i] owns data[i] there; 0 for a packed group, where ids[i] owns data[i] in every view
-	i      int        // the next position of ids to look at
-	// op says what to do with each view's tracking. tracked is set when a
-	// view is a Changed filter, which routes iteration through
-	// driveTracked; marks is set when a view marks what it hands out.
-	op      [4]opTrack
-	tracked bool
-	marks   bool
+	jc joinCore
+	s1 *sparseSet[T1]
+	s2 *sparseSet[T2]
+	s3 *sparseSet[T3]
+	s4 *sparseSet[T4]
 	// c1..c4 are the states of the views the join was made of, and
 	// keys their kinds, or nil when the join was made from storages
 	// (under a world-wide borrow). Each iteration reads the views afresh
@@ -2335,13 +1360,12 @@ type Iter4[T1, T2, T3, T4 any] struct {
 
 // Join4 joins 4 views ([View] or [ViewMut], in any mix): the
 // iteration visits each entity that has all 4 components, driven by the
-// shortest storage and probing the others. Pointers from a View are for
-// reading only.
-//
-// Over a packed group of exactly these types, and over storages that line
-// up (the same entities first, in the same order, as when they were
-// created in order with these components), it walks aligned positions
-// instead, with no probe.
+// shortest storage, guessing that each entity sits in the other storages
+// right after the previous one, and looking it up where the guess misses.
+// Storages that hold the join's entities in the same order (filled in
+// order, or re-aligned: see [World.SetAutoAlign]) go as runs of aligned
+// positions, with no look-up; so does a packed group of exactly these
+// types. Pointers from a View are for reading only.
 //
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
@@ -2357,63 +1381,47 @@ func Join4[P1 Part[T1], P2 Part[T2], P3 Part[T3], P4 Part[T4], T1, T2, T3, T4 an
 }
 
 // read takes the join's storages from its views as they are now (store
-// panics for a view released), and what to do with their tracking, and
-// picks the driver.
+// panics for a view released), with what to do with their tracking.
 func (it *Iter4[T1, T2, T3, T4]) read() {
-	if it.s1 = it.c1.store(it.keys[0].epoch); it.s1.track != nil {
-		it.op[0] = it.c1.trackOp(it.keys[0])
+	it.s1 = it.c1.store(it.keys[0].epoch)
+	it.s2 = it.c2.store(it.keys[1].epoch)
+	it.s3 = it.c3.store(it.keys[2].epoch)
+	it.s4 = it.c4.store(it.keys[3].epoch)
+	it.setup()
+	if it.s1.track != nil {
+		it.jc.op[0] = it.c1.trackOp(it.keys[0])
 	}
-	if it.s2 = it.c2.store(it.keys[1].epoch); it.s2.track != nil {
-		it.op[1] = it.c2.trackOp(it.keys[1])
+	if it.s2.track != nil {
+		it.jc.op[1] = it.c2.trackOp(it.keys[1])
 	}
-	if it.s3 = it.c3.store(it.keys[2].epoch); it.s3.track != nil {
-		it.op[2] = it.c3.trackOp(it.keys[2])
+	if it.s3.track != nil {
+		it.jc.op[2] = it.c3.trackOp(it.keys[2])
 	}
-	if it.s4 = it.c4.store(it.keys[3].epoch); it.s4.track != nil {
-		it.op[3] = it.c4.trackOp(it.keys[3])
+	if it.s4.track != nil {
+		it.jc.op[3] = it.c4.trackOp(it.keys[3])
 	}
-	it.tracked = it.op[0].filter != 0 || it.op[1].filter != 0 || it.op[2].filter != 0 || it.op[3].filter != 0
-	it.marks = it.op[0].mark || it.op[1].mark || it.op[2].mark || it.op[3].mark
-	it.pick()
+	it.jc.setFlags()
+	if it.c1.w == it.c1.w && it.c2.w == it.c1.w && it.c3.w == it.c1.w && it.c4.w == it.c1.w {
+		it.jc.w = it.c1.w
+	}
 }
 
-// newIter4 returns the join of the storages s1, s2, s3, s4, driven by the shortest.
+// newIter4 returns the join of the storages s1, s2, s3, s4.
 func newIter4[T1, T2, T3, T4 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3], s4 *sparseSet[T4]) Iter4[T1, T2, T3, T4] {
 	it := Iter4[T1, T2, T3, T4]{s1: s1, s2: s2, s3: s3, s4: s4}
-	it.pick()
+	it.setup()
 	return it
 }
 
-// pick chooses what drives the join: the aligned range of a packed group
-// when the storages are exactly its members, else the shortest storage.
-// The shortest storage's components may also line up with the others'
-// without a group: when the identity prefix of every storage (see
-// sparseSet.pre) covers that many components, in one generation, the
-// first n components of each belong to the entities with indices 0..n-1,
-// in order (entities created in order with these components, as a level
-// or a wave is loaded). The join then runs as over a group (driver 0),
-// on aligned positions with no probe.
-func (it *Iter4[T1, T2, T3, T4]) pick() {
-	it.ids, it.driver = it.s1.dense, 1
-	if len(it.s2.dense) < len(it.ids) {
-		it.ids, it.driver = it.s2.dense, 2
-	}
-	if len(it.s3.dense) < len(it.ids) {
-		it.ids, it.driver = it.s3.dense, 3
-	}
-	if len(it.s4.dense) < len(it.ids) {
-		it.ids, it.driver = it.s4.dense, 4
-	}
-	if it.s1.group != nil {
-		if g := packed(it.s1, it.s2, it.s3, it.s4); g != nil {
-			it.ids, it.driver = it.s1.dense[:g.n], 0
-		}
-	} else if n, gen := uint64(len(it.ids)), it.s1.pre.gen; it.s1.pre.n >= n &&
-		it.s2.pre.n >= n && it.s2.pre.gen == gen &&
-		it.s3.pre.n >= n && it.s3.pre.gen == gen &&
-		it.s4.pre.n >= n && it.s4.pre.gen == gen {
-		it.driver = 0
-	}
+// setup gives the join core the storages, and lets it pick the driver.
+func (it *Iter4[T1, T2, T3, T4]) setup() {
+	not := it.jc.not
+	it.jc = joinCore{n: 4, not: not}
+	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.group)
+	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.group)
+	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.group)
+	it.jc.setStore(3, &it.s4.sparseIndex, stampsOf(it.s4.track), it.s4, it.s4.group)
+	it.jc.pick()
 }
 
 // start readies a join made from views for an iteration. When the
@@ -2432,6 +1440,7 @@ func (it *Iter4[T1, T2, T3, T4]) start() {
 	case it.released():
 		panic(errViewReleased)
 	}
+	it.jc.begin()
 }
 
 // released reports whether the join was made from views of which one no
@@ -2440,165 +1449,44 @@ func (it *Iter4[T1, T2, T3, T4]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch)
 }
 
-// settle tells the world how a pass over n of the driver's entities went:
-// misses guesses missed (see align.go). It asks for re-alignment when
-// they are many, and otherwise keeps the other storages in the driver's
-// order. Joins made from storages, over a group, or over views of
-// several worlds tell nothing.
-func (it *Iter4[T1, T2, T3, T4]) settle(misses, n int) {
-	if it.c1 == nil || it.driver == 0 || it.c2.w != it.c1.w || it.c3.w != it.c1.w || it.c4.w != it.c1.w {
-		return
-	}
-	settleJoin(it.c1.w, it.driver-1, misses, n, []storage{it.s1, it.s2, it.s3, it.s4})
-}
-
-// begin starts an iteration of the drive (see start). When the join has a
-// Changed view or marks what it hands out, begin runs the whole iteration
-// through driveTracked and reports true.
-func (it *Iter4[T1, T2, T3, T4]) begin(visit func(EntityID, *T1, *T2, *T3, *T4) bool) bool {
-	it.start()
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
-		return true
-	}
-	return false
-}
-
 // Not returns the join restricted to entities that are in none of filters
 // (usually views: the guide's `!&v_vel`).
 func (it Iter4[T1, T2, T3, T4]) Not(filters ...Filter) Iter4[T1, T2, T3, T4] {
-	it.not = append(it.not[:len(it.not):len(it.not)], filters...)
+	it.jc.not = append(it.jc.not[:len(it.jc.not):len(it.jc.not)], filters...)
 	return it
-}
-
-// driveTracked is the loop of a join with tracking: it finds each view's
-// position for the entity, applies the Changed filters, marks what ViewMuts
-// hand out, and calls visit. It returns the position of ids where visit
-// returned false, or len(ids).
-func (it *Iter4[T1, T2, T3, T4]) driveTracked(visit func(EntityID, *T1, *T2, *T3, *T4) bool) int {
-	ids, driver, not := it.ids, it.driver, it.not
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posIdent(id); x1 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
-			continue
-		}
-		x2 := i
-		if driver != 2 && driver != 0 {
-			if x2 = it.s2.posIdent(id); x2 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
-			continue
-		}
-		x3 := i
-		if driver != 3 && driver != 0 {
-			if x3 = it.s3.posIdent(id); x3 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
-			continue
-		}
-		x4 := i
-		if driver != 4 && driver != 0 {
-			if x4 = it.s4.posIdent(id); x4 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[3]; op.filter != 0 && !it.s4.track.admits(op, x4) {
-			continue
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if it.op[0].mark {
-			it.s1.track.mark(x1)
-		}
-		if it.op[1].mark {
-			it.s2.track.mark(x2)
-		}
-		if it.op[2].mark {
-			it.s3.track.mark(x3)
-		}
-		if it.op[3].mark {
-			it.s4.track.mark(x4)
-		}
-		if !visit(id, &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3], &it.s4.data[x4]) {
-			return i
-		}
-	}
-	return len(ids)
 }
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter4[T1, T2, T3, T4]) Next() bool {
-	if it.c1 != nil && (!it.started || it.released()) {
+	if !it.started || it.released() {
+		i := it.jc.i
 		it.start()
+		it.started, it.jc.i = true, i
 	}
-	if it.tracked || it.marks {
-		found := false
-		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4) bool {
-			it.id, it.p1, it.p2, it.p3, it.p4 = id, p1, p2, p3, p4
-			found = true
-			return false
-		})
-		it.i = i
-		if found {
-			it.i++
-		}
-		return found
-	}
-	ids := it.ids
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		var p1 *T1
-		if it.driver == 1 || it.driver == 0 {
-			p1 = &it.s1.data[i]
-		} else if x := it.s1.posIdent(id); x >= 0 {
-			p1 = &it.s1.data[x]
-		} else {
-			continue
-		}
-		var p2 *T2
-		if it.driver == 2 || it.driver == 0 {
-			p2 = &it.s2.data[i]
-		} else if x := it.s2.posIdent(id); x >= 0 {
-			p2 = &it.s2.data[x]
-		} else {
-			continue
-		}
-		var p3 *T3
-		if it.driver == 3 || it.driver == 0 {
-			p3 = &it.s3.data[i]
-		} else if x := it.s3.posIdent(id); x >= 0 {
-			p3 = &it.s3.data[x]
-		} else {
-			continue
-		}
-		var p4 *T4
-		if it.driver == 4 || it.driver == 0 {
-			p4 = &it.s4.data[i]
-		} else if x := it.s4.posIdent(id); x >= 0 {
-			p4 = &it.s4.data[x]
-		} else {
-			continue
-		}
-		if it.not != nil && excluded(it.not, id) {
-			continue
-		}
-		it.i, it.id = i+1, id
-		it.p1, it.p2, it.p3, it.p4 = p1, p2, p3, p4
+	if c := &it.jc; c.curLeft > 0 { // inside a run: step every position
+		c.curLeft--
+		it.id = c.ids[c.i]
+		c.i++
+		c.curAt[0]++
+		it.p1 = &it.s1.data[c.curAt[0]]
+		c.curAt[1]++
+		it.p2 = &it.s2.data[c.curAt[1]]
+		c.curAt[2]++
+		it.p3 = &it.s3.data[c.curAt[2]]
+		c.curAt[3]++
+		it.p4 = &it.s4.data[c.curAt[3]]
 		return true
 	}
-	it.i = len(ids)
-	return false
+	var x [maxParts]int
+	id, ok := it.jc.nextOne(&x)
+	if ok {
+		it.id = id
+		it.p1 = &it.s1.data[x[0]]
+		it.p2 = &it.s2.data[x[1]]
+		it.p3 = &it.s3.data[x[2]]
+		it.p4 = &it.s4.data[x[3]]
+	}
+	return ok
 }
 
 // ID returns the entity [Iter4.Next] stopped at.
@@ -2613,91 +1501,37 @@ func (it Iter4[T1, T2, T3, T4]) Each(fn func(*T1, *T2, *T3, *T4)) {
 		fn(p1, p2, p3, p4)
 		return true
 	}
-	if it.begin(visit) {
-		return
-	}
-	ids, driver, not := it.ids, it.driver, it.not
-	s1, data1 := it.s1, it.s1.data
-	s2, data2 := it.s2, it.s2.data
-	s3, data3 := it.s3, it.s3.data
-	s4, data4 := it.s4, it.s4.data
-	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-		data1 := data1[:len(ids)]
-		data2 := data2[:len(ids)]
-		data3 := data3[:len(ids)]
-		data4 := data4[:len(ids)]
-		// ids[i] is read only where used, so that a loop that ignores
-		// the id reads the components alone, like a loop over slices.
-		for i := it.i; i < len(ids); i++ {
-			if not != nil && excluded(not, ids[i]) {
-				continue
+	it.start()
+	c := &it.jc
+	d1 := it.s1.data
+	d2 := it.s2.data
+	d3 := it.s3.data
+	d4 := it.s4.data
+	var b joinBatch
+	for c.next(&b) {
+		if b.run {
+			r1 := d1[b.at[0]:][:b.n]
+			r2 := d2[b.at[1]:][:b.n]
+			r3 := d3[b.at[2]:][:b.n]
+			r4 := d4[b.at[3]:][:b.n]
+			for j := range b.n {
+				if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j]) {
+					c.stop(&b, j)
+					return
+				}
 			}
-			if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i]) {
+			continue
+		}
+		for j := range b.n {
+			if c.marks {
+				c.mark(&b, j)
+			}
+			if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]]) {
+				c.stop(&b, j)
 				return
 			}
 		}
-		return
 	}
-	// Each other view's position is guessed first: right after the
-	// previous entity's there (last+1), which holds in storages that
-	// keep the driver's order. A miss looks the entity up (seek) and is
-	// counted; settle asks for re-alignment when misses are many.
-	misses, from := 0, it.i
-	dense1, last1 := s1.dense, -1
-	dense2, last2 := s2.dense, -1
-	dense3, last3 := s3.dense, -1
-	dense4, last4 := s4.dense, -1
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 {
-			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = s1.seek(id, i); x1 < 0 {
-					continue
-				}
-				misses++
-			}
-			last1 = x1
-		}
-		x2 := i
-		if driver != 2 {
-			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = s2.seek(id, i); x2 < 0 {
-					continue
-				}
-				misses++
-			}
-			last2 = x2
-		}
-		x3 := i
-		if driver != 3 {
-			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-				if x3 = s3.seek(id, i); x3 < 0 {
-					continue
-				}
-				misses++
-			}
-			last3 = x3
-		}
-		x4 := i
-		if driver != 4 {
-			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-				if x4 = s4.seek(id, i); x4 < 0 {
-					continue
-				}
-				misses++
-			}
-			last4 = x4
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
-			it.settle(misses, i+1-from)
-			return
-		}
-	}
-	it.settle(misses, len(ids)-from)
 }
 
 // EachWithID calls fn with the id and components of every matching entity.
@@ -2706,91 +1540,37 @@ func (it Iter4[T1, T2, T3, T4]) EachWithID(fn func(EntityID, *T1, *T2, *T3, *T4)
 		fn(id, p1, p2, p3, p4)
 		return true
 	}
-	if it.begin(visit) {
-		return
-	}
-	ids, driver, not := it.ids, it.driver, it.not
-	s1, data1 := it.s1, it.s1.data
-	s2, data2 := it.s2, it.s2.data
-	s3, data3 := it.s3, it.s3.data
-	s4, data4 := it.s4, it.s4.data
-	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-		data1 := data1[:len(ids)]
-		data2 := data2[:len(ids)]
-		data3 := data3[:len(ids)]
-		data4 := data4[:len(ids)]
-		// ids[i] is read only where used, so that a loop that ignores
-		// the id reads the components alone, like a loop over slices.
-		for i := it.i; i < len(ids); i++ {
-			if not != nil && excluded(not, ids[i]) {
-				continue
+	it.start()
+	c := &it.jc
+	d1 := it.s1.data
+	d2 := it.s2.data
+	d3 := it.s3.data
+	d4 := it.s4.data
+	var b joinBatch
+	for c.next(&b) {
+		if b.run {
+			r1 := d1[b.at[0]:][:b.n]
+			r2 := d2[b.at[1]:][:b.n]
+			r3 := d3[b.at[2]:][:b.n]
+			r4 := d4[b.at[3]:][:b.n]
+			for j := range b.n {
+				if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j]) {
+					c.stop(&b, j)
+					return
+				}
 			}
-			if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i]) {
+			continue
+		}
+		for j := range b.n {
+			if c.marks {
+				c.mark(&b, j)
+			}
+			if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]]) {
+				c.stop(&b, j)
 				return
 			}
 		}
-		return
 	}
-	// Each other view's position is guessed first: right after the
-	// previous entity's there (last+1), which holds in storages that
-	// keep the driver's order. A miss looks the entity up (seek) and is
-	// counted; settle asks for re-alignment when misses are many.
-	misses, from := 0, it.i
-	dense1, last1 := s1.dense, -1
-	dense2, last2 := s2.dense, -1
-	dense3, last3 := s3.dense, -1
-	dense4, last4 := s4.dense, -1
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 {
-			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = s1.seek(id, i); x1 < 0 {
-					continue
-				}
-				misses++
-			}
-			last1 = x1
-		}
-		x2 := i
-		if driver != 2 {
-			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = s2.seek(id, i); x2 < 0 {
-					continue
-				}
-				misses++
-			}
-			last2 = x2
-		}
-		x3 := i
-		if driver != 3 {
-			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-				if x3 = s3.seek(id, i); x3 < 0 {
-					continue
-				}
-				misses++
-			}
-			last3 = x3
-		}
-		x4 := i
-		if driver != 4 {
-			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-				if x4 = s4.seek(id, i); x4 < 0 {
-					continue
-				}
-				misses++
-			}
-			last4 = x4
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
-			it.settle(misses, i+1-from)
-			return
-		}
-	}
-	it.settle(misses, len(ids)-from)
 }
 
 // All iterates over the components of every matching entity, as rows.
@@ -2800,91 +1580,37 @@ func (it Iter4[T1, T2, T3, T4]) All() iter.Seq[Row4[T1, T2, T3, T4]] {
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4) bool {
 			return yield(Row4[T1, T2, T3, T4]{p1, p2, p3, p4})
 		}
-		if it.begin(visit) {
-			return
-		}
-		ids, driver, not := it.ids, it.driver, it.not
-		s1, data1 := it.s1, it.s1.data
-		s2, data2 := it.s2, it.s2.data
-		s3, data3 := it.s3, it.s3.data
-		s4, data4 := it.s4, it.s4.data
-		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-			data1 := data1[:len(ids)]
-			data2 := data2[:len(ids)]
-			data3 := data3[:len(ids)]
-			data4 := data4[:len(ids)]
-			// ids[i] is read only where used, so that a loop that ignores
-			// the id reads the components alone, like a loop over slices.
-			for i := it.i; i < len(ids); i++ {
-				if not != nil && excluded(not, ids[i]) {
-					continue
+		it.start()
+		c := &it.jc
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		d4 := it.s4.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				r2 := d2[b.at[1]:][:b.n]
+				r3 := d3[b.at[2]:][:b.n]
+				r4 := d4[b.at[3]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j]) {
+						c.stop(&b, j)
+						return
+					}
 				}
-				if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i]) {
+				continue
+			}
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]]) {
+					c.stop(&b, j)
 					return
 				}
 			}
-			return
 		}
-		// Each other view's position is guessed first: right after the
-		// previous entity's there (last+1), which holds in storages that
-		// keep the driver's order. A miss looks the entity up (seek) and is
-		// counted; settle asks for re-alignment when misses are many.
-		misses, from := 0, it.i
-		dense1, last1 := s1.dense, -1
-		dense2, last2 := s2.dense, -1
-		dense3, last3 := s3.dense, -1
-		dense4, last4 := s4.dense, -1
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			x1 := i
-			if driver != 1 {
-				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-					if x1 = s1.seek(id, i); x1 < 0 {
-						continue
-					}
-					misses++
-				}
-				last1 = x1
-			}
-			x2 := i
-			if driver != 2 {
-				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-					if x2 = s2.seek(id, i); x2 < 0 {
-						continue
-					}
-					misses++
-				}
-				last2 = x2
-			}
-			x3 := i
-			if driver != 3 {
-				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-					if x3 = s3.seek(id, i); x3 < 0 {
-						continue
-					}
-					misses++
-				}
-				last3 = x3
-			}
-			x4 := i
-			if driver != 4 {
-				if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-					if x4 = s4.seek(id, i); x4 < 0 {
-						continue
-					}
-					misses++
-				}
-				last4 = x4
-			}
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
-				it.settle(misses, i+1-from)
-				return
-			}
-		}
-		it.settle(misses, len(ids)-from)
 	}
 }
 
@@ -2895,92 +1621,96 @@ func (it Iter4[T1, T2, T3, T4]) WithID() iter.Seq2[EntityID, Row4[T1, T2, T3, T4
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4) bool {
 			return yield(id, Row4[T1, T2, T3, T4]{p1, p2, p3, p4})
 		}
-		if it.begin(visit) {
-			return
-		}
-		ids, driver, not := it.ids, it.driver, it.not
-		s1, data1 := it.s1, it.s1.data
-		s2, data2 := it.s2, it.s2.data
-		s3, data3 := it.s3, it.s3.data
-		s4, data4 := it.s4, it.s4.data
-		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-			data1 := data1[:len(ids)]
-			data2 := data2[:len(ids)]
-			data3 := data3[:len(ids)]
-			data4 := data4[:len(ids)]
-			// ids[i] is read only where used, so that a loop that ignores
-			// the id reads the components alone, like a loop over slices.
-			for i := it.i; i < len(ids); i++ {
-				if not != nil && excluded(not, ids[i]) {
-					continue
+		it.start()
+		c := &it.jc
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		d4 := it.s4.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				r2 := d2[b.at[1]:][:b.n]
+				r3 := d3[b.at[2]:][:b.n]
+				r4 := d4[b.at[3]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j]) {
+						c.stop(&b, j)
+						return
+					}
 				}
-				if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i]) {
+				continue
+			}
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]]) {
+					c.stop(&b, j)
 					return
 				}
 			}
-			return
 		}
-		// Each other view's position is guessed first: right after the
-		// previous entity's there (last+1), which holds in storages that
-		// keep the driver's order. A miss looks the entity up (seek) and is
-		// counted; settle asks for re-alignment when misses are many.
-		misses, from := 0, it.i
-		dense1, last1 := s1.dense, -1
-		dense2, last2 := s2.dense, -1
-		dense3, last3 := s3.dense, -1
-		dense4, last4 := s4.dense, -1
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			x1 := i
-			if driver != 1 {
-				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-					if x1 = s1.seek(id, i); x1 < 0 {
-						continue
+	}
+}
+
+// ParEach calls fn with the components of every matching entity, splitting
+// the driving storage across the worker pool (inner parallelism, the
+// guide's par_iter). fn runs on several goroutines at once, on different
+// entities. Joins over fewer than 2×[ParallelMin] candidates run on the
+// caller; see ParEachMin for expensive work. Panics if fn is nil.
+func (it Iter4[T1, T2, T3, T4]) ParEach(fn func(*T1, *T2, *T3, *T4)) {
+	it.ParEachMin(ParallelMin, fn)
+}
+
+// ParEachMin is ParEach with chunks of at least grain candidates (and no
+// parallelism below 2×grain): use a small grain when fn is expensive.
+//
+// A join whose ViewMuts mark modifications marks what it hands out in one
+// pass on the caller first: marking updates summaries shared by
+// neighbouring components, which the workers must not write at once.
+func (it Iter4[T1, T2, T3, T4]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4)) {
+	if fn == nil {
+		panic(errNilFunc("Iter4.ParEach"))
+	}
+	it.start()
+	it.jc.markPass()
+	it.jc.parallel(grain, func(c *joinCore) {
+		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4) bool {
+			fn(p1, p2, p3, p4)
+			return true
+		}
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		d4 := it.s4.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				r2 := d2[b.at[1]:][:b.n]
+				r3 := d3[b.at[2]:][:b.n]
+				r4 := d4[b.at[3]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j]) {
+						c.stop(&b, j)
+						return
 					}
-					misses++
 				}
-				last1 = x1
-			}
-			x2 := i
-			if driver != 2 {
-				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-					if x2 = s2.seek(id, i); x2 < 0 {
-						continue
-					}
-					misses++
-				}
-				last2 = x2
-			}
-			x3 := i
-			if driver != 3 {
-				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-					if x3 = s3.seek(id, i); x3 < 0 {
-						continue
-					}
-					misses++
-				}
-				last3 = x3
-			}
-			x4 := i
-			if driver != 4 {
-				if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-					if x4 = s4.seek(id, i); x4 < 0 {
-						continue
-					}
-					misses++
-				}
-				last4 = x4
-			}
-			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
-				it.settle(misses, i+1-from)
-				return
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]]) {
+					c.stop(&b, j)
+					return
+				}
 			}
 		}
-		it.settle(misses, len(ids)-from)
-	}
+	})
 }
 
 // Run4 is a stretch of a join of 4 views whose components sit at
@@ -3006,15 +1736,13 @@ type Run4[T1, T2, T3, T4 any] struct {
 // A packed group (see [AddGroup4]) is one run. Outside a group, a run
 // is a stretch of the driving storage whose entities follow one another,
 // in the same order, in every other view: entities that were given these
-// components together (AddEntity4, the bulk calls) and have kept them.
-// Where such a stretch starts at different positions in the storages
-// (other entities were given some of the components first), its first
-// entity comes on its own and the rest as one run. An entity whose
-// neighbours are not its neighbours in every view comes as a run of its
-// own, which makes Runs slower than [Iter4.All] over joins whose
-// storages were filled in different orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
-// marks modifications also comes one entity per run. Finding the runs
-// compares the storages' entity ids, a chunk at a time.
+// components together (AddEntity4, the bulk calls) and have kept them,
+// or storages the world re-aligned (see [World.SetAutoAlign]). An entity
+// out of line comes as a run of its own, which makes Runs slower than
+// [Iter4.All] over joins whose storages are in different orders (until
+// the world re-aligns them). A join with a
+// [Changed] view, a Not filter, or a [ViewMut] that marks modifications
+// also comes one entity per run.
 //
 // Do not keep the slices after the views are released, or add or remove
 // components of the joined types while iterating. A run of one entity may
@@ -3022,227 +1750,40 @@ type Run4[T1, T2, T3, T4 any] struct {
 func (it Iter4[T1, T2, T3, T4]) Runs() iter.Seq[Run4[T1, T2, T3, T4]] {
 	return func(yield func(Run4[T1, T2, T3, T4]) bool) {
 		it := it // each range starts afresh (start), and ranges may run at once
-		if it.beginRuns(yield) {
-			return
-		}
-		ids, driver := it.ids, it.driver
-		s1, data1 := it.s1, it.s1.data
-		s2, data2 := it.s2, it.s2.data
-		s3, data3 := it.s3, it.s3.data
-		s4, data4 := it.s4, it.s4.data
-		// last holds the position in each view of the last entity handed
-		// out. (An array, so that it stays in memory and leaves the
-		// registers to the caller's loop over a run.)
-		start := max(it.i, 0)
-		misses := 0 // entities that came as runs of their own (see settle)
-		defer func() { it.settle(misses, len(ids)-start) }()
-		var last [4]int
-		for v := range last {
-			last[v] = start - 1
-		}
-	next:
-		for i := start; i < len(ids); {
-			// Where the entity at i sits in each view: at i, or found in
-			// the sparse pages.
-			id := ids[i]
-			inLine := true
-			x1 := i
-			if driver != 1 {
-				if x1 = s1.posIdent(id); x1 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x1 == i
-			}
-			x2 := i
-			if driver != 2 {
-				if x2 = s2.posIdent(id); x2 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x2 == i
-			}
-			x3 := i
-			if driver != 3 {
-				if x3 = s3.posIdent(id); x3 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x3 == i
-			}
-			x4 := i
-			if driver != 4 {
-				if x4 = s4.posIdent(id); x4 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x4 == i
-			}
-			// A run starts at an entity in line, or at one that sits right
-			// after the last entity handed out in every view. Any other
-			// is a run of its own, without looking further.
-			// (Two yields: the loop of the long runs gets a copy of the
-			// body of its own, and the compiler gives the last one the
-			// better loop. last is set before yield: what stays live
-			// across the caller's loop takes registers from it.)
-			if !inLine && (x1 != last[0]+1 || x2 != last[1]+1 || x3 != last[2]+1 || x4 != last[3]+1) {
-				misses++
-				last[0] = x1
-				last[1] = x2
-				last[2] = x3
-				last[3] = x4
-				if !yield(Run4[T1, T2, T3, T4]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1], data3[x3 : x3+1 : x3+1], data4[x4 : x4+1 : x4+1]}) {
+		it.start()
+		c := &it.jc
+		c.runMin = 1
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		d4 := it.s4.data
+		var b joinBatch
+		var id [1]EntityID
+		for c.next(&b) {
+			if b.run {
+				n := b.n
+				if !yield(Run4[T1, T2, T3, T4]{b.ids[:n:n], d1[b.at[0]:][:n:n], d2[b.at[1]:][:n:n], d3[b.at[2]:][:n:n], d4[b.at[3]:][:n:n]}) {
+					c.stop(&b, n-1)
 					return
 				}
-				i++
 				continue
 			}
-			k := it.runEnd(i, inLine, x1, x2, x3, x4)
-			n := k - i
-			last[0] = x1 + n - 1
-			last[1] = x2 + n - 1
-			last[2] = x3 + n - 1
-			last[3] = x4 + n - 1
-			if !yield(Run4[T1, T2, T3, T4]{ids[i:k:k], data1[x1 : x1+n : x1+n], data2[x2 : x2+n : x2+n], data3[x3 : x3+n : x3+n], data4[x4 : x4+n : x4+n]}) {
-				return
-			}
-			i = k
-		}
-	}
-}
-
-// beginRuns starts an iteration of Runs (see start). A join with a Changed
-// view, a Not filter, or a view that marks what it hands out goes one
-// entity per run: beginRuns runs the whole iteration then and reports true.
-func (it *Iter4[T1, T2, T3, T4]) beginRuns(yield func(Run4[T1, T2, T3, T4]) bool) bool {
-	it.start()
-	if !it.tracked && !it.marks && it.not == nil {
-		return false
-	}
-	var id [1]EntityID
-	it.driveTracked(func(e EntityID, _ *T1, _ *T2, _ *T3, _ *T4) bool {
-		// Each run is one entity: its components as slices of one
-		// element of each storage, found again by id.
-		id[0] = e
-		x1 := it.s1.pos(e)
-		x2 := it.s2.pos(e)
-		x3 := it.s3.pos(e)
-		x4 := it.s4.pos(e)
-		return yield(Run4[T1, T2, T3, T4]{id[:], it.s1.data[x1 : x1+1], it.s2.data[x2 : x2+1], it.s3.data[x3 : x3+1], it.s4.data[x4 : x4+1]})
-	})
-	return true
-}
-
-// runEnd returns the end of the run of the driving storage's ids that
-// starts at position i: the ids from i on sit in each view from its
-// position x on (x1, x2, x3, x4), in the same order, up to the end it
-// returns. inLine says that each x is i. A packed group is one run.
-func (it *Iter4[T1, T2, T3, T4]) runEnd(i int, inLine bool, x1, x2, x3, x4 int) int {
-	ids, driver := it.ids, it.driver
-	if driver == 0 {
-		return len(ids)
-	}
-	from := 1
-	if !inLine {
-		// Look the next few entities up in the sparse pages before
-		// comparing the storages' ids: the join reads those entries
-		// next anyway, where the ids are memory it does not otherwise
-		// touch, and entities out of line seldom make long runs.
-		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
-			j := i + from
-			if driver != 1 && it.s1.pos(ids[j]) != x1+from || driver != 2 && it.s2.pos(ids[j]) != x2+from || driver != 3 && it.s3.pos(ids[j]) != x3+from || driver != 4 && it.s4.pos(ids[j]) != x4+from {
-				return j
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				id[0] = b.idb[j]
+				x1 := int(b.x[0][j])
+				x2 := int(b.x[1][j])
+				x3 := int(b.x[2][j])
+				x4 := int(b.x[3][j])
+				if !yield(Run4[T1, T2, T3, T4]{id[:], d1[x1 : x1+1 : x1+1], d2[x2 : x2+1 : x2+1], d3[x3 : x3+1 : x3+1], d4[x4 : x4+1 : x4+1]}) {
+					c.stop(&b, j)
+					return
+				}
 			}
 		}
 	}
-	var others [3][]EntityID
-	k := 0
-	if driver != 1 {
-		others[k] = it.s1.dense[x1:]
-		k++
-	}
-	if driver != 2 {
-		others[k] = it.s2.dense[x2:]
-		k++
-	}
-	if driver != 3 {
-		others[k] = it.s3.dense[x3:]
-		k++
-	}
-	if driver != 4 {
-		others[k] = it.s4.dense[x4:]
-		k++
-	}
-	return i + alignedPrefix(ids[i:], from, others[:k])
-}
-
-// Get returns the components of entity id, and false if it lacks one of
-// them or is excluded by a Not filter.
-// A Changed view's filter applies, and ViewMuts of types tracking
-// modification mark what Get hands out.
-func (it Iter4[T1, T2, T3, T4]) Get(id EntityID) (*T1, *T2, *T3, *T4, bool) {
-	if it.released() {
-		it.start() // panics if the views are released
-	}
-	if it.tracked || it.marks {
-		return it.getTracked(id)
-	}
-	p1 := it.s1.get(id)
-	p2 := it.s2.get(id)
-	p3 := it.s3.get(id)
-	p4 := it.s4.get(id)
-	if p1 == nil || p2 == nil || p3 == nil || p4 == nil || (it.not != nil && excluded(it.not, id)) {
-		return nil, nil, nil, nil, false
-	}
-	return p1, p2, p3, p4, true
-}
-
-func (it *Iter4[T1, T2, T3, T4]) getTracked(id EntityID) (*T1, *T2, *T3, *T4, bool) {
-	it.start() // the tracking windows as they are now
-	x1 := it.s1.pos(id)
-	if x1 < 0 {
-		return nil, nil, nil, nil, false
-	}
-	if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
-		return nil, nil, nil, nil, false
-	}
-	x2 := it.s2.pos(id)
-	if x2 < 0 {
-		return nil, nil, nil, nil, false
-	}
-	if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
-		return nil, nil, nil, nil, false
-	}
-	x3 := it.s3.pos(id)
-	if x3 < 0 {
-		return nil, nil, nil, nil, false
-	}
-	if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
-		return nil, nil, nil, nil, false
-	}
-	x4 := it.s4.pos(id)
-	if x4 < 0 {
-		return nil, nil, nil, nil, false
-	}
-	if op := &it.op[3]; op.filter != 0 && !it.s4.track.admits(op, x4) {
-		return nil, nil, nil, nil, false
-	}
-	if it.not != nil && excluded(it.not, id) {
-		return nil, nil, nil, nil, false
-	}
-	if it.op[0].mark {
-		it.s1.track.mark(x1)
-	}
-	if it.op[1].mark {
-		it.s2.track.mark(x2)
-	}
-	if it.op[2].mark {
-		it.s3.track.mark(x3)
-	}
-	if it.op[3].mark {
-		it.s4.track.mark(x4)
-	}
-	return &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3], &it.s4.data[x4], true
 }
 
 // Packed returns the join as aligned slices when it runs over a packed
@@ -3257,123 +1798,33 @@ func (it *Iter4[T1, T2, T3, T4]) getTracked(id EntityID) (*T1, *T2, *T3, *T4, bo
 // using them.
 func (it Iter4[T1, T2, T3, T4]) Packed() (ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, ok bool) {
 	it.start()
-	if it.driver != 0 || it.s1.group == nil || it.tracked || it.not != nil { // driver 0 without a group: lined-up prefixes (pick)
+	n, ok := it.jc.packedRange()
+	if !ok {
 		return nil, nil, nil, nil, nil, false
 	}
-	n := len(it.ids)
-	if it.op[0].mark {
-		it.s1.track.markFirst(n)
+	return it.jc.ids, it.s1.data[:n], it.s2.data[:n], it.s3.data[:n], it.s4.data[:n], true
+}
+
+// Get returns the components of entity id, and false if it lacks one of
+// them or is excluded by a Not filter.
+// A Changed view's filter applies, and ViewMuts of types tracking
+// modification mark what Get hands out.
+func (it Iter4[T1, T2, T3, T4]) Get(id EntityID) (*T1, *T2, *T3, *T4, bool) {
+	if it.released() || it.jc.tracked || it.jc.marks {
+		it.start() // panics if the views are released; the tracking windows as they are now
 	}
-	if it.op[1].mark {
-		it.s2.track.markFirst(n)
+	var x [maxParts]int
+	if !it.jc.get(id, &x) {
+		return nil, nil, nil, nil, false
 	}
-	if it.op[2].mark {
-		it.s3.track.markFirst(n)
-	}
-	if it.op[3].mark {
-		it.s4.track.markFirst(n)
-	}
-	return it.ids, it.s1.data[:n], it.s2.data[:n], it.s3.data[:n], it.s4.data[:n], true
+	return &it.s1.data[x[0]], &it.s2.data[x[1]], &it.s3.data[x[2]], &it.s4.data[x[3]], true
 }
 
 // Count returns the number of matching entities. It hands nothing out,
 // so it marks nothing modified.
-func (it Iter4[T1, T2, T3, T4]) Count() (n int) {
-	it.start() // before the marks are turned off: it reads them again
-	it.marks = false
-	for k := range it.op {
-		it.op[k].mark = false
-	}
-	visit := func(EntityID, *T1, *T2, *T3, *T4) bool {
-		n++
-		return true
-	}
-	if it.begin(visit) {
-		return
-	}
-	ids, driver, not := it.ids, it.driver, it.not
-	s1, data1 := it.s1, it.s1.data
-	s2, data2 := it.s2, it.s2.data
-	s3, data3 := it.s3, it.s3.data
-	s4, data4 := it.s4, it.s4.data
-	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-		data1 := data1[:len(ids)]
-		data2 := data2[:len(ids)]
-		data3 := data3[:len(ids)]
-		data4 := data4[:len(ids)]
-		// ids[i] is read only where used, so that a loop that ignores
-		// the id reads the components alone, like a loop over slices.
-		for i := it.i; i < len(ids); i++ {
-			if not != nil && excluded(not, ids[i]) {
-				continue
-			}
-			if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i]) {
-				return
-			}
-		}
-		return
-	}
-	// Each other view's position is guessed first: right after the
-	// previous entity's there (last+1), which holds in storages that
-	// keep the driver's order. A miss looks the entity up (seek) and is
-	// counted; settle asks for re-alignment when misses are many.
-	misses, from := 0, it.i
-	dense1, last1 := s1.dense, -1
-	dense2, last2 := s2.dense, -1
-	dense3, last3 := s3.dense, -1
-	dense4, last4 := s4.dense, -1
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 {
-			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = s1.seek(id, i); x1 < 0 {
-					continue
-				}
-				misses++
-			}
-			last1 = x1
-		}
-		x2 := i
-		if driver != 2 {
-			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = s2.seek(id, i); x2 < 0 {
-					continue
-				}
-				misses++
-			}
-			last2 = x2
-		}
-		x3 := i
-		if driver != 3 {
-			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-				if x3 = s3.seek(id, i); x3 < 0 {
-					continue
-				}
-				misses++
-			}
-			last3 = x3
-		}
-		x4 := i
-		if driver != 4 {
-			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-				if x4 = s4.seek(id, i); x4 < 0 {
-					continue
-				}
-				misses++
-			}
-			last4 = x4
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4]) {
-			it.settle(misses, i+1-from)
-			return
-		}
-	}
-	it.settle(misses, len(ids)-from)
-	return n
+func (it Iter4[T1, T2, T3, T4]) Count() int {
+	it.start()
+	return it.jc.count()
 }
 
 // Row5 holds the components of one entity in a join of 5 views.
@@ -3402,26 +1853,15 @@ type Row5[T1, T2, T3, T4, T5 any] struct {
 // again, and see the storages as they are then. A join whose views have
 // been released panics with [ErrReleased], also once they are borrowed
 // again: a join belongs to the borrow of its views.
-// All, WithID, Each, EachWithID and Count run one loop over the driving
-// storage with its state in registers; the cursor makes one call to Next per
-// entity, and keeps its state in memory: over a million entities, Join2's
-// cursor takes about twice as long as range over All.
+// All, WithID, Each and EachWithID go through the join a batch of
+// entities at a time; the cursor makes one call to Next per entity.
 type Iter5[T1, T2, T3, T4, T5 any] struct {
-	s1     *sparseSet[T1]
-	s2     *sparseSet[T2]
-	s3     *sparseSet[T3]
-	s4     *sparseSet[T4]
-	s5     *sparseSet[T5]
-	not    []Filter
-	ids    []EntityID // the driving storage's entities
-	driver int        // which of s1..s5 drives: ids[i] owns data[i] there; 0 for a packed group, where ids[i] owns data[i] in every view
-	i      int        // the next position of ids to look at
-	// op says what to do with each view's tracking. tracked is set when a
-	// view is a Changed filter, which routes iteration through
-	// driveTracked; marks is set when a view marks what it hands out.
-	op      [5]opTrack
-	tracked bool
-	marks   bool
+	jc joinCore
+	s1 *sparseSet[T1]
+	s2 *sparseSet[T2]
+	s3 *sparseSet[T3]
+	s4 *sparseSet[T4]
+	s5 *sparseSet[T5]
 	// c1..c5 are the states of the views the join was made of, and
 	// keys their kinds, or nil when the join was made from storages
 	// (under a world-wide borrow). Each iteration reads the views afresh
@@ -3444,13 +1884,12 @@ type Iter5[T1, T2, T3, T4, T5 any] struct {
 
 // Join5 joins 5 views ([View] or [ViewMut], in any mix): the
 // iteration visits each entity that has all 5 components, driven by the
-// shortest storage and probing the others. Pointers from a View are for
-// reading only.
-//
-// Over a packed group of exactly these types, and over storages that line
-// up (the same entities first, in the same order, as when they were
-// created in order with these components), it walks aligned positions
-// instead, with no probe.
+// shortest storage, guessing that each entity sits in the other storages
+// right after the previous one, and looking it up where the guess misses.
+// Storages that hold the join's entities in the same order (filled in
+// order, or re-aligned: see [World.SetAutoAlign]) go as runs of aligned
+// positions, with no look-up; so does a packed group of exactly these
+// types. Pointers from a View are for reading only.
 //
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
@@ -3467,70 +1906,52 @@ func Join5[P1 Part[T1], P2 Part[T2], P3 Part[T3], P4 Part[T4], P5 Part[T5], T1, 
 }
 
 // read takes the join's storages from its views as they are now (store
-// panics for a view released), and what to do with their tracking, and
-// picks the driver.
+// panics for a view released), with what to do with their tracking.
 func (it *Iter5[T1, T2, T3, T4, T5]) read() {
-	if it.s1 = it.c1.store(it.keys[0].epoch); it.s1.track != nil {
-		it.op[0] = it.c1.trackOp(it.keys[0])
+	it.s1 = it.c1.store(it.keys[0].epoch)
+	it.s2 = it.c2.store(it.keys[1].epoch)
+	it.s3 = it.c3.store(it.keys[2].epoch)
+	it.s4 = it.c4.store(it.keys[3].epoch)
+	it.s5 = it.c5.store(it.keys[4].epoch)
+	it.setup()
+	if it.s1.track != nil {
+		it.jc.op[0] = it.c1.trackOp(it.keys[0])
 	}
-	if it.s2 = it.c2.store(it.keys[1].epoch); it.s2.track != nil {
-		it.op[1] = it.c2.trackOp(it.keys[1])
+	if it.s2.track != nil {
+		it.jc.op[1] = it.c2.trackOp(it.keys[1])
 	}
-	if it.s3 = it.c3.store(it.keys[2].epoch); it.s3.track != nil {
-		it.op[2] = it.c3.trackOp(it.keys[2])
+	if it.s3.track != nil {
+		it.jc.op[2] = it.c3.trackOp(it.keys[2])
 	}
-	if it.s4 = it.c4.store(it.keys[3].epoch); it.s4.track != nil {
-		it.op[3] = it.c4.trackOp(it.keys[3])
+	if it.s4.track != nil {
+		it.jc.op[3] = it.c4.trackOp(it.keys[3])
 	}
-	if it.s5 = it.c5.store(it.keys[4].epoch); it.s5.track != nil {
-		it.op[4] = it.c5.trackOp(it.keys[4])
+	if it.s5.track != nil {
+		it.jc.op[4] = it.c5.trackOp(it.keys[4])
 	}
-	it.tracked = it.op[0].filter != 0 || it.op[1].filter != 0 || it.op[2].filter != 0 || it.op[3].filter != 0 || it.op[4].filter != 0
-	it.marks = it.op[0].mark || it.op[1].mark || it.op[2].mark || it.op[3].mark || it.op[4].mark
-	it.pick()
+	it.jc.setFlags()
+	if it.c1.w == it.c1.w && it.c2.w == it.c1.w && it.c3.w == it.c1.w && it.c4.w == it.c1.w && it.c5.w == it.c1.w {
+		it.jc.w = it.c1.w
+	}
 }
 
-// newIter5 returns the join of the storages s1, s2, s3, s4, s5, driven by the shortest.
+// newIter5 returns the join of the storages s1, s2, s3, s4, s5.
 func newIter5[T1, T2, T3, T4, T5 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3], s4 *sparseSet[T4], s5 *sparseSet[T5]) Iter5[T1, T2, T3, T4, T5] {
 	it := Iter5[T1, T2, T3, T4, T5]{s1: s1, s2: s2, s3: s3, s4: s4, s5: s5}
-	it.pick()
+	it.setup()
 	return it
 }
 
-// pick chooses what drives the join: the aligned range of a packed group
-// when the storages are exactly its members, else the shortest storage.
-// The shortest storage's components may also line up with the others'
-// without a group: when the identity prefix of every storage (see
-// sparseSet.pre) covers that many components, in one generation, the
-// first n components of each belong to the entities with indices 0..n-1,
-// in order (entities created in order with these components, as a level
-// or a wave is loaded). The join then runs as over a group (driver 0),
-// on aligned positions with no probe.
-func (it *Iter5[T1, T2, T3, T4, T5]) pick() {
-	it.ids, it.driver = it.s1.dense, 1
-	if len(it.s2.dense) < len(it.ids) {
-		it.ids, it.driver = it.s2.dense, 2
-	}
-	if len(it.s3.dense) < len(it.ids) {
-		it.ids, it.driver = it.s3.dense, 3
-	}
-	if len(it.s4.dense) < len(it.ids) {
-		it.ids, it.driver = it.s4.dense, 4
-	}
-	if len(it.s5.dense) < len(it.ids) {
-		it.ids, it.driver = it.s5.dense, 5
-	}
-	if it.s1.group != nil {
-		if g := packed(it.s1, it.s2, it.s3, it.s4, it.s5); g != nil {
-			it.ids, it.driver = it.s1.dense[:g.n], 0
-		}
-	} else if n, gen := uint64(len(it.ids)), it.s1.pre.gen; it.s1.pre.n >= n &&
-		it.s2.pre.n >= n && it.s2.pre.gen == gen &&
-		it.s3.pre.n >= n && it.s3.pre.gen == gen &&
-		it.s4.pre.n >= n && it.s4.pre.gen == gen &&
-		it.s5.pre.n >= n && it.s5.pre.gen == gen {
-		it.driver = 0
-	}
+// setup gives the join core the storages, and lets it pick the driver.
+func (it *Iter5[T1, T2, T3, T4, T5]) setup() {
+	not := it.jc.not
+	it.jc = joinCore{n: 5, not: not}
+	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.group)
+	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.group)
+	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.group)
+	it.jc.setStore(3, &it.s4.sparseIndex, stampsOf(it.s4.track), it.s4, it.s4.group)
+	it.jc.setStore(4, &it.s5.sparseIndex, stampsOf(it.s5.track), it.s5, it.s5.group)
+	it.jc.pick()
 }
 
 // start readies a join made from views for an iteration. When the
@@ -3549,6 +1970,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) start() {
 	case it.released():
 		panic(errViewReleased)
 	}
+	it.jc.begin()
 }
 
 // released reports whether the join was made from views of which one no
@@ -3557,185 +1979,47 @@ func (it *Iter5[T1, T2, T3, T4, T5]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch || it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch)
 }
 
-// settle tells the world how a pass over n of the driver's entities went:
-// misses guesses missed (see align.go). It asks for re-alignment when
-// they are many, and otherwise keeps the other storages in the driver's
-// order. Joins made from storages, over a group, or over views of
-// several worlds tell nothing.
-func (it *Iter5[T1, T2, T3, T4, T5]) settle(misses, n int) {
-	if it.c1 == nil || it.driver == 0 || it.c2.w != it.c1.w || it.c3.w != it.c1.w || it.c4.w != it.c1.w || it.c5.w != it.c1.w {
-		return
-	}
-	settleJoin(it.c1.w, it.driver-1, misses, n, []storage{it.s1, it.s2, it.s3, it.s4, it.s5})
-}
-
-// begin starts an iteration of the drive (see start). When the join has a
-// Changed view or marks what it hands out, begin runs the whole iteration
-// through driveTracked and reports true.
-func (it *Iter5[T1, T2, T3, T4, T5]) begin(visit func(EntityID, *T1, *T2, *T3, *T4, *T5) bool) bool {
-	it.start()
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
-		return true
-	}
-	return false
-}
-
 // Not returns the join restricted to entities that are in none of filters
 // (usually views: the guide's `!&v_vel`).
 func (it Iter5[T1, T2, T3, T4, T5]) Not(filters ...Filter) Iter5[T1, T2, T3, T4, T5] {
-	it.not = append(it.not[:len(it.not):len(it.not)], filters...)
+	it.jc.not = append(it.jc.not[:len(it.jc.not):len(it.jc.not)], filters...)
 	return it
-}
-
-// driveTracked is the loop of a join with tracking: it finds each view's
-// position for the entity, applies the Changed filters, marks what ViewMuts
-// hand out, and calls visit. It returns the position of ids where visit
-// returned false, or len(ids).
-func (it *Iter5[T1, T2, T3, T4, T5]) driveTracked(visit func(EntityID, *T1, *T2, *T3, *T4, *T5) bool) int {
-	ids, driver, not := it.ids, it.driver, it.not
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posIdent(id); x1 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
-			continue
-		}
-		x2 := i
-		if driver != 2 && driver != 0 {
-			if x2 = it.s2.posIdent(id); x2 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
-			continue
-		}
-		x3 := i
-		if driver != 3 && driver != 0 {
-			if x3 = it.s3.posIdent(id); x3 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
-			continue
-		}
-		x4 := i
-		if driver != 4 && driver != 0 {
-			if x4 = it.s4.posIdent(id); x4 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[3]; op.filter != 0 && !it.s4.track.admits(op, x4) {
-			continue
-		}
-		x5 := i
-		if driver != 5 && driver != 0 {
-			if x5 = it.s5.posIdent(id); x5 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[4]; op.filter != 0 && !it.s5.track.admits(op, x5) {
-			continue
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if it.op[0].mark {
-			it.s1.track.mark(x1)
-		}
-		if it.op[1].mark {
-			it.s2.track.mark(x2)
-		}
-		if it.op[2].mark {
-			it.s3.track.mark(x3)
-		}
-		if it.op[3].mark {
-			it.s4.track.mark(x4)
-		}
-		if it.op[4].mark {
-			it.s5.track.mark(x5)
-		}
-		if !visit(id, &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3], &it.s4.data[x4], &it.s5.data[x5]) {
-			return i
-		}
-	}
-	return len(ids)
 }
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter5[T1, T2, T3, T4, T5]) Next() bool {
-	if it.c1 != nil && (!it.started || it.released()) {
+	if !it.started || it.released() {
+		i := it.jc.i
 		it.start()
+		it.started, it.jc.i = true, i
 	}
-	if it.tracked || it.marks {
-		found := false
-		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5) bool {
-			it.id, it.p1, it.p2, it.p3, it.p4, it.p5 = id, p1, p2, p3, p4, p5
-			found = true
-			return false
-		})
-		it.i = i
-		if found {
-			it.i++
-		}
-		return found
-	}
-	ids := it.ids
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		var p1 *T1
-		if it.driver == 1 || it.driver == 0 {
-			p1 = &it.s1.data[i]
-		} else if x := it.s1.posIdent(id); x >= 0 {
-			p1 = &it.s1.data[x]
-		} else {
-			continue
-		}
-		var p2 *T2
-		if it.driver == 2 || it.driver == 0 {
-			p2 = &it.s2.data[i]
-		} else if x := it.s2.posIdent(id); x >= 0 {
-			p2 = &it.s2.data[x]
-		} else {
-			continue
-		}
-		var p3 *T3
-		if it.driver == 3 || it.driver == 0 {
-			p3 = &it.s3.data[i]
-		} else if x := it.s3.posIdent(id); x >= 0 {
-			p3 = &it.s3.data[x]
-		} else {
-			continue
-		}
-		var p4 *T4
-		if it.driver == 4 || it.driver == 0 {
-			p4 = &it.s4.data[i]
-		} else if x := it.s4.posIdent(id); x >= 0 {
-			p4 = &it.s4.data[x]
-		} else {
-			continue
-		}
-		var p5 *T5
-		if it.driver == 5 || it.driver == 0 {
-			p5 = &it.s5.data[i]
-		} else if x := it.s5.posIdent(id); x >= 0 {
-			p5 = &it.s5.data[x]
-		} else {
-			continue
-		}
-		if it.not != nil && excluded(it.not, id) {
-			continue
-		}
-		it.i, it.id = i+1, id
-		it.p1, it.p2, it.p3, it.p4, it.p5 = p1, p2, p3, p4, p5
+	if c := &it.jc; c.curLeft > 0 { // inside a run: step every position
+		c.curLeft--
+		it.id = c.ids[c.i]
+		c.i++
+		c.curAt[0]++
+		it.p1 = &it.s1.data[c.curAt[0]]
+		c.curAt[1]++
+		it.p2 = &it.s2.data[c.curAt[1]]
+		c.curAt[2]++
+		it.p3 = &it.s3.data[c.curAt[2]]
+		c.curAt[3]++
+		it.p4 = &it.s4.data[c.curAt[3]]
+		c.curAt[4]++
+		it.p5 = &it.s5.data[c.curAt[4]]
 		return true
 	}
-	it.i = len(ids)
-	return false
+	var x [maxParts]int
+	id, ok := it.jc.nextOne(&x)
+	if ok {
+		it.id = id
+		it.p1 = &it.s1.data[x[0]]
+		it.p2 = &it.s2.data[x[1]]
+		it.p3 = &it.s3.data[x[2]]
+		it.p4 = &it.s4.data[x[3]]
+		it.p5 = &it.s5.data[x[4]]
+	}
+	return ok
 }
 
 // ID returns the entity [Iter5.Next] stopped at.
@@ -3752,104 +2036,39 @@ func (it Iter5[T1, T2, T3, T4, T5]) Each(fn func(*T1, *T2, *T3, *T4, *T5)) {
 		fn(p1, p2, p3, p4, p5)
 		return true
 	}
-	if it.begin(visit) {
-		return
-	}
-	ids, driver, not := it.ids, it.driver, it.not
-	s1, data1 := it.s1, it.s1.data
-	s2, data2 := it.s2, it.s2.data
-	s3, data3 := it.s3, it.s3.data
-	s4, data4 := it.s4, it.s4.data
-	s5, data5 := it.s5, it.s5.data
-	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-		data1 := data1[:len(ids)]
-		data2 := data2[:len(ids)]
-		data3 := data3[:len(ids)]
-		data4 := data4[:len(ids)]
-		data5 := data5[:len(ids)]
-		// ids[i] is read only where used, so that a loop that ignores
-		// the id reads the components alone, like a loop over slices.
-		for i := it.i; i < len(ids); i++ {
-			if not != nil && excluded(not, ids[i]) {
-				continue
+	it.start()
+	c := &it.jc
+	d1 := it.s1.data
+	d2 := it.s2.data
+	d3 := it.s3.data
+	d4 := it.s4.data
+	d5 := it.s5.data
+	var b joinBatch
+	for c.next(&b) {
+		if b.run {
+			r1 := d1[b.at[0]:][:b.n]
+			r2 := d2[b.at[1]:][:b.n]
+			r3 := d3[b.at[2]:][:b.n]
+			r4 := d4[b.at[3]:][:b.n]
+			r5 := d5[b.at[4]:][:b.n]
+			for j := range b.n {
+				if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j]) {
+					c.stop(&b, j)
+					return
+				}
 			}
-			if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i], &data5[i]) {
+			continue
+		}
+		for j := range b.n {
+			if c.marks {
+				c.mark(&b, j)
+			}
+			if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]], &d5[b.x[4][j]]) {
+				c.stop(&b, j)
 				return
 			}
 		}
-		return
 	}
-	// Each other view's position is guessed first: right after the
-	// previous entity's there (last+1), which holds in storages that
-	// keep the driver's order. A miss looks the entity up (seek) and is
-	// counted; settle asks for re-alignment when misses are many.
-	misses, from := 0, it.i
-	dense1, last1 := s1.dense, -1
-	dense2, last2 := s2.dense, -1
-	dense3, last3 := s3.dense, -1
-	dense4, last4 := s4.dense, -1
-	dense5, last5 := s5.dense, -1
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 {
-			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = s1.seek(id, i); x1 < 0 {
-					continue
-				}
-				misses++
-			}
-			last1 = x1
-		}
-		x2 := i
-		if driver != 2 {
-			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = s2.seek(id, i); x2 < 0 {
-					continue
-				}
-				misses++
-			}
-			last2 = x2
-		}
-		x3 := i
-		if driver != 3 {
-			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-				if x3 = s3.seek(id, i); x3 < 0 {
-					continue
-				}
-				misses++
-			}
-			last3 = x3
-		}
-		x4 := i
-		if driver != 4 {
-			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-				if x4 = s4.seek(id, i); x4 < 0 {
-					continue
-				}
-				misses++
-			}
-			last4 = x4
-		}
-		x5 := i
-		if driver != 5 {
-			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
-				if x5 = s5.seek(id, i); x5 < 0 {
-					continue
-				}
-				misses++
-			}
-			last5 = x5
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5]) {
-			it.settle(misses, i+1-from)
-			return
-		}
-	}
-	it.settle(misses, len(ids)-from)
 }
 
 // EachWithID calls fn with the id and components of every matching entity.
@@ -3858,104 +2077,39 @@ func (it Iter5[T1, T2, T3, T4, T5]) EachWithID(fn func(EntityID, *T1, *T2, *T3, 
 		fn(id, p1, p2, p3, p4, p5)
 		return true
 	}
-	if it.begin(visit) {
-		return
-	}
-	ids, driver, not := it.ids, it.driver, it.not
-	s1, data1 := it.s1, it.s1.data
-	s2, data2 := it.s2, it.s2.data
-	s3, data3 := it.s3, it.s3.data
-	s4, data4 := it.s4, it.s4.data
-	s5, data5 := it.s5, it.s5.data
-	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-		data1 := data1[:len(ids)]
-		data2 := data2[:len(ids)]
-		data3 := data3[:len(ids)]
-		data4 := data4[:len(ids)]
-		data5 := data5[:len(ids)]
-		// ids[i] is read only where used, so that a loop that ignores
-		// the id reads the components alone, like a loop over slices.
-		for i := it.i; i < len(ids); i++ {
-			if not != nil && excluded(not, ids[i]) {
-				continue
+	it.start()
+	c := &it.jc
+	d1 := it.s1.data
+	d2 := it.s2.data
+	d3 := it.s3.data
+	d4 := it.s4.data
+	d5 := it.s5.data
+	var b joinBatch
+	for c.next(&b) {
+		if b.run {
+			r1 := d1[b.at[0]:][:b.n]
+			r2 := d2[b.at[1]:][:b.n]
+			r3 := d3[b.at[2]:][:b.n]
+			r4 := d4[b.at[3]:][:b.n]
+			r5 := d5[b.at[4]:][:b.n]
+			for j := range b.n {
+				if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j]) {
+					c.stop(&b, j)
+					return
+				}
 			}
-			if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i], &data5[i]) {
+			continue
+		}
+		for j := range b.n {
+			if c.marks {
+				c.mark(&b, j)
+			}
+			if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]], &d5[b.x[4][j]]) {
+				c.stop(&b, j)
 				return
 			}
 		}
-		return
 	}
-	// Each other view's position is guessed first: right after the
-	// previous entity's there (last+1), which holds in storages that
-	// keep the driver's order. A miss looks the entity up (seek) and is
-	// counted; settle asks for re-alignment when misses are many.
-	misses, from := 0, it.i
-	dense1, last1 := s1.dense, -1
-	dense2, last2 := s2.dense, -1
-	dense3, last3 := s3.dense, -1
-	dense4, last4 := s4.dense, -1
-	dense5, last5 := s5.dense, -1
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 {
-			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = s1.seek(id, i); x1 < 0 {
-					continue
-				}
-				misses++
-			}
-			last1 = x1
-		}
-		x2 := i
-		if driver != 2 {
-			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = s2.seek(id, i); x2 < 0 {
-					continue
-				}
-				misses++
-			}
-			last2 = x2
-		}
-		x3 := i
-		if driver != 3 {
-			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-				if x3 = s3.seek(id, i); x3 < 0 {
-					continue
-				}
-				misses++
-			}
-			last3 = x3
-		}
-		x4 := i
-		if driver != 4 {
-			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-				if x4 = s4.seek(id, i); x4 < 0 {
-					continue
-				}
-				misses++
-			}
-			last4 = x4
-		}
-		x5 := i
-		if driver != 5 {
-			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
-				if x5 = s5.seek(id, i); x5 < 0 {
-					continue
-				}
-				misses++
-			}
-			last5 = x5
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5]) {
-			it.settle(misses, i+1-from)
-			return
-		}
-	}
-	it.settle(misses, len(ids)-from)
 }
 
 // All iterates over the components of every matching entity, as rows.
@@ -3965,104 +2119,39 @@ func (it Iter5[T1, T2, T3, T4, T5]) All() iter.Seq[Row5[T1, T2, T3, T4, T5]] {
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5) bool {
 			return yield(Row5[T1, T2, T3, T4, T5]{p1, p2, p3, p4, p5})
 		}
-		if it.begin(visit) {
-			return
-		}
-		ids, driver, not := it.ids, it.driver, it.not
-		s1, data1 := it.s1, it.s1.data
-		s2, data2 := it.s2, it.s2.data
-		s3, data3 := it.s3, it.s3.data
-		s4, data4 := it.s4, it.s4.data
-		s5, data5 := it.s5, it.s5.data
-		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-			data1 := data1[:len(ids)]
-			data2 := data2[:len(ids)]
-			data3 := data3[:len(ids)]
-			data4 := data4[:len(ids)]
-			data5 := data5[:len(ids)]
-			// ids[i] is read only where used, so that a loop that ignores
-			// the id reads the components alone, like a loop over slices.
-			for i := it.i; i < len(ids); i++ {
-				if not != nil && excluded(not, ids[i]) {
-					continue
+		it.start()
+		c := &it.jc
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		d4 := it.s4.data
+		d5 := it.s5.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				r2 := d2[b.at[1]:][:b.n]
+				r3 := d3[b.at[2]:][:b.n]
+				r4 := d4[b.at[3]:][:b.n]
+				r5 := d5[b.at[4]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j]) {
+						c.stop(&b, j)
+						return
+					}
 				}
-				if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i], &data5[i]) {
+				continue
+			}
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]], &d5[b.x[4][j]]) {
+					c.stop(&b, j)
 					return
 				}
 			}
-			return
 		}
-		// Each other view's position is guessed first: right after the
-		// previous entity's there (last+1), which holds in storages that
-		// keep the driver's order. A miss looks the entity up (seek) and is
-		// counted; settle asks for re-alignment when misses are many.
-		misses, from := 0, it.i
-		dense1, last1 := s1.dense, -1
-		dense2, last2 := s2.dense, -1
-		dense3, last3 := s3.dense, -1
-		dense4, last4 := s4.dense, -1
-		dense5, last5 := s5.dense, -1
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			x1 := i
-			if driver != 1 {
-				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-					if x1 = s1.seek(id, i); x1 < 0 {
-						continue
-					}
-					misses++
-				}
-				last1 = x1
-			}
-			x2 := i
-			if driver != 2 {
-				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-					if x2 = s2.seek(id, i); x2 < 0 {
-						continue
-					}
-					misses++
-				}
-				last2 = x2
-			}
-			x3 := i
-			if driver != 3 {
-				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-					if x3 = s3.seek(id, i); x3 < 0 {
-						continue
-					}
-					misses++
-				}
-				last3 = x3
-			}
-			x4 := i
-			if driver != 4 {
-				if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-					if x4 = s4.seek(id, i); x4 < 0 {
-						continue
-					}
-					misses++
-				}
-				last4 = x4
-			}
-			x5 := i
-			if driver != 5 {
-				if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
-					if x5 = s5.seek(id, i); x5 < 0 {
-						continue
-					}
-					misses++
-				}
-				last5 = x5
-			}
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5]) {
-				it.settle(misses, i+1-from)
-				return
-			}
-		}
-		it.settle(misses, len(ids)-from)
 	}
 }
 
@@ -4073,105 +2162,100 @@ func (it Iter5[T1, T2, T3, T4, T5]) WithID() iter.Seq2[EntityID, Row5[T1, T2, T3
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5) bool {
 			return yield(id, Row5[T1, T2, T3, T4, T5]{p1, p2, p3, p4, p5})
 		}
-		if it.begin(visit) {
-			return
-		}
-		ids, driver, not := it.ids, it.driver, it.not
-		s1, data1 := it.s1, it.s1.data
-		s2, data2 := it.s2, it.s2.data
-		s3, data3 := it.s3, it.s3.data
-		s4, data4 := it.s4, it.s4.data
-		s5, data5 := it.s5, it.s5.data
-		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-			data1 := data1[:len(ids)]
-			data2 := data2[:len(ids)]
-			data3 := data3[:len(ids)]
-			data4 := data4[:len(ids)]
-			data5 := data5[:len(ids)]
-			// ids[i] is read only where used, so that a loop that ignores
-			// the id reads the components alone, like a loop over slices.
-			for i := it.i; i < len(ids); i++ {
-				if not != nil && excluded(not, ids[i]) {
-					continue
+		it.start()
+		c := &it.jc
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		d4 := it.s4.data
+		d5 := it.s5.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				r2 := d2[b.at[1]:][:b.n]
+				r3 := d3[b.at[2]:][:b.n]
+				r4 := d4[b.at[3]:][:b.n]
+				r5 := d5[b.at[4]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j]) {
+						c.stop(&b, j)
+						return
+					}
 				}
-				if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i], &data5[i]) {
+				continue
+			}
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]], &d5[b.x[4][j]]) {
+					c.stop(&b, j)
 					return
 				}
 			}
-			return
 		}
-		// Each other view's position is guessed first: right after the
-		// previous entity's there (last+1), which holds in storages that
-		// keep the driver's order. A miss looks the entity up (seek) and is
-		// counted; settle asks for re-alignment when misses are many.
-		misses, from := 0, it.i
-		dense1, last1 := s1.dense, -1
-		dense2, last2 := s2.dense, -1
-		dense3, last3 := s3.dense, -1
-		dense4, last4 := s4.dense, -1
-		dense5, last5 := s5.dense, -1
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			x1 := i
-			if driver != 1 {
-				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-					if x1 = s1.seek(id, i); x1 < 0 {
-						continue
+	}
+}
+
+// ParEach calls fn with the components of every matching entity, splitting
+// the driving storage across the worker pool (inner parallelism, the
+// guide's par_iter). fn runs on several goroutines at once, on different
+// entities. Joins over fewer than 2×[ParallelMin] candidates run on the
+// caller; see ParEachMin for expensive work. Panics if fn is nil.
+func (it Iter5[T1, T2, T3, T4, T5]) ParEach(fn func(*T1, *T2, *T3, *T4, *T5)) {
+	it.ParEachMin(ParallelMin, fn)
+}
+
+// ParEachMin is ParEach with chunks of at least grain candidates (and no
+// parallelism below 2×grain): use a small grain when fn is expensive.
+//
+// A join whose ViewMuts mark modifications marks what it hands out in one
+// pass on the caller first: marking updates summaries shared by
+// neighbouring components, which the workers must not write at once.
+func (it Iter5[T1, T2, T3, T4, T5]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4, *T5)) {
+	if fn == nil {
+		panic(errNilFunc("Iter5.ParEach"))
+	}
+	it.start()
+	it.jc.markPass()
+	it.jc.parallel(grain, func(c *joinCore) {
+		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5) bool {
+			fn(p1, p2, p3, p4, p5)
+			return true
+		}
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		d4 := it.s4.data
+		d5 := it.s5.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				r2 := d2[b.at[1]:][:b.n]
+				r3 := d3[b.at[2]:][:b.n]
+				r4 := d4[b.at[3]:][:b.n]
+				r5 := d5[b.at[4]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j]) {
+						c.stop(&b, j)
+						return
 					}
-					misses++
 				}
-				last1 = x1
-			}
-			x2 := i
-			if driver != 2 {
-				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-					if x2 = s2.seek(id, i); x2 < 0 {
-						continue
-					}
-					misses++
-				}
-				last2 = x2
-			}
-			x3 := i
-			if driver != 3 {
-				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-					if x3 = s3.seek(id, i); x3 < 0 {
-						continue
-					}
-					misses++
-				}
-				last3 = x3
-			}
-			x4 := i
-			if driver != 4 {
-				if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-					if x4 = s4.seek(id, i); x4 < 0 {
-						continue
-					}
-					misses++
-				}
-				last4 = x4
-			}
-			x5 := i
-			if driver != 5 {
-				if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
-					if x5 = s5.seek(id, i); x5 < 0 {
-						continue
-					}
-					misses++
-				}
-				last5 = x5
-			}
-			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5]) {
-				it.settle(misses, i+1-from)
-				return
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]], &d5[b.x[4][j]]) {
+					c.stop(&b, j)
+					return
+				}
 			}
 		}
-		it.settle(misses, len(ids)-from)
-	}
+	})
 }
 
 // Run5 is a stretch of a join of 5 views whose components sit at
@@ -4198,15 +2282,13 @@ type Run5[T1, T2, T3, T4, T5 any] struct {
 // A packed group (see [AddGroup5]) is one run. Outside a group, a run
 // is a stretch of the driving storage whose entities follow one another,
 // in the same order, in every other view: entities that were given these
-// components together (AddEntity5, the bulk calls) and have kept them.
-// Where such a stretch starts at different positions in the storages
-// (other entities were given some of the components first), its first
-// entity comes on its own and the rest as one run. An entity whose
-// neighbours are not its neighbours in every view comes as a run of its
-// own, which makes Runs slower than [Iter5.All] over joins whose
-// storages were filled in different orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
-// marks modifications also comes one entity per run. Finding the runs
-// compares the storages' entity ids, a chunk at a time.
+// components together (AddEntity5, the bulk calls) and have kept them,
+// or storages the world re-aligned (see [World.SetAutoAlign]). An entity
+// out of line comes as a run of its own, which makes Runs slower than
+// [Iter5.All] over joins whose storages are in different orders (until
+// the world re-aligns them). A join with a
+// [Changed] view, a Not filter, or a [ViewMut] that marks modifications
+// also comes one entity per run.
 //
 // Do not keep the slices after the views are released, or add or remove
 // components of the joined types while iterating. A run of one entity may
@@ -4214,254 +2296,42 @@ type Run5[T1, T2, T3, T4, T5 any] struct {
 func (it Iter5[T1, T2, T3, T4, T5]) Runs() iter.Seq[Run5[T1, T2, T3, T4, T5]] {
 	return func(yield func(Run5[T1, T2, T3, T4, T5]) bool) {
 		it := it // each range starts afresh (start), and ranges may run at once
-		if it.beginRuns(yield) {
-			return
-		}
-		ids, driver := it.ids, it.driver
-		s1, data1 := it.s1, it.s1.data
-		s2, data2 := it.s2, it.s2.data
-		s3, data3 := it.s3, it.s3.data
-		s4, data4 := it.s4, it.s4.data
-		s5, data5 := it.s5, it.s5.data
-		// last holds the position in each view of the last entity handed
-		// out. (An array, so that it stays in memory and leaves the
-		// registers to the caller's loop over a run.)
-		start := max(it.i, 0)
-		misses := 0 // entities that came as runs of their own (see settle)
-		defer func() { it.settle(misses, len(ids)-start) }()
-		var last [5]int
-		for v := range last {
-			last[v] = start - 1
-		}
-	next:
-		for i := start; i < len(ids); {
-			// Where the entity at i sits in each view: at i, or found in
-			// the sparse pages.
-			id := ids[i]
-			inLine := true
-			x1 := i
-			if driver != 1 {
-				if x1 = s1.posIdent(id); x1 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x1 == i
-			}
-			x2 := i
-			if driver != 2 {
-				if x2 = s2.posIdent(id); x2 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x2 == i
-			}
-			x3 := i
-			if driver != 3 {
-				if x3 = s3.posIdent(id); x3 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x3 == i
-			}
-			x4 := i
-			if driver != 4 {
-				if x4 = s4.posIdent(id); x4 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x4 == i
-			}
-			x5 := i
-			if driver != 5 {
-				if x5 = s5.posIdent(id); x5 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x5 == i
-			}
-			// A run starts at an entity in line, or at one that sits right
-			// after the last entity handed out in every view. Any other
-			// is a run of its own, without looking further.
-			// (Two yields: the loop of the long runs gets a copy of the
-			// body of its own, and the compiler gives the last one the
-			// better loop. last is set before yield: what stays live
-			// across the caller's loop takes registers from it.)
-			if !inLine && (x1 != last[0]+1 || x2 != last[1]+1 || x3 != last[2]+1 || x4 != last[3]+1 || x5 != last[4]+1) {
-				misses++
-				last[0] = x1
-				last[1] = x2
-				last[2] = x3
-				last[3] = x4
-				last[4] = x5
-				if !yield(Run5[T1, T2, T3, T4, T5]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1], data3[x3 : x3+1 : x3+1], data4[x4 : x4+1 : x4+1], data5[x5 : x5+1 : x5+1]}) {
+		it.start()
+		c := &it.jc
+		c.runMin = 1
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		d4 := it.s4.data
+		d5 := it.s5.data
+		var b joinBatch
+		var id [1]EntityID
+		for c.next(&b) {
+			if b.run {
+				n := b.n
+				if !yield(Run5[T1, T2, T3, T4, T5]{b.ids[:n:n], d1[b.at[0]:][:n:n], d2[b.at[1]:][:n:n], d3[b.at[2]:][:n:n], d4[b.at[3]:][:n:n], d5[b.at[4]:][:n:n]}) {
+					c.stop(&b, n-1)
 					return
 				}
-				i++
 				continue
 			}
-			k := it.runEnd(i, inLine, x1, x2, x3, x4, x5)
-			n := k - i
-			last[0] = x1 + n - 1
-			last[1] = x2 + n - 1
-			last[2] = x3 + n - 1
-			last[3] = x4 + n - 1
-			last[4] = x5 + n - 1
-			if !yield(Run5[T1, T2, T3, T4, T5]{ids[i:k:k], data1[x1 : x1+n : x1+n], data2[x2 : x2+n : x2+n], data3[x3 : x3+n : x3+n], data4[x4 : x4+n : x4+n], data5[x5 : x5+n : x5+n]}) {
-				return
-			}
-			i = k
-		}
-	}
-}
-
-// beginRuns starts an iteration of Runs (see start). A join with a Changed
-// view, a Not filter, or a view that marks what it hands out goes one
-// entity per run: beginRuns runs the whole iteration then and reports true.
-func (it *Iter5[T1, T2, T3, T4, T5]) beginRuns(yield func(Run5[T1, T2, T3, T4, T5]) bool) bool {
-	it.start()
-	if !it.tracked && !it.marks && it.not == nil {
-		return false
-	}
-	var id [1]EntityID
-	it.driveTracked(func(e EntityID, _ *T1, _ *T2, _ *T3, _ *T4, _ *T5) bool {
-		// Each run is one entity: its components as slices of one
-		// element of each storage, found again by id.
-		id[0] = e
-		x1 := it.s1.pos(e)
-		x2 := it.s2.pos(e)
-		x3 := it.s3.pos(e)
-		x4 := it.s4.pos(e)
-		x5 := it.s5.pos(e)
-		return yield(Run5[T1, T2, T3, T4, T5]{id[:], it.s1.data[x1 : x1+1], it.s2.data[x2 : x2+1], it.s3.data[x3 : x3+1], it.s4.data[x4 : x4+1], it.s5.data[x5 : x5+1]})
-	})
-	return true
-}
-
-// runEnd returns the end of the run of the driving storage's ids that
-// starts at position i: the ids from i on sit in each view from its
-// position x on (x1, x2, x3, x4, x5), in the same order, up to the end it
-// returns. inLine says that each x is i. A packed group is one run.
-func (it *Iter5[T1, T2, T3, T4, T5]) runEnd(i int, inLine bool, x1, x2, x3, x4, x5 int) int {
-	ids, driver := it.ids, it.driver
-	if driver == 0 {
-		return len(ids)
-	}
-	from := 1
-	if !inLine {
-		// Look the next few entities up in the sparse pages before
-		// comparing the storages' ids: the join reads those entries
-		// next anyway, where the ids are memory it does not otherwise
-		// touch, and entities out of line seldom make long runs.
-		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
-			j := i + from
-			if driver != 1 && it.s1.pos(ids[j]) != x1+from || driver != 2 && it.s2.pos(ids[j]) != x2+from || driver != 3 && it.s3.pos(ids[j]) != x3+from || driver != 4 && it.s4.pos(ids[j]) != x4+from || driver != 5 && it.s5.pos(ids[j]) != x5+from {
-				return j
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				id[0] = b.idb[j]
+				x1 := int(b.x[0][j])
+				x2 := int(b.x[1][j])
+				x3 := int(b.x[2][j])
+				x4 := int(b.x[3][j])
+				x5 := int(b.x[4][j])
+				if !yield(Run5[T1, T2, T3, T4, T5]{id[:], d1[x1 : x1+1 : x1+1], d2[x2 : x2+1 : x2+1], d3[x3 : x3+1 : x3+1], d4[x4 : x4+1 : x4+1], d5[x5 : x5+1 : x5+1]}) {
+					c.stop(&b, j)
+					return
+				}
 			}
 		}
 	}
-	var others [4][]EntityID
-	k := 0
-	if driver != 1 {
-		others[k] = it.s1.dense[x1:]
-		k++
-	}
-	if driver != 2 {
-		others[k] = it.s2.dense[x2:]
-		k++
-	}
-	if driver != 3 {
-		others[k] = it.s3.dense[x3:]
-		k++
-	}
-	if driver != 4 {
-		others[k] = it.s4.dense[x4:]
-		k++
-	}
-	if driver != 5 {
-		others[k] = it.s5.dense[x5:]
-		k++
-	}
-	return i + alignedPrefix(ids[i:], from, others[:k])
-}
-
-// Get returns the components of entity id, and false if it lacks one of
-// them or is excluded by a Not filter.
-// A Changed view's filter applies, and ViewMuts of types tracking
-// modification mark what Get hands out.
-func (it Iter5[T1, T2, T3, T4, T5]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, bool) {
-	if it.released() {
-		it.start() // panics if the views are released
-	}
-	if it.tracked || it.marks {
-		return it.getTracked(id)
-	}
-	p1 := it.s1.get(id)
-	p2 := it.s2.get(id)
-	p3 := it.s3.get(id)
-	p4 := it.s4.get(id)
-	p5 := it.s5.get(id)
-	if p1 == nil || p2 == nil || p3 == nil || p4 == nil || p5 == nil || (it.not != nil && excluded(it.not, id)) {
-		return nil, nil, nil, nil, nil, false
-	}
-	return p1, p2, p3, p4, p5, true
-}
-
-func (it *Iter5[T1, T2, T3, T4, T5]) getTracked(id EntityID) (*T1, *T2, *T3, *T4, *T5, bool) {
-	it.start() // the tracking windows as they are now
-	x1 := it.s1.pos(id)
-	if x1 < 0 {
-		return nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
-		return nil, nil, nil, nil, nil, false
-	}
-	x2 := it.s2.pos(id)
-	if x2 < 0 {
-		return nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
-		return nil, nil, nil, nil, nil, false
-	}
-	x3 := it.s3.pos(id)
-	if x3 < 0 {
-		return nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
-		return nil, nil, nil, nil, nil, false
-	}
-	x4 := it.s4.pos(id)
-	if x4 < 0 {
-		return nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[3]; op.filter != 0 && !it.s4.track.admits(op, x4) {
-		return nil, nil, nil, nil, nil, false
-	}
-	x5 := it.s5.pos(id)
-	if x5 < 0 {
-		return nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[4]; op.filter != 0 && !it.s5.track.admits(op, x5) {
-		return nil, nil, nil, nil, nil, false
-	}
-	if it.not != nil && excluded(it.not, id) {
-		return nil, nil, nil, nil, nil, false
-	}
-	if it.op[0].mark {
-		it.s1.track.mark(x1)
-	}
-	if it.op[1].mark {
-		it.s2.track.mark(x2)
-	}
-	if it.op[2].mark {
-		it.s3.track.mark(x3)
-	}
-	if it.op[3].mark {
-		it.s4.track.mark(x4)
-	}
-	if it.op[4].mark {
-		it.s5.track.mark(x5)
-	}
-	return &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3], &it.s4.data[x4], &it.s5.data[x5], true
 }
 
 // Packed returns the join as aligned slices when it runs over a packed
@@ -4476,139 +2346,33 @@ func (it *Iter5[T1, T2, T3, T4, T5]) getTracked(id EntityID) (*T1, *T2, *T3, *T4
 // using them.
 func (it Iter5[T1, T2, T3, T4, T5]) Packed() (ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, ok bool) {
 	it.start()
-	if it.driver != 0 || it.s1.group == nil || it.tracked || it.not != nil { // driver 0 without a group: lined-up prefixes (pick)
+	n, ok := it.jc.packedRange()
+	if !ok {
 		return nil, nil, nil, nil, nil, nil, false
 	}
-	n := len(it.ids)
-	if it.op[0].mark {
-		it.s1.track.markFirst(n)
+	return it.jc.ids, it.s1.data[:n], it.s2.data[:n], it.s3.data[:n], it.s4.data[:n], it.s5.data[:n], true
+}
+
+// Get returns the components of entity id, and false if it lacks one of
+// them or is excluded by a Not filter.
+// A Changed view's filter applies, and ViewMuts of types tracking
+// modification mark what Get hands out.
+func (it Iter5[T1, T2, T3, T4, T5]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, bool) {
+	if it.released() || it.jc.tracked || it.jc.marks {
+		it.start() // panics if the views are released; the tracking windows as they are now
 	}
-	if it.op[1].mark {
-		it.s2.track.markFirst(n)
+	var x [maxParts]int
+	if !it.jc.get(id, &x) {
+		return nil, nil, nil, nil, nil, false
 	}
-	if it.op[2].mark {
-		it.s3.track.markFirst(n)
-	}
-	if it.op[3].mark {
-		it.s4.track.markFirst(n)
-	}
-	if it.op[4].mark {
-		it.s5.track.markFirst(n)
-	}
-	return it.ids, it.s1.data[:n], it.s2.data[:n], it.s3.data[:n], it.s4.data[:n], it.s5.data[:n], true
+	return &it.s1.data[x[0]], &it.s2.data[x[1]], &it.s3.data[x[2]], &it.s4.data[x[3]], &it.s5.data[x[4]], true
 }
 
 // Count returns the number of matching entities. It hands nothing out,
 // so it marks nothing modified.
-func (it Iter5[T1, T2, T3, T4, T5]) Count() (n int) {
-	it.start() // before the marks are turned off: it reads them again
-	it.marks = false
-	for k := range it.op {
-		it.op[k].mark = false
-	}
-	visit := func(EntityID, *T1, *T2, *T3, *T4, *T5) bool {
-		n++
-		return true
-	}
-	if it.begin(visit) {
-		return
-	}
-	ids, driver, not := it.ids, it.driver, it.not
-	s1, data1 := it.s1, it.s1.data
-	s2, data2 := it.s2, it.s2.data
-	s3, data3 := it.s3, it.s3.data
-	s4, data4 := it.s4, it.s4.data
-	s5, data5 := it.s5, it.s5.data
-	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-		data1 := data1[:len(ids)]
-		data2 := data2[:len(ids)]
-		data3 := data3[:len(ids)]
-		data4 := data4[:len(ids)]
-		data5 := data5[:len(ids)]
-		// ids[i] is read only where used, so that a loop that ignores
-		// the id reads the components alone, like a loop over slices.
-		for i := it.i; i < len(ids); i++ {
-			if not != nil && excluded(not, ids[i]) {
-				continue
-			}
-			if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i], &data5[i]) {
-				return
-			}
-		}
-		return
-	}
-	// Each other view's position is guessed first: right after the
-	// previous entity's there (last+1), which holds in storages that
-	// keep the driver's order. A miss looks the entity up (seek) and is
-	// counted; settle asks for re-alignment when misses are many.
-	misses, from := 0, it.i
-	dense1, last1 := s1.dense, -1
-	dense2, last2 := s2.dense, -1
-	dense3, last3 := s3.dense, -1
-	dense4, last4 := s4.dense, -1
-	dense5, last5 := s5.dense, -1
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 {
-			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = s1.seek(id, i); x1 < 0 {
-					continue
-				}
-				misses++
-			}
-			last1 = x1
-		}
-		x2 := i
-		if driver != 2 {
-			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = s2.seek(id, i); x2 < 0 {
-					continue
-				}
-				misses++
-			}
-			last2 = x2
-		}
-		x3 := i
-		if driver != 3 {
-			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-				if x3 = s3.seek(id, i); x3 < 0 {
-					continue
-				}
-				misses++
-			}
-			last3 = x3
-		}
-		x4 := i
-		if driver != 4 {
-			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-				if x4 = s4.seek(id, i); x4 < 0 {
-					continue
-				}
-				misses++
-			}
-			last4 = x4
-		}
-		x5 := i
-		if driver != 5 {
-			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
-				if x5 = s5.seek(id, i); x5 < 0 {
-					continue
-				}
-				misses++
-			}
-			last5 = x5
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5]) {
-			it.settle(misses, i+1-from)
-			return
-		}
-	}
-	it.settle(misses, len(ids)-from)
-	return n
+func (it Iter5[T1, T2, T3, T4, T5]) Count() int {
+	it.start()
+	return it.jc.count()
 }
 
 // Row6 holds the components of one entity in a join of 6 views.
@@ -4638,27 +2402,16 @@ type Row6[T1, T2, T3, T4, T5, T6 any] struct {
 // again, and see the storages as they are then. A join whose views have
 // been released panics with [ErrReleased], also once they are borrowed
 // again: a join belongs to the borrow of its views.
-// All, WithID, Each, EachWithID and Count run one loop over the driving
-// storage with its state in registers; the cursor makes one call to Next per
-// entity, and keeps its state in memory: over a million entities, Join2's
-// cursor takes about twice as long as range over All.
+// All, WithID, Each and EachWithID go through the join a batch of
+// entities at a time; the cursor makes one call to Next per entity.
 type Iter6[T1, T2, T3, T4, T5, T6 any] struct {
-	s1     *sparseSet[T1]
-	s2     *sparseSet[T2]
-	s3     *sparseSet[T3]
-	s4     *sparseSet[T4]
-	s5     *sparseSet[T5]
-	s6     *sparseSet[T6]
-	not    []Filter
-	ids    []EntityID // the driving storage's entities
-	driver int        // which of s1..s6 drives: ids[i] owns data[i] there; 0 for a packed group, where ids[i] owns data[i] in every view
-	i      int        // the next position of ids to look at
-	// op says what to do with each view's tracking. tracked is set when a
-	// view is a Changed filter, which routes iteration through
-	// driveTracked; marks is set when a view marks what it hands out.
-	op      [6]opTrack
-	tracked bool
-	marks   bool
+	jc joinCore
+	s1 *sparseSet[T1]
+	s2 *sparseSet[T2]
+	s3 *sparseSet[T3]
+	s4 *sparseSet[T4]
+	s5 *sparseSet[T5]
+	s6 *sparseSet[T6]
 	// c1..c6 are the states of the views the join was made of, and
 	// keys their kinds, or nil when the join was made from storages
 	// (under a world-wide borrow). Each iteration reads the views afresh
@@ -4683,13 +2436,12 @@ type Iter6[T1, T2, T3, T4, T5, T6 any] struct {
 
 // Join6 joins 6 views ([View] or [ViewMut], in any mix): the
 // iteration visits each entity that has all 6 components, driven by the
-// shortest storage and probing the others. Pointers from a View are for
-// reading only.
-//
-// Over a packed group of exactly these types, and over storages that line
-// up (the same entities first, in the same order, as when they were
-// created in order with these components), it walks aligned positions
-// instead, with no probe.
+// shortest storage, guessing that each entity sits in the other storages
+// right after the previous one, and looking it up where the guess misses.
+// Storages that hold the join's entities in the same order (filled in
+// order, or re-aligned: see [World.SetAutoAlign]) go as runs of aligned
+// positions, with no look-up; so does a packed group of exactly these
+// types. Pointers from a View are for reading only.
 //
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
@@ -4707,77 +2459,57 @@ func Join6[P1 Part[T1], P2 Part[T2], P3 Part[T3], P4 Part[T4], P5 Part[T5], P6 P
 }
 
 // read takes the join's storages from its views as they are now (store
-// panics for a view released), and what to do with their tracking, and
-// picks the driver.
+// panics for a view released), with what to do with their tracking.
 func (it *Iter6[T1, T2, T3, T4, T5, T6]) read() {
-	if it.s1 = it.c1.store(it.keys[0].epoch); it.s1.track != nil {
-		it.op[0] = it.c1.trackOp(it.keys[0])
+	it.s1 = it.c1.store(it.keys[0].epoch)
+	it.s2 = it.c2.store(it.keys[1].epoch)
+	it.s3 = it.c3.store(it.keys[2].epoch)
+	it.s4 = it.c4.store(it.keys[3].epoch)
+	it.s5 = it.c5.store(it.keys[4].epoch)
+	it.s6 = it.c6.store(it.keys[5].epoch)
+	it.setup()
+	if it.s1.track != nil {
+		it.jc.op[0] = it.c1.trackOp(it.keys[0])
 	}
-	if it.s2 = it.c2.store(it.keys[1].epoch); it.s2.track != nil {
-		it.op[1] = it.c2.trackOp(it.keys[1])
+	if it.s2.track != nil {
+		it.jc.op[1] = it.c2.trackOp(it.keys[1])
 	}
-	if it.s3 = it.c3.store(it.keys[2].epoch); it.s3.track != nil {
-		it.op[2] = it.c3.trackOp(it.keys[2])
+	if it.s3.track != nil {
+		it.jc.op[2] = it.c3.trackOp(it.keys[2])
 	}
-	if it.s4 = it.c4.store(it.keys[3].epoch); it.s4.track != nil {
-		it.op[3] = it.c4.trackOp(it.keys[3])
+	if it.s4.track != nil {
+		it.jc.op[3] = it.c4.trackOp(it.keys[3])
 	}
-	if it.s5 = it.c5.store(it.keys[4].epoch); it.s5.track != nil {
-		it.op[4] = it.c5.trackOp(it.keys[4])
+	if it.s5.track != nil {
+		it.jc.op[4] = it.c5.trackOp(it.keys[4])
 	}
-	if it.s6 = it.c6.store(it.keys[5].epoch); it.s6.track != nil {
-		it.op[5] = it.c6.trackOp(it.keys[5])
+	if it.s6.track != nil {
+		it.jc.op[5] = it.c6.trackOp(it.keys[5])
 	}
-	it.tracked = it.op[0].filter != 0 || it.op[1].filter != 0 || it.op[2].filter != 0 || it.op[3].filter != 0 || it.op[4].filter != 0 || it.op[5].filter != 0
-	it.marks = it.op[0].mark || it.op[1].mark || it.op[2].mark || it.op[3].mark || it.op[4].mark || it.op[5].mark
-	it.pick()
+	it.jc.setFlags()
+	if it.c1.w == it.c1.w && it.c2.w == it.c1.w && it.c3.w == it.c1.w && it.c4.w == it.c1.w && it.c5.w == it.c1.w && it.c6.w == it.c1.w {
+		it.jc.w = it.c1.w
+	}
 }
 
-// newIter6 returns the join of the storages s1, s2, s3, s4, s5, s6, driven by the shortest.
+// newIter6 returns the join of the storages s1, s2, s3, s4, s5, s6.
 func newIter6[T1, T2, T3, T4, T5, T6 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3], s4 *sparseSet[T4], s5 *sparseSet[T5], s6 *sparseSet[T6]) Iter6[T1, T2, T3, T4, T5, T6] {
 	it := Iter6[T1, T2, T3, T4, T5, T6]{s1: s1, s2: s2, s3: s3, s4: s4, s5: s5, s6: s6}
-	it.pick()
+	it.setup()
 	return it
 }
 
-// pick chooses what drives the join: the aligned range of a packed group
-// when the storages are exactly its members, else the shortest storage.
-// The shortest storage's components may also line up with the others'
-// without a group: when the identity prefix of every storage (see
-// sparseSet.pre) covers that many components, in one generation, the
-// first n components of each belong to the entities with indices 0..n-1,
-// in order (entities created in order with these components, as a level
-// or a wave is loaded). The join then runs as over a group (driver 0),
-// on aligned positions with no probe.
-func (it *Iter6[T1, T2, T3, T4, T5, T6]) pick() {
-	it.ids, it.driver = it.s1.dense, 1
-	if len(it.s2.dense) < len(it.ids) {
-		it.ids, it.driver = it.s2.dense, 2
-	}
-	if len(it.s3.dense) < len(it.ids) {
-		it.ids, it.driver = it.s3.dense, 3
-	}
-	if len(it.s4.dense) < len(it.ids) {
-		it.ids, it.driver = it.s4.dense, 4
-	}
-	if len(it.s5.dense) < len(it.ids) {
-		it.ids, it.driver = it.s5.dense, 5
-	}
-	if len(it.s6.dense) < len(it.ids) {
-		it.ids, it.driver = it.s6.dense, 6
-	}
-	if it.s1.group != nil {
-		if g := packed(it.s1, it.s2, it.s3, it.s4, it.s5, it.s6); g != nil {
-			it.ids, it.driver = it.s1.dense[:g.n], 0
-		}
-	} else if n, gen := uint64(len(it.ids)), it.s1.pre.gen; it.s1.pre.n >= n &&
-		it.s2.pre.n >= n && it.s2.pre.gen == gen &&
-		it.s3.pre.n >= n && it.s3.pre.gen == gen &&
-		it.s4.pre.n >= n && it.s4.pre.gen == gen &&
-		it.s5.pre.n >= n && it.s5.pre.gen == gen &&
-		it.s6.pre.n >= n && it.s6.pre.gen == gen {
-		it.driver = 0
-	}
+// setup gives the join core the storages, and lets it pick the driver.
+func (it *Iter6[T1, T2, T3, T4, T5, T6]) setup() {
+	not := it.jc.not
+	it.jc = joinCore{n: 6, not: not}
+	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.group)
+	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.group)
+	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.group)
+	it.jc.setStore(3, &it.s4.sparseIndex, stampsOf(it.s4.track), it.s4, it.s4.group)
+	it.jc.setStore(4, &it.s5.sparseIndex, stampsOf(it.s5.track), it.s5, it.s5.group)
+	it.jc.setStore(5, &it.s6.sparseIndex, stampsOf(it.s6.track), it.s6, it.s6.group)
+	it.jc.pick()
 }
 
 // start readies a join made from views for an iteration. When the
@@ -4796,6 +2528,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) start() {
 	case it.released():
 		panic(errViewReleased)
 	}
+	it.jc.begin()
 }
 
 // released reports whether the join was made from views of which one no
@@ -4804,205 +2537,50 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch || it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch || it.c6.s != it.s6 || it.c6.epoch != it.keys[5].epoch)
 }
 
-// settle tells the world how a pass over n of the driver's entities went:
-// misses guesses missed (see align.go). It asks for re-alignment when
-// they are many, and otherwise keeps the other storages in the driver's
-// order. Joins made from storages, over a group, or over views of
-// several worlds tell nothing.
-func (it *Iter6[T1, T2, T3, T4, T5, T6]) settle(misses, n int) {
-	if it.c1 == nil || it.driver == 0 || it.c2.w != it.c1.w || it.c3.w != it.c1.w || it.c4.w != it.c1.w || it.c5.w != it.c1.w || it.c6.w != it.c1.w {
-		return
-	}
-	settleJoin(it.c1.w, it.driver-1, misses, n, []storage{it.s1, it.s2, it.s3, it.s4, it.s5, it.s6})
-}
-
-// begin starts an iteration of the drive (see start). When the join has a
-// Changed view or marks what it hands out, begin runs the whole iteration
-// through driveTracked and reports true.
-func (it *Iter6[T1, T2, T3, T4, T5, T6]) begin(visit func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6) bool) bool {
-	it.start()
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
-		return true
-	}
-	return false
-}
-
 // Not returns the join restricted to entities that are in none of filters
 // (usually views: the guide's `!&v_vel`).
 func (it Iter6[T1, T2, T3, T4, T5, T6]) Not(filters ...Filter) Iter6[T1, T2, T3, T4, T5, T6] {
-	it.not = append(it.not[:len(it.not):len(it.not)], filters...)
+	it.jc.not = append(it.jc.not[:len(it.jc.not):len(it.jc.not)], filters...)
 	return it
-}
-
-// driveTracked is the loop of a join with tracking: it finds each view's
-// position for the entity, applies the Changed filters, marks what ViewMuts
-// hand out, and calls visit. It returns the position of ids where visit
-// returned false, or len(ids).
-func (it *Iter6[T1, T2, T3, T4, T5, T6]) driveTracked(visit func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6) bool) int {
-	ids, driver, not := it.ids, it.driver, it.not
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posIdent(id); x1 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
-			continue
-		}
-		x2 := i
-		if driver != 2 && driver != 0 {
-			if x2 = it.s2.posIdent(id); x2 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
-			continue
-		}
-		x3 := i
-		if driver != 3 && driver != 0 {
-			if x3 = it.s3.posIdent(id); x3 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
-			continue
-		}
-		x4 := i
-		if driver != 4 && driver != 0 {
-			if x4 = it.s4.posIdent(id); x4 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[3]; op.filter != 0 && !it.s4.track.admits(op, x4) {
-			continue
-		}
-		x5 := i
-		if driver != 5 && driver != 0 {
-			if x5 = it.s5.posIdent(id); x5 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[4]; op.filter != 0 && !it.s5.track.admits(op, x5) {
-			continue
-		}
-		x6 := i
-		if driver != 6 && driver != 0 {
-			if x6 = it.s6.posIdent(id); x6 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[5]; op.filter != 0 && !it.s6.track.admits(op, x6) {
-			continue
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if it.op[0].mark {
-			it.s1.track.mark(x1)
-		}
-		if it.op[1].mark {
-			it.s2.track.mark(x2)
-		}
-		if it.op[2].mark {
-			it.s3.track.mark(x3)
-		}
-		if it.op[3].mark {
-			it.s4.track.mark(x4)
-		}
-		if it.op[4].mark {
-			it.s5.track.mark(x5)
-		}
-		if it.op[5].mark {
-			it.s6.track.mark(x6)
-		}
-		if !visit(id, &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3], &it.s4.data[x4], &it.s5.data[x5], &it.s6.data[x6]) {
-			return i
-		}
-	}
-	return len(ids)
 }
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter6[T1, T2, T3, T4, T5, T6]) Next() bool {
-	if it.c1 != nil && (!it.started || it.released()) {
+	if !it.started || it.released() {
+		i := it.jc.i
 		it.start()
+		it.started, it.jc.i = true, i
 	}
-	if it.tracked || it.marks {
-		found := false
-		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6) bool {
-			it.id, it.p1, it.p2, it.p3, it.p4, it.p5, it.p6 = id, p1, p2, p3, p4, p5, p6
-			found = true
-			return false
-		})
-		it.i = i
-		if found {
-			it.i++
-		}
-		return found
-	}
-	ids := it.ids
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		var p1 *T1
-		if it.driver == 1 || it.driver == 0 {
-			p1 = &it.s1.data[i]
-		} else if x := it.s1.posIdent(id); x >= 0 {
-			p1 = &it.s1.data[x]
-		} else {
-			continue
-		}
-		var p2 *T2
-		if it.driver == 2 || it.driver == 0 {
-			p2 = &it.s2.data[i]
-		} else if x := it.s2.posIdent(id); x >= 0 {
-			p2 = &it.s2.data[x]
-		} else {
-			continue
-		}
-		var p3 *T3
-		if it.driver == 3 || it.driver == 0 {
-			p3 = &it.s3.data[i]
-		} else if x := it.s3.posIdent(id); x >= 0 {
-			p3 = &it.s3.data[x]
-		} else {
-			continue
-		}
-		var p4 *T4
-		if it.driver == 4 || it.driver == 0 {
-			p4 = &it.s4.data[i]
-		} else if x := it.s4.posIdent(id); x >= 0 {
-			p4 = &it.s4.data[x]
-		} else {
-			continue
-		}
-		var p5 *T5
-		if it.driver == 5 || it.driver == 0 {
-			p5 = &it.s5.data[i]
-		} else if x := it.s5.posIdent(id); x >= 0 {
-			p5 = &it.s5.data[x]
-		} else {
-			continue
-		}
-		var p6 *T6
-		if it.driver == 6 || it.driver == 0 {
-			p6 = &it.s6.data[i]
-		} else if x := it.s6.posIdent(id); x >= 0 {
-			p6 = &it.s6.data[x]
-		} else {
-			continue
-		}
-		if it.not != nil && excluded(it.not, id) {
-			continue
-		}
-		it.i, it.id = i+1, id
-		it.p1, it.p2, it.p3, it.p4, it.p5, it.p6 = p1, p2, p3, p4, p5, p6
+	if c := &it.jc; c.curLeft > 0 { // inside a run: step every position
+		c.curLeft--
+		it.id = c.ids[c.i]
+		c.i++
+		c.curAt[0]++
+		it.p1 = &it.s1.data[c.curAt[0]]
+		c.curAt[1]++
+		it.p2 = &it.s2.data[c.curAt[1]]
+		c.curAt[2]++
+		it.p3 = &it.s3.data[c.curAt[2]]
+		c.curAt[3]++
+		it.p4 = &it.s4.data[c.curAt[3]]
+		c.curAt[4]++
+		it.p5 = &it.s5.data[c.curAt[4]]
+		c.curAt[5]++
+		it.p6 = &it.s6.data[c.curAt[5]]
 		return true
 	}
-	it.i = len(ids)
-	return false
+	var x [maxParts]int
+	id, ok := it.jc.nextOne(&x)
+	if ok {
+		it.id = id
+		it.p1 = &it.s1.data[x[0]]
+		it.p2 = &it.s2.data[x[1]]
+		it.p3 = &it.s3.data[x[2]]
+		it.p4 = &it.s4.data[x[3]]
+		it.p5 = &it.s5.data[x[4]]
+		it.p6 = &it.s6.data[x[5]]
+	}
+	return ok
 }
 
 // ID returns the entity [Iter6.Next] stopped at.
@@ -5019,117 +2597,41 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Each(fn func(*T1, *T2, *T3, *T4, *T5, *T
 		fn(p1, p2, p3, p4, p5, p6)
 		return true
 	}
-	if it.begin(visit) {
-		return
-	}
-	ids, driver, not := it.ids, it.driver, it.not
-	s1, data1 := it.s1, it.s1.data
-	s2, data2 := it.s2, it.s2.data
-	s3, data3 := it.s3, it.s3.data
-	s4, data4 := it.s4, it.s4.data
-	s5, data5 := it.s5, it.s5.data
-	s6, data6 := it.s6, it.s6.data
-	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-		data1 := data1[:len(ids)]
-		data2 := data2[:len(ids)]
-		data3 := data3[:len(ids)]
-		data4 := data4[:len(ids)]
-		data5 := data5[:len(ids)]
-		data6 := data6[:len(ids)]
-		// ids[i] is read only where used, so that a loop that ignores
-		// the id reads the components alone, like a loop over slices.
-		for i := it.i; i < len(ids); i++ {
-			if not != nil && excluded(not, ids[i]) {
-				continue
+	it.start()
+	c := &it.jc
+	d1 := it.s1.data
+	d2 := it.s2.data
+	d3 := it.s3.data
+	d4 := it.s4.data
+	d5 := it.s5.data
+	d6 := it.s6.data
+	var b joinBatch
+	for c.next(&b) {
+		if b.run {
+			r1 := d1[b.at[0]:][:b.n]
+			r2 := d2[b.at[1]:][:b.n]
+			r3 := d3[b.at[2]:][:b.n]
+			r4 := d4[b.at[3]:][:b.n]
+			r5 := d5[b.at[4]:][:b.n]
+			r6 := d6[b.at[5]:][:b.n]
+			for j := range b.n {
+				if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j]) {
+					c.stop(&b, j)
+					return
+				}
 			}
-			if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i], &data5[i], &data6[i]) {
+			continue
+		}
+		for j := range b.n {
+			if c.marks {
+				c.mark(&b, j)
+			}
+			if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]], &d5[b.x[4][j]], &d6[b.x[5][j]]) {
+				c.stop(&b, j)
 				return
 			}
 		}
-		return
 	}
-	// Each other view's position is guessed first: right after the
-	// previous entity's there (last+1), which holds in storages that
-	// keep the driver's order. A miss looks the entity up (seek) and is
-	// counted; settle asks for re-alignment when misses are many.
-	misses, from := 0, it.i
-	dense1, last1 := s1.dense, -1
-	dense2, last2 := s2.dense, -1
-	dense3, last3 := s3.dense, -1
-	dense4, last4 := s4.dense, -1
-	dense5, last5 := s5.dense, -1
-	dense6, last6 := s6.dense, -1
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 {
-			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = s1.seek(id, i); x1 < 0 {
-					continue
-				}
-				misses++
-			}
-			last1 = x1
-		}
-		x2 := i
-		if driver != 2 {
-			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = s2.seek(id, i); x2 < 0 {
-					continue
-				}
-				misses++
-			}
-			last2 = x2
-		}
-		x3 := i
-		if driver != 3 {
-			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-				if x3 = s3.seek(id, i); x3 < 0 {
-					continue
-				}
-				misses++
-			}
-			last3 = x3
-		}
-		x4 := i
-		if driver != 4 {
-			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-				if x4 = s4.seek(id, i); x4 < 0 {
-					continue
-				}
-				misses++
-			}
-			last4 = x4
-		}
-		x5 := i
-		if driver != 5 {
-			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
-				if x5 = s5.seek(id, i); x5 < 0 {
-					continue
-				}
-				misses++
-			}
-			last5 = x5
-		}
-		x6 := i
-		if driver != 6 {
-			if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
-				if x6 = s6.seek(id, i); x6 < 0 {
-					continue
-				}
-				misses++
-			}
-			last6 = x6
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6]) {
-			it.settle(misses, i+1-from)
-			return
-		}
-	}
-	it.settle(misses, len(ids)-from)
 }
 
 // EachWithID calls fn with the id and components of every matching entity.
@@ -5138,117 +2640,41 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) EachWithID(fn func(EntityID, *T1, *T2, *
 		fn(id, p1, p2, p3, p4, p5, p6)
 		return true
 	}
-	if it.begin(visit) {
-		return
-	}
-	ids, driver, not := it.ids, it.driver, it.not
-	s1, data1 := it.s1, it.s1.data
-	s2, data2 := it.s2, it.s2.data
-	s3, data3 := it.s3, it.s3.data
-	s4, data4 := it.s4, it.s4.data
-	s5, data5 := it.s5, it.s5.data
-	s6, data6 := it.s6, it.s6.data
-	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-		data1 := data1[:len(ids)]
-		data2 := data2[:len(ids)]
-		data3 := data3[:len(ids)]
-		data4 := data4[:len(ids)]
-		data5 := data5[:len(ids)]
-		data6 := data6[:len(ids)]
-		// ids[i] is read only where used, so that a loop that ignores
-		// the id reads the components alone, like a loop over slices.
-		for i := it.i; i < len(ids); i++ {
-			if not != nil && excluded(not, ids[i]) {
-				continue
+	it.start()
+	c := &it.jc
+	d1 := it.s1.data
+	d2 := it.s2.data
+	d3 := it.s3.data
+	d4 := it.s4.data
+	d5 := it.s5.data
+	d6 := it.s6.data
+	var b joinBatch
+	for c.next(&b) {
+		if b.run {
+			r1 := d1[b.at[0]:][:b.n]
+			r2 := d2[b.at[1]:][:b.n]
+			r3 := d3[b.at[2]:][:b.n]
+			r4 := d4[b.at[3]:][:b.n]
+			r5 := d5[b.at[4]:][:b.n]
+			r6 := d6[b.at[5]:][:b.n]
+			for j := range b.n {
+				if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j]) {
+					c.stop(&b, j)
+					return
+				}
 			}
-			if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i], &data5[i], &data6[i]) {
+			continue
+		}
+		for j := range b.n {
+			if c.marks {
+				c.mark(&b, j)
+			}
+			if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]], &d5[b.x[4][j]], &d6[b.x[5][j]]) {
+				c.stop(&b, j)
 				return
 			}
 		}
-		return
 	}
-	// Each other view's position is guessed first: right after the
-	// previous entity's there (last+1), which holds in storages that
-	// keep the driver's order. A miss looks the entity up (seek) and is
-	// counted; settle asks for re-alignment when misses are many.
-	misses, from := 0, it.i
-	dense1, last1 := s1.dense, -1
-	dense2, last2 := s2.dense, -1
-	dense3, last3 := s3.dense, -1
-	dense4, last4 := s4.dense, -1
-	dense5, last5 := s5.dense, -1
-	dense6, last6 := s6.dense, -1
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 {
-			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = s1.seek(id, i); x1 < 0 {
-					continue
-				}
-				misses++
-			}
-			last1 = x1
-		}
-		x2 := i
-		if driver != 2 {
-			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = s2.seek(id, i); x2 < 0 {
-					continue
-				}
-				misses++
-			}
-			last2 = x2
-		}
-		x3 := i
-		if driver != 3 {
-			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-				if x3 = s3.seek(id, i); x3 < 0 {
-					continue
-				}
-				misses++
-			}
-			last3 = x3
-		}
-		x4 := i
-		if driver != 4 {
-			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-				if x4 = s4.seek(id, i); x4 < 0 {
-					continue
-				}
-				misses++
-			}
-			last4 = x4
-		}
-		x5 := i
-		if driver != 5 {
-			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
-				if x5 = s5.seek(id, i); x5 < 0 {
-					continue
-				}
-				misses++
-			}
-			last5 = x5
-		}
-		x6 := i
-		if driver != 6 {
-			if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
-				if x6 = s6.seek(id, i); x6 < 0 {
-					continue
-				}
-				misses++
-			}
-			last6 = x6
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6]) {
-			it.settle(misses, i+1-from)
-			return
-		}
-	}
-	it.settle(misses, len(ids)-from)
 }
 
 // All iterates over the components of every matching entity, as rows.
@@ -5258,117 +2684,41 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) All() iter.Seq[Row6[T1, T2, T3, T4, T5, 
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6) bool {
 			return yield(Row6[T1, T2, T3, T4, T5, T6]{p1, p2, p3, p4, p5, p6})
 		}
-		if it.begin(visit) {
-			return
-		}
-		ids, driver, not := it.ids, it.driver, it.not
-		s1, data1 := it.s1, it.s1.data
-		s2, data2 := it.s2, it.s2.data
-		s3, data3 := it.s3, it.s3.data
-		s4, data4 := it.s4, it.s4.data
-		s5, data5 := it.s5, it.s5.data
-		s6, data6 := it.s6, it.s6.data
-		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-			data1 := data1[:len(ids)]
-			data2 := data2[:len(ids)]
-			data3 := data3[:len(ids)]
-			data4 := data4[:len(ids)]
-			data5 := data5[:len(ids)]
-			data6 := data6[:len(ids)]
-			// ids[i] is read only where used, so that a loop that ignores
-			// the id reads the components alone, like a loop over slices.
-			for i := it.i; i < len(ids); i++ {
-				if not != nil && excluded(not, ids[i]) {
-					continue
+		it.start()
+		c := &it.jc
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		d4 := it.s4.data
+		d5 := it.s5.data
+		d6 := it.s6.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				r2 := d2[b.at[1]:][:b.n]
+				r3 := d3[b.at[2]:][:b.n]
+				r4 := d4[b.at[3]:][:b.n]
+				r5 := d5[b.at[4]:][:b.n]
+				r6 := d6[b.at[5]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j]) {
+						c.stop(&b, j)
+						return
+					}
 				}
-				if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i], &data5[i], &data6[i]) {
+				continue
+			}
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]], &d5[b.x[4][j]], &d6[b.x[5][j]]) {
+					c.stop(&b, j)
 					return
 				}
 			}
-			return
 		}
-		// Each other view's position is guessed first: right after the
-		// previous entity's there (last+1), which holds in storages that
-		// keep the driver's order. A miss looks the entity up (seek) and is
-		// counted; settle asks for re-alignment when misses are many.
-		misses, from := 0, it.i
-		dense1, last1 := s1.dense, -1
-		dense2, last2 := s2.dense, -1
-		dense3, last3 := s3.dense, -1
-		dense4, last4 := s4.dense, -1
-		dense5, last5 := s5.dense, -1
-		dense6, last6 := s6.dense, -1
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			x1 := i
-			if driver != 1 {
-				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-					if x1 = s1.seek(id, i); x1 < 0 {
-						continue
-					}
-					misses++
-				}
-				last1 = x1
-			}
-			x2 := i
-			if driver != 2 {
-				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-					if x2 = s2.seek(id, i); x2 < 0 {
-						continue
-					}
-					misses++
-				}
-				last2 = x2
-			}
-			x3 := i
-			if driver != 3 {
-				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-					if x3 = s3.seek(id, i); x3 < 0 {
-						continue
-					}
-					misses++
-				}
-				last3 = x3
-			}
-			x4 := i
-			if driver != 4 {
-				if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-					if x4 = s4.seek(id, i); x4 < 0 {
-						continue
-					}
-					misses++
-				}
-				last4 = x4
-			}
-			x5 := i
-			if driver != 5 {
-				if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
-					if x5 = s5.seek(id, i); x5 < 0 {
-						continue
-					}
-					misses++
-				}
-				last5 = x5
-			}
-			x6 := i
-			if driver != 6 {
-				if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
-					if x6 = s6.seek(id, i); x6 < 0 {
-						continue
-					}
-					misses++
-				}
-				last6 = x6
-			}
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6]) {
-				it.settle(misses, i+1-from)
-				return
-			}
-		}
-		it.settle(misses, len(ids)-from)
 	}
 }
 
@@ -5379,118 +2729,104 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) WithID() iter.Seq2[EntityID, Row6[T1, T2
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6) bool {
 			return yield(id, Row6[T1, T2, T3, T4, T5, T6]{p1, p2, p3, p4, p5, p6})
 		}
-		if it.begin(visit) {
-			return
-		}
-		ids, driver, not := it.ids, it.driver, it.not
-		s1, data1 := it.s1, it.s1.data
-		s2, data2 := it.s2, it.s2.data
-		s3, data3 := it.s3, it.s3.data
-		s4, data4 := it.s4, it.s4.data
-		s5, data5 := it.s5, it.s5.data
-		s6, data6 := it.s6, it.s6.data
-		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-			data1 := data1[:len(ids)]
-			data2 := data2[:len(ids)]
-			data3 := data3[:len(ids)]
-			data4 := data4[:len(ids)]
-			data5 := data5[:len(ids)]
-			data6 := data6[:len(ids)]
-			// ids[i] is read only where used, so that a loop that ignores
-			// the id reads the components alone, like a loop over slices.
-			for i := it.i; i < len(ids); i++ {
-				if not != nil && excluded(not, ids[i]) {
-					continue
+		it.start()
+		c := &it.jc
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		d4 := it.s4.data
+		d5 := it.s5.data
+		d6 := it.s6.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				r2 := d2[b.at[1]:][:b.n]
+				r3 := d3[b.at[2]:][:b.n]
+				r4 := d4[b.at[3]:][:b.n]
+				r5 := d5[b.at[4]:][:b.n]
+				r6 := d6[b.at[5]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j]) {
+						c.stop(&b, j)
+						return
+					}
 				}
-				if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i], &data5[i], &data6[i]) {
+				continue
+			}
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]], &d5[b.x[4][j]], &d6[b.x[5][j]]) {
+					c.stop(&b, j)
 					return
 				}
 			}
-			return
 		}
-		// Each other view's position is guessed first: right after the
-		// previous entity's there (last+1), which holds in storages that
-		// keep the driver's order. A miss looks the entity up (seek) and is
-		// counted; settle asks for re-alignment when misses are many.
-		misses, from := 0, it.i
-		dense1, last1 := s1.dense, -1
-		dense2, last2 := s2.dense, -1
-		dense3, last3 := s3.dense, -1
-		dense4, last4 := s4.dense, -1
-		dense5, last5 := s5.dense, -1
-		dense6, last6 := s6.dense, -1
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			x1 := i
-			if driver != 1 {
-				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-					if x1 = s1.seek(id, i); x1 < 0 {
-						continue
+	}
+}
+
+// ParEach calls fn with the components of every matching entity, splitting
+// the driving storage across the worker pool (inner parallelism, the
+// guide's par_iter). fn runs on several goroutines at once, on different
+// entities. Joins over fewer than 2×[ParallelMin] candidates run on the
+// caller; see ParEachMin for expensive work. Panics if fn is nil.
+func (it Iter6[T1, T2, T3, T4, T5, T6]) ParEach(fn func(*T1, *T2, *T3, *T4, *T5, *T6)) {
+	it.ParEachMin(ParallelMin, fn)
+}
+
+// ParEachMin is ParEach with chunks of at least grain candidates (and no
+// parallelism below 2×grain): use a small grain when fn is expensive.
+//
+// A join whose ViewMuts mark modifications marks what it hands out in one
+// pass on the caller first: marking updates summaries shared by
+// neighbouring components, which the workers must not write at once.
+func (it Iter6[T1, T2, T3, T4, T5, T6]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4, *T5, *T6)) {
+	if fn == nil {
+		panic(errNilFunc("Iter6.ParEach"))
+	}
+	it.start()
+	it.jc.markPass()
+	it.jc.parallel(grain, func(c *joinCore) {
+		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6) bool {
+			fn(p1, p2, p3, p4, p5, p6)
+			return true
+		}
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		d4 := it.s4.data
+		d5 := it.s5.data
+		d6 := it.s6.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				r2 := d2[b.at[1]:][:b.n]
+				r3 := d3[b.at[2]:][:b.n]
+				r4 := d4[b.at[3]:][:b.n]
+				r5 := d5[b.at[4]:][:b.n]
+				r6 := d6[b.at[5]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j]) {
+						c.stop(&b, j)
+						return
 					}
-					misses++
 				}
-				last1 = x1
-			}
-			x2 := i
-			if driver != 2 {
-				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-					if x2 = s2.seek(id, i); x2 < 0 {
-						continue
-					}
-					misses++
-				}
-				last2 = x2
-			}
-			x3 := i
-			if driver != 3 {
-				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-					if x3 = s3.seek(id, i); x3 < 0 {
-						continue
-					}
-					misses++
-				}
-				last3 = x3
-			}
-			x4 := i
-			if driver != 4 {
-				if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-					if x4 = s4.seek(id, i); x4 < 0 {
-						continue
-					}
-					misses++
-				}
-				last4 = x4
-			}
-			x5 := i
-			if driver != 5 {
-				if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
-					if x5 = s5.seek(id, i); x5 < 0 {
-						continue
-					}
-					misses++
-				}
-				last5 = x5
-			}
-			x6 := i
-			if driver != 6 {
-				if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
-					if x6 = s6.seek(id, i); x6 < 0 {
-						continue
-					}
-					misses++
-				}
-				last6 = x6
-			}
-			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6]) {
-				it.settle(misses, i+1-from)
-				return
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]], &d5[b.x[4][j]], &d6[b.x[5][j]]) {
+					c.stop(&b, j)
+					return
+				}
 			}
 		}
-		it.settle(misses, len(ids)-from)
-	}
+	})
 }
 
 // Run6 is a stretch of a join of 6 views whose components sit at
@@ -5518,15 +2854,13 @@ type Run6[T1, T2, T3, T4, T5, T6 any] struct {
 // A packed group (see [AddGroup6]) is one run. Outside a group, a run
 // is a stretch of the driving storage whose entities follow one another,
 // in the same order, in every other view: entities that were given these
-// components together (AddEntity6, the bulk calls) and have kept them.
-// Where such a stretch starts at different positions in the storages
-// (other entities were given some of the components first), its first
-// entity comes on its own and the rest as one run. An entity whose
-// neighbours are not its neighbours in every view comes as a run of its
-// own, which makes Runs slower than [Iter6.All] over joins whose
-// storages were filled in different orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
-// marks modifications also comes one entity per run. Finding the runs
-// compares the storages' entity ids, a chunk at a time.
+// components together (AddEntity6, the bulk calls) and have kept them,
+// or storages the world re-aligned (see [World.SetAutoAlign]). An entity
+// out of line comes as a run of its own, which makes Runs slower than
+// [Iter6.All] over joins whose storages are in different orders (until
+// the world re-aligns them). A join with a
+// [Changed] view, a Not filter, or a [ViewMut] that marks modifications
+// also comes one entity per run.
 //
 // Do not keep the slices after the views are released, or add or remove
 // components of the joined types while iterating. A run of one entity may
@@ -5534,281 +2868,44 @@ type Run6[T1, T2, T3, T4, T5, T6 any] struct {
 func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5, T6]] {
 	return func(yield func(Run6[T1, T2, T3, T4, T5, T6]) bool) {
 		it := it // each range starts afresh (start), and ranges may run at once
-		if it.beginRuns(yield) {
-			return
-		}
-		ids, driver := it.ids, it.driver
-		s1, data1 := it.s1, it.s1.data
-		s2, data2 := it.s2, it.s2.data
-		s3, data3 := it.s3, it.s3.data
-		s4, data4 := it.s4, it.s4.data
-		s5, data5 := it.s5, it.s5.data
-		s6, data6 := it.s6, it.s6.data
-		// last holds the position in each view of the last entity handed
-		// out. (An array, so that it stays in memory and leaves the
-		// registers to the caller's loop over a run.)
-		start := max(it.i, 0)
-		misses := 0 // entities that came as runs of their own (see settle)
-		defer func() { it.settle(misses, len(ids)-start) }()
-		var last [6]int
-		for v := range last {
-			last[v] = start - 1
-		}
-	next:
-		for i := start; i < len(ids); {
-			// Where the entity at i sits in each view: at i, or found in
-			// the sparse pages.
-			id := ids[i]
-			inLine := true
-			x1 := i
-			if driver != 1 {
-				if x1 = s1.posIdent(id); x1 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x1 == i
-			}
-			x2 := i
-			if driver != 2 {
-				if x2 = s2.posIdent(id); x2 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x2 == i
-			}
-			x3 := i
-			if driver != 3 {
-				if x3 = s3.posIdent(id); x3 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x3 == i
-			}
-			x4 := i
-			if driver != 4 {
-				if x4 = s4.posIdent(id); x4 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x4 == i
-			}
-			x5 := i
-			if driver != 5 {
-				if x5 = s5.posIdent(id); x5 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x5 == i
-			}
-			x6 := i
-			if driver != 6 {
-				if x6 = s6.posIdent(id); x6 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x6 == i
-			}
-			// A run starts at an entity in line, or at one that sits right
-			// after the last entity handed out in every view. Any other
-			// is a run of its own, without looking further.
-			// (Two yields: the loop of the long runs gets a copy of the
-			// body of its own, and the compiler gives the last one the
-			// better loop. last is set before yield: what stays live
-			// across the caller's loop takes registers from it.)
-			if !inLine && (x1 != last[0]+1 || x2 != last[1]+1 || x3 != last[2]+1 || x4 != last[3]+1 || x5 != last[4]+1 || x6 != last[5]+1) {
-				misses++
-				last[0] = x1
-				last[1] = x2
-				last[2] = x3
-				last[3] = x4
-				last[4] = x5
-				last[5] = x6
-				if !yield(Run6[T1, T2, T3, T4, T5, T6]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1], data3[x3 : x3+1 : x3+1], data4[x4 : x4+1 : x4+1], data5[x5 : x5+1 : x5+1], data6[x6 : x6+1 : x6+1]}) {
+		it.start()
+		c := &it.jc
+		c.runMin = 1
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		d4 := it.s4.data
+		d5 := it.s5.data
+		d6 := it.s6.data
+		var b joinBatch
+		var id [1]EntityID
+		for c.next(&b) {
+			if b.run {
+				n := b.n
+				if !yield(Run6[T1, T2, T3, T4, T5, T6]{b.ids[:n:n], d1[b.at[0]:][:n:n], d2[b.at[1]:][:n:n], d3[b.at[2]:][:n:n], d4[b.at[3]:][:n:n], d5[b.at[4]:][:n:n], d6[b.at[5]:][:n:n]}) {
+					c.stop(&b, n-1)
 					return
 				}
-				i++
 				continue
 			}
-			k := it.runEnd(i, inLine, x1, x2, x3, x4, x5, x6)
-			n := k - i
-			last[0] = x1 + n - 1
-			last[1] = x2 + n - 1
-			last[2] = x3 + n - 1
-			last[3] = x4 + n - 1
-			last[4] = x5 + n - 1
-			last[5] = x6 + n - 1
-			if !yield(Run6[T1, T2, T3, T4, T5, T6]{ids[i:k:k], data1[x1 : x1+n : x1+n], data2[x2 : x2+n : x2+n], data3[x3 : x3+n : x3+n], data4[x4 : x4+n : x4+n], data5[x5 : x5+n : x5+n], data6[x6 : x6+n : x6+n]}) {
-				return
-			}
-			i = k
-		}
-	}
-}
-
-// beginRuns starts an iteration of Runs (see start). A join with a Changed
-// view, a Not filter, or a view that marks what it hands out goes one
-// entity per run: beginRuns runs the whole iteration then and reports true.
-func (it *Iter6[T1, T2, T3, T4, T5, T6]) beginRuns(yield func(Run6[T1, T2, T3, T4, T5, T6]) bool) bool {
-	it.start()
-	if !it.tracked && !it.marks && it.not == nil {
-		return false
-	}
-	var id [1]EntityID
-	it.driveTracked(func(e EntityID, _ *T1, _ *T2, _ *T3, _ *T4, _ *T5, _ *T6) bool {
-		// Each run is one entity: its components as slices of one
-		// element of each storage, found again by id.
-		id[0] = e
-		x1 := it.s1.pos(e)
-		x2 := it.s2.pos(e)
-		x3 := it.s3.pos(e)
-		x4 := it.s4.pos(e)
-		x5 := it.s5.pos(e)
-		x6 := it.s6.pos(e)
-		return yield(Run6[T1, T2, T3, T4, T5, T6]{id[:], it.s1.data[x1 : x1+1], it.s2.data[x2 : x2+1], it.s3.data[x3 : x3+1], it.s4.data[x4 : x4+1], it.s5.data[x5 : x5+1], it.s6.data[x6 : x6+1]})
-	})
-	return true
-}
-
-// runEnd returns the end of the run of the driving storage's ids that
-// starts at position i: the ids from i on sit in each view from its
-// position x on (x1, x2, x3, x4, x5, x6), in the same order, up to the end it
-// returns. inLine says that each x is i. A packed group is one run.
-func (it *Iter6[T1, T2, T3, T4, T5, T6]) runEnd(i int, inLine bool, x1, x2, x3, x4, x5, x6 int) int {
-	ids, driver := it.ids, it.driver
-	if driver == 0 {
-		return len(ids)
-	}
-	from := 1
-	if !inLine {
-		// Look the next few entities up in the sparse pages before
-		// comparing the storages' ids: the join reads those entries
-		// next anyway, where the ids are memory it does not otherwise
-		// touch, and entities out of line seldom make long runs.
-		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
-			j := i + from
-			if driver != 1 && it.s1.pos(ids[j]) != x1+from || driver != 2 && it.s2.pos(ids[j]) != x2+from || driver != 3 && it.s3.pos(ids[j]) != x3+from || driver != 4 && it.s4.pos(ids[j]) != x4+from || driver != 5 && it.s5.pos(ids[j]) != x5+from || driver != 6 && it.s6.pos(ids[j]) != x6+from {
-				return j
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				id[0] = b.idb[j]
+				x1 := int(b.x[0][j])
+				x2 := int(b.x[1][j])
+				x3 := int(b.x[2][j])
+				x4 := int(b.x[3][j])
+				x5 := int(b.x[4][j])
+				x6 := int(b.x[5][j])
+				if !yield(Run6[T1, T2, T3, T4, T5, T6]{id[:], d1[x1 : x1+1 : x1+1], d2[x2 : x2+1 : x2+1], d3[x3 : x3+1 : x3+1], d4[x4 : x4+1 : x4+1], d5[x5 : x5+1 : x5+1], d6[x6 : x6+1 : x6+1]}) {
+					c.stop(&b, j)
+					return
+				}
 			}
 		}
 	}
-	var others [5][]EntityID
-	k := 0
-	if driver != 1 {
-		others[k] = it.s1.dense[x1:]
-		k++
-	}
-	if driver != 2 {
-		others[k] = it.s2.dense[x2:]
-		k++
-	}
-	if driver != 3 {
-		others[k] = it.s3.dense[x3:]
-		k++
-	}
-	if driver != 4 {
-		others[k] = it.s4.dense[x4:]
-		k++
-	}
-	if driver != 5 {
-		others[k] = it.s5.dense[x5:]
-		k++
-	}
-	if driver != 6 {
-		others[k] = it.s6.dense[x6:]
-		k++
-	}
-	return i + alignedPrefix(ids[i:], from, others[:k])
-}
-
-// Get returns the components of entity id, and false if it lacks one of
-// them or is excluded by a Not filter.
-// A Changed view's filter applies, and ViewMuts of types tracking
-// modification mark what Get hands out.
-func (it Iter6[T1, T2, T3, T4, T5, T6]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, bool) {
-	if it.released() {
-		it.start() // panics if the views are released
-	}
-	if it.tracked || it.marks {
-		return it.getTracked(id)
-	}
-	p1 := it.s1.get(id)
-	p2 := it.s2.get(id)
-	p3 := it.s3.get(id)
-	p4 := it.s4.get(id)
-	p5 := it.s5.get(id)
-	p6 := it.s6.get(id)
-	if p1 == nil || p2 == nil || p3 == nil || p4 == nil || p5 == nil || p6 == nil || (it.not != nil && excluded(it.not, id)) {
-		return nil, nil, nil, nil, nil, nil, false
-	}
-	return p1, p2, p3, p4, p5, p6, true
-}
-
-func (it *Iter6[T1, T2, T3, T4, T5, T6]) getTracked(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, bool) {
-	it.start() // the tracking windows as they are now
-	x1 := it.s1.pos(id)
-	if x1 < 0 {
-		return nil, nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
-		return nil, nil, nil, nil, nil, nil, false
-	}
-	x2 := it.s2.pos(id)
-	if x2 < 0 {
-		return nil, nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
-		return nil, nil, nil, nil, nil, nil, false
-	}
-	x3 := it.s3.pos(id)
-	if x3 < 0 {
-		return nil, nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
-		return nil, nil, nil, nil, nil, nil, false
-	}
-	x4 := it.s4.pos(id)
-	if x4 < 0 {
-		return nil, nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[3]; op.filter != 0 && !it.s4.track.admits(op, x4) {
-		return nil, nil, nil, nil, nil, nil, false
-	}
-	x5 := it.s5.pos(id)
-	if x5 < 0 {
-		return nil, nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[4]; op.filter != 0 && !it.s5.track.admits(op, x5) {
-		return nil, nil, nil, nil, nil, nil, false
-	}
-	x6 := it.s6.pos(id)
-	if x6 < 0 {
-		return nil, nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[5]; op.filter != 0 && !it.s6.track.admits(op, x6) {
-		return nil, nil, nil, nil, nil, nil, false
-	}
-	if it.not != nil && excluded(it.not, id) {
-		return nil, nil, nil, nil, nil, nil, false
-	}
-	if it.op[0].mark {
-		it.s1.track.mark(x1)
-	}
-	if it.op[1].mark {
-		it.s2.track.mark(x2)
-	}
-	if it.op[2].mark {
-		it.s3.track.mark(x3)
-	}
-	if it.op[3].mark {
-		it.s4.track.mark(x4)
-	}
-	if it.op[4].mark {
-		it.s5.track.mark(x5)
-	}
-	if it.op[5].mark {
-		it.s6.track.mark(x6)
-	}
-	return &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3], &it.s4.data[x4], &it.s5.data[x5], &it.s6.data[x6], true
 }
 
 // Packed returns the join as aligned slices when it runs over a packed
@@ -5823,155 +2920,33 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) getTracked(id EntityID) (*T1, *T2, *T3,
 // using them.
 func (it Iter6[T1, T2, T3, T4, T5, T6]) Packed() (ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, ok bool) {
 	it.start()
-	if it.driver != 0 || it.s1.group == nil || it.tracked || it.not != nil { // driver 0 without a group: lined-up prefixes (pick)
+	n, ok := it.jc.packedRange()
+	if !ok {
 		return nil, nil, nil, nil, nil, nil, nil, false
 	}
-	n := len(it.ids)
-	if it.op[0].mark {
-		it.s1.track.markFirst(n)
+	return it.jc.ids, it.s1.data[:n], it.s2.data[:n], it.s3.data[:n], it.s4.data[:n], it.s5.data[:n], it.s6.data[:n], true
+}
+
+// Get returns the components of entity id, and false if it lacks one of
+// them or is excluded by a Not filter.
+// A Changed view's filter applies, and ViewMuts of types tracking
+// modification mark what Get hands out.
+func (it Iter6[T1, T2, T3, T4, T5, T6]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, bool) {
+	if it.released() || it.jc.tracked || it.jc.marks {
+		it.start() // panics if the views are released; the tracking windows as they are now
 	}
-	if it.op[1].mark {
-		it.s2.track.markFirst(n)
+	var x [maxParts]int
+	if !it.jc.get(id, &x) {
+		return nil, nil, nil, nil, nil, nil, false
 	}
-	if it.op[2].mark {
-		it.s3.track.markFirst(n)
-	}
-	if it.op[3].mark {
-		it.s4.track.markFirst(n)
-	}
-	if it.op[4].mark {
-		it.s5.track.markFirst(n)
-	}
-	if it.op[5].mark {
-		it.s6.track.markFirst(n)
-	}
-	return it.ids, it.s1.data[:n], it.s2.data[:n], it.s3.data[:n], it.s4.data[:n], it.s5.data[:n], it.s6.data[:n], true
+	return &it.s1.data[x[0]], &it.s2.data[x[1]], &it.s3.data[x[2]], &it.s4.data[x[3]], &it.s5.data[x[4]], &it.s6.data[x[5]], true
 }
 
 // Count returns the number of matching entities. It hands nothing out,
 // so it marks nothing modified.
-func (it Iter6[T1, T2, T3, T4, T5, T6]) Count() (n int) {
-	it.start() // before the marks are turned off: it reads them again
-	it.marks = false
-	for k := range it.op {
-		it.op[k].mark = false
-	}
-	visit := func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6) bool {
-		n++
-		return true
-	}
-	if it.begin(visit) {
-		return
-	}
-	ids, driver, not := it.ids, it.driver, it.not
-	s1, data1 := it.s1, it.s1.data
-	s2, data2 := it.s2, it.s2.data
-	s3, data3 := it.s3, it.s3.data
-	s4, data4 := it.s4, it.s4.data
-	s5, data5 := it.s5, it.s5.data
-	s6, data6 := it.s6, it.s6.data
-	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-		data1 := data1[:len(ids)]
-		data2 := data2[:len(ids)]
-		data3 := data3[:len(ids)]
-		data4 := data4[:len(ids)]
-		data5 := data5[:len(ids)]
-		data6 := data6[:len(ids)]
-		// ids[i] is read only where used, so that a loop that ignores
-		// the id reads the components alone, like a loop over slices.
-		for i := it.i; i < len(ids); i++ {
-			if not != nil && excluded(not, ids[i]) {
-				continue
-			}
-			if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i], &data5[i], &data6[i]) {
-				return
-			}
-		}
-		return
-	}
-	// Each other view's position is guessed first: right after the
-	// previous entity's there (last+1), which holds in storages that
-	// keep the driver's order. A miss looks the entity up (seek) and is
-	// counted; settle asks for re-alignment when misses are many.
-	misses, from := 0, it.i
-	dense1, last1 := s1.dense, -1
-	dense2, last2 := s2.dense, -1
-	dense3, last3 := s3.dense, -1
-	dense4, last4 := s4.dense, -1
-	dense5, last5 := s5.dense, -1
-	dense6, last6 := s6.dense, -1
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 {
-			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = s1.seek(id, i); x1 < 0 {
-					continue
-				}
-				misses++
-			}
-			last1 = x1
-		}
-		x2 := i
-		if driver != 2 {
-			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = s2.seek(id, i); x2 < 0 {
-					continue
-				}
-				misses++
-			}
-			last2 = x2
-		}
-		x3 := i
-		if driver != 3 {
-			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-				if x3 = s3.seek(id, i); x3 < 0 {
-					continue
-				}
-				misses++
-			}
-			last3 = x3
-		}
-		x4 := i
-		if driver != 4 {
-			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-				if x4 = s4.seek(id, i); x4 < 0 {
-					continue
-				}
-				misses++
-			}
-			last4 = x4
-		}
-		x5 := i
-		if driver != 5 {
-			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
-				if x5 = s5.seek(id, i); x5 < 0 {
-					continue
-				}
-				misses++
-			}
-			last5 = x5
-		}
-		x6 := i
-		if driver != 6 {
-			if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
-				if x6 = s6.seek(id, i); x6 < 0 {
-					continue
-				}
-				misses++
-			}
-			last6 = x6
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6]) {
-			it.settle(misses, i+1-from)
-			return
-		}
-	}
-	it.settle(misses, len(ids)-from)
-	return n
+func (it Iter6[T1, T2, T3, T4, T5, T6]) Count() int {
+	it.start()
+	return it.jc.count()
 }
 
 // Row7 holds the components of one entity in a join of 7 views.
@@ -6002,28 +2977,17 @@ type Row7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 // again, and see the storages as they are then. A join whose views have
 // been released panics with [ErrReleased], also once they are borrowed
 // again: a join belongs to the borrow of its views.
-// All, WithID, Each, EachWithID and Count run one loop over the driving
-// storage with its state in registers; the cursor makes one call to Next per
-// entity, and keeps its state in memory: over a million entities, Join2's
-// cursor takes about twice as long as range over All.
+// All, WithID, Each and EachWithID go through the join a batch of
+// entities at a time; the cursor makes one call to Next per entity.
 type Iter7[T1, T2, T3, T4, T5, T6, T7 any] struct {
-	s1     *sparseSet[T1]
-	s2     *sparseSet[T2]
-	s3     *sparseSet[T3]
-	s4     *sparseSet[T4]
-	s5     *sparseSet[T5]
-	s6     *sparseSet[T6]
-	s7     *sparseSet[T7]
-	not    []Filter
-	ids    []EntityID // the driving storage's entities
-	driver int        // which of s1..s7 drives: ids[i] owns data[i] there; 0 for a packed group, where ids[i] owns data[i] in every view
-	i      int        // the next position of ids to look at
-	// op says what to do with each view's tracking. tracked is set when a
-	// view is a Changed filter, which routes iteration through
-	// driveTracked; marks is set when a view marks what it hands out.
-	op      [7]opTrack
-	tracked bool
-	marks   bool
+	jc joinCore
+	s1 *sparseSet[T1]
+	s2 *sparseSet[T2]
+	s3 *sparseSet[T3]
+	s4 *sparseSet[T4]
+	s5 *sparseSet[T5]
+	s6 *sparseSet[T6]
+	s7 *sparseSet[T7]
 	// c1..c7 are the states of the views the join was made of, and
 	// keys their kinds, or nil when the join was made from storages
 	// (under a world-wide borrow). Each iteration reads the views afresh
@@ -6050,13 +3014,12 @@ type Iter7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 
 // Join7 joins 7 views ([View] or [ViewMut], in any mix): the
 // iteration visits each entity that has all 7 components, driven by the
-// shortest storage and probing the others. Pointers from a View are for
-// reading only.
-//
-// Over a packed group of exactly these types, and over storages that line
-// up (the same entities first, in the same order, as when they were
-// created in order with these components), it walks aligned positions
-// instead, with no probe.
+// shortest storage, guessing that each entity sits in the other storages
+// right after the previous one, and looking it up where the guess misses.
+// Storages that hold the join's entities in the same order (filled in
+// order, or re-aligned: see [World.SetAutoAlign]) go as runs of aligned
+// positions, with no look-up; so does a packed group of exactly these
+// types. Pointers from a View are for reading only.
 //
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
@@ -6075,84 +3038,62 @@ func Join7[P1 Part[T1], P2 Part[T2], P3 Part[T3], P4 Part[T4], P5 Part[T5], P6 P
 }
 
 // read takes the join's storages from its views as they are now (store
-// panics for a view released), and what to do with their tracking, and
-// picks the driver.
+// panics for a view released), with what to do with their tracking.
 func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) read() {
-	if it.s1 = it.c1.store(it.keys[0].epoch); it.s1.track != nil {
-		it.op[0] = it.c1.trackOp(it.keys[0])
+	it.s1 = it.c1.store(it.keys[0].epoch)
+	it.s2 = it.c2.store(it.keys[1].epoch)
+	it.s3 = it.c3.store(it.keys[2].epoch)
+	it.s4 = it.c4.store(it.keys[3].epoch)
+	it.s5 = it.c5.store(it.keys[4].epoch)
+	it.s6 = it.c6.store(it.keys[5].epoch)
+	it.s7 = it.c7.store(it.keys[6].epoch)
+	it.setup()
+	if it.s1.track != nil {
+		it.jc.op[0] = it.c1.trackOp(it.keys[0])
 	}
-	if it.s2 = it.c2.store(it.keys[1].epoch); it.s2.track != nil {
-		it.op[1] = it.c2.trackOp(it.keys[1])
+	if it.s2.track != nil {
+		it.jc.op[1] = it.c2.trackOp(it.keys[1])
 	}
-	if it.s3 = it.c3.store(it.keys[2].epoch); it.s3.track != nil {
-		it.op[2] = it.c3.trackOp(it.keys[2])
+	if it.s3.track != nil {
+		it.jc.op[2] = it.c3.trackOp(it.keys[2])
 	}
-	if it.s4 = it.c4.store(it.keys[3].epoch); it.s4.track != nil {
-		it.op[3] = it.c4.trackOp(it.keys[3])
+	if it.s4.track != nil {
+		it.jc.op[3] = it.c4.trackOp(it.keys[3])
 	}
-	if it.s5 = it.c5.store(it.keys[4].epoch); it.s5.track != nil {
-		it.op[4] = it.c5.trackOp(it.keys[4])
+	if it.s5.track != nil {
+		it.jc.op[4] = it.c5.trackOp(it.keys[4])
 	}
-	if it.s6 = it.c6.store(it.keys[5].epoch); it.s6.track != nil {
-		it.op[5] = it.c6.trackOp(it.keys[5])
+	if it.s6.track != nil {
+		it.jc.op[5] = it.c6.trackOp(it.keys[5])
 	}
-	if it.s7 = it.c7.store(it.keys[6].epoch); it.s7.track != nil {
-		it.op[6] = it.c7.trackOp(it.keys[6])
+	if it.s7.track != nil {
+		it.jc.op[6] = it.c7.trackOp(it.keys[6])
 	}
-	it.tracked = it.op[0].filter != 0 || it.op[1].filter != 0 || it.op[2].filter != 0 || it.op[3].filter != 0 || it.op[4].filter != 0 || it.op[5].filter != 0 || it.op[6].filter != 0
-	it.marks = it.op[0].mark || it.op[1].mark || it.op[2].mark || it.op[3].mark || it.op[4].mark || it.op[5].mark || it.op[6].mark
-	it.pick()
+	it.jc.setFlags()
+	if it.c1.w == it.c1.w && it.c2.w == it.c1.w && it.c3.w == it.c1.w && it.c4.w == it.c1.w && it.c5.w == it.c1.w && it.c6.w == it.c1.w && it.c7.w == it.c1.w {
+		it.jc.w = it.c1.w
+	}
 }
 
-// newIter7 returns the join of the storages s1, s2, s3, s4, s5, s6, s7, driven by the shortest.
+// newIter7 returns the join of the storages s1, s2, s3, s4, s5, s6, s7.
 func newIter7[T1, T2, T3, T4, T5, T6, T7 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3], s4 *sparseSet[T4], s5 *sparseSet[T5], s6 *sparseSet[T6], s7 *sparseSet[T7]) Iter7[T1, T2, T3, T4, T5, T6, T7] {
 	it := Iter7[T1, T2, T3, T4, T5, T6, T7]{s1: s1, s2: s2, s3: s3, s4: s4, s5: s5, s6: s6, s7: s7}
-	it.pick()
+	it.setup()
 	return it
 }
 
-// pick chooses what drives the join: the aligned range of a packed group
-// when the storages are exactly its members, else the shortest storage.
-// The shortest storage's components may also line up with the others'
-// without a group: when the identity prefix of every storage (see
-// sparseSet.pre) covers that many components, in one generation, the
-// first n components of each belong to the entities with indices 0..n-1,
-// in order (entities created in order with these components, as a level
-// or a wave is loaded). The join then runs as over a group (driver 0),
-// on aligned positions with no probe.
-func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) pick() {
-	it.ids, it.driver = it.s1.dense, 1
-	if len(it.s2.dense) < len(it.ids) {
-		it.ids, it.driver = it.s2.dense, 2
-	}
-	if len(it.s3.dense) < len(it.ids) {
-		it.ids, it.driver = it.s3.dense, 3
-	}
-	if len(it.s4.dense) < len(it.ids) {
-		it.ids, it.driver = it.s4.dense, 4
-	}
-	if len(it.s5.dense) < len(it.ids) {
-		it.ids, it.driver = it.s5.dense, 5
-	}
-	if len(it.s6.dense) < len(it.ids) {
-		it.ids, it.driver = it.s6.dense, 6
-	}
-	if len(it.s7.dense) < len(it.ids) {
-		it.ids, it.driver = it.s7.dense, 7
-	}
-	if it.s1.group != nil {
-		if g := packed(it.s1, it.s2, it.s3, it.s4, it.s5, it.s6, it.s7); g != nil {
-			it.ids, it.driver = it.s1.dense[:g.n], 0
-		}
-	} else if n, gen := uint64(len(it.ids)), it.s1.pre.gen; it.s1.pre.n >= n &&
-		it.s2.pre.n >= n && it.s2.pre.gen == gen &&
-		it.s3.pre.n >= n && it.s3.pre.gen == gen &&
-		it.s4.pre.n >= n && it.s4.pre.gen == gen &&
-		it.s5.pre.n >= n && it.s5.pre.gen == gen &&
-		it.s6.pre.n >= n && it.s6.pre.gen == gen &&
-		it.s7.pre.n >= n && it.s7.pre.gen == gen {
-		it.driver = 0
-	}
+// setup gives the join core the storages, and lets it pick the driver.
+func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) setup() {
+	not := it.jc.not
+	it.jc = joinCore{n: 7, not: not}
+	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.group)
+	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.group)
+	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.group)
+	it.jc.setStore(3, &it.s4.sparseIndex, stampsOf(it.s4.track), it.s4, it.s4.group)
+	it.jc.setStore(4, &it.s5.sparseIndex, stampsOf(it.s5.track), it.s5, it.s5.group)
+	it.jc.setStore(5, &it.s6.sparseIndex, stampsOf(it.s6.track), it.s6, it.s6.group)
+	it.jc.setStore(6, &it.s7.sparseIndex, stampsOf(it.s7.track), it.s7, it.s7.group)
+	it.jc.pick()
 }
 
 // start readies a join made from views for an iteration. When the
@@ -6171,6 +3112,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) start() {
 	case it.released():
 		panic(errViewReleased)
 	}
+	it.jc.begin()
 }
 
 // released reports whether the join was made from views of which one no
@@ -6179,225 +3121,53 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch || it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch || it.c6.s != it.s6 || it.c6.epoch != it.keys[5].epoch || it.c7.s != it.s7 || it.c7.epoch != it.keys[6].epoch)
 }
 
-// settle tells the world how a pass over n of the driver's entities went:
-// misses guesses missed (see align.go). It asks for re-alignment when
-// they are many, and otherwise keeps the other storages in the driver's
-// order. Joins made from storages, over a group, or over views of
-// several worlds tell nothing.
-func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) settle(misses, n int) {
-	if it.c1 == nil || it.driver == 0 || it.c2.w != it.c1.w || it.c3.w != it.c1.w || it.c4.w != it.c1.w || it.c5.w != it.c1.w || it.c6.w != it.c1.w || it.c7.w != it.c1.w {
-		return
-	}
-	settleJoin(it.c1.w, it.driver-1, misses, n, []storage{it.s1, it.s2, it.s3, it.s4, it.s5, it.s6, it.s7})
-}
-
-// begin starts an iteration of the drive (see start). When the join has a
-// Changed view or marks what it hands out, begin runs the whole iteration
-// through driveTracked and reports true.
-func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) begin(visit func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7) bool) bool {
-	it.start()
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
-		return true
-	}
-	return false
-}
-
 // Not returns the join restricted to entities that are in none of filters
 // (usually views: the guide's `!&v_vel`).
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Not(filters ...Filter) Iter7[T1, T2, T3, T4, T5, T6, T7] {
-	it.not = append(it.not[:len(it.not):len(it.not)], filters...)
+	it.jc.not = append(it.jc.not[:len(it.jc.not):len(it.jc.not)], filters...)
 	return it
-}
-
-// driveTracked is the loop of a join with tracking: it finds each view's
-// position for the entity, applies the Changed filters, marks what ViewMuts
-// hand out, and calls visit. It returns the position of ids where visit
-// returned false, or len(ids).
-func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) driveTracked(visit func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7) bool) int {
-	ids, driver, not := it.ids, it.driver, it.not
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posIdent(id); x1 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
-			continue
-		}
-		x2 := i
-		if driver != 2 && driver != 0 {
-			if x2 = it.s2.posIdent(id); x2 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
-			continue
-		}
-		x3 := i
-		if driver != 3 && driver != 0 {
-			if x3 = it.s3.posIdent(id); x3 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
-			continue
-		}
-		x4 := i
-		if driver != 4 && driver != 0 {
-			if x4 = it.s4.posIdent(id); x4 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[3]; op.filter != 0 && !it.s4.track.admits(op, x4) {
-			continue
-		}
-		x5 := i
-		if driver != 5 && driver != 0 {
-			if x5 = it.s5.posIdent(id); x5 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[4]; op.filter != 0 && !it.s5.track.admits(op, x5) {
-			continue
-		}
-		x6 := i
-		if driver != 6 && driver != 0 {
-			if x6 = it.s6.posIdent(id); x6 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[5]; op.filter != 0 && !it.s6.track.admits(op, x6) {
-			continue
-		}
-		x7 := i
-		if driver != 7 && driver != 0 {
-			if x7 = it.s7.posIdent(id); x7 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[6]; op.filter != 0 && !it.s7.track.admits(op, x7) {
-			continue
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if it.op[0].mark {
-			it.s1.track.mark(x1)
-		}
-		if it.op[1].mark {
-			it.s2.track.mark(x2)
-		}
-		if it.op[2].mark {
-			it.s3.track.mark(x3)
-		}
-		if it.op[3].mark {
-			it.s4.track.mark(x4)
-		}
-		if it.op[4].mark {
-			it.s5.track.mark(x5)
-		}
-		if it.op[5].mark {
-			it.s6.track.mark(x6)
-		}
-		if it.op[6].mark {
-			it.s7.track.mark(x7)
-		}
-		if !visit(id, &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3], &it.s4.data[x4], &it.s5.data[x5], &it.s6.data[x6], &it.s7.data[x7]) {
-			return i
-		}
-	}
-	return len(ids)
 }
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
-	if it.c1 != nil && (!it.started || it.released()) {
+	if !it.started || it.released() {
+		i := it.jc.i
 		it.start()
+		it.started, it.jc.i = true, i
 	}
-	if it.tracked || it.marks {
-		found := false
-		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7) bool {
-			it.id, it.p1, it.p2, it.p3, it.p4, it.p5, it.p6, it.p7 = id, p1, p2, p3, p4, p5, p6, p7
-			found = true
-			return false
-		})
-		it.i = i
-		if found {
-			it.i++
-		}
-		return found
-	}
-	ids := it.ids
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		var p1 *T1
-		if it.driver == 1 || it.driver == 0 {
-			p1 = &it.s1.data[i]
-		} else if x := it.s1.posIdent(id); x >= 0 {
-			p1 = &it.s1.data[x]
-		} else {
-			continue
-		}
-		var p2 *T2
-		if it.driver == 2 || it.driver == 0 {
-			p2 = &it.s2.data[i]
-		} else if x := it.s2.posIdent(id); x >= 0 {
-			p2 = &it.s2.data[x]
-		} else {
-			continue
-		}
-		var p3 *T3
-		if it.driver == 3 || it.driver == 0 {
-			p3 = &it.s3.data[i]
-		} else if x := it.s3.posIdent(id); x >= 0 {
-			p3 = &it.s3.data[x]
-		} else {
-			continue
-		}
-		var p4 *T4
-		if it.driver == 4 || it.driver == 0 {
-			p4 = &it.s4.data[i]
-		} else if x := it.s4.posIdent(id); x >= 0 {
-			p4 = &it.s4.data[x]
-		} else {
-			continue
-		}
-		var p5 *T5
-		if it.driver == 5 || it.driver == 0 {
-			p5 = &it.s5.data[i]
-		} else if x := it.s5.posIdent(id); x >= 0 {
-			p5 = &it.s5.data[x]
-		} else {
-			continue
-		}
-		var p6 *T6
-		if it.driver == 6 || it.driver == 0 {
-			p6 = &it.s6.data[i]
-		} else if x := it.s6.posIdent(id); x >= 0 {
-			p6 = &it.s6.data[x]
-		} else {
-			continue
-		}
-		var p7 *T7
-		if it.driver == 7 || it.driver == 0 {
-			p7 = &it.s7.data[i]
-		} else if x := it.s7.posIdent(id); x >= 0 {
-			p7 = &it.s7.data[x]
-		} else {
-			continue
-		}
-		if it.not != nil && excluded(it.not, id) {
-			continue
-		}
-		it.i, it.id = i+1, id
-		it.p1, it.p2, it.p3, it.p4, it.p5, it.p6, it.p7 = p1, p2, p3, p4, p5, p6, p7
+	if c := &it.jc; c.curLeft > 0 { // inside a run: step every position
+		c.curLeft--
+		it.id = c.ids[c.i]
+		c.i++
+		c.curAt[0]++
+		it.p1 = &it.s1.data[c.curAt[0]]
+		c.curAt[1]++
+		it.p2 = &it.s2.data[c.curAt[1]]
+		c.curAt[2]++
+		it.p3 = &it.s3.data[c.curAt[2]]
+		c.curAt[3]++
+		it.p4 = &it.s4.data[c.curAt[3]]
+		c.curAt[4]++
+		it.p5 = &it.s5.data[c.curAt[4]]
+		c.curAt[5]++
+		it.p6 = &it.s6.data[c.curAt[5]]
+		c.curAt[6]++
+		it.p7 = &it.s7.data[c.curAt[6]]
 		return true
 	}
-	it.i = len(ids)
-	return false
+	var x [maxParts]int
+	id, ok := it.jc.nextOne(&x)
+	if ok {
+		it.id = id
+		it.p1 = &it.s1.data[x[0]]
+		it.p2 = &it.s2.data[x[1]]
+		it.p3 = &it.s3.data[x[2]]
+		it.p4 = &it.s4.data[x[3]]
+		it.p5 = &it.s5.data[x[4]]
+		it.p6 = &it.s6.data[x[5]]
+		it.p7 = &it.s7.data[x[6]]
+	}
+	return ok
 }
 
 // ID returns the entity [Iter7.Next] stopped at.
@@ -6414,130 +3184,43 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Each(fn func(*T1, *T2, *T3, *T4, *T5
 		fn(p1, p2, p3, p4, p5, p6, p7)
 		return true
 	}
-	if it.begin(visit) {
-		return
-	}
-	ids, driver, not := it.ids, it.driver, it.not
-	s1, data1 := it.s1, it.s1.data
-	s2, data2 := it.s2, it.s2.data
-	s3, data3 := it.s3, it.s3.data
-	s4, data4 := it.s4, it.s4.data
-	s5, data5 := it.s5, it.s5.data
-	s6, data6 := it.s6, it.s6.data
-	s7, data7 := it.s7, it.s7.data
-	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-		data1 := data1[:len(ids)]
-		data2 := data2[:len(ids)]
-		data3 := data3[:len(ids)]
-		data4 := data4[:len(ids)]
-		data5 := data5[:len(ids)]
-		data6 := data6[:len(ids)]
-		data7 := data7[:len(ids)]
-		// ids[i] is read only where used, so that a loop that ignores
-		// the id reads the components alone, like a loop over slices.
-		for i := it.i; i < len(ids); i++ {
-			if not != nil && excluded(not, ids[i]) {
-				continue
+	it.start()
+	c := &it.jc
+	d1 := it.s1.data
+	d2 := it.s2.data
+	d3 := it.s3.data
+	d4 := it.s4.data
+	d5 := it.s5.data
+	d6 := it.s6.data
+	d7 := it.s7.data
+	var b joinBatch
+	for c.next(&b) {
+		if b.run {
+			r1 := d1[b.at[0]:][:b.n]
+			r2 := d2[b.at[1]:][:b.n]
+			r3 := d3[b.at[2]:][:b.n]
+			r4 := d4[b.at[3]:][:b.n]
+			r5 := d5[b.at[4]:][:b.n]
+			r6 := d6[b.at[5]:][:b.n]
+			r7 := d7[b.at[6]:][:b.n]
+			for j := range b.n {
+				if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j], &r7[j]) {
+					c.stop(&b, j)
+					return
+				}
 			}
-			if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i], &data5[i], &data6[i], &data7[i]) {
+			continue
+		}
+		for j := range b.n {
+			if c.marks {
+				c.mark(&b, j)
+			}
+			if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]], &d5[b.x[4][j]], &d6[b.x[5][j]], &d7[b.x[6][j]]) {
+				c.stop(&b, j)
 				return
 			}
 		}
-		return
 	}
-	// Each other view's position is guessed first: right after the
-	// previous entity's there (last+1), which holds in storages that
-	// keep the driver's order. A miss looks the entity up (seek) and is
-	// counted; settle asks for re-alignment when misses are many.
-	misses, from := 0, it.i
-	dense1, last1 := s1.dense, -1
-	dense2, last2 := s2.dense, -1
-	dense3, last3 := s3.dense, -1
-	dense4, last4 := s4.dense, -1
-	dense5, last5 := s5.dense, -1
-	dense6, last6 := s6.dense, -1
-	dense7, last7 := s7.dense, -1
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 {
-			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = s1.seek(id, i); x1 < 0 {
-					continue
-				}
-				misses++
-			}
-			last1 = x1
-		}
-		x2 := i
-		if driver != 2 {
-			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = s2.seek(id, i); x2 < 0 {
-					continue
-				}
-				misses++
-			}
-			last2 = x2
-		}
-		x3 := i
-		if driver != 3 {
-			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-				if x3 = s3.seek(id, i); x3 < 0 {
-					continue
-				}
-				misses++
-			}
-			last3 = x3
-		}
-		x4 := i
-		if driver != 4 {
-			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-				if x4 = s4.seek(id, i); x4 < 0 {
-					continue
-				}
-				misses++
-			}
-			last4 = x4
-		}
-		x5 := i
-		if driver != 5 {
-			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
-				if x5 = s5.seek(id, i); x5 < 0 {
-					continue
-				}
-				misses++
-			}
-			last5 = x5
-		}
-		x6 := i
-		if driver != 6 {
-			if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
-				if x6 = s6.seek(id, i); x6 < 0 {
-					continue
-				}
-				misses++
-			}
-			last6 = x6
-		}
-		x7 := i
-		if driver != 7 {
-			if x7 = last7 + 1; x7 >= len(dense7) || dense7[x7] != id {
-				if x7 = s7.seek(id, i); x7 < 0 {
-					continue
-				}
-				misses++
-			}
-			last7 = x7
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7]) {
-			it.settle(misses, i+1-from)
-			return
-		}
-	}
-	it.settle(misses, len(ids)-from)
 }
 
 // EachWithID calls fn with the id and components of every matching entity.
@@ -6546,130 +3229,43 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) EachWithID(fn func(EntityID, *T1, *T
 		fn(id, p1, p2, p3, p4, p5, p6, p7)
 		return true
 	}
-	if it.begin(visit) {
-		return
-	}
-	ids, driver, not := it.ids, it.driver, it.not
-	s1, data1 := it.s1, it.s1.data
-	s2, data2 := it.s2, it.s2.data
-	s3, data3 := it.s3, it.s3.data
-	s4, data4 := it.s4, it.s4.data
-	s5, data5 := it.s5, it.s5.data
-	s6, data6 := it.s6, it.s6.data
-	s7, data7 := it.s7, it.s7.data
-	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-		data1 := data1[:len(ids)]
-		data2 := data2[:len(ids)]
-		data3 := data3[:len(ids)]
-		data4 := data4[:len(ids)]
-		data5 := data5[:len(ids)]
-		data6 := data6[:len(ids)]
-		data7 := data7[:len(ids)]
-		// ids[i] is read only where used, so that a loop that ignores
-		// the id reads the components alone, like a loop over slices.
-		for i := it.i; i < len(ids); i++ {
-			if not != nil && excluded(not, ids[i]) {
-				continue
+	it.start()
+	c := &it.jc
+	d1 := it.s1.data
+	d2 := it.s2.data
+	d3 := it.s3.data
+	d4 := it.s4.data
+	d5 := it.s5.data
+	d6 := it.s6.data
+	d7 := it.s7.data
+	var b joinBatch
+	for c.next(&b) {
+		if b.run {
+			r1 := d1[b.at[0]:][:b.n]
+			r2 := d2[b.at[1]:][:b.n]
+			r3 := d3[b.at[2]:][:b.n]
+			r4 := d4[b.at[3]:][:b.n]
+			r5 := d5[b.at[4]:][:b.n]
+			r6 := d6[b.at[5]:][:b.n]
+			r7 := d7[b.at[6]:][:b.n]
+			for j := range b.n {
+				if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j], &r7[j]) {
+					c.stop(&b, j)
+					return
+				}
 			}
-			if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i], &data5[i], &data6[i], &data7[i]) {
+			continue
+		}
+		for j := range b.n {
+			if c.marks {
+				c.mark(&b, j)
+			}
+			if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]], &d5[b.x[4][j]], &d6[b.x[5][j]], &d7[b.x[6][j]]) {
+				c.stop(&b, j)
 				return
 			}
 		}
-		return
 	}
-	// Each other view's position is guessed first: right after the
-	// previous entity's there (last+1), which holds in storages that
-	// keep the driver's order. A miss looks the entity up (seek) and is
-	// counted; settle asks for re-alignment when misses are many.
-	misses, from := 0, it.i
-	dense1, last1 := s1.dense, -1
-	dense2, last2 := s2.dense, -1
-	dense3, last3 := s3.dense, -1
-	dense4, last4 := s4.dense, -1
-	dense5, last5 := s5.dense, -1
-	dense6, last6 := s6.dense, -1
-	dense7, last7 := s7.dense, -1
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 {
-			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = s1.seek(id, i); x1 < 0 {
-					continue
-				}
-				misses++
-			}
-			last1 = x1
-		}
-		x2 := i
-		if driver != 2 {
-			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = s2.seek(id, i); x2 < 0 {
-					continue
-				}
-				misses++
-			}
-			last2 = x2
-		}
-		x3 := i
-		if driver != 3 {
-			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-				if x3 = s3.seek(id, i); x3 < 0 {
-					continue
-				}
-				misses++
-			}
-			last3 = x3
-		}
-		x4 := i
-		if driver != 4 {
-			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-				if x4 = s4.seek(id, i); x4 < 0 {
-					continue
-				}
-				misses++
-			}
-			last4 = x4
-		}
-		x5 := i
-		if driver != 5 {
-			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
-				if x5 = s5.seek(id, i); x5 < 0 {
-					continue
-				}
-				misses++
-			}
-			last5 = x5
-		}
-		x6 := i
-		if driver != 6 {
-			if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
-				if x6 = s6.seek(id, i); x6 < 0 {
-					continue
-				}
-				misses++
-			}
-			last6 = x6
-		}
-		x7 := i
-		if driver != 7 {
-			if x7 = last7 + 1; x7 >= len(dense7) || dense7[x7] != id {
-				if x7 = s7.seek(id, i); x7 < 0 {
-					continue
-				}
-				misses++
-			}
-			last7 = x7
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7]) {
-			it.settle(misses, i+1-from)
-			return
-		}
-	}
-	it.settle(misses, len(ids)-from)
 }
 
 // All iterates over the components of every matching entity, as rows.
@@ -6679,130 +3275,43 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) All() iter.Seq[Row7[T1, T2, T3, T4, 
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7) bool {
 			return yield(Row7[T1, T2, T3, T4, T5, T6, T7]{p1, p2, p3, p4, p5, p6, p7})
 		}
-		if it.begin(visit) {
-			return
-		}
-		ids, driver, not := it.ids, it.driver, it.not
-		s1, data1 := it.s1, it.s1.data
-		s2, data2 := it.s2, it.s2.data
-		s3, data3 := it.s3, it.s3.data
-		s4, data4 := it.s4, it.s4.data
-		s5, data5 := it.s5, it.s5.data
-		s6, data6 := it.s6, it.s6.data
-		s7, data7 := it.s7, it.s7.data
-		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-			data1 := data1[:len(ids)]
-			data2 := data2[:len(ids)]
-			data3 := data3[:len(ids)]
-			data4 := data4[:len(ids)]
-			data5 := data5[:len(ids)]
-			data6 := data6[:len(ids)]
-			data7 := data7[:len(ids)]
-			// ids[i] is read only where used, so that a loop that ignores
-			// the id reads the components alone, like a loop over slices.
-			for i := it.i; i < len(ids); i++ {
-				if not != nil && excluded(not, ids[i]) {
-					continue
+		it.start()
+		c := &it.jc
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		d4 := it.s4.data
+		d5 := it.s5.data
+		d6 := it.s6.data
+		d7 := it.s7.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				r2 := d2[b.at[1]:][:b.n]
+				r3 := d3[b.at[2]:][:b.n]
+				r4 := d4[b.at[3]:][:b.n]
+				r5 := d5[b.at[4]:][:b.n]
+				r6 := d6[b.at[5]:][:b.n]
+				r7 := d7[b.at[6]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j], &r7[j]) {
+						c.stop(&b, j)
+						return
+					}
 				}
-				if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i], &data5[i], &data6[i], &data7[i]) {
+				continue
+			}
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]], &d5[b.x[4][j]], &d6[b.x[5][j]], &d7[b.x[6][j]]) {
+					c.stop(&b, j)
 					return
 				}
 			}
-			return
 		}
-		// Each other view's position is guessed first: right after the
-		// previous entity's there (last+1), which holds in storages that
-		// keep the driver's order. A miss looks the entity up (seek) and is
-		// counted; settle asks for re-alignment when misses are many.
-		misses, from := 0, it.i
-		dense1, last1 := s1.dense, -1
-		dense2, last2 := s2.dense, -1
-		dense3, last3 := s3.dense, -1
-		dense4, last4 := s4.dense, -1
-		dense5, last5 := s5.dense, -1
-		dense6, last6 := s6.dense, -1
-		dense7, last7 := s7.dense, -1
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			x1 := i
-			if driver != 1 {
-				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-					if x1 = s1.seek(id, i); x1 < 0 {
-						continue
-					}
-					misses++
-				}
-				last1 = x1
-			}
-			x2 := i
-			if driver != 2 {
-				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-					if x2 = s2.seek(id, i); x2 < 0 {
-						continue
-					}
-					misses++
-				}
-				last2 = x2
-			}
-			x3 := i
-			if driver != 3 {
-				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-					if x3 = s3.seek(id, i); x3 < 0 {
-						continue
-					}
-					misses++
-				}
-				last3 = x3
-			}
-			x4 := i
-			if driver != 4 {
-				if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-					if x4 = s4.seek(id, i); x4 < 0 {
-						continue
-					}
-					misses++
-				}
-				last4 = x4
-			}
-			x5 := i
-			if driver != 5 {
-				if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
-					if x5 = s5.seek(id, i); x5 < 0 {
-						continue
-					}
-					misses++
-				}
-				last5 = x5
-			}
-			x6 := i
-			if driver != 6 {
-				if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
-					if x6 = s6.seek(id, i); x6 < 0 {
-						continue
-					}
-					misses++
-				}
-				last6 = x6
-			}
-			x7 := i
-			if driver != 7 {
-				if x7 = last7 + 1; x7 >= len(dense7) || dense7[x7] != id {
-					if x7 = s7.seek(id, i); x7 < 0 {
-						continue
-					}
-					misses++
-				}
-				last7 = x7
-			}
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7]) {
-				it.settle(misses, i+1-from)
-				return
-			}
-		}
-		it.settle(misses, len(ids)-from)
 	}
 }
 
@@ -6813,131 +3322,108 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) WithID() iter.Seq2[EntityID, Row7[T1
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7) bool {
 			return yield(id, Row7[T1, T2, T3, T4, T5, T6, T7]{p1, p2, p3, p4, p5, p6, p7})
 		}
-		if it.begin(visit) {
-			return
-		}
-		ids, driver, not := it.ids, it.driver, it.not
-		s1, data1 := it.s1, it.s1.data
-		s2, data2 := it.s2, it.s2.data
-		s3, data3 := it.s3, it.s3.data
-		s4, data4 := it.s4, it.s4.data
-		s5, data5 := it.s5, it.s5.data
-		s6, data6 := it.s6, it.s6.data
-		s7, data7 := it.s7, it.s7.data
-		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-			data1 := data1[:len(ids)]
-			data2 := data2[:len(ids)]
-			data3 := data3[:len(ids)]
-			data4 := data4[:len(ids)]
-			data5 := data5[:len(ids)]
-			data6 := data6[:len(ids)]
-			data7 := data7[:len(ids)]
-			// ids[i] is read only where used, so that a loop that ignores
-			// the id reads the components alone, like a loop over slices.
-			for i := it.i; i < len(ids); i++ {
-				if not != nil && excluded(not, ids[i]) {
-					continue
+		it.start()
+		c := &it.jc
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		d4 := it.s4.data
+		d5 := it.s5.data
+		d6 := it.s6.data
+		d7 := it.s7.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				r2 := d2[b.at[1]:][:b.n]
+				r3 := d3[b.at[2]:][:b.n]
+				r4 := d4[b.at[3]:][:b.n]
+				r5 := d5[b.at[4]:][:b.n]
+				r6 := d6[b.at[5]:][:b.n]
+				r7 := d7[b.at[6]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j], &r7[j]) {
+						c.stop(&b, j)
+						return
+					}
 				}
-				if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i], &data5[i], &data6[i], &data7[i]) {
+				continue
+			}
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]], &d5[b.x[4][j]], &d6[b.x[5][j]], &d7[b.x[6][j]]) {
+					c.stop(&b, j)
 					return
 				}
 			}
-			return
 		}
-		// Each other view's position is guessed first: right after the
-		// previous entity's there (last+1), which holds in storages that
-		// keep the driver's order. A miss looks the entity up (seek) and is
-		// counted; settle asks for re-alignment when misses are many.
-		misses, from := 0, it.i
-		dense1, last1 := s1.dense, -1
-		dense2, last2 := s2.dense, -1
-		dense3, last3 := s3.dense, -1
-		dense4, last4 := s4.dense, -1
-		dense5, last5 := s5.dense, -1
-		dense6, last6 := s6.dense, -1
-		dense7, last7 := s7.dense, -1
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			x1 := i
-			if driver != 1 {
-				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-					if x1 = s1.seek(id, i); x1 < 0 {
-						continue
+	}
+}
+
+// ParEach calls fn with the components of every matching entity, splitting
+// the driving storage across the worker pool (inner parallelism, the
+// guide's par_iter). fn runs on several goroutines at once, on different
+// entities. Joins over fewer than 2×[ParallelMin] candidates run on the
+// caller; see ParEachMin for expensive work. Panics if fn is nil.
+func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) ParEach(fn func(*T1, *T2, *T3, *T4, *T5, *T6, *T7)) {
+	it.ParEachMin(ParallelMin, fn)
+}
+
+// ParEachMin is ParEach with chunks of at least grain candidates (and no
+// parallelism below 2×grain): use a small grain when fn is expensive.
+//
+// A join whose ViewMuts mark modifications marks what it hands out in one
+// pass on the caller first: marking updates summaries shared by
+// neighbouring components, which the workers must not write at once.
+func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4, *T5, *T6, *T7)) {
+	if fn == nil {
+		panic(errNilFunc("Iter7.ParEach"))
+	}
+	it.start()
+	it.jc.markPass()
+	it.jc.parallel(grain, func(c *joinCore) {
+		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7) bool {
+			fn(p1, p2, p3, p4, p5, p6, p7)
+			return true
+		}
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		d4 := it.s4.data
+		d5 := it.s5.data
+		d6 := it.s6.data
+		d7 := it.s7.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				r2 := d2[b.at[1]:][:b.n]
+				r3 := d3[b.at[2]:][:b.n]
+				r4 := d4[b.at[3]:][:b.n]
+				r5 := d5[b.at[4]:][:b.n]
+				r6 := d6[b.at[5]:][:b.n]
+				r7 := d7[b.at[6]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j], &r7[j]) {
+						c.stop(&b, j)
+						return
 					}
-					misses++
 				}
-				last1 = x1
-			}
-			x2 := i
-			if driver != 2 {
-				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-					if x2 = s2.seek(id, i); x2 < 0 {
-						continue
-					}
-					misses++
-				}
-				last2 = x2
-			}
-			x3 := i
-			if driver != 3 {
-				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-					if x3 = s3.seek(id, i); x3 < 0 {
-						continue
-					}
-					misses++
-				}
-				last3 = x3
-			}
-			x4 := i
-			if driver != 4 {
-				if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-					if x4 = s4.seek(id, i); x4 < 0 {
-						continue
-					}
-					misses++
-				}
-				last4 = x4
-			}
-			x5 := i
-			if driver != 5 {
-				if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
-					if x5 = s5.seek(id, i); x5 < 0 {
-						continue
-					}
-					misses++
-				}
-				last5 = x5
-			}
-			x6 := i
-			if driver != 6 {
-				if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
-					if x6 = s6.seek(id, i); x6 < 0 {
-						continue
-					}
-					misses++
-				}
-				last6 = x6
-			}
-			x7 := i
-			if driver != 7 {
-				if x7 = last7 + 1; x7 >= len(dense7) || dense7[x7] != id {
-					if x7 = s7.seek(id, i); x7 < 0 {
-						continue
-					}
-					misses++
-				}
-				last7 = x7
-			}
-			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7]) {
-				it.settle(misses, i+1-from)
-				return
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]], &d5[b.x[4][j]], &d6[b.x[5][j]], &d7[b.x[6][j]]) {
+					c.stop(&b, j)
+					return
+				}
 			}
 		}
-		it.settle(misses, len(ids)-from)
-	}
+	})
 }
 
 // Run7 is a stretch of a join of 7 views whose components sit at
@@ -6966,15 +3452,13 @@ type Run7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 // A packed group (see [AddGroup7]) is one run. Outside a group, a run
 // is a stretch of the driving storage whose entities follow one another,
 // in the same order, in every other view: entities that were given these
-// components together (AddEntity7, the bulk calls) and have kept them.
-// Where such a stretch starts at different positions in the storages
-// (other entities were given some of the components first), its first
-// entity comes on its own and the rest as one run. An entity whose
-// neighbours are not its neighbours in every view comes as a run of its
-// own, which makes Runs slower than [Iter7.All] over joins whose
-// storages were filled in different orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
-// marks modifications also comes one entity per run. Finding the runs
-// compares the storages' entity ids, a chunk at a time.
+// components together (AddEntity7, the bulk calls) and have kept them,
+// or storages the world re-aligned (see [World.SetAutoAlign]). An entity
+// out of line comes as a run of its own, which makes Runs slower than
+// [Iter7.All] over joins whose storages are in different orders (until
+// the world re-aligns them). A join with a
+// [Changed] view, a Not filter, or a [ViewMut] that marks modifications
+// also comes one entity per run.
 //
 // Do not keep the slices after the views are released, or add or remove
 // components of the joined types while iterating. A run of one entity may
@@ -6982,308 +3466,46 @@ type Run7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4, T5, T6, T7]] {
 	return func(yield func(Run7[T1, T2, T3, T4, T5, T6, T7]) bool) {
 		it := it // each range starts afresh (start), and ranges may run at once
-		if it.beginRuns(yield) {
-			return
-		}
-		ids, driver := it.ids, it.driver
-		s1, data1 := it.s1, it.s1.data
-		s2, data2 := it.s2, it.s2.data
-		s3, data3 := it.s3, it.s3.data
-		s4, data4 := it.s4, it.s4.data
-		s5, data5 := it.s5, it.s5.data
-		s6, data6 := it.s6, it.s6.data
-		s7, data7 := it.s7, it.s7.data
-		// last holds the position in each view of the last entity handed
-		// out. (An array, so that it stays in memory and leaves the
-		// registers to the caller's loop over a run.)
-		start := max(it.i, 0)
-		misses := 0 // entities that came as runs of their own (see settle)
-		defer func() { it.settle(misses, len(ids)-start) }()
-		var last [7]int
-		for v := range last {
-			last[v] = start - 1
-		}
-	next:
-		for i := start; i < len(ids); {
-			// Where the entity at i sits in each view: at i, or found in
-			// the sparse pages.
-			id := ids[i]
-			inLine := true
-			x1 := i
-			if driver != 1 {
-				if x1 = s1.posIdent(id); x1 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x1 == i
-			}
-			x2 := i
-			if driver != 2 {
-				if x2 = s2.posIdent(id); x2 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x2 == i
-			}
-			x3 := i
-			if driver != 3 {
-				if x3 = s3.posIdent(id); x3 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x3 == i
-			}
-			x4 := i
-			if driver != 4 {
-				if x4 = s4.posIdent(id); x4 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x4 == i
-			}
-			x5 := i
-			if driver != 5 {
-				if x5 = s5.posIdent(id); x5 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x5 == i
-			}
-			x6 := i
-			if driver != 6 {
-				if x6 = s6.posIdent(id); x6 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x6 == i
-			}
-			x7 := i
-			if driver != 7 {
-				if x7 = s7.posIdent(id); x7 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x7 == i
-			}
-			// A run starts at an entity in line, or at one that sits right
-			// after the last entity handed out in every view. Any other
-			// is a run of its own, without looking further.
-			// (Two yields: the loop of the long runs gets a copy of the
-			// body of its own, and the compiler gives the last one the
-			// better loop. last is set before yield: what stays live
-			// across the caller's loop takes registers from it.)
-			if !inLine && (x1 != last[0]+1 || x2 != last[1]+1 || x3 != last[2]+1 || x4 != last[3]+1 || x5 != last[4]+1 || x6 != last[5]+1 || x7 != last[6]+1) {
-				misses++
-				last[0] = x1
-				last[1] = x2
-				last[2] = x3
-				last[3] = x4
-				last[4] = x5
-				last[5] = x6
-				last[6] = x7
-				if !yield(Run7[T1, T2, T3, T4, T5, T6, T7]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1], data3[x3 : x3+1 : x3+1], data4[x4 : x4+1 : x4+1], data5[x5 : x5+1 : x5+1], data6[x6 : x6+1 : x6+1], data7[x7 : x7+1 : x7+1]}) {
+		it.start()
+		c := &it.jc
+		c.runMin = 1
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		d4 := it.s4.data
+		d5 := it.s5.data
+		d6 := it.s6.data
+		d7 := it.s7.data
+		var b joinBatch
+		var id [1]EntityID
+		for c.next(&b) {
+			if b.run {
+				n := b.n
+				if !yield(Run7[T1, T2, T3, T4, T5, T6, T7]{b.ids[:n:n], d1[b.at[0]:][:n:n], d2[b.at[1]:][:n:n], d3[b.at[2]:][:n:n], d4[b.at[3]:][:n:n], d5[b.at[4]:][:n:n], d6[b.at[5]:][:n:n], d7[b.at[6]:][:n:n]}) {
+					c.stop(&b, n-1)
 					return
 				}
-				i++
 				continue
 			}
-			k := it.runEnd(i, inLine, x1, x2, x3, x4, x5, x6, x7)
-			n := k - i
-			last[0] = x1 + n - 1
-			last[1] = x2 + n - 1
-			last[2] = x3 + n - 1
-			last[3] = x4 + n - 1
-			last[4] = x5 + n - 1
-			last[5] = x6 + n - 1
-			last[6] = x7 + n - 1
-			if !yield(Run7[T1, T2, T3, T4, T5, T6, T7]{ids[i:k:k], data1[x1 : x1+n : x1+n], data2[x2 : x2+n : x2+n], data3[x3 : x3+n : x3+n], data4[x4 : x4+n : x4+n], data5[x5 : x5+n : x5+n], data6[x6 : x6+n : x6+n], data7[x7 : x7+n : x7+n]}) {
-				return
-			}
-			i = k
-		}
-	}
-}
-
-// beginRuns starts an iteration of Runs (see start). A join with a Changed
-// view, a Not filter, or a view that marks what it hands out goes one
-// entity per run: beginRuns runs the whole iteration then and reports true.
-func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) beginRuns(yield func(Run7[T1, T2, T3, T4, T5, T6, T7]) bool) bool {
-	it.start()
-	if !it.tracked && !it.marks && it.not == nil {
-		return false
-	}
-	var id [1]EntityID
-	it.driveTracked(func(e EntityID, _ *T1, _ *T2, _ *T3, _ *T4, _ *T5, _ *T6, _ *T7) bool {
-		// Each run is one entity: its components as slices of one
-		// element of each storage, found again by id.
-		id[0] = e
-		x1 := it.s1.pos(e)
-		x2 := it.s2.pos(e)
-		x3 := it.s3.pos(e)
-		x4 := it.s4.pos(e)
-		x5 := it.s5.pos(e)
-		x6 := it.s6.pos(e)
-		x7 := it.s7.pos(e)
-		return yield(Run7[T1, T2, T3, T4, T5, T6, T7]{id[:], it.s1.data[x1 : x1+1], it.s2.data[x2 : x2+1], it.s3.data[x3 : x3+1], it.s4.data[x4 : x4+1], it.s5.data[x5 : x5+1], it.s6.data[x6 : x6+1], it.s7.data[x7 : x7+1]})
-	})
-	return true
-}
-
-// runEnd returns the end of the run of the driving storage's ids that
-// starts at position i: the ids from i on sit in each view from its
-// position x on (x1, x2, x3, x4, x5, x6, x7), in the same order, up to the end it
-// returns. inLine says that each x is i. A packed group is one run.
-func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) runEnd(i int, inLine bool, x1, x2, x3, x4, x5, x6, x7 int) int {
-	ids, driver := it.ids, it.driver
-	if driver == 0 {
-		return len(ids)
-	}
-	from := 1
-	if !inLine {
-		// Look the next few entities up in the sparse pages before
-		// comparing the storages' ids: the join reads those entries
-		// next anyway, where the ids are memory it does not otherwise
-		// touch, and entities out of line seldom make long runs.
-		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
-			j := i + from
-			if driver != 1 && it.s1.pos(ids[j]) != x1+from || driver != 2 && it.s2.pos(ids[j]) != x2+from || driver != 3 && it.s3.pos(ids[j]) != x3+from || driver != 4 && it.s4.pos(ids[j]) != x4+from || driver != 5 && it.s5.pos(ids[j]) != x5+from || driver != 6 && it.s6.pos(ids[j]) != x6+from || driver != 7 && it.s7.pos(ids[j]) != x7+from {
-				return j
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				id[0] = b.idb[j]
+				x1 := int(b.x[0][j])
+				x2 := int(b.x[1][j])
+				x3 := int(b.x[2][j])
+				x4 := int(b.x[3][j])
+				x5 := int(b.x[4][j])
+				x6 := int(b.x[5][j])
+				x7 := int(b.x[6][j])
+				if !yield(Run7[T1, T2, T3, T4, T5, T6, T7]{id[:], d1[x1 : x1+1 : x1+1], d2[x2 : x2+1 : x2+1], d3[x3 : x3+1 : x3+1], d4[x4 : x4+1 : x4+1], d5[x5 : x5+1 : x5+1], d6[x6 : x6+1 : x6+1], d7[x7 : x7+1 : x7+1]}) {
+					c.stop(&b, j)
+					return
+				}
 			}
 		}
 	}
-	var others [6][]EntityID
-	k := 0
-	if driver != 1 {
-		others[k] = it.s1.dense[x1:]
-		k++
-	}
-	if driver != 2 {
-		others[k] = it.s2.dense[x2:]
-		k++
-	}
-	if driver != 3 {
-		others[k] = it.s3.dense[x3:]
-		k++
-	}
-	if driver != 4 {
-		others[k] = it.s4.dense[x4:]
-		k++
-	}
-	if driver != 5 {
-		others[k] = it.s5.dense[x5:]
-		k++
-	}
-	if driver != 6 {
-		others[k] = it.s6.dense[x6:]
-		k++
-	}
-	if driver != 7 {
-		others[k] = it.s7.dense[x7:]
-		k++
-	}
-	return i + alignedPrefix(ids[i:], from, others[:k])
-}
-
-// Get returns the components of entity id, and false if it lacks one of
-// them or is excluded by a Not filter.
-// A Changed view's filter applies, and ViewMuts of types tracking
-// modification mark what Get hands out.
-func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, *T7, bool) {
-	if it.released() {
-		it.start() // panics if the views are released
-	}
-	if it.tracked || it.marks {
-		return it.getTracked(id)
-	}
-	p1 := it.s1.get(id)
-	p2 := it.s2.get(id)
-	p3 := it.s3.get(id)
-	p4 := it.s4.get(id)
-	p5 := it.s5.get(id)
-	p6 := it.s6.get(id)
-	p7 := it.s7.get(id)
-	if p1 == nil || p2 == nil || p3 == nil || p4 == nil || p5 == nil || p6 == nil || p7 == nil || (it.not != nil && excluded(it.not, id)) {
-		return nil, nil, nil, nil, nil, nil, nil, false
-	}
-	return p1, p2, p3, p4, p5, p6, p7, true
-}
-
-func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) getTracked(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, *T7, bool) {
-	it.start() // the tracking windows as they are now
-	x1 := it.s1.pos(id)
-	if x1 < 0 {
-		return nil, nil, nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
-		return nil, nil, nil, nil, nil, nil, nil, false
-	}
-	x2 := it.s2.pos(id)
-	if x2 < 0 {
-		return nil, nil, nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
-		return nil, nil, nil, nil, nil, nil, nil, false
-	}
-	x3 := it.s3.pos(id)
-	if x3 < 0 {
-		return nil, nil, nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
-		return nil, nil, nil, nil, nil, nil, nil, false
-	}
-	x4 := it.s4.pos(id)
-	if x4 < 0 {
-		return nil, nil, nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[3]; op.filter != 0 && !it.s4.track.admits(op, x4) {
-		return nil, nil, nil, nil, nil, nil, nil, false
-	}
-	x5 := it.s5.pos(id)
-	if x5 < 0 {
-		return nil, nil, nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[4]; op.filter != 0 && !it.s5.track.admits(op, x5) {
-		return nil, nil, nil, nil, nil, nil, nil, false
-	}
-	x6 := it.s6.pos(id)
-	if x6 < 0 {
-		return nil, nil, nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[5]; op.filter != 0 && !it.s6.track.admits(op, x6) {
-		return nil, nil, nil, nil, nil, nil, nil, false
-	}
-	x7 := it.s7.pos(id)
-	if x7 < 0 {
-		return nil, nil, nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[6]; op.filter != 0 && !it.s7.track.admits(op, x7) {
-		return nil, nil, nil, nil, nil, nil, nil, false
-	}
-	if it.not != nil && excluded(it.not, id) {
-		return nil, nil, nil, nil, nil, nil, nil, false
-	}
-	if it.op[0].mark {
-		it.s1.track.mark(x1)
-	}
-	if it.op[1].mark {
-		it.s2.track.mark(x2)
-	}
-	if it.op[2].mark {
-		it.s3.track.mark(x3)
-	}
-	if it.op[3].mark {
-		it.s4.track.mark(x4)
-	}
-	if it.op[4].mark {
-		it.s5.track.mark(x5)
-	}
-	if it.op[5].mark {
-		it.s6.track.mark(x6)
-	}
-	if it.op[6].mark {
-		it.s7.track.mark(x7)
-	}
-	return &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3], &it.s4.data[x4], &it.s5.data[x5], &it.s6.data[x6], &it.s7.data[x7], true
 }
 
 // Packed returns the join as aligned slices when it runs over a packed
@@ -7298,171 +3520,33 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) getTracked(id EntityID) (*T1, *T2, 
 // using them.
 func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Packed() (ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7, ok bool) {
 	it.start()
-	if it.driver != 0 || it.s1.group == nil || it.tracked || it.not != nil { // driver 0 without a group: lined-up prefixes (pick)
+	n, ok := it.jc.packedRange()
+	if !ok {
 		return nil, nil, nil, nil, nil, nil, nil, nil, false
 	}
-	n := len(it.ids)
-	if it.op[0].mark {
-		it.s1.track.markFirst(n)
+	return it.jc.ids, it.s1.data[:n], it.s2.data[:n], it.s3.data[:n], it.s4.data[:n], it.s5.data[:n], it.s6.data[:n], it.s7.data[:n], true
+}
+
+// Get returns the components of entity id, and false if it lacks one of
+// them or is excluded by a Not filter.
+// A Changed view's filter applies, and ViewMuts of types tracking
+// modification mark what Get hands out.
+func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, *T7, bool) {
+	if it.released() || it.jc.tracked || it.jc.marks {
+		it.start() // panics if the views are released; the tracking windows as they are now
 	}
-	if it.op[1].mark {
-		it.s2.track.markFirst(n)
+	var x [maxParts]int
+	if !it.jc.get(id, &x) {
+		return nil, nil, nil, nil, nil, nil, nil, false
 	}
-	if it.op[2].mark {
-		it.s3.track.markFirst(n)
-	}
-	if it.op[3].mark {
-		it.s4.track.markFirst(n)
-	}
-	if it.op[4].mark {
-		it.s5.track.markFirst(n)
-	}
-	if it.op[5].mark {
-		it.s6.track.markFirst(n)
-	}
-	if it.op[6].mark {
-		it.s7.track.markFirst(n)
-	}
-	return it.ids, it.s1.data[:n], it.s2.data[:n], it.s3.data[:n], it.s4.data[:n], it.s5.data[:n], it.s6.data[:n], it.s7.data[:n], true
+	return &it.s1.data[x[0]], &it.s2.data[x[1]], &it.s3.data[x[2]], &it.s4.data[x[3]], &it.s5.data[x[4]], &it.s6.data[x[5]], &it.s7.data[x[6]], true
 }
 
 // Count returns the number of matching entities. It hands nothing out,
 // so it marks nothing modified.
-func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Count() (n int) {
-	it.start() // before the marks are turned off: it reads them again
-	it.marks = false
-	for k := range it.op {
-		it.op[k].mark = false
-	}
-	visit := func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7) bool {
-		n++
-		return true
-	}
-	if it.begin(visit) {
-		return
-	}
-	ids, driver, not := it.ids, it.driver, it.not
-	s1, data1 := it.s1, it.s1.data
-	s2, data2 := it.s2, it.s2.data
-	s3, data3 := it.s3, it.s3.data
-	s4, data4 := it.s4, it.s4.data
-	s5, data5 := it.s5, it.s5.data
-	s6, data6 := it.s6, it.s6.data
-	s7, data7 := it.s7, it.s7.data
-	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-		data1 := data1[:len(ids)]
-		data2 := data2[:len(ids)]
-		data3 := data3[:len(ids)]
-		data4 := data4[:len(ids)]
-		data5 := data5[:len(ids)]
-		data6 := data6[:len(ids)]
-		data7 := data7[:len(ids)]
-		// ids[i] is read only where used, so that a loop that ignores
-		// the id reads the components alone, like a loop over slices.
-		for i := it.i; i < len(ids); i++ {
-			if not != nil && excluded(not, ids[i]) {
-				continue
-			}
-			if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i], &data5[i], &data6[i], &data7[i]) {
-				return
-			}
-		}
-		return
-	}
-	// Each other view's position is guessed first: right after the
-	// previous entity's there (last+1), which holds in storages that
-	// keep the driver's order. A miss looks the entity up (seek) and is
-	// counted; settle asks for re-alignment when misses are many.
-	misses, from := 0, it.i
-	dense1, last1 := s1.dense, -1
-	dense2, last2 := s2.dense, -1
-	dense3, last3 := s3.dense, -1
-	dense4, last4 := s4.dense, -1
-	dense5, last5 := s5.dense, -1
-	dense6, last6 := s6.dense, -1
-	dense7, last7 := s7.dense, -1
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 {
-			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = s1.seek(id, i); x1 < 0 {
-					continue
-				}
-				misses++
-			}
-			last1 = x1
-		}
-		x2 := i
-		if driver != 2 {
-			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = s2.seek(id, i); x2 < 0 {
-					continue
-				}
-				misses++
-			}
-			last2 = x2
-		}
-		x3 := i
-		if driver != 3 {
-			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-				if x3 = s3.seek(id, i); x3 < 0 {
-					continue
-				}
-				misses++
-			}
-			last3 = x3
-		}
-		x4 := i
-		if driver != 4 {
-			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-				if x4 = s4.seek(id, i); x4 < 0 {
-					continue
-				}
-				misses++
-			}
-			last4 = x4
-		}
-		x5 := i
-		if driver != 5 {
-			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
-				if x5 = s5.seek(id, i); x5 < 0 {
-					continue
-				}
-				misses++
-			}
-			last5 = x5
-		}
-		x6 := i
-		if driver != 6 {
-			if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
-				if x6 = s6.seek(id, i); x6 < 0 {
-					continue
-				}
-				misses++
-			}
-			last6 = x6
-		}
-		x7 := i
-		if driver != 7 {
-			if x7 = last7 + 1; x7 >= len(dense7) || dense7[x7] != id {
-				if x7 = s7.seek(id, i); x7 < 0 {
-					continue
-				}
-				misses++
-			}
-			last7 = x7
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7]) {
-			it.settle(misses, i+1-from)
-			return
-		}
-	}
-	it.settle(misses, len(ids)-from)
-	return n
+func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Count() int {
+	it.start()
+	return it.jc.count()
 }
 
 // Row8 holds the components of one entity in a join of 8 views.
@@ -7494,29 +3578,18 @@ type Row8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 // again, and see the storages as they are then. A join whose views have
 // been released panics with [ErrReleased], also once they are borrowed
 // again: a join belongs to the borrow of its views.
-// All, WithID, Each, EachWithID and Count run one loop over the driving
-// storage with its state in registers; the cursor makes one call to Next per
-// entity, and keeps its state in memory: over a million entities, Join2's
-// cursor takes about twice as long as range over All.
+// All, WithID, Each and EachWithID go through the join a batch of
+// entities at a time; the cursor makes one call to Next per entity.
 type Iter8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
-	s1     *sparseSet[T1]
-	s2     *sparseSet[T2]
-	s3     *sparseSet[T3]
-	s4     *sparseSet[T4]
-	s5     *sparseSet[T5]
-	s6     *sparseSet[T6]
-	s7     *sparseSet[T7]
-	s8     *sparseSet[T8]
-	not    []Filter
-	ids    []EntityID // the driving storage's entities
-	driver int        // which of s1..s8 drives: ids[i] owns data[i] there; 0 for a packed group, where ids[i] owns data[i] in every view
-	i      int        // the next position of ids to look at
-	// op says what to do with each view's tracking. tracked is set when a
-	// view is a Changed filter, which routes iteration through
-	// driveTracked; marks is set when a view marks what it hands out.
-	op      [8]opTrack
-	tracked bool
-	marks   bool
+	jc joinCore
+	s1 *sparseSet[T1]
+	s2 *sparseSet[T2]
+	s3 *sparseSet[T3]
+	s4 *sparseSet[T4]
+	s5 *sparseSet[T5]
+	s6 *sparseSet[T6]
+	s7 *sparseSet[T7]
+	s8 *sparseSet[T8]
 	// c1..c8 are the states of the views the join was made of, and
 	// keys their kinds, or nil when the join was made from storages
 	// (under a world-wide borrow). Each iteration reads the views afresh
@@ -7545,13 +3618,12 @@ type Iter8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 
 // Join8 joins 8 views ([View] or [ViewMut], in any mix): the
 // iteration visits each entity that has all 8 components, driven by the
-// shortest storage and probing the others. Pointers from a View are for
-// reading only.
-//
-// Over a packed group of exactly these types, and over storages that line
-// up (the same entities first, in the same order, as when they were
-// created in order with these components), it walks aligned positions
-// instead, with no probe.
+// shortest storage, guessing that each entity sits in the other storages
+// right after the previous one, and looking it up where the guess misses.
+// Storages that hold the join's entities in the same order (filled in
+// order, or re-aligned: see [World.SetAutoAlign]) go as runs of aligned
+// positions, with no look-up; so does a packed group of exactly these
+// types. Pointers from a View are for reading only.
 //
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
@@ -7571,91 +3643,67 @@ func Join8[P1 Part[T1], P2 Part[T2], P3 Part[T3], P4 Part[T4], P5 Part[T5], P6 P
 }
 
 // read takes the join's storages from its views as they are now (store
-// panics for a view released), and what to do with their tracking, and
-// picks the driver.
+// panics for a view released), with what to do with their tracking.
 func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) read() {
-	if it.s1 = it.c1.store(it.keys[0].epoch); it.s1.track != nil {
-		it.op[0] = it.c1.trackOp(it.keys[0])
+	it.s1 = it.c1.store(it.keys[0].epoch)
+	it.s2 = it.c2.store(it.keys[1].epoch)
+	it.s3 = it.c3.store(it.keys[2].epoch)
+	it.s4 = it.c4.store(it.keys[3].epoch)
+	it.s5 = it.c5.store(it.keys[4].epoch)
+	it.s6 = it.c6.store(it.keys[5].epoch)
+	it.s7 = it.c7.store(it.keys[6].epoch)
+	it.s8 = it.c8.store(it.keys[7].epoch)
+	it.setup()
+	if it.s1.track != nil {
+		it.jc.op[0] = it.c1.trackOp(it.keys[0])
 	}
-	if it.s2 = it.c2.store(it.keys[1].epoch); it.s2.track != nil {
-		it.op[1] = it.c2.trackOp(it.keys[1])
+	if it.s2.track != nil {
+		it.jc.op[1] = it.c2.trackOp(it.keys[1])
 	}
-	if it.s3 = it.c3.store(it.keys[2].epoch); it.s3.track != nil {
-		it.op[2] = it.c3.trackOp(it.keys[2])
+	if it.s3.track != nil {
+		it.jc.op[2] = it.c3.trackOp(it.keys[2])
 	}
-	if it.s4 = it.c4.store(it.keys[3].epoch); it.s4.track != nil {
-		it.op[3] = it.c4.trackOp(it.keys[3])
+	if it.s4.track != nil {
+		it.jc.op[3] = it.c4.trackOp(it.keys[3])
 	}
-	if it.s5 = it.c5.store(it.keys[4].epoch); it.s5.track != nil {
-		it.op[4] = it.c5.trackOp(it.keys[4])
+	if it.s5.track != nil {
+		it.jc.op[4] = it.c5.trackOp(it.keys[4])
 	}
-	if it.s6 = it.c6.store(it.keys[5].epoch); it.s6.track != nil {
-		it.op[5] = it.c6.trackOp(it.keys[5])
+	if it.s6.track != nil {
+		it.jc.op[5] = it.c6.trackOp(it.keys[5])
 	}
-	if it.s7 = it.c7.store(it.keys[6].epoch); it.s7.track != nil {
-		it.op[6] = it.c7.trackOp(it.keys[6])
+	if it.s7.track != nil {
+		it.jc.op[6] = it.c7.trackOp(it.keys[6])
 	}
-	if it.s8 = it.c8.store(it.keys[7].epoch); it.s8.track != nil {
-		it.op[7] = it.c8.trackOp(it.keys[7])
+	if it.s8.track != nil {
+		it.jc.op[7] = it.c8.trackOp(it.keys[7])
 	}
-	it.tracked = it.op[0].filter != 0 || it.op[1].filter != 0 || it.op[2].filter != 0 || it.op[3].filter != 0 || it.op[4].filter != 0 || it.op[5].filter != 0 || it.op[6].filter != 0 || it.op[7].filter != 0
-	it.marks = it.op[0].mark || it.op[1].mark || it.op[2].mark || it.op[3].mark || it.op[4].mark || it.op[5].mark || it.op[6].mark || it.op[7].mark
-	it.pick()
+	it.jc.setFlags()
+	if it.c1.w == it.c1.w && it.c2.w == it.c1.w && it.c3.w == it.c1.w && it.c4.w == it.c1.w && it.c5.w == it.c1.w && it.c6.w == it.c1.w && it.c7.w == it.c1.w && it.c8.w == it.c1.w {
+		it.jc.w = it.c1.w
+	}
 }
 
-// newIter8 returns the join of the storages s1, s2, s3, s4, s5, s6, s7, s8, driven by the shortest.
+// newIter8 returns the join of the storages s1, s2, s3, s4, s5, s6, s7, s8.
 func newIter8[T1, T2, T3, T4, T5, T6, T7, T8 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3], s4 *sparseSet[T4], s5 *sparseSet[T5], s6 *sparseSet[T6], s7 *sparseSet[T7], s8 *sparseSet[T8]) Iter8[T1, T2, T3, T4, T5, T6, T7, T8] {
 	it := Iter8[T1, T2, T3, T4, T5, T6, T7, T8]{s1: s1, s2: s2, s3: s3, s4: s4, s5: s5, s6: s6, s7: s7, s8: s8}
-	it.pick()
+	it.setup()
 	return it
 }
 
-// pick chooses what drives the join: the aligned range of a packed group
-// when the storages are exactly its members, else the shortest storage.
-// The shortest storage's components may also line up with the others'
-// without a group: when the identity prefix of every storage (see
-// sparseSet.pre) covers that many components, in one generation, the
-// first n components of each belong to the entities with indices 0..n-1,
-// in order (entities created in order with these components, as a level
-// or a wave is loaded). The join then runs as over a group (driver 0),
-// on aligned positions with no probe.
-func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) pick() {
-	it.ids, it.driver = it.s1.dense, 1
-	if len(it.s2.dense) < len(it.ids) {
-		it.ids, it.driver = it.s2.dense, 2
-	}
-	if len(it.s3.dense) < len(it.ids) {
-		it.ids, it.driver = it.s3.dense, 3
-	}
-	if len(it.s4.dense) < len(it.ids) {
-		it.ids, it.driver = it.s4.dense, 4
-	}
-	if len(it.s5.dense) < len(it.ids) {
-		it.ids, it.driver = it.s5.dense, 5
-	}
-	if len(it.s6.dense) < len(it.ids) {
-		it.ids, it.driver = it.s6.dense, 6
-	}
-	if len(it.s7.dense) < len(it.ids) {
-		it.ids, it.driver = it.s7.dense, 7
-	}
-	if len(it.s8.dense) < len(it.ids) {
-		it.ids, it.driver = it.s8.dense, 8
-	}
-	if it.s1.group != nil {
-		if g := packed(it.s1, it.s2, it.s3, it.s4, it.s5, it.s6, it.s7, it.s8); g != nil {
-			it.ids, it.driver = it.s1.dense[:g.n], 0
-		}
-	} else if n, gen := uint64(len(it.ids)), it.s1.pre.gen; it.s1.pre.n >= n &&
-		it.s2.pre.n >= n && it.s2.pre.gen == gen &&
-		it.s3.pre.n >= n && it.s3.pre.gen == gen &&
-		it.s4.pre.n >= n && it.s4.pre.gen == gen &&
-		it.s5.pre.n >= n && it.s5.pre.gen == gen &&
-		it.s6.pre.n >= n && it.s6.pre.gen == gen &&
-		it.s7.pre.n >= n && it.s7.pre.gen == gen &&
-		it.s8.pre.n >= n && it.s8.pre.gen == gen {
-		it.driver = 0
-	}
+// setup gives the join core the storages, and lets it pick the driver.
+func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) setup() {
+	not := it.jc.not
+	it.jc = joinCore{n: 8, not: not}
+	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.group)
+	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.group)
+	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.group)
+	it.jc.setStore(3, &it.s4.sparseIndex, stampsOf(it.s4.track), it.s4, it.s4.group)
+	it.jc.setStore(4, &it.s5.sparseIndex, stampsOf(it.s5.track), it.s5, it.s5.group)
+	it.jc.setStore(5, &it.s6.sparseIndex, stampsOf(it.s6.track), it.s6, it.s6.group)
+	it.jc.setStore(6, &it.s7.sparseIndex, stampsOf(it.s7.track), it.s7, it.s7.group)
+	it.jc.setStore(7, &it.s8.sparseIndex, stampsOf(it.s8.track), it.s8, it.s8.group)
+	it.jc.pick()
 }
 
 // start readies a join made from views for an iteration. When the
@@ -7674,6 +3722,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) start() {
 	case it.released():
 		panic(errViewReleased)
 	}
+	it.jc.begin()
 }
 
 // released reports whether the join was made from views of which one no
@@ -7682,245 +3731,56 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch || it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch || it.c6.s != it.s6 || it.c6.epoch != it.keys[5].epoch || it.c7.s != it.s7 || it.c7.epoch != it.keys[6].epoch || it.c8.s != it.s8 || it.c8.epoch != it.keys[7].epoch)
 }
 
-// settle tells the world how a pass over n of the driver's entities went:
-// misses guesses missed (see align.go). It asks for re-alignment when
-// they are many, and otherwise keeps the other storages in the driver's
-// order. Joins made from storages, over a group, or over views of
-// several worlds tell nothing.
-func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) settle(misses, n int) {
-	if it.c1 == nil || it.driver == 0 || it.c2.w != it.c1.w || it.c3.w != it.c1.w || it.c4.w != it.c1.w || it.c5.w != it.c1.w || it.c6.w != it.c1.w || it.c7.w != it.c1.w || it.c8.w != it.c1.w {
-		return
-	}
-	settleJoin(it.c1.w, it.driver-1, misses, n, []storage{it.s1, it.s2, it.s3, it.s4, it.s5, it.s6, it.s7, it.s8})
-}
-
-// begin starts an iteration of the drive (see start). When the join has a
-// Changed view or marks what it hands out, begin runs the whole iteration
-// through driveTracked and reports true.
-func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) begin(visit func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8) bool) bool {
-	it.start()
-	if it.tracked || it.marks {
-		it.driveTracked(visit)
-		return true
-	}
-	return false
-}
-
 // Not returns the join restricted to entities that are in none of filters
 // (usually views: the guide's `!&v_vel`).
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Not(filters ...Filter) Iter8[T1, T2, T3, T4, T5, T6, T7, T8] {
-	it.not = append(it.not[:len(it.not):len(it.not)], filters...)
+	it.jc.not = append(it.jc.not[:len(it.jc.not):len(it.jc.not)], filters...)
 	return it
-}
-
-// driveTracked is the loop of a join with tracking: it finds each view's
-// position for the entity, applies the Changed filters, marks what ViewMuts
-// hand out, and calls visit. It returns the position of ids where visit
-// returned false, or len(ids).
-func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) driveTracked(visit func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8) bool) int {
-	ids, driver, not := it.ids, it.driver, it.not
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 && driver != 0 {
-			if x1 = it.s1.posIdent(id); x1 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
-			continue
-		}
-		x2 := i
-		if driver != 2 && driver != 0 {
-			if x2 = it.s2.posIdent(id); x2 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
-			continue
-		}
-		x3 := i
-		if driver != 3 && driver != 0 {
-			if x3 = it.s3.posIdent(id); x3 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
-			continue
-		}
-		x4 := i
-		if driver != 4 && driver != 0 {
-			if x4 = it.s4.posIdent(id); x4 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[3]; op.filter != 0 && !it.s4.track.admits(op, x4) {
-			continue
-		}
-		x5 := i
-		if driver != 5 && driver != 0 {
-			if x5 = it.s5.posIdent(id); x5 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[4]; op.filter != 0 && !it.s5.track.admits(op, x5) {
-			continue
-		}
-		x6 := i
-		if driver != 6 && driver != 0 {
-			if x6 = it.s6.posIdent(id); x6 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[5]; op.filter != 0 && !it.s6.track.admits(op, x6) {
-			continue
-		}
-		x7 := i
-		if driver != 7 && driver != 0 {
-			if x7 = it.s7.posIdent(id); x7 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[6]; op.filter != 0 && !it.s7.track.admits(op, x7) {
-			continue
-		}
-		x8 := i
-		if driver != 8 && driver != 0 {
-			if x8 = it.s8.posIdent(id); x8 < 0 {
-				continue
-			}
-		}
-		if op := &it.op[7]; op.filter != 0 && !it.s8.track.admits(op, x8) {
-			continue
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if it.op[0].mark {
-			it.s1.track.mark(x1)
-		}
-		if it.op[1].mark {
-			it.s2.track.mark(x2)
-		}
-		if it.op[2].mark {
-			it.s3.track.mark(x3)
-		}
-		if it.op[3].mark {
-			it.s4.track.mark(x4)
-		}
-		if it.op[4].mark {
-			it.s5.track.mark(x5)
-		}
-		if it.op[5].mark {
-			it.s6.track.mark(x6)
-		}
-		if it.op[6].mark {
-			it.s7.track.mark(x7)
-		}
-		if it.op[7].mark {
-			it.s8.track.mark(x8)
-		}
-		if !visit(id, &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3], &it.s4.data[x4], &it.s5.data[x5], &it.s6.data[x6], &it.s7.data[x7], &it.s8.data[x8]) {
-			return i
-		}
-	}
-	return len(ids)
 }
 
 // Next advances to the next matching entity and reports whether there is one.
 func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
-	if it.c1 != nil && (!it.started || it.released()) {
+	if !it.started || it.released() {
+		i := it.jc.i
 		it.start()
+		it.started, it.jc.i = true, i
 	}
-	if it.tracked || it.marks {
-		found := false
-		i := it.driveTracked(func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7, p8 *T8) bool {
-			it.id, it.p1, it.p2, it.p3, it.p4, it.p5, it.p6, it.p7, it.p8 = id, p1, p2, p3, p4, p5, p6, p7, p8
-			found = true
-			return false
-		})
-		it.i = i
-		if found {
-			it.i++
-		}
-		return found
-	}
-	ids := it.ids
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		var p1 *T1
-		if it.driver == 1 || it.driver == 0 {
-			p1 = &it.s1.data[i]
-		} else if x := it.s1.posIdent(id); x >= 0 {
-			p1 = &it.s1.data[x]
-		} else {
-			continue
-		}
-		var p2 *T2
-		if it.driver == 2 || it.driver == 0 {
-			p2 = &it.s2.data[i]
-		} else if x := it.s2.posIdent(id); x >= 0 {
-			p2 = &it.s2.data[x]
-		} else {
-			continue
-		}
-		var p3 *T3
-		if it.driver == 3 || it.driver == 0 {
-			p3 = &it.s3.data[i]
-		} else if x := it.s3.posIdent(id); x >= 0 {
-			p3 = &it.s3.data[x]
-		} else {
-			continue
-		}
-		var p4 *T4
-		if it.driver == 4 || it.driver == 0 {
-			p4 = &it.s4.data[i]
-		} else if x := it.s4.posIdent(id); x >= 0 {
-			p4 = &it.s4.data[x]
-		} else {
-			continue
-		}
-		var p5 *T5
-		if it.driver == 5 || it.driver == 0 {
-			p5 = &it.s5.data[i]
-		} else if x := it.s5.posIdent(id); x >= 0 {
-			p5 = &it.s5.data[x]
-		} else {
-			continue
-		}
-		var p6 *T6
-		if it.driver == 6 || it.driver == 0 {
-			p6 = &it.s6.data[i]
-		} else if x := it.s6.posIdent(id); x >= 0 {
-			p6 = &it.s6.data[x]
-		} else {
-			continue
-		}
-		var p7 *T7
-		if it.driver == 7 || it.driver == 0 {
-			p7 = &it.s7.data[i]
-		} else if x := it.s7.posIdent(id); x >= 0 {
-			p7 = &it.s7.data[x]
-		} else {
-			continue
-		}
-		var p8 *T8
-		if it.driver == 8 || it.driver == 0 {
-			p8 = &it.s8.data[i]
-		} else if x := it.s8.posIdent(id); x >= 0 {
-			p8 = &it.s8.data[x]
-		} else {
-			continue
-		}
-		if it.not != nil && excluded(it.not, id) {
-			continue
-		}
-		it.i, it.id = i+1, id
-		it.p1, it.p2, it.p3, it.p4, it.p5, it.p6, it.p7, it.p8 = p1, p2, p3, p4, p5, p6, p7, p8
+	if c := &it.jc; c.curLeft > 0 { // inside a run: step every position
+		c.curLeft--
+		it.id = c.ids[c.i]
+		c.i++
+		c.curAt[0]++
+		it.p1 = &it.s1.data[c.curAt[0]]
+		c.curAt[1]++
+		it.p2 = &it.s2.data[c.curAt[1]]
+		c.curAt[2]++
+		it.p3 = &it.s3.data[c.curAt[2]]
+		c.curAt[3]++
+		it.p4 = &it.s4.data[c.curAt[3]]
+		c.curAt[4]++
+		it.p5 = &it.s5.data[c.curAt[4]]
+		c.curAt[5]++
+		it.p6 = &it.s6.data[c.curAt[5]]
+		c.curAt[6]++
+		it.p7 = &it.s7.data[c.curAt[6]]
+		c.curAt[7]++
+		it.p8 = &it.s8.data[c.curAt[7]]
 		return true
 	}
-	it.i = len(ids)
-	return false
+	var x [maxParts]int
+	id, ok := it.jc.nextOne(&x)
+	if ok {
+		it.id = id
+		it.p1 = &it.s1.data[x[0]]
+		it.p2 = &it.s2.data[x[1]]
+		it.p3 = &it.s3.data[x[2]]
+		it.p4 = &it.s4.data[x[3]]
+		it.p5 = &it.s5.data[x[4]]
+		it.p6 = &it.s6.data[x[5]]
+		it.p7 = &it.s7.data[x[6]]
+		it.p8 = &it.s8.data[x[7]]
+	}
+	return ok
 }
 
 // ID returns the entity [Iter8.Next] stopped at.
@@ -7937,143 +3797,45 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Each(fn func(*T1, *T2, *T3, *T4,
 		fn(p1, p2, p3, p4, p5, p6, p7, p8)
 		return true
 	}
-	if it.begin(visit) {
-		return
-	}
-	ids, driver, not := it.ids, it.driver, it.not
-	s1, data1 := it.s1, it.s1.data
-	s2, data2 := it.s2, it.s2.data
-	s3, data3 := it.s3, it.s3.data
-	s4, data4 := it.s4, it.s4.data
-	s5, data5 := it.s5, it.s5.data
-	s6, data6 := it.s6, it.s6.data
-	s7, data7 := it.s7, it.s7.data
-	s8, data8 := it.s8, it.s8.data
-	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-		data1 := data1[:len(ids)]
-		data2 := data2[:len(ids)]
-		data3 := data3[:len(ids)]
-		data4 := data4[:len(ids)]
-		data5 := data5[:len(ids)]
-		data6 := data6[:len(ids)]
-		data7 := data7[:len(ids)]
-		data8 := data8[:len(ids)]
-		// ids[i] is read only where used, so that a loop that ignores
-		// the id reads the components alone, like a loop over slices.
-		for i := it.i; i < len(ids); i++ {
-			if not != nil && excluded(not, ids[i]) {
-				continue
+	it.start()
+	c := &it.jc
+	d1 := it.s1.data
+	d2 := it.s2.data
+	d3 := it.s3.data
+	d4 := it.s4.data
+	d5 := it.s5.data
+	d6 := it.s6.data
+	d7 := it.s7.data
+	d8 := it.s8.data
+	var b joinBatch
+	for c.next(&b) {
+		if b.run {
+			r1 := d1[b.at[0]:][:b.n]
+			r2 := d2[b.at[1]:][:b.n]
+			r3 := d3[b.at[2]:][:b.n]
+			r4 := d4[b.at[3]:][:b.n]
+			r5 := d5[b.at[4]:][:b.n]
+			r6 := d6[b.at[5]:][:b.n]
+			r7 := d7[b.at[6]:][:b.n]
+			r8 := d8[b.at[7]:][:b.n]
+			for j := range b.n {
+				if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j], &r7[j], &r8[j]) {
+					c.stop(&b, j)
+					return
+				}
 			}
-			if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i], &data5[i], &data6[i], &data7[i], &data8[i]) {
+			continue
+		}
+		for j := range b.n {
+			if c.marks {
+				c.mark(&b, j)
+			}
+			if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]], &d5[b.x[4][j]], &d6[b.x[5][j]], &d7[b.x[6][j]], &d8[b.x[7][j]]) {
+				c.stop(&b, j)
 				return
 			}
 		}
-		return
 	}
-	// Each other view's position is guessed first: right after the
-	// previous entity's there (last+1), which holds in storages that
-	// keep the driver's order. A miss looks the entity up (seek) and is
-	// counted; settle asks for re-alignment when misses are many.
-	misses, from := 0, it.i
-	dense1, last1 := s1.dense, -1
-	dense2, last2 := s2.dense, -1
-	dense3, last3 := s3.dense, -1
-	dense4, last4 := s4.dense, -1
-	dense5, last5 := s5.dense, -1
-	dense6, last6 := s6.dense, -1
-	dense7, last7 := s7.dense, -1
-	dense8, last8 := s8.dense, -1
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 {
-			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = s1.seek(id, i); x1 < 0 {
-					continue
-				}
-				misses++
-			}
-			last1 = x1
-		}
-		x2 := i
-		if driver != 2 {
-			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = s2.seek(id, i); x2 < 0 {
-					continue
-				}
-				misses++
-			}
-			last2 = x2
-		}
-		x3 := i
-		if driver != 3 {
-			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-				if x3 = s3.seek(id, i); x3 < 0 {
-					continue
-				}
-				misses++
-			}
-			last3 = x3
-		}
-		x4 := i
-		if driver != 4 {
-			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-				if x4 = s4.seek(id, i); x4 < 0 {
-					continue
-				}
-				misses++
-			}
-			last4 = x4
-		}
-		x5 := i
-		if driver != 5 {
-			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
-				if x5 = s5.seek(id, i); x5 < 0 {
-					continue
-				}
-				misses++
-			}
-			last5 = x5
-		}
-		x6 := i
-		if driver != 6 {
-			if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
-				if x6 = s6.seek(id, i); x6 < 0 {
-					continue
-				}
-				misses++
-			}
-			last6 = x6
-		}
-		x7 := i
-		if driver != 7 {
-			if x7 = last7 + 1; x7 >= len(dense7) || dense7[x7] != id {
-				if x7 = s7.seek(id, i); x7 < 0 {
-					continue
-				}
-				misses++
-			}
-			last7 = x7
-		}
-		x8 := i
-		if driver != 8 {
-			if x8 = last8 + 1; x8 >= len(dense8) || dense8[x8] != id {
-				if x8 = s8.seek(id, i); x8 < 0 {
-					continue
-				}
-				misses++
-			}
-			last8 = x8
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7], &data8[x8]) {
-			it.settle(misses, i+1-from)
-			return
-		}
-	}
-	it.settle(misses, len(ids)-from)
 }
 
 // EachWithID calls fn with the id and components of every matching entity.
@@ -8082,143 +3844,45 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) EachWithID(fn func(EntityID, *T1
 		fn(id, p1, p2, p3, p4, p5, p6, p7, p8)
 		return true
 	}
-	if it.begin(visit) {
-		return
-	}
-	ids, driver, not := it.ids, it.driver, it.not
-	s1, data1 := it.s1, it.s1.data
-	s2, data2 := it.s2, it.s2.data
-	s3, data3 := it.s3, it.s3.data
-	s4, data4 := it.s4, it.s4.data
-	s5, data5 := it.s5, it.s5.data
-	s6, data6 := it.s6, it.s6.data
-	s7, data7 := it.s7, it.s7.data
-	s8, data8 := it.s8, it.s8.data
-	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-		data1 := data1[:len(ids)]
-		data2 := data2[:len(ids)]
-		data3 := data3[:len(ids)]
-		data4 := data4[:len(ids)]
-		data5 := data5[:len(ids)]
-		data6 := data6[:len(ids)]
-		data7 := data7[:len(ids)]
-		data8 := data8[:len(ids)]
-		// ids[i] is read only where used, so that a loop that ignores
-		// the id reads the components alone, like a loop over slices.
-		for i := it.i; i < len(ids); i++ {
-			if not != nil && excluded(not, ids[i]) {
-				continue
+	it.start()
+	c := &it.jc
+	d1 := it.s1.data
+	d2 := it.s2.data
+	d3 := it.s3.data
+	d4 := it.s4.data
+	d5 := it.s5.data
+	d6 := it.s6.data
+	d7 := it.s7.data
+	d8 := it.s8.data
+	var b joinBatch
+	for c.next(&b) {
+		if b.run {
+			r1 := d1[b.at[0]:][:b.n]
+			r2 := d2[b.at[1]:][:b.n]
+			r3 := d3[b.at[2]:][:b.n]
+			r4 := d4[b.at[3]:][:b.n]
+			r5 := d5[b.at[4]:][:b.n]
+			r6 := d6[b.at[5]:][:b.n]
+			r7 := d7[b.at[6]:][:b.n]
+			r8 := d8[b.at[7]:][:b.n]
+			for j := range b.n {
+				if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j], &r7[j], &r8[j]) {
+					c.stop(&b, j)
+					return
+				}
 			}
-			if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i], &data5[i], &data6[i], &data7[i], &data8[i]) {
+			continue
+		}
+		for j := range b.n {
+			if c.marks {
+				c.mark(&b, j)
+			}
+			if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]], &d5[b.x[4][j]], &d6[b.x[5][j]], &d7[b.x[6][j]], &d8[b.x[7][j]]) {
+				c.stop(&b, j)
 				return
 			}
 		}
-		return
 	}
-	// Each other view's position is guessed first: right after the
-	// previous entity's there (last+1), which holds in storages that
-	// keep the driver's order. A miss looks the entity up (seek) and is
-	// counted; settle asks for re-alignment when misses are many.
-	misses, from := 0, it.i
-	dense1, last1 := s1.dense, -1
-	dense2, last2 := s2.dense, -1
-	dense3, last3 := s3.dense, -1
-	dense4, last4 := s4.dense, -1
-	dense5, last5 := s5.dense, -1
-	dense6, last6 := s6.dense, -1
-	dense7, last7 := s7.dense, -1
-	dense8, last8 := s8.dense, -1
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 {
-			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = s1.seek(id, i); x1 < 0 {
-					continue
-				}
-				misses++
-			}
-			last1 = x1
-		}
-		x2 := i
-		if driver != 2 {
-			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = s2.seek(id, i); x2 < 0 {
-					continue
-				}
-				misses++
-			}
-			last2 = x2
-		}
-		x3 := i
-		if driver != 3 {
-			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-				if x3 = s3.seek(id, i); x3 < 0 {
-					continue
-				}
-				misses++
-			}
-			last3 = x3
-		}
-		x4 := i
-		if driver != 4 {
-			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-				if x4 = s4.seek(id, i); x4 < 0 {
-					continue
-				}
-				misses++
-			}
-			last4 = x4
-		}
-		x5 := i
-		if driver != 5 {
-			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
-				if x5 = s5.seek(id, i); x5 < 0 {
-					continue
-				}
-				misses++
-			}
-			last5 = x5
-		}
-		x6 := i
-		if driver != 6 {
-			if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
-				if x6 = s6.seek(id, i); x6 < 0 {
-					continue
-				}
-				misses++
-			}
-			last6 = x6
-		}
-		x7 := i
-		if driver != 7 {
-			if x7 = last7 + 1; x7 >= len(dense7) || dense7[x7] != id {
-				if x7 = s7.seek(id, i); x7 < 0 {
-					continue
-				}
-				misses++
-			}
-			last7 = x7
-		}
-		x8 := i
-		if driver != 8 {
-			if x8 = last8 + 1; x8 >= len(dense8) || dense8[x8] != id {
-				if x8 = s8.seek(id, i); x8 < 0 {
-					continue
-				}
-				misses++
-			}
-			last8 = x8
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7], &data8[x8]) {
-			it.settle(misses, i+1-from)
-			return
-		}
-	}
-	it.settle(misses, len(ids)-from)
 }
 
 // All iterates over the components of every matching entity, as rows.
@@ -8228,143 +3892,45 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) All() iter.Seq[Row8[T1, T2, T3, 
 		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7, p8 *T8) bool {
 			return yield(Row8[T1, T2, T3, T4, T5, T6, T7, T8]{p1, p2, p3, p4, p5, p6, p7, p8})
 		}
-		if it.begin(visit) {
-			return
-		}
-		ids, driver, not := it.ids, it.driver, it.not
-		s1, data1 := it.s1, it.s1.data
-		s2, data2 := it.s2, it.s2.data
-		s3, data3 := it.s3, it.s3.data
-		s4, data4 := it.s4, it.s4.data
-		s5, data5 := it.s5, it.s5.data
-		s6, data6 := it.s6, it.s6.data
-		s7, data7 := it.s7, it.s7.data
-		s8, data8 := it.s8, it.s8.data
-		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-			data1 := data1[:len(ids)]
-			data2 := data2[:len(ids)]
-			data3 := data3[:len(ids)]
-			data4 := data4[:len(ids)]
-			data5 := data5[:len(ids)]
-			data6 := data6[:len(ids)]
-			data7 := data7[:len(ids)]
-			data8 := data8[:len(ids)]
-			// ids[i] is read only where used, so that a loop that ignores
-			// the id reads the components alone, like a loop over slices.
-			for i := it.i; i < len(ids); i++ {
-				if not != nil && excluded(not, ids[i]) {
-					continue
+		it.start()
+		c := &it.jc
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		d4 := it.s4.data
+		d5 := it.s5.data
+		d6 := it.s6.data
+		d7 := it.s7.data
+		d8 := it.s8.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				r2 := d2[b.at[1]:][:b.n]
+				r3 := d3[b.at[2]:][:b.n]
+				r4 := d4[b.at[3]:][:b.n]
+				r5 := d5[b.at[4]:][:b.n]
+				r6 := d6[b.at[5]:][:b.n]
+				r7 := d7[b.at[6]:][:b.n]
+				r8 := d8[b.at[7]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j], &r7[j], &r8[j]) {
+						c.stop(&b, j)
+						return
+					}
 				}
-				if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i], &data5[i], &data6[i], &data7[i], &data8[i]) {
+				continue
+			}
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]], &d5[b.x[4][j]], &d6[b.x[5][j]], &d7[b.x[6][j]], &d8[b.x[7][j]]) {
+					c.stop(&b, j)
 					return
 				}
 			}
-			return
 		}
-		// Each other view's position is guessed first: right after the
-		// previous entity's there (last+1), which holds in storages that
-		// keep the driver's order. A miss looks the entity up (seek) and is
-		// counted; settle asks for re-alignment when misses are many.
-		misses, from := 0, it.i
-		dense1, last1 := s1.dense, -1
-		dense2, last2 := s2.dense, -1
-		dense3, last3 := s3.dense, -1
-		dense4, last4 := s4.dense, -1
-		dense5, last5 := s5.dense, -1
-		dense6, last6 := s6.dense, -1
-		dense7, last7 := s7.dense, -1
-		dense8, last8 := s8.dense, -1
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			x1 := i
-			if driver != 1 {
-				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-					if x1 = s1.seek(id, i); x1 < 0 {
-						continue
-					}
-					misses++
-				}
-				last1 = x1
-			}
-			x2 := i
-			if driver != 2 {
-				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-					if x2 = s2.seek(id, i); x2 < 0 {
-						continue
-					}
-					misses++
-				}
-				last2 = x2
-			}
-			x3 := i
-			if driver != 3 {
-				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-					if x3 = s3.seek(id, i); x3 < 0 {
-						continue
-					}
-					misses++
-				}
-				last3 = x3
-			}
-			x4 := i
-			if driver != 4 {
-				if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-					if x4 = s4.seek(id, i); x4 < 0 {
-						continue
-					}
-					misses++
-				}
-				last4 = x4
-			}
-			x5 := i
-			if driver != 5 {
-				if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
-					if x5 = s5.seek(id, i); x5 < 0 {
-						continue
-					}
-					misses++
-				}
-				last5 = x5
-			}
-			x6 := i
-			if driver != 6 {
-				if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
-					if x6 = s6.seek(id, i); x6 < 0 {
-						continue
-					}
-					misses++
-				}
-				last6 = x6
-			}
-			x7 := i
-			if driver != 7 {
-				if x7 = last7 + 1; x7 >= len(dense7) || dense7[x7] != id {
-					if x7 = s7.seek(id, i); x7 < 0 {
-						continue
-					}
-					misses++
-				}
-				last7 = x7
-			}
-			x8 := i
-			if driver != 8 {
-				if x8 = last8 + 1; x8 >= len(dense8) || dense8[x8] != id {
-					if x8 = s8.seek(id, i); x8 < 0 {
-						continue
-					}
-					misses++
-				}
-				last8 = x8
-			}
-			if not != nil && excluded(not, id) {
-				continue
-			}
-			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7], &data8[x8]) {
-				it.settle(misses, i+1-from)
-				return
-			}
-		}
-		it.settle(misses, len(ids)-from)
 	}
 }
 
@@ -8375,144 +3941,112 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) WithID() iter.Seq2[EntityID, Row
 		visit := func(id EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7, p8 *T8) bool {
 			return yield(id, Row8[T1, T2, T3, T4, T5, T6, T7, T8]{p1, p2, p3, p4, p5, p6, p7, p8})
 		}
-		if it.begin(visit) {
-			return
-		}
-		ids, driver, not := it.ids, it.driver, it.not
-		s1, data1 := it.s1, it.s1.data
-		s2, data2 := it.s2, it.s2.data
-		s3, data3 := it.s3, it.s3.data
-		s4, data4 := it.s4, it.s4.data
-		s5, data5 := it.s5, it.s5.data
-		s6, data6 := it.s6, it.s6.data
-		s7, data7 := it.s7, it.s7.data
-		s8, data8 := it.s8, it.s8.data
-		if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-			data1 := data1[:len(ids)]
-			data2 := data2[:len(ids)]
-			data3 := data3[:len(ids)]
-			data4 := data4[:len(ids)]
-			data5 := data5[:len(ids)]
-			data6 := data6[:len(ids)]
-			data7 := data7[:len(ids)]
-			data8 := data8[:len(ids)]
-			// ids[i] is read only where used, so that a loop that ignores
-			// the id reads the components alone, like a loop over slices.
-			for i := it.i; i < len(ids); i++ {
-				if not != nil && excluded(not, ids[i]) {
-					continue
+		it.start()
+		c := &it.jc
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		d4 := it.s4.data
+		d5 := it.s5.data
+		d6 := it.s6.data
+		d7 := it.s7.data
+		d8 := it.s8.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				r2 := d2[b.at[1]:][:b.n]
+				r3 := d3[b.at[2]:][:b.n]
+				r4 := d4[b.at[3]:][:b.n]
+				r5 := d5[b.at[4]:][:b.n]
+				r6 := d6[b.at[5]:][:b.n]
+				r7 := d7[b.at[6]:][:b.n]
+				r8 := d8[b.at[7]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j], &r7[j], &r8[j]) {
+						c.stop(&b, j)
+						return
+					}
 				}
-				if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i], &data5[i], &data6[i], &data7[i], &data8[i]) {
+				continue
+			}
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]], &d5[b.x[4][j]], &d6[b.x[5][j]], &d7[b.x[6][j]], &d8[b.x[7][j]]) {
+					c.stop(&b, j)
 					return
 				}
 			}
-			return
 		}
-		// Each other view's position is guessed first: right after the
-		// previous entity's there (last+1), which holds in storages that
-		// keep the driver's order. A miss looks the entity up (seek) and is
-		// counted; settle asks for re-alignment when misses are many.
-		misses, from := 0, it.i
-		dense1, last1 := s1.dense, -1
-		dense2, last2 := s2.dense, -1
-		dense3, last3 := s3.dense, -1
-		dense4, last4 := s4.dense, -1
-		dense5, last5 := s5.dense, -1
-		dense6, last6 := s6.dense, -1
-		dense7, last7 := s7.dense, -1
-		dense8, last8 := s8.dense, -1
-		for i := it.i; i < len(ids); i++ {
-			id := ids[i]
-			x1 := i
-			if driver != 1 {
-				if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-					if x1 = s1.seek(id, i); x1 < 0 {
-						continue
+	}
+}
+
+// ParEach calls fn with the components of every matching entity, splitting
+// the driving storage across the worker pool (inner parallelism, the
+// guide's par_iter). fn runs on several goroutines at once, on different
+// entities. Joins over fewer than 2×[ParallelMin] candidates run on the
+// caller; see ParEachMin for expensive work. Panics if fn is nil.
+func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) ParEach(fn func(*T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8)) {
+	it.ParEachMin(ParallelMin, fn)
+}
+
+// ParEachMin is ParEach with chunks of at least grain candidates (and no
+// parallelism below 2×grain): use a small grain when fn is expensive.
+//
+// A join whose ViewMuts mark modifications marks what it hands out in one
+// pass on the caller first: marking updates summaries shared by
+// neighbouring components, which the workers must not write at once.
+func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8)) {
+	if fn == nil {
+		panic(errNilFunc("Iter8.ParEach"))
+	}
+	it.start()
+	it.jc.markPass()
+	it.jc.parallel(grain, func(c *joinCore) {
+		visit := func(_ EntityID, p1 *T1, p2 *T2, p3 *T3, p4 *T4, p5 *T5, p6 *T6, p7 *T7, p8 *T8) bool {
+			fn(p1, p2, p3, p4, p5, p6, p7, p8)
+			return true
+		}
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		d4 := it.s4.data
+		d5 := it.s5.data
+		d6 := it.s6.data
+		d7 := it.s7.data
+		d8 := it.s8.data
+		var b joinBatch
+		for c.next(&b) {
+			if b.run {
+				r1 := d1[b.at[0]:][:b.n]
+				r2 := d2[b.at[1]:][:b.n]
+				r3 := d3[b.at[2]:][:b.n]
+				r4 := d4[b.at[3]:][:b.n]
+				r5 := d5[b.at[4]:][:b.n]
+				r6 := d6[b.at[5]:][:b.n]
+				r7 := d7[b.at[6]:][:b.n]
+				r8 := d8[b.at[7]:][:b.n]
+				for j := range b.n {
+					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j], &r7[j], &r8[j]) {
+						c.stop(&b, j)
+						return
 					}
-					misses++
 				}
-				last1 = x1
-			}
-			x2 := i
-			if driver != 2 {
-				if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-					if x2 = s2.seek(id, i); x2 < 0 {
-						continue
-					}
-					misses++
-				}
-				last2 = x2
-			}
-			x3 := i
-			if driver != 3 {
-				if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-					if x3 = s3.seek(id, i); x3 < 0 {
-						continue
-					}
-					misses++
-				}
-				last3 = x3
-			}
-			x4 := i
-			if driver != 4 {
-				if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-					if x4 = s4.seek(id, i); x4 < 0 {
-						continue
-					}
-					misses++
-				}
-				last4 = x4
-			}
-			x5 := i
-			if driver != 5 {
-				if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
-					if x5 = s5.seek(id, i); x5 < 0 {
-						continue
-					}
-					misses++
-				}
-				last5 = x5
-			}
-			x6 := i
-			if driver != 6 {
-				if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
-					if x6 = s6.seek(id, i); x6 < 0 {
-						continue
-					}
-					misses++
-				}
-				last6 = x6
-			}
-			x7 := i
-			if driver != 7 {
-				if x7 = last7 + 1; x7 >= len(dense7) || dense7[x7] != id {
-					if x7 = s7.seek(id, i); x7 < 0 {
-						continue
-					}
-					misses++
-				}
-				last7 = x7
-			}
-			x8 := i
-			if driver != 8 {
-				if x8 = last8 + 1; x8 >= len(dense8) || dense8[x8] != id {
-					if x8 = s8.seek(id, i); x8 < 0 {
-						continue
-					}
-					misses++
-				}
-				last8 = x8
-			}
-			if not != nil && excluded(not, id) {
 				continue
 			}
-			if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7], &data8[x8]) {
-				it.settle(misses, i+1-from)
-				return
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], &d1[b.x[0][j]], &d2[b.x[1][j]], &d3[b.x[2][j]], &d4[b.x[3][j]], &d5[b.x[4][j]], &d6[b.x[5][j]], &d7[b.x[6][j]], &d8[b.x[7][j]]) {
+					c.stop(&b, j)
+					return
+				}
 			}
 		}
-		it.settle(misses, len(ids)-from)
-	}
+	})
 }
 
 // Run8 is a stretch of a join of 8 views whose components sit at
@@ -8542,15 +4076,13 @@ type Run8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 // A packed group (see [AddGroup8]) is one run. Outside a group, a run
 // is a stretch of the driving storage whose entities follow one another,
 // in the same order, in every other view: entities that were given these
-// components together (AddEntity8, the bulk calls) and have kept them.
-// Where such a stretch starts at different positions in the storages
-// (other entities were given some of the components first), its first
-// entity comes on its own and the rest as one run. An entity whose
-// neighbours are not its neighbours in every view comes as a run of its
-// own, which makes Runs slower than [Iter8.All] over joins whose
-// storages were filled in different orders. A join with a [Changed] view, a Not filter, or a [ViewMut] that
-// marks modifications also comes one entity per run. Finding the runs
-// compares the storages' entity ids, a chunk at a time.
+// components together (AddEntity8, the bulk calls) and have kept them,
+// or storages the world re-aligned (see [World.SetAutoAlign]). An entity
+// out of line comes as a run of its own, which makes Runs slower than
+// [Iter8.All] over joins whose storages are in different orders (until
+// the world re-aligns them). A join with a
+// [Changed] view, a Not filter, or a [ViewMut] that marks modifications
+// also comes one entity per run.
 //
 // Do not keep the slices after the views are released, or add or remove
 // components of the joined types while iterating. A run of one entity may
@@ -8558,335 +4090,48 @@ type Run8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3, T4, T5, T6, T7, T8]] {
 	return func(yield func(Run8[T1, T2, T3, T4, T5, T6, T7, T8]) bool) {
 		it := it // each range starts afresh (start), and ranges may run at once
-		if it.beginRuns(yield) {
-			return
-		}
-		ids, driver := it.ids, it.driver
-		s1, data1 := it.s1, it.s1.data
-		s2, data2 := it.s2, it.s2.data
-		s3, data3 := it.s3, it.s3.data
-		s4, data4 := it.s4, it.s4.data
-		s5, data5 := it.s5, it.s5.data
-		s6, data6 := it.s6, it.s6.data
-		s7, data7 := it.s7, it.s7.data
-		s8, data8 := it.s8, it.s8.data
-		// last holds the position in each view of the last entity handed
-		// out. (An array, so that it stays in memory and leaves the
-		// registers to the caller's loop over a run.)
-		start := max(it.i, 0)
-		misses := 0 // entities that came as runs of their own (see settle)
-		defer func() { it.settle(misses, len(ids)-start) }()
-		var last [8]int
-		for v := range last {
-			last[v] = start - 1
-		}
-	next:
-		for i := start; i < len(ids); {
-			// Where the entity at i sits in each view: at i, or found in
-			// the sparse pages.
-			id := ids[i]
-			inLine := true
-			x1 := i
-			if driver != 1 {
-				if x1 = s1.posIdent(id); x1 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x1 == i
-			}
-			x2 := i
-			if driver != 2 {
-				if x2 = s2.posIdent(id); x2 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x2 == i
-			}
-			x3 := i
-			if driver != 3 {
-				if x3 = s3.posIdent(id); x3 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x3 == i
-			}
-			x4 := i
-			if driver != 4 {
-				if x4 = s4.posIdent(id); x4 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x4 == i
-			}
-			x5 := i
-			if driver != 5 {
-				if x5 = s5.posIdent(id); x5 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x5 == i
-			}
-			x6 := i
-			if driver != 6 {
-				if x6 = s6.posIdent(id); x6 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x6 == i
-			}
-			x7 := i
-			if driver != 7 {
-				if x7 = s7.posIdent(id); x7 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x7 == i
-			}
-			x8 := i
-			if driver != 8 {
-				if x8 = s8.posIdent(id); x8 < 0 {
-					i++
-					continue next
-				}
-				inLine = inLine && x8 == i
-			}
-			// A run starts at an entity in line, or at one that sits right
-			// after the last entity handed out in every view. Any other
-			// is a run of its own, without looking further.
-			// (Two yields: the loop of the long runs gets a copy of the
-			// body of its own, and the compiler gives the last one the
-			// better loop. last is set before yield: what stays live
-			// across the caller's loop takes registers from it.)
-			if !inLine && (x1 != last[0]+1 || x2 != last[1]+1 || x3 != last[2]+1 || x4 != last[3]+1 || x5 != last[4]+1 || x6 != last[5]+1 || x7 != last[6]+1 || x8 != last[7]+1) {
-				misses++
-				last[0] = x1
-				last[1] = x2
-				last[2] = x3
-				last[3] = x4
-				last[4] = x5
-				last[5] = x6
-				last[6] = x7
-				last[7] = x8
-				if !yield(Run8[T1, T2, T3, T4, T5, T6, T7, T8]{ids[i : i+1 : i+1], data1[x1 : x1+1 : x1+1], data2[x2 : x2+1 : x2+1], data3[x3 : x3+1 : x3+1], data4[x4 : x4+1 : x4+1], data5[x5 : x5+1 : x5+1], data6[x6 : x6+1 : x6+1], data7[x7 : x7+1 : x7+1], data8[x8 : x8+1 : x8+1]}) {
+		it.start()
+		c := &it.jc
+		c.runMin = 1
+		d1 := it.s1.data
+		d2 := it.s2.data
+		d3 := it.s3.data
+		d4 := it.s4.data
+		d5 := it.s5.data
+		d6 := it.s6.data
+		d7 := it.s7.data
+		d8 := it.s8.data
+		var b joinBatch
+		var id [1]EntityID
+		for c.next(&b) {
+			if b.run {
+				n := b.n
+				if !yield(Run8[T1, T2, T3, T4, T5, T6, T7, T8]{b.ids[:n:n], d1[b.at[0]:][:n:n], d2[b.at[1]:][:n:n], d3[b.at[2]:][:n:n], d4[b.at[3]:][:n:n], d5[b.at[4]:][:n:n], d6[b.at[5]:][:n:n], d7[b.at[6]:][:n:n], d8[b.at[7]:][:n:n]}) {
+					c.stop(&b, n-1)
 					return
 				}
-				i++
 				continue
 			}
-			k := it.runEnd(i, inLine, x1, x2, x3, x4, x5, x6, x7, x8)
-			n := k - i
-			last[0] = x1 + n - 1
-			last[1] = x2 + n - 1
-			last[2] = x3 + n - 1
-			last[3] = x4 + n - 1
-			last[4] = x5 + n - 1
-			last[5] = x6 + n - 1
-			last[6] = x7 + n - 1
-			last[7] = x8 + n - 1
-			if !yield(Run8[T1, T2, T3, T4, T5, T6, T7, T8]{ids[i:k:k], data1[x1 : x1+n : x1+n], data2[x2 : x2+n : x2+n], data3[x3 : x3+n : x3+n], data4[x4 : x4+n : x4+n], data5[x5 : x5+n : x5+n], data6[x6 : x6+n : x6+n], data7[x7 : x7+n : x7+n], data8[x8 : x8+n : x8+n]}) {
-				return
-			}
-			i = k
-		}
-	}
-}
-
-// beginRuns starts an iteration of Runs (see start). A join with a Changed
-// view, a Not filter, or a view that marks what it hands out goes one
-// entity per run: beginRuns runs the whole iteration then and reports true.
-func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) beginRuns(yield func(Run8[T1, T2, T3, T4, T5, T6, T7, T8]) bool) bool {
-	it.start()
-	if !it.tracked && !it.marks && it.not == nil {
-		return false
-	}
-	var id [1]EntityID
-	it.driveTracked(func(e EntityID, _ *T1, _ *T2, _ *T3, _ *T4, _ *T5, _ *T6, _ *T7, _ *T8) bool {
-		// Each run is one entity: its components as slices of one
-		// element of each storage, found again by id.
-		id[0] = e
-		x1 := it.s1.pos(e)
-		x2 := it.s2.pos(e)
-		x3 := it.s3.pos(e)
-		x4 := it.s4.pos(e)
-		x5 := it.s5.pos(e)
-		x6 := it.s6.pos(e)
-		x7 := it.s7.pos(e)
-		x8 := it.s8.pos(e)
-		return yield(Run8[T1, T2, T3, T4, T5, T6, T7, T8]{id[:], it.s1.data[x1 : x1+1], it.s2.data[x2 : x2+1], it.s3.data[x3 : x3+1], it.s4.data[x4 : x4+1], it.s5.data[x5 : x5+1], it.s6.data[x6 : x6+1], it.s7.data[x7 : x7+1], it.s8.data[x8 : x8+1]})
-	})
-	return true
-}
-
-// runEnd returns the end of the run of the driving storage's ids that
-// starts at position i: the ids from i on sit in each view from its
-// position x on (x1, x2, x3, x4, x5, x6, x7, x8), in the same order, up to the end it
-// returns. inLine says that each x is i. A packed group is one run.
-func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) runEnd(i int, inLine bool, x1, x2, x3, x4, x5, x6, x7, x8 int) int {
-	ids, driver := it.ids, it.driver
-	if driver == 0 {
-		return len(ids)
-	}
-	from := 1
-	if !inLine {
-		// Look the next few entities up in the sparse pages before
-		// comparing the storages' ids: the join reads those entries
-		// next anyway, where the ids are memory it does not otherwise
-		// touch, and entities out of line seldom make long runs.
-		for end := min(i+runLookAhead, len(ids)); i+from < end; from++ {
-			j := i + from
-			if driver != 1 && it.s1.pos(ids[j]) != x1+from || driver != 2 && it.s2.pos(ids[j]) != x2+from || driver != 3 && it.s3.pos(ids[j]) != x3+from || driver != 4 && it.s4.pos(ids[j]) != x4+from || driver != 5 && it.s5.pos(ids[j]) != x5+from || driver != 6 && it.s6.pos(ids[j]) != x6+from || driver != 7 && it.s7.pos(ids[j]) != x7+from || driver != 8 && it.s8.pos(ids[j]) != x8+from {
-				return j
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				id[0] = b.idb[j]
+				x1 := int(b.x[0][j])
+				x2 := int(b.x[1][j])
+				x3 := int(b.x[2][j])
+				x4 := int(b.x[3][j])
+				x5 := int(b.x[4][j])
+				x6 := int(b.x[5][j])
+				x7 := int(b.x[6][j])
+				x8 := int(b.x[7][j])
+				if !yield(Run8[T1, T2, T3, T4, T5, T6, T7, T8]{id[:], d1[x1 : x1+1 : x1+1], d2[x2 : x2+1 : x2+1], d3[x3 : x3+1 : x3+1], d4[x4 : x4+1 : x4+1], d5[x5 : x5+1 : x5+1], d6[x6 : x6+1 : x6+1], d7[x7 : x7+1 : x7+1], d8[x8 : x8+1 : x8+1]}) {
+					c.stop(&b, j)
+					return
+				}
 			}
 		}
 	}
-	var others [7][]EntityID
-	k := 0
-	if driver != 1 {
-		others[k] = it.s1.dense[x1:]
-		k++
-	}
-	if driver != 2 {
-		others[k] = it.s2.dense[x2:]
-		k++
-	}
-	if driver != 3 {
-		others[k] = it.s3.dense[x3:]
-		k++
-	}
-	if driver != 4 {
-		others[k] = it.s4.dense[x4:]
-		k++
-	}
-	if driver != 5 {
-		others[k] = it.s5.dense[x5:]
-		k++
-	}
-	if driver != 6 {
-		others[k] = it.s6.dense[x6:]
-		k++
-	}
-	if driver != 7 {
-		others[k] = it.s7.dense[x7:]
-		k++
-	}
-	if driver != 8 {
-		others[k] = it.s8.dense[x8:]
-		k++
-	}
-	return i + alignedPrefix(ids[i:], from, others[:k])
-}
-
-// Get returns the components of entity id, and false if it lacks one of
-// them or is excluded by a Not filter.
-// A Changed view's filter applies, and ViewMuts of types tracking
-// modification mark what Get hands out.
-func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8, bool) {
-	if it.released() {
-		it.start() // panics if the views are released
-	}
-	if it.tracked || it.marks {
-		return it.getTracked(id)
-	}
-	p1 := it.s1.get(id)
-	p2 := it.s2.get(id)
-	p3 := it.s3.get(id)
-	p4 := it.s4.get(id)
-	p5 := it.s5.get(id)
-	p6 := it.s6.get(id)
-	p7 := it.s7.get(id)
-	p8 := it.s8.get(id)
-	if p1 == nil || p2 == nil || p3 == nil || p4 == nil || p5 == nil || p6 == nil || p7 == nil || p8 == nil || (it.not != nil && excluded(it.not, id)) {
-		return nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	return p1, p2, p3, p4, p5, p6, p7, p8, true
-}
-
-func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) getTracked(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8, bool) {
-	it.start() // the tracking windows as they are now
-	x1 := it.s1.pos(id)
-	if x1 < 0 {
-		return nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[0]; op.filter != 0 && !it.s1.track.admits(op, x1) {
-		return nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	x2 := it.s2.pos(id)
-	if x2 < 0 {
-		return nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[1]; op.filter != 0 && !it.s2.track.admits(op, x2) {
-		return nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	x3 := it.s3.pos(id)
-	if x3 < 0 {
-		return nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[2]; op.filter != 0 && !it.s3.track.admits(op, x3) {
-		return nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	x4 := it.s4.pos(id)
-	if x4 < 0 {
-		return nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[3]; op.filter != 0 && !it.s4.track.admits(op, x4) {
-		return nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	x5 := it.s5.pos(id)
-	if x5 < 0 {
-		return nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[4]; op.filter != 0 && !it.s5.track.admits(op, x5) {
-		return nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	x6 := it.s6.pos(id)
-	if x6 < 0 {
-		return nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[5]; op.filter != 0 && !it.s6.track.admits(op, x6) {
-		return nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	x7 := it.s7.pos(id)
-	if x7 < 0 {
-		return nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[6]; op.filter != 0 && !it.s7.track.admits(op, x7) {
-		return nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	x8 := it.s8.pos(id)
-	if x8 < 0 {
-		return nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	if op := &it.op[7]; op.filter != 0 && !it.s8.track.admits(op, x8) {
-		return nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	if it.not != nil && excluded(it.not, id) {
-		return nil, nil, nil, nil, nil, nil, nil, nil, false
-	}
-	if it.op[0].mark {
-		it.s1.track.mark(x1)
-	}
-	if it.op[1].mark {
-		it.s2.track.mark(x2)
-	}
-	if it.op[2].mark {
-		it.s3.track.mark(x3)
-	}
-	if it.op[3].mark {
-		it.s4.track.mark(x4)
-	}
-	if it.op[4].mark {
-		it.s5.track.mark(x5)
-	}
-	if it.op[5].mark {
-		it.s6.track.mark(x6)
-	}
-	if it.op[6].mark {
-		it.s7.track.mark(x7)
-	}
-	if it.op[7].mark {
-		it.s8.track.mark(x8)
-	}
-	return &it.s1.data[x1], &it.s2.data[x2], &it.s3.data[x3], &it.s4.data[x4], &it.s5.data[x5], &it.s6.data[x6], &it.s7.data[x7], &it.s8.data[x8], true
 }
 
 // Packed returns the join as aligned slices when it runs over a packed
@@ -8901,185 +4146,31 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) getTracked(id EntityID) (*T1, *
 // using them.
 func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Packed() (ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7, c8 []T8, ok bool) {
 	it.start()
-	if it.driver != 0 || it.s1.group == nil || it.tracked || it.not != nil { // driver 0 without a group: lined-up prefixes (pick)
+	n, ok := it.jc.packedRange()
+	if !ok {
 		return nil, nil, nil, nil, nil, nil, nil, nil, nil, false
 	}
-	n := len(it.ids)
-	if it.op[0].mark {
-		it.s1.track.markFirst(n)
+	return it.jc.ids, it.s1.data[:n], it.s2.data[:n], it.s3.data[:n], it.s4.data[:n], it.s5.data[:n], it.s6.data[:n], it.s7.data[:n], it.s8.data[:n], true
+}
+
+// Get returns the components of entity id, and false if it lacks one of
+// them or is excluded by a Not filter.
+// A Changed view's filter applies, and ViewMuts of types tracking
+// modification mark what Get hands out.
+func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8, bool) {
+	if it.released() || it.jc.tracked || it.jc.marks {
+		it.start() // panics if the views are released; the tracking windows as they are now
 	}
-	if it.op[1].mark {
-		it.s2.track.markFirst(n)
+	var x [maxParts]int
+	if !it.jc.get(id, &x) {
+		return nil, nil, nil, nil, nil, nil, nil, nil, false
 	}
-	if it.op[2].mark {
-		it.s3.track.markFirst(n)
-	}
-	if it.op[3].mark {
-		it.s4.track.markFirst(n)
-	}
-	if it.op[4].mark {
-		it.s5.track.markFirst(n)
-	}
-	if it.op[5].mark {
-		it.s6.track.markFirst(n)
-	}
-	if it.op[6].mark {
-		it.s7.track.markFirst(n)
-	}
-	if it.op[7].mark {
-		it.s8.track.markFirst(n)
-	}
-	return it.ids, it.s1.data[:n], it.s2.data[:n], it.s3.data[:n], it.s4.data[:n], it.s5.data[:n], it.s6.data[:n], it.s7.data[:n], it.s8.data[:n], true
+	return &it.s1.data[x[0]], &it.s2.data[x[1]], &it.s3.data[x[2]], &it.s4.data[x[3]], &it.s5.data[x[4]], &it.s6.data[x[5]], &it.s7.data[x[6]], &it.s8.data[x[7]], true
 }
 
 // Count returns the number of matching entities. It hands nothing out,
 // so it marks nothing modified.
-func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Count() (n int) {
-	it.start() // before the marks are turned off: it reads them again
-	it.marks = false
-	for k := range it.op {
-		it.op[k].mark = false
-	}
-	visit := func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8) bool {
-		n++
-		return true
-	}
-	if it.begin(visit) {
-		return
-	}
-	ids, driver, not := it.ids, it.driver, it.not
-	s1, data1 := it.s1, it.s1.data
-	s2, data2 := it.s2, it.s2.data
-	s3, data3 := it.s3, it.s3.data
-	s4, data4 := it.s4, it.s4.data
-	s5, data5 := it.s5, it.s5.data
-	s6, data6 := it.s6, it.s6.data
-	s7, data7 := it.s7, it.s7.data
-	s8, data8 := it.s8, it.s8.data
-	if driver == 0 { // a packed group, or lined-up prefixes: every view's position is i
-		data1 := data1[:len(ids)]
-		data2 := data2[:len(ids)]
-		data3 := data3[:len(ids)]
-		data4 := data4[:len(ids)]
-		data5 := data5[:len(ids)]
-		data6 := data6[:len(ids)]
-		data7 := data7[:len(ids)]
-		data8 := data8[:len(ids)]
-		// ids[i] is read only where used, so that a loop that ignores
-		// the id reads the components alone, like a loop over slices.
-		for i := it.i; i < len(ids); i++ {
-			if not != nil && excluded(not, ids[i]) {
-				continue
-			}
-			if !visit(ids[i], &data1[i], &data2[i], &data3[i], &data4[i], &data5[i], &data6[i], &data7[i], &data8[i]) {
-				return
-			}
-		}
-		return
-	}
-	// Each other view's position is guessed first: right after the
-	// previous entity's there (last+1), which holds in storages that
-	// keep the driver's order. A miss looks the entity up (seek) and is
-	// counted; settle asks for re-alignment when misses are many.
-	misses, from := 0, it.i
-	dense1, last1 := s1.dense, -1
-	dense2, last2 := s2.dense, -1
-	dense3, last3 := s3.dense, -1
-	dense4, last4 := s4.dense, -1
-	dense5, last5 := s5.dense, -1
-	dense6, last6 := s6.dense, -1
-	dense7, last7 := s7.dense, -1
-	dense8, last8 := s8.dense, -1
-	for i := it.i; i < len(ids); i++ {
-		id := ids[i]
-		x1 := i
-		if driver != 1 {
-			if x1 = last1 + 1; x1 >= len(dense1) || dense1[x1] != id {
-				if x1 = s1.seek(id, i); x1 < 0 {
-					continue
-				}
-				misses++
-			}
-			last1 = x1
-		}
-		x2 := i
-		if driver != 2 {
-			if x2 = last2 + 1; x2 >= len(dense2) || dense2[x2] != id {
-				if x2 = s2.seek(id, i); x2 < 0 {
-					continue
-				}
-				misses++
-			}
-			last2 = x2
-		}
-		x3 := i
-		if driver != 3 {
-			if x3 = last3 + 1; x3 >= len(dense3) || dense3[x3] != id {
-				if x3 = s3.seek(id, i); x3 < 0 {
-					continue
-				}
-				misses++
-			}
-			last3 = x3
-		}
-		x4 := i
-		if driver != 4 {
-			if x4 = last4 + 1; x4 >= len(dense4) || dense4[x4] != id {
-				if x4 = s4.seek(id, i); x4 < 0 {
-					continue
-				}
-				misses++
-			}
-			last4 = x4
-		}
-		x5 := i
-		if driver != 5 {
-			if x5 = last5 + 1; x5 >= len(dense5) || dense5[x5] != id {
-				if x5 = s5.seek(id, i); x5 < 0 {
-					continue
-				}
-				misses++
-			}
-			last5 = x5
-		}
-		x6 := i
-		if driver != 6 {
-			if x6 = last6 + 1; x6 >= len(dense6) || dense6[x6] != id {
-				if x6 = s6.seek(id, i); x6 < 0 {
-					continue
-				}
-				misses++
-			}
-			last6 = x6
-		}
-		x7 := i
-		if driver != 7 {
-			if x7 = last7 + 1; x7 >= len(dense7) || dense7[x7] != id {
-				if x7 = s7.seek(id, i); x7 < 0 {
-					continue
-				}
-				misses++
-			}
-			last7 = x7
-		}
-		x8 := i
-		if driver != 8 {
-			if x8 = last8 + 1; x8 >= len(dense8) || dense8[x8] != id {
-				if x8 = s8.seek(id, i); x8 < 0 {
-					continue
-				}
-				misses++
-			}
-			last8 = x8
-		}
-		if not != nil && excluded(not, id) {
-			continue
-		}
-		if !visit(id, &data1[x1], &data2[x2], &data3[x3], &data4[x4], &data5[x5], &data6[x6], &data7[x7], &data8[x8]) {
-			it.settle(misses, i+1-from)
-			return
-		}
-	}
-	it.settle(misses, len(ids)-from)
-	return n
+func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Count() int {
+	it.start()
+	return it.jc.count()
 }

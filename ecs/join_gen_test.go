@@ -2,7 +2,7 @@
 
 package ecs_test
 
-// Tests of the generated joins (join_gen.go, par_gen.go, group_gen.go) of
+// Tests of the generated joins (join_gen.go, group_gen.go) of
 // every arity against a model: a map from each live entity to the
 // components it has. Each arity runs over worlds built with a fixed seed:
 // fresh storages that line up, entities with random subsets of the types

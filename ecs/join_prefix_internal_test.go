@@ -44,7 +44,7 @@ func TestJoinLinedUpPrefixes(t *testing.T) {
 		err := w.Run(func(a View[lpA], b ViewMut[lpB]) {
 			it := Join2(a, b)
 			it.start()
-			if got := it.driver == 0; got != lined {
+			if got := it.jc.driver < 0; got != lined {
 				t.Errorf("%s: lined up = %v, want %v", step, got, lined)
 			}
 			if _, _, _, ok := Join2(a, b).Packed(); ok {
@@ -138,7 +138,7 @@ func TestJoinLinedUpNeedsEveryStorage(t *testing.T) {
 			got = append(got, id)
 		}
 		slices.Sort(got)
-		return two.driver == 0, three.driver == 0, got
+		return two.jc.driver < 0, three.jc.driver < 0, got
 	}
 	err := w.Run(func(a View[lpA], b View[lpB], c View[lpC]) {
 		two, three, got := lined(a, b, c)

@@ -5,10 +5,6 @@ import "slices"
 // runChunk is how many ids alignedPrefix compares at once.
 const runChunk = 128
 
-// runLookAhead is how many entities a run starting out of line must have,
-// checked in the sparse pages, before Runs compares the storages' ids.
-const runLookAhead = 4
-
 // alignedPrefix returns the end of the run of aligned positions of a join
 // from position from of the driving storage's ids: the first j ≥ from at
 // which some storage of others does not hold ids[j] at j (or has fewer

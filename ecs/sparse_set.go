@@ -104,6 +104,23 @@ type sparseSet[T any] struct {
 	// component while it is removed (see entry).
 	spare uint64
 
+	typ  reflect.Type
+	name string
+	lock borrowState
+}
+
+// sparseIndex is the part of a storage that does not depend on its
+// component type: which entities have a component, and at which dense
+// position. Code that works on storages of any type (groups) reads it
+// with no call through an interface.
+type sparseIndex struct {
+	pages []*sparsePage
+	dense []EntityID
+	// readers counts the Views of a group member held by frames that
+	// also hold a ViewMut of another member (see groupBorrows): while it
+	// is above zero, the other members' additions and removals, which
+	// would move this storage's components, panic (group.reader).
+	readers int
 	// pre is the identity prefix: the first pre.n components, which
 	// belong to the entities with indices 0..pre.n-1 in order, all of
 	// the generation pre.gen. Their sparse entries are not written (they
@@ -124,24 +141,6 @@ type sparseSet[T any] struct {
 	// and group members keep no prefix: their bookkeeping works on the
 	// entries.
 	pre identity
-
-	typ  reflect.Type
-	name string
-	lock borrowState
-}
-
-// sparseIndex is the part of a storage that does not depend on its
-// component type: which entities have a component, and at which dense
-// position. Code that works on storages of any type (groups) reads it
-// with no call through an interface.
-type sparseIndex struct {
-	pages []*sparsePage
-	dense []EntityID
-	// readers counts the Views of a group member held by frames that
-	// also hold a ViewMut of another member (see groupBorrows): while it
-	// is above zero, the other members' additions and removals, which
-	// would move this storage's components, panic (group.reader).
-	readers int
 	// lead is the storage whose order this one was last sorted in (see
 	// align.go), nil if none; written only while the world holds every
 	// storage. leadSeen is the world's re-alignment round in which a join
@@ -212,7 +211,7 @@ func entryIn(pages []*sparsePage, id EntityID) *uint64 {
 }
 
 // pos returns the dense position of id's component, or -1.
-func (s *sparseSet[T]) pos(id EntityID) int {
+func (s *sparseIndex) pos(id EntityID) int {
 	if x := uint64(id) - s.pre.gen; x < s.pre.n {
 		return int(x)
 	}
@@ -233,7 +232,7 @@ func (s *sparseSet[T]) get(id EntityID) *T {
 
 // posIn is pos on the sparse pages, for loops that keep them in locals: it
 // finds no component of the identity prefix, so a caller looks there first
-// (posIdent, or a group member, which keeps no prefix).
+// (pos, seek, or a group member, which keeps no prefix).
 func posIn(pages []*sparsePage, id EntityID) int {
 	if p := uint(uint32(id) >> pageShift); p < uint(len(pages)) {
 		if x := (pages[p][id&pageMask] ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
@@ -272,32 +271,18 @@ func slotIn(pages []*sparsePage, x uint64) uint64 {
 	return math.MaxUint64
 }
 
-// posIdent is pos for joins: it looks at the position of id's index in
-// the dense ids first, then in the sparse pages. Entities created in order
-// with their components sit at the positions of their indices: in the
-// identity prefix, which has no sparse entries (the probe of the dense
-// ids finds them, in place of the prefix's test), or past it, as long as
-// nothing moved them. The join then reads the storage's ids in order
-// instead of following the sparse pages: a sequential stream, with no
-// load waiting on another. It tries the index rather than the driving
-// view's position, which entities given their components together share
-// too, because only the index finds the prefix's entities without a
-// test of the prefix.
-func (s *sparseSet[T]) posIdent(id EntityID) int {
-	if x := int(uint32(id)); x < len(s.dense) && s.dense[x] == id {
-		return x
+// seek is a join's look-up of id, the driving storage's entity at i,
+// once its guess missed: in the identity prefix (no memory read), at i
+// (where storages aligned from the start hold it), then in the sparse
+// pages.
+func (s *sparseIndex) seek(id EntityID, i int) int {
+	if x := uint64(id) - s.pre.gen; x < s.pre.n {
+		return int(x)
 	}
-	return posIn(s.pages, id)
-}
-
-// seek is a join's look-up of id once its guess missed: at i, the driving
-// storage's position (where storages aligned from the start hold it),
-// then as pos.
-func (s *sparseSet[T]) seek(id EntityID, i int) int {
 	if i < len(s.dense) && s.dense[i] == id {
 		return i
 	}
-	return s.pos(id)
+	return posIn(s.pages, id)
 }
 
 // has reports whether id has a component in this storage.

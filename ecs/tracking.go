@@ -177,6 +177,15 @@ func (v AllStoragesViewMut) TrackingTimestamp() uint64 {
 // insertedAt[i] (modifiedAt[i]) belongs to dense[i]: every move in the
 // storage moves them too. The logs are in timestamp order.
 type tracker[T any] struct {
+	stamps
+	deletions []deletion[T]
+	removals  []removal
+}
+
+// stamps is the part of a tracker that does not depend on the component
+// type: the timestamps kept per position, which joins read and mark
+// without knowing the type.
+type stamps struct {
 	kinds Tracking
 	w     *World
 	// now is the timestamp of changes made through the ViewMut holding the
@@ -187,9 +196,7 @@ type tracker[T any] struct {
 	// modBlock[b] summarises modifiedAt[8b:8b+8] (see modSummary), so a
 	// scan for modifications reads the timestamps of few blocks.
 	// len(modBlock) == (len(modifiedAt)+7)/8.
-	modBlock  []modSummary
-	deletions []deletion[T]
-	removals  []removal
+	modBlock []modSummary
 	// Outside workloads, views see the insertions (modifications) after
 	// these timestamps: the last ClearAllInserted (ClearAllModified).
 	insClear, modClear uint64
@@ -235,7 +242,7 @@ func (s *sparseSet[T]) enableTracking(kinds Tracking, w *World) {
 	now := w.tick.Load()
 	t := s.track
 	if t == nil {
-		t = &tracker[T]{w: w, insClear: now, modClear: now}
+		t = &tracker[T]{stamps: stamps{w: w, insClear: now, modClear: now}}
 	}
 	add := kinds &^ t.kinds
 	if add&TrackInsertion != 0 {
@@ -254,7 +261,7 @@ func blocks(n int) int { return (n + 7) >> 3 }
 
 // setModified sets the modification timestamp at i to ts, and keeps its
 // block's summary true.
-func (t *tracker[T]) setModified(i int, ts uint64) {
+func (t *stamps) setModified(i int, ts uint64) {
 	t.modifiedAt[i] = ts
 	b, bit := &t.modBlock[i>>3], uint8(1)<<(i&7)
 	switch {
@@ -301,7 +308,7 @@ func filled[E any](n, c int, v E) []E {
 
 // stamp returns the timestamp of a change made now: the holding system's,
 // the AllStoragesViewMut's, or a new one for a World-level change.
-func (t *tracker[T]) stamp() uint64 {
+func (t *stamps) stamp() uint64 {
 	if t.now != 0 {
 		return t.now
 	}
@@ -318,7 +325,7 @@ func (t *tracker[T]) stamp() uint64 {
 // appended records a component appended at the end of the dense arrays.
 //
 //go:noinline
-func (t *tracker[T]) appended() {
+func (t *stamps) appended() {
 	ts := t.stamp()
 	if t.insertedAt != nil {
 		t.insertedAt = append(t.insertedAt, ts)
@@ -336,7 +343,7 @@ func (t *tracker[T]) appended() {
 // for the same entity: a modification, not an insertion.
 //
 //go:noinline
-func (t *tracker[T]) replaced(i int) {
+func (t *stamps) replaced(i int) {
 	if t.modifiedAt != nil {
 		t.setModified(i, t.stamp())
 	}
@@ -362,7 +369,7 @@ func (t *tracker[T]) tookOver(old EntityID, v *T, i int) {
 
 // gone records that the component at i leaves, and the one at last moves
 // into its place (swap-remove).
-func (t *tracker[T]) gone(i, last int) {
+func (t *stamps) gone(i, last int) {
 	if a := t.insertedAt; a != nil {
 		a[i] = a[last]
 		t.insertedAt = a[:last]
@@ -415,7 +422,7 @@ func (t *tracker[T]) cleared(ids []EntityID, data []T) {
 // writing.
 //
 //go:noinline
-func (t *tracker[T]) markFirst(n int) {
+func (t *stamps) markFirst(n int) {
 	if a := t.modifiedAt; a != nil {
 		now := t.stamp()
 		fill(a[:n], now)
@@ -425,11 +432,11 @@ func (t *tracker[T]) markFirst(n int) {
 
 // markBlocks records in modBlock that the first n timestamps were set to
 // t.now.
-func (t *tracker[T]) markBlocks(n int) { t.summarise(n, t.now) }
+func (t *stamps) markBlocks(n int) { t.summarise(n, t.now) }
 
 // summarise records in modBlock that the first n timestamps were set to
 // ts, the newest timestamp the storage has seen.
-func (t *tracker[T]) summarise(n int, ts uint64) {
+func (t *stamps) summarise(n int, ts uint64) {
 	fill(t.modBlock[:n>>3], summaryOf(ts))
 	if n&7 != 0 {
 		b := &t.modBlock[n>>3]
@@ -463,7 +470,7 @@ func endWorldMarks[T any](s *sparseSet[T]) {
 }
 
 // markAll records that every component was handed out for writing.
-func (t *tracker[T]) markAll() { t.markFirst(len(t.modifiedAt)) }
+func (t *stamps) markAll() { t.markFirst(len(t.modifiedAt)) }
 
 // opTrack is what a join does with the tracking of one of its operands.
 type opTrack struct {
@@ -474,13 +481,13 @@ type opTrack struct {
 
 // admits reports whether the component at i was inserted or modified (as
 // op.filter asks) in op's window.
-func (t *tracker[T]) admits(op *opTrack, i int) bool {
+func (t *stamps) admits(op *opTrack, i int) bool {
 	return (op.filter&TrackInsertion != 0 && newer(t.insertedAt[i], op.ins)) ||
 		(op.filter&TrackModification != 0 && newer(t.modifiedAt[i], op.mod))
 }
 
 // mark records that the component at i is handed out for writing.
-func (t *tracker[T]) mark(i int) {
+func (t *stamps) mark(i int) {
 	if t.modifiedAt != nil {
 		// As setModified, knowing that t.now is the newest timestamp
 		// the storage has seen.
@@ -500,7 +507,7 @@ func (t *tracker[T]) mark(i int) {
 // The clear takes a timestamp of its own; a system or borrow holding the
 // storage moves on to a later one, so that what it changes after the clear
 // is seen and what it changed before is not.
-func (t *tracker[T]) clearChanges(kinds Tracking) {
+func (t *stamps) clearChanges(kinds Tracking) {
 	now := t.w.nextTick()
 	if kinds&TrackInsertion != 0 {
 		t.insClear = now

@@ -120,8 +120,8 @@ func Each1[T1 any](s Storages, fn func(EntityID, *T1)) error {
 	s1 := storageFor[T1](w)
 	it := newIter1(s1)
 	if s1.track != nil {
-		it.op = [1]opTrack{worldMarks(s1)}
-		it.marks = it.op != [1]opTrack{}
+		it.jc.op[0] = worldMarks(s1)
+		it.jc.setFlags()
 		defer func() {
 			endWorldMarks(s1)
 		}()
@@ -321,8 +321,9 @@ func Each2[T1, T2 any](s Storages, fn func(EntityID, *T1, *T2)) error {
 	s2 := storageFor[T2](w)
 	it := newIter2(s1, s2)
 	if s1.track != nil || s2.track != nil {
-		it.op = [2]opTrack{worldMarks(s1), worldMarks(s2)}
-		it.marks = it.op != [2]opTrack{}
+		it.jc.op[0] = worldMarks(s1)
+		it.jc.op[1] = worldMarks(s2)
+		it.jc.setFlags()
 		defer func() {
 			endWorldMarks(s1)
 			endWorldMarks(s2)
@@ -546,8 +547,10 @@ func Each3[T1, T2, T3 any](s Storages, fn func(EntityID, *T1, *T2, *T3)) error {
 	s3 := storageFor[T3](w)
 	it := newIter3(s1, s2, s3)
 	if s1.track != nil || s2.track != nil || s3.track != nil {
-		it.op = [3]opTrack{worldMarks(s1), worldMarks(s2), worldMarks(s3)}
-		it.marks = it.op != [3]opTrack{}
+		it.jc.op[0] = worldMarks(s1)
+		it.jc.op[1] = worldMarks(s2)
+		it.jc.op[2] = worldMarks(s3)
+		it.jc.setFlags()
 		defer func() {
 			endWorldMarks(s1)
 			endWorldMarks(s2)
@@ -795,8 +798,11 @@ func Each4[T1, T2, T3, T4 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4)
 	s4 := storageFor[T4](w)
 	it := newIter4(s1, s2, s3, s4)
 	if s1.track != nil || s2.track != nil || s3.track != nil || s4.track != nil {
-		it.op = [4]opTrack{worldMarks(s1), worldMarks(s2), worldMarks(s3), worldMarks(s4)}
-		it.marks = it.op != [4]opTrack{}
+		it.jc.op[0] = worldMarks(s1)
+		it.jc.op[1] = worldMarks(s2)
+		it.jc.op[2] = worldMarks(s3)
+		it.jc.op[3] = worldMarks(s4)
+		it.jc.setFlags()
 		defer func() {
 			endWorldMarks(s1)
 			endWorldMarks(s2)
@@ -1068,8 +1074,12 @@ func Each5[T1, T2, T3, T4, T5 any](s Storages, fn func(EntityID, *T1, *T2, *T3, 
 	s5 := storageFor[T5](w)
 	it := newIter5(s1, s2, s3, s4, s5)
 	if s1.track != nil || s2.track != nil || s3.track != nil || s4.track != nil || s5.track != nil {
-		it.op = [5]opTrack{worldMarks(s1), worldMarks(s2), worldMarks(s3), worldMarks(s4), worldMarks(s5)}
-		it.marks = it.op != [5]opTrack{}
+		it.jc.op[0] = worldMarks(s1)
+		it.jc.op[1] = worldMarks(s2)
+		it.jc.op[2] = worldMarks(s3)
+		it.jc.op[3] = worldMarks(s4)
+		it.jc.op[4] = worldMarks(s5)
+		it.jc.setFlags()
 		defer func() {
 			endWorldMarks(s1)
 			endWorldMarks(s2)
@@ -1365,8 +1375,13 @@ func Each6[T1, T2, T3, T4, T5, T6 any](s Storages, fn func(EntityID, *T1, *T2, *
 	s6 := storageFor[T6](w)
 	it := newIter6(s1, s2, s3, s4, s5, s6)
 	if s1.track != nil || s2.track != nil || s3.track != nil || s4.track != nil || s5.track != nil || s6.track != nil {
-		it.op = [6]opTrack{worldMarks(s1), worldMarks(s2), worldMarks(s3), worldMarks(s4), worldMarks(s5), worldMarks(s6)}
-		it.marks = it.op != [6]opTrack{}
+		it.jc.op[0] = worldMarks(s1)
+		it.jc.op[1] = worldMarks(s2)
+		it.jc.op[2] = worldMarks(s3)
+		it.jc.op[3] = worldMarks(s4)
+		it.jc.op[4] = worldMarks(s5)
+		it.jc.op[5] = worldMarks(s6)
+		it.jc.setFlags()
 		defer func() {
 			endWorldMarks(s1)
 			endWorldMarks(s2)
@@ -1686,8 +1701,14 @@ func Each7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, fn func(EntityID, *T1, *T
 	s7 := storageFor[T7](w)
 	it := newIter7(s1, s2, s3, s4, s5, s6, s7)
 	if s1.track != nil || s2.track != nil || s3.track != nil || s4.track != nil || s5.track != nil || s6.track != nil || s7.track != nil {
-		it.op = [7]opTrack{worldMarks(s1), worldMarks(s2), worldMarks(s3), worldMarks(s4), worldMarks(s5), worldMarks(s6), worldMarks(s7)}
-		it.marks = it.op != [7]opTrack{}
+		it.jc.op[0] = worldMarks(s1)
+		it.jc.op[1] = worldMarks(s2)
+		it.jc.op[2] = worldMarks(s3)
+		it.jc.op[3] = worldMarks(s4)
+		it.jc.op[4] = worldMarks(s5)
+		it.jc.op[5] = worldMarks(s6)
+		it.jc.op[6] = worldMarks(s7)
+		it.jc.setFlags()
 		defer func() {
 			endWorldMarks(s1)
 			endWorldMarks(s2)
@@ -2031,8 +2052,15 @@ func Each8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, fn func(EntityID, *T1
 	s8 := storageFor[T8](w)
 	it := newIter8(s1, s2, s3, s4, s5, s6, s7, s8)
 	if s1.track != nil || s2.track != nil || s3.track != nil || s4.track != nil || s5.track != nil || s6.track != nil || s7.track != nil || s8.track != nil {
-		it.op = [8]opTrack{worldMarks(s1), worldMarks(s2), worldMarks(s3), worldMarks(s4), worldMarks(s5), worldMarks(s6), worldMarks(s7), worldMarks(s8)}
-		it.marks = it.op != [8]opTrack{}
+		it.jc.op[0] = worldMarks(s1)
+		it.jc.op[1] = worldMarks(s2)
+		it.jc.op[2] = worldMarks(s3)
+		it.jc.op[3] = worldMarks(s4)
+		it.jc.op[4] = worldMarks(s5)
+		it.jc.op[5] = worldMarks(s6)
+		it.jc.op[6] = worldMarks(s7)
+		it.jc.op[7] = worldMarks(s8)
+		it.jc.setFlags()
 		defer func() {
 			endWorldMarks(s1)
 			endWorldMarks(s2)
