@@ -299,26 +299,6 @@ func groupName(members []groupMember) string {
 	return "Group[" + strings.Join(names, ", ") + "]"
 }
 
-// packed returns the group whose members are exactly the storages given,
-// if any: the join over them can run on the aligned packed range.
-func packed(storages ...groupMember) *group {
-	g := storages[0].groupOf()
-	if g == nil || len(g.members) != len(storages) {
-		return nil
-	}
-	for i, s := range storages {
-		if s.groupOf() != g {
-			return nil
-		}
-		for _, o := range storages[:i] {
-			if o == s {
-				return nil
-			}
-		}
-	}
-	return g
-}
-
 // GroupLen returns the number of entities in the group that owns T (the
 // entities having every type of the group), and false if no group owns T.
 //

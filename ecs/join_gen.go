@@ -61,9 +61,7 @@ func (it *Iter1[T1]) read() {
 		it.jc.op[0] = it.c1.trackOp(it.keys[0])
 	}
 	it.jc.setFlags()
-	if it.c1.w == it.c1.w {
-		it.jc.w = it.c1.w
-	}
+	it.jc.w = it.c1.w
 }
 
 // newIter1 returns the join of the storages s1.
@@ -419,7 +417,7 @@ func (it *Iter2[T1, T2]) read() {
 		it.jc.op[1] = it.c2.trackOp(it.keys[1])
 	}
 	it.jc.setFlags()
-	if it.c1.w == it.c1.w && it.c2.w == it.c1.w {
+	if it.c2.w == it.c1.w {
 		it.jc.w = it.c1.w
 	}
 }
@@ -898,7 +896,7 @@ func (it *Iter3[T1, T2, T3]) read() {
 		it.jc.op[2] = it.c3.trackOp(it.keys[2])
 	}
 	it.jc.setFlags()
-	if it.c1.w == it.c1.w && it.c2.w == it.c1.w && it.c3.w == it.c1.w {
+	if it.c2.w == it.c1.w && it.c3.w == it.c1.w {
 		it.jc.w = it.c1.w
 	}
 }
@@ -1401,7 +1399,7 @@ func (it *Iter4[T1, T2, T3, T4]) read() {
 		it.jc.op[3] = it.c4.trackOp(it.keys[3])
 	}
 	it.jc.setFlags()
-	if it.c1.w == it.c1.w && it.c2.w == it.c1.w && it.c3.w == it.c1.w && it.c4.w == it.c1.w {
+	if it.c2.w == it.c1.w && it.c3.w == it.c1.w && it.c4.w == it.c1.w {
 		it.jc.w = it.c1.w
 	}
 }
@@ -1930,7 +1928,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) read() {
 		it.jc.op[4] = it.c5.trackOp(it.keys[4])
 	}
 	it.jc.setFlags()
-	if it.c1.w == it.c1.w && it.c2.w == it.c1.w && it.c3.w == it.c1.w && it.c4.w == it.c1.w && it.c5.w == it.c1.w {
+	if it.c2.w == it.c1.w && it.c3.w == it.c1.w && it.c4.w == it.c1.w && it.c5.w == it.c1.w {
 		it.jc.w = it.c1.w
 	}
 }
@@ -2487,7 +2485,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) read() {
 		it.jc.op[5] = it.c6.trackOp(it.keys[5])
 	}
 	it.jc.setFlags()
-	if it.c1.w == it.c1.w && it.c2.w == it.c1.w && it.c3.w == it.c1.w && it.c4.w == it.c1.w && it.c5.w == it.c1.w && it.c6.w == it.c1.w {
+	if it.c2.w == it.c1.w && it.c3.w == it.c1.w && it.c4.w == it.c1.w && it.c5.w == it.c1.w && it.c6.w == it.c1.w {
 		it.jc.w = it.c1.w
 	}
 }
@@ -3070,7 +3068,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) read() {
 		it.jc.op[6] = it.c7.trackOp(it.keys[6])
 	}
 	it.jc.setFlags()
-	if it.c1.w == it.c1.w && it.c2.w == it.c1.w && it.c3.w == it.c1.w && it.c4.w == it.c1.w && it.c5.w == it.c1.w && it.c6.w == it.c1.w && it.c7.w == it.c1.w {
+	if it.c2.w == it.c1.w && it.c3.w == it.c1.w && it.c4.w == it.c1.w && it.c5.w == it.c1.w && it.c6.w == it.c1.w && it.c7.w == it.c1.w {
 		it.jc.w = it.c1.w
 	}
 }
@@ -3679,7 +3677,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) read() {
 		it.jc.op[7] = it.c8.trackOp(it.keys[7])
 	}
 	it.jc.setFlags()
-	if it.c1.w == it.c1.w && it.c2.w == it.c1.w && it.c3.w == it.c1.w && it.c4.w == it.c1.w && it.c5.w == it.c1.w && it.c6.w == it.c1.w && it.c7.w == it.c1.w && it.c8.w == it.c1.w {
+	if it.c2.w == it.c1.w && it.c3.w == it.c1.w && it.c4.w == it.c1.w && it.c5.w == it.c1.w && it.c6.w == it.c1.w && it.c7.w == it.c1.w && it.c8.w == it.c1.w {
 		it.jc.w = it.c1.w
 	}
 }
