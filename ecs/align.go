@@ -2,6 +2,7 @@ package ecs
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -33,6 +34,17 @@ import (
 // the order of a storage is unspecified, and so is iteration order. It
 // never moves a member of a packed group, which has an order of its own.
 // World.SetAutoAlign turns it off; SortAs re-aligns on demand.
+//
+// A join measures disorder only as it runs, so a request comes after a
+// pass that paid for it. Where the world churns between the passes of a
+// join (a game's frame: systems add and remove components, then the query
+// runs), every pass would pay before its storages are sorted again. So
+// the world also keeps watching the storages it sorted (alignPair): each
+// storage counts its insertions and removals, and those that land in the
+// stretch its last sort put in order (sparseIndex.drift); when a sorted
+// storage and its lead have changed by more than a join's threshold since
+// the sort, and the join ran since, the next sync point sorts it again,
+// before the join's next pass.
 
 // alignMisses: a join asks for re-alignment when more than one in
 // alignMisses of its entities were not where it guessed, and more than
@@ -58,6 +70,58 @@ type aligner struct {
 
 	mu   sync.Mutex
 	reqs []alignReq
+
+	// pairs are the storages a sort put in another's order, watched for
+	// drift; written only while the world holds every storage. watching
+	// says whether there are any, for the sync points' first test.
+	pairs    []alignPair
+	watching atomic.Bool
+}
+
+// alignPair is a storage sorted in its lead's order, and what the two
+// had counted at the sort (see sparseIndex.changes and leadUses).
+type alignPair struct {
+	follow         alignable
+	fi, li         *sparseIndex
+	drift, changes uint64 // fi.drift and li.changes at the sort
+	uses           uint64 // fi.leadUses at the sort
+	// live: a join over the pair ran between the sort before and this
+	// one (or asked for this one). Sorts ahead of a join follow changes
+	// made between its passes, so the last sort often came after its
+	// last pass: the pass before it says the join still runs.
+	live bool
+}
+
+// due reports whether p's storages have moved far enough from their
+// common order since the sort, for a join over them that still runs, for
+// a sort ahead of the join's next pass.
+func (a *aligner) due(p *alignPair) bool {
+	if p.fi.lead != p.li || !p.live && p.fi.leadUses.Load() == p.uses {
+		return false
+	}
+	moved := (p.fi.drift - p.drift) + (p.li.changes - p.changes)
+	return moved <= math.MaxInt32 && a.misaligned(int(moved), len(p.li.dense))
+}
+
+// sorted sorts follow in lead's order, and watches the pair from then on;
+// asked says that a join asked for the sort. The world holds every
+// storage.
+func (a *aligner) sorted(follow alignable, lead *sparseIndex, round uint64, asked bool) int {
+	fi := follow.typeFree()
+	n := sortAs(follow, lead)
+	uses := fi.leadUses.Load()
+	live := asked
+	if k := slices.IndexFunc(a.pairs, func(q alignPair) bool { return q.fi == fi && q.li == lead }); k >= 0 {
+		live = live || a.pairs[k].uses != uses
+	}
+	fi.lead = lead
+	fi.leadSeen.Store(round)
+	fi.sorted = min(len(fi.dense), len(lead.dense))
+	p := alignPair{follow: follow, fi: fi, li: lead, drift: fi.drift, changes: lead.changes, uses: uses, live: live}
+	a.pairs = slices.DeleteFunc(a.pairs, func(q alignPair) bool { return q.fi == fi || q.fi.lead != q.li })
+	a.pairs = append(a.pairs, p)
+	a.watching.Store(true)
+	return n
 }
 
 // alignReq asks that follow be sorted in lead's order.
@@ -115,7 +179,8 @@ func (a *aligner) seen(lead *sparseIndex, follow *sparseIndex) {
 // borrowed (the world takes all storages exclusively for it); otherwise
 // the requests wait for the next sync point.
 func (w *World) syncPoint() {
-	if !w.align.pending.Load() {
+	a := &w.align
+	if !a.pending.Load() && (!a.watching.Load() || a.off.Load()) {
 		return
 	}
 	l := &w.allLock
@@ -126,14 +191,22 @@ func (w *World) syncPoint() {
 	if l.excl.Load() != worldWrite {
 		l.excl.Store(worldWrite)
 	}
+	var reqs []alignReq
+	if a.pending.Load() { // joins hold views: none can ask meanwhile
+		a.mu.Lock()
+		reqs = a.reqs
+		a.reqs = nil
+		a.pending.Store(false)
+		a.mu.Unlock()
+	}
+	if len(reqs) == 0 && !slices.ContainsFunc(a.pairs, func(p alignPair) bool { return a.due(&p) }) {
+		return
+	}
 	w.stripDoomed()
-	a := &w.align
-	a.mu.Lock()
-	reqs := a.reqs
-	a.reqs = nil
-	a.pending.Store(false)
-	a.mu.Unlock()
-	round := a.round.Add(1)
+	round := a.round.Load()
+	if len(reqs) > 0 {
+		round = a.round.Add(1)
+	}
 	// In a stable order, whatever order the requests came in (systems run
 	// in parallel): the same changes lead to the same storage orders.
 	slices.SortFunc(reqs, func(x, y alignReq) int {
@@ -148,9 +221,13 @@ func (w *World) syncPoint() {
 		if fi.lead != nil && fi.lead != li && round-fi.leadSeen.Load() <= alignPatience {
 			continue // its join still runs
 		}
-		sortAs(f, li)
-		fi.lead = li
-		fi.leadSeen.Store(round)
+		a.sorted(f, li, round, true)
+	}
+	// The watched pairs that drifted, in the order they were sorted.
+	for _, p := range slices.Clone(a.pairs) {
+		if !a.off.Load() && a.due(&p) {
+			a.sorted(p.follow, p.li, round, false)
+		}
 	}
 }
 
@@ -221,10 +298,7 @@ func SortAs[F, L any](s Storages) (int, error) {
 	if f.group != nil {
 		return 0, &argError{op: op, what: "F is a member of a packed group, which keeps its own order", kind: ErrSortRefused}
 	}
-	n := sortAs(f, &l.sparseIndex)
-	f.lead = &l.sparseIndex
-	f.leadSeen.Store(w.align.round.Load())
-	return n, nil
+	return w.align.sorted(f, &l.sparseIndex, w.align.round.Load(), false), nil
 }
 
 // settleJoin is a join's report at the end of a pass over n of its
@@ -233,6 +307,12 @@ func SortAs[F, L any](s Storages) (int, error) {
 // otherwise marks those that follow the driver as still in use.
 func settleJoin(w *World, driver, misses, n int, ss []storage) {
 	lead := ss[driver]
+	li := lead.(alignable).typeFree()
+	for k, s := range ss {
+		if fi := s.(alignable).typeFree(); k != driver && fi.lead == li {
+			fi.leadUses.Add(1)
+		}
+	}
 	if w.align.misaligned(misses, n) {
 		for k, s := range ss {
 			if k != driver {
@@ -241,7 +321,6 @@ func settleJoin(w *World, driver, misses, n int, ss []storage) {
 		}
 		return
 	}
-	li := lead.(alignable).typeFree()
 	for k, s := range ss {
 		if k != driver {
 			w.align.seen(li, s.(alignable).typeFree())

@@ -342,3 +342,93 @@ func TestSortAs(t *testing.T) {
 		t.Errorf("error %q", err)
 	}
 }
+
+// churnVel is a system's worth of churn between a join's passes: the
+// first k movers of ids lose their Vel, and get it back in reverse order.
+func churnVel(ids []ecs.EntityID, k int) func(ecs.ViewMut[Vel]) {
+	return func(vel ecs.ViewMut[Vel]) {
+		for _, id := range ids[:k] {
+			vel.Delete(id)
+		}
+		for _, id := range slices.Backward(ids[:k]) {
+			vel.AddComponentUnchecked(id, Vel{1, 0})
+		}
+	}
+}
+
+// TestReAlignmentAheadOfTheJoin: once a join had its storages sorted, the
+// world sorts them again at the sync point after changes past the join's
+// threshold, before the join's next pass, as long as the join runs.
+func TestReAlignmentAheadOfTheJoin(t *testing.T) {
+	setUp := func(t *testing.T) (*ecs.World, map[ecs.EntityID]Pos, []ecs.EntityID) {
+		t.Helper()
+		w, want := churned(t, 1000)
+		must(t, w.Run(moveAll)) // the join asks; its Run's end sorts
+		isTrue(t, leads(ecs.OrderOf[Pos](w), ecs.OrderOf[Vel](w)), "Pos does not follow Vel after the join's Run")
+		ids := ecs.OrderOf[Vel](w)
+		rand.New(rand.NewPCG(3, 4)).Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+		return w, want, ids
+	}
+
+	t.Run("changes past the threshold", func(t *testing.T) {
+		w, want, ids := setUp(t)
+		// 100 removals and 100 additions in Vel: 200 changes, past 64
+		// and one in 32 of 1,000.
+		must(t, w.Run(churnVel(ids, 100)))
+		isTrue(t, leads(ecs.OrderOf[Pos](w), ecs.OrderOf[Vel](w)), "Pos does not follow Vel after the churn's Run")
+		must(t, w.Run(moveAll))
+		samePos(t, w, want, 2)
+		// Once more: the join ran since the last sort.
+		must(t, w.Run(churnVel(ids[100:], 100)))
+		isTrue(t, leads(ecs.OrderOf[Pos](w), ecs.OrderOf[Vel](w)), "Pos does not follow Vel after the second churn")
+	})
+
+	t.Run("changes under the threshold wait", func(t *testing.T) {
+		w, _, ids := setUp(t)
+		before := ecs.OrderOf[Pos](w)
+		must(t, w.Run(churnVel(ids, 10))) // 20 changes: under 64
+		deepEqual(t, "Pos order", ecs.OrderOf[Pos](w), before)
+		// They add up: the next changes pass the threshold together.
+		must(t, w.Run(churnVel(ids[10:], 25)))
+		isTrue(t, leads(ecs.OrderOf[Pos](w), ecs.OrderOf[Vel](w)), "Pos does not follow Vel once the changes added up")
+	})
+
+	t.Run("stops when the join stops", func(t *testing.T) {
+		w, _, ids := setUp(t)
+		must(t, w.Run(churnVel(ids, 100)))
+		isTrue(t, leads(ecs.OrderOf[Pos](w), ecs.OrderOf[Vel](w)), "Pos does not follow Vel after the first churn")
+		// No join since that sort, and none between it and the one
+		// before: the world stops sorting for a join that no longer runs.
+		must(t, w.Run(churnVel(ids[100:], 100)))
+		isTrue(t, !leads(ecs.OrderOf[Pos](w), ecs.OrderOf[Vel](w)), "Pos was sorted for a join that stopped")
+		before := ecs.OrderOf[Pos](w)
+		must(t, w.Run(churnVel(ids[200:], 100)))
+		deepEqual(t, "Pos order", ecs.OrderOf[Pos](w), before)
+		// The join runs again and asks: the pair is watched again.
+		must(t, w.Run(moveAll))
+		must(t, w.Run(churnVel(ids[300:], 100)))
+		isTrue(t, leads(ecs.OrderOf[Pos](w), ecs.OrderOf[Vel](w)), "Pos does not follow Vel once the join ran again")
+	})
+
+	t.Run("not with re-alignment off", func(t *testing.T) {
+		w, _, ids := setUp(t)
+		w.SetAutoAlign(false)
+		before := ecs.OrderOf[Pos](w)
+		must(t, w.Run(churnVel(ids, 100)))
+		deepEqual(t, "Pos order", ecs.OrderOf[Pos](w), before)
+	})
+
+	t.Run("after SortAs, once a join ran", func(t *testing.T) {
+		w, _ := churned(t, 1000)
+		w.SetAutoAlign(true)
+		_, err := ecs.SortAs[Pos, Vel](w)
+		must(t, err)
+		ids := ecs.OrderOf[Vel](w)
+		before := ecs.OrderOf[Pos](w)
+		must(t, w.Run(churnVel(ids, 100))) // no join over the pair yet
+		deepEqual(t, "Pos order", ecs.OrderOf[Pos](w), before)
+		must(t, w.Run(moveAll)) // it misses, asks and is sorted
+		must(t, w.Run(churnVel(ids[100:], 100)))
+		isTrue(t, leads(ecs.OrderOf[Pos](w), ecs.OrderOf[Vel](w)), "Pos does not follow Vel after the churn")
+	})
+}

@@ -488,6 +488,7 @@ func (s *sparseSet[T]) deleteIDs(ids []EntityID, sc *bulkScratch) int {
 			for dense[top] == NullID {
 				top--
 			}
+			s.edited(int(h))
 			moved := dense[top]
 			dense[h] = moved
 			data[h] = data[top]
@@ -514,6 +515,7 @@ func (s *sparseSet[T]) insertMany(ids []EntityID, vals []T) {
 		return
 	}
 	k := s.newEntries(ids, len(s.dense))
+	s.editedMany(len(s.dense), k)
 	s.reserve(k)
 	s.dense = append(s.dense, ids[:k]...)
 	s.data = append(s.data, vals[:k]...)
@@ -548,6 +550,7 @@ func (s *sparseSet[T]) insertManyAlone(ids []EntityID, vals []T) {
 		copy(data[base:], vals)
 	})
 	s.dense, s.data = dense[:base+k], data[:base+k]
+	s.editedMany(base, k)
 	if k < len(ids) {
 		if s.ptrs {
 			clear(data[base+k:]) // copies past the end hold no references
@@ -750,6 +753,7 @@ func (s *sparseSet[T]) closeGaps(k int) {
 	}
 	dense, data := s.dense, s.data
 	n := len(dense)
+	s.editedMany(0, n) // the survivors move down, in order: count them all
 	keep := 0
 	if k < n {
 		// In the identity prefix, a component stays when its dense id is

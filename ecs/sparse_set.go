@@ -147,6 +147,34 @@ type sparseIndex struct {
 	// driven by lead last ran over this storage.
 	lead     *sparseIndex
 	leadSeen atomic.Uint64
+	// leadUses counts the passes of joins driven by lead over this
+	// storage; the world re-aligns it ahead of a join only if the join
+	// ran since the last re-alignment (see alignPair).
+	leadUses atomic.Uint64
+	// changes counts the components added and removed; drift counts
+	// those of them at a position below sorted, the stretch of this
+	// storage that its last re-alignment put in lead's order. They only
+	// measure how far the storage may have moved from an order (see
+	// alignPair): nothing relies on them being exact.
+	changes, drift uint64
+	sorted         int
+}
+
+// edited records a component added or removed at position i (the hole a
+// removal leaves, where the last component moves).
+func (s *sparseIndex) edited(i int) {
+	s.changes++
+	if i < s.sorted {
+		s.drift++
+	}
+}
+
+// editedMany records k components added from position i on.
+func (s *sparseIndex) editedMany(i, k int) {
+	s.changes += uint64(k)
+	if i < s.sorted {
+		s.drift += uint64(min(k, s.sorted-i))
+	}
 }
 
 // typeFree returns the storage's sparseIndex.
@@ -370,6 +398,7 @@ func (s *sparseSet[T]) appendsIdent(id EntityID) bool {
 // entry.
 func (s *sparseSet[T]) putIdent(id EntityID, v T) {
 	n := len(s.dense)
+	s.edited(n)
 	s.dense = s.dense[:n+1]
 	s.dense[n] = id
 	s.data = s.data[:n+1]
@@ -399,6 +428,7 @@ func (s *sparseSet[T]) freeEntry(id EntityID) *uint64 {
 // freeEntry returned.
 func (s *sparseSet[T]) putNew(e *uint64, id EntityID, v T) {
 	n := len(s.dense)
+	s.edited(n)
 	*e = sparseEntry(id, n)
 	s.dense = s.dense[:n+1]
 	s.dense[n] = id
@@ -458,6 +488,7 @@ func (s *sparseSet[T]) insertSlow(id EntityID, v T) insertOutcome {
 // case: growing the dense arrays, recording the insertion, and joining the
 // group.
 func (s *sparseSet[T]) appendAny(e *uint64, id EntityID, v T) {
+	s.edited(len(s.dense))
 	*e = sparseEntry(id, len(s.dense))
 	if len(s.dense) == cap(s.dense) || len(s.data) == cap(s.data) { // here, not only in reserve: no call when there is room
 		s.reserve(1)
@@ -483,6 +514,7 @@ func (s *sparseSet[T]) continuesIdent(id EntityID) bool {
 // appendIdent appends id's component, which continues the identity
 // prefix (continuesIdent), without a sparse entry.
 func (s *sparseSet[T]) appendIdent(id EntityID, v T) {
+	s.edited(len(s.dense))
 	s.reserve(1)
 	s.dense = append(s.dense, id)
 	s.data = append(s.data, v)
@@ -593,6 +625,7 @@ func (s *sparseSet[T]) insertOver(e *uint64, id EntityID, v T) insertOutcome {
 			s.track.tookOver(s.dense[i], &s.data[i], i)
 		}
 		s.cutIdent(i) // id is of a later generation than the leftover
+		s.edited(i)
 		s.dense[i] = id
 		s.data[i] = v
 		*e = sparseEntry(id, i)
@@ -623,6 +656,7 @@ func (s *sparseSet[T]) remove(id EntityID) (v T, ok bool) {
 	*e = 0
 	v = s.data[i]
 	last := len(s.dense) - 1
+	s.edited(i)
 	if s.track != nil {
 		s.track.removed(id, i, last)
 	}
@@ -661,6 +695,7 @@ func (s *sparseSet[T]) deleteID(id EntityID) bool {
 	}
 	*e = 0
 	last := len(s.dense) - 1
+	s.edited(i)
 	if s.track != nil {
 		s.track.deleted(id, &s.data[i], i, last)
 	}
@@ -679,6 +714,7 @@ func (s *sparseSet[T]) deleteID(id EntityID) bool {
 // here the component at that end fills the hole directly and the last
 // component fills its place, so the leaving component is never moved.
 func (s *sparseSet[T]) deletePacked(e *uint64, i int) {
+	s.edited(i)
 	g := s.group
 	g.n--
 	n := g.n
@@ -726,6 +762,7 @@ func (s *sparseSet[T]) dropLast(last int) {
 
 // cutTo is dropLast for any number of components: it keeps the first n.
 func (s *sparseSet[T]) cutTo(n int) {
+	s.editedMany(n, len(s.dense)-n)
 	if s.ptrs {
 		clear(s.data[n:])
 	}
@@ -769,6 +806,7 @@ func (s *sparseSet[T]) bulkInsert(ids []EntityID, vals []T) {
 	}
 	s.reserve(len(ids))
 	n := len(s.dense)
+	s.editedMany(n, len(ids)) // at most: replacements move nothing
 	if s.continueIdent(ids) {
 		s.dense, s.data = append(s.dense, ids...), append(s.data, vals...)
 		return

@@ -12,8 +12,8 @@ import (
 // them, join them with other views. Declare it as a system parameter, or
 // borrow it with [World.Borrow].
 //
-// A View is a small value (two words: a handle and the number of the
-// borrow it belongs to), valid until the system returns (or the release
+// A View is a small value (four words: a handle, the number of the
+// borrow it belongs to, and the storage's identity prefix), valid until the system returns (or the release
 // function of World.Borrow is called); using it later, or a copy of it,
 // panics with an error wrapping [ErrReleased]. Pointers it hands out are
 // for reading: Go cannot forbid writing through them, but a write through

@@ -361,6 +361,7 @@ func (s *sparseSet[T]) deleteFound(id EntityID, e *uint64) {
 	*e = 0
 	dense, data := s.dense, s.data
 	last := len(dense) - 1
+	s.edited(i)
 	if i != last {
 		moved := dense[last]
 		dense[i] = moved
