@@ -244,7 +244,10 @@ func sortAs(follow alignable, lead *sparseIndex) int {
 	fi := follow.typeFree()
 	moved, k := 0, 0
 	for _, id := range lead.dense {
-		if k < len(fi.dense) && fi.dense[k] == id {
+		if k == len(fi.dense) {
+			break // every component of follow is in place
+		}
+		if fi.dense[k] == id {
 			k++
 			continue
 		}
