@@ -149,13 +149,18 @@ type SystemError struct {
 }
 
 func (e *SystemError) Error() string {
-	if e.Param > 0 {
-		return fmt.Sprintf("ecs: system %s: parameter %d (%s) %s", e.System, e.Param, e.Type, e.Reason)
-	}
 	if e.System != "" {
-		return fmt.Sprintf("ecs: system %s: %s", e.System, e.Reason)
+		return fmt.Sprintf("ecs: system %s: %s", e.System, e.detail())
 	}
-	return "ecs: " + e.Reason
+	return "ecs: " + e.detail()
+}
+
+// detail is the message without the package and the system's name.
+func (e *SystemError) detail() string {
+	if e.Param > 0 {
+		return fmt.Sprintf("parameter %d (%s) %s", e.Param, e.Type, e.Reason)
+	}
+	return e.Reason
 }
 
 // Unwrap returns [ErrInvalidSystem] or [ErrInvalidView].

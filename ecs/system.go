@@ -638,7 +638,14 @@ type SystemFailure struct {
 	Err    error
 }
 
-func (e *SystemFailure) Error() string { return "system " + e.System + ": " + e.Err.Error() }
+func (e *SystemFailure) Error() string {
+	// The package's own errors (a failed borrow) keep their "ecs: " in
+	// front; the system's own errors are the user's words.
+	if msg, ok := strings.CutPrefix(e.Err.Error(), "ecs: "); ok {
+		return "ecs: system " + e.System + ": " + msg
+	}
+	return "system " + e.System + ": " + e.Err.Error()
+}
 
 // Unwrap returns the system's error.
 func (e *SystemFailure) Unwrap() error { return e.Err }

@@ -127,8 +127,13 @@ func (s *SystemSpec) OnCaller() *SystemSpec {
 }
 
 // Named gives the system a name for errors and reports, instead of its
-// function name (useful for closures).
+// function name (useful for closures). The name must not be empty:
+// [World.AddWorkload] refuses a system given one.
 func (s *SystemSpec) Named(name string) *SystemSpec {
+	if name == "" {
+		s.err = cmp.Or(s.err, errors.New(`Named(""): the name is empty; a system name must be a non-empty name`))
+		return s
+	}
 	s.name = name
 	return s
 }
@@ -208,9 +213,19 @@ func (e *WorkloadBuildError) Error() string {
 		s += ": " + e.Reason
 	}
 	if e.Err != nil {
-		s += ": " + e.Err.Error()
+		s += ": " + causeText(e.Err, e.System)
 	}
 	return s
+}
+
+// causeText is err's message inside a workload error about system: without
+// the "ecs: " every error of the package starts with, and without the
+// system's name when err is a *SystemError that names it already.
+func causeText(err error, system string) string {
+	if se, ok := err.(*SystemError); ok && system != "" && se.System == system {
+		return se.detail()
+	}
+	return strings.TrimPrefix(err.Error(), "ecs: ")
 }
 
 // Unwrap returns [ErrInvalidWorkload] and the underlying error.
@@ -232,7 +247,7 @@ type WorkloadError struct {
 }
 
 func (e *WorkloadError) Error() string {
-	return fmt.Sprintf("ecs: workload %s: system %s: %v", e.Workload, e.System, e.Err)
+	return fmt.Sprintf("ecs: workload %s: system %s: %s", e.Workload, e.System, causeText(e.Err, e.System))
 }
 
 // Unwrap returns the system's error.

@@ -125,6 +125,10 @@ func TestSelfConflictingSystemRefused(t *testing.T) {
 				if k > 0 {
 					errHas(t, err, "system torn")
 				}
+				// The workload's message names the system once.
+				if n := strings.Count(err.Error(), "system "); n != 1 {
+					t.Errorf("the message says \"system \" %d times: %v", n, err)
+				}
 				equal(t, "workloads after a refusal", strings.Join(w.Workloads(), ","), "")
 			}
 
@@ -216,6 +220,7 @@ func TestNonConflictingParametersAccepted(t *testing.T) {
 	}
 }
 
+// TestEmptyLabelRefused: empty labels, and an empty system name.
 func TestEmptyLabelRefused(t *testing.T) {
 	sys := func() {}
 	cases := []struct {
@@ -236,6 +241,8 @@ func TestEmptyLabelRefused(t *testing.T) {
 			`workload w/inner/deeper: Label("x", ""): label 2 is empty`},
 		{"system in a workload", ecs.Workload("inner", ecs.System(sys).Named("s").After("")),
 			`workload w/inner: system s: After(""): the label is empty`},
+		{"empty name", ecs.System(sys).Named(""), `Named(""): the name is empty`},
+		{"empty name after a name", ecs.System(sys).Named("s").Named(""), `system s: Named(""): the name is empty`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -282,4 +289,25 @@ batch 1:
 		t.Errorf("plan:\n--- got\n%s--- want\n%s", got, want)
 	}
 	must(t, w.RunWorkload("w"))
+}
+
+// TestSystemFailureMessages: a run's failure names the system once; the
+// package's own errors keep "ecs: " in front, the system's own words stay
+// as they are.
+func TestSystemFailureMessages(t *testing.T) {
+	w := rfWorld(t)
+	boom := ecs.System(func() error { return errors.New("boom") }).Named("boomer")
+	must(t, w.AddWorkload("w", boom))
+	err := w.RunWorkload("w")
+	equal(t, "workload run", err.Error(), "ecs: workload w: system boomer: boom")
+
+	torn := func(ecs.ViewMut[rfPos], ecs.ViewMut[rfPos]) {}
+	err = w.Run(torn)
+	errIs(t, err, ecs.ErrBorrowConflict)
+	msg := err.Error()
+	isTrue(t, strings.HasPrefix(msg, "ecs: system ") && strings.Count(msg, "ecs: ") == 1,
+		"a failed borrow reads %q", msg)
+	err = w.Run(func() error { return errors.New("boom") })
+	isTrue(t, strings.HasPrefix(err.Error(), "system ") && strings.HasSuffix(err.Error(), ": boom"),
+		"a system's own error reads %q", err.Error())
 }
