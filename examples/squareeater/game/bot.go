@@ -95,7 +95,7 @@ func (b *Bot) steer(g *Game) (float64, float64) {
 	const wall = 40.0
 	ax += max(0, wall-px) / wall
 	ax -= max(0, px-(Width-wall)) / wall
-	ay += max(0, wall-py) / wall
+	ay += max(0, wall-(py-ArenaTop)) / wall
 	ay -= max(0, py-(Height-wall)) / wall
 
 	// Target: the closest edible friend, or a pellet when full-grown

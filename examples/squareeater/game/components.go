@@ -5,9 +5,17 @@ package game
 const (
 	// Width and Height are the size of the logical screen.
 	Width, Height = 800.0, 600.0
+	// ArenaTop is the top of the arena, where the game is played: the strip
+	// of the screen above it holds the heads-up display. The player, the
+	// friends and the pellets stay between ArenaTop and Height, so that the
+	// HUD never hides any of them.
+	ArenaTop = 28.0
 	// MaxSize is the size at which a friend is full-grown (and red). The
-	// player never grows to it: eating caps the player just under it.
+	// player never grows to it: eating caps the player at [PlayerMaxSize].
 	MaxSize = 25.0
+	// PlayerMaxSize is the player's largest size, just under MaxSize, so
+	// that a full-grown friend is always bigger than the player.
+	PlayerMaxSize = MaxSize - 0.01
 	// InitSize is a newly spawned friend's size; the player starts at three
 	// times it and is defeated below it.
 	InitSize = 5.0
@@ -70,6 +78,10 @@ type Player struct {
 // PoweredUp reports whether a power pellet is in effect: friends flee and
 // full-grown ones can be eaten.
 func (p Player) PoweredUp() bool { return p.PelletCounter > 0 }
+
+// Capped reports whether the player reached [PlayerMaxSize]: eating no
+// longer makes them grow.
+func (p Player) Capped() bool { return p.Size >= PlayerMaxSize }
 
 // Invincible reports whether the player was hit in the last
 // [InvincibleFrames] frames and cannot be hit again yet.

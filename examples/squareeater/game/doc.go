@@ -22,7 +22,9 @@
 // # Rules
 //
 // The guide's, with its constants: the player's square is centred on the
-// mouse, clamped to the window (the guide puts its corner there). Friends
+// mouse (the guide puts its corner there), clamped to the arena: the window
+// below the HUD's strip, from [ArenaTop] down. Friends and pellets spawn and
+// move in the arena too, so the HUD hides nothing playable. Friends
 // grow from their centre by [GrowthRate] a frame up to [MaxSize]; those
 // bigger than the player move toward the player at [Speed] (away while the
 // player is powered up), steered away from neighbours closer than
@@ -30,7 +32,7 @@
 // is powered up, does nothing if the player is invincible, and otherwise
 // takes 2.5 off the player's size and makes them invincible for
 // [InvincibleFrames] frames. A friend no bigger than the player is eaten:
-// the player grows by 2.5, capped at MaxSize-0.01. A power pellet spawns with
+// the player grows by 2.5, capped at [PlayerMaxSize] (MaxSize-0.01). A power pellet spawns with
 // one chance in [PowerPelletSpawnRate] per frame (twice as often when there
 // is none) and powers the player up for [PowerUpFrames] frames. The floor is
 // lost when the player is smaller than [InitSize], won when no friend is
@@ -46,7 +48,8 @@
 // picks one [Upgrade] (keys '1' to '5' or a click inside its option's Rect, see [ShopOption]);
 // a maxed upgrade cannot be picked, and when all are maxed space or a click
 // continues. Each new floor reached (beyond the first, once per floor)
-// gives the friends one [Bonus] drawn at random.
+// gives the friends one [Bonus] drawn at random when the floor before it is
+// cleared, so that the shop shows it before the pick ([FriendBonuses].Next).
 //
 // What the mission leaves open is decided so:
 //   - Friends' "spawn rate +4" adds 4 to the spawn chance in hundredths per
@@ -61,7 +64,7 @@
 //     friend eaten; "power-up duration +10" to the 120 frames of power-up.
 //   - A run ends in victory when floor [FinalFloor] is cleared, in defeat
 //     when the last of the [Lives] lives is lost; the game-over screen then
-//     waits for space or a click and goes back to the start screen.
+//     waits for space or a click, which starts a new run at once.
 //
 // # Determinism
 //

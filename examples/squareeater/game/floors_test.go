@@ -50,10 +50,18 @@ func TestFloorBonusAppliedOncePerNewFloor(t *testing.T) {
 	base := makeRules(2, FriendBonuses{}, Shop{})
 
 	clearFloor(t, g)
+	// The shop knows the bonus of floor 2 before the pick.
+	shown := g.Bonuses()
+	if !shown.HasNext || shown.Count != 0 || sum(shown.Levels[:]) != 0 {
+		t.Fatalf("in the shop after floor 1: bonuses %+v; want the next one drawn, none applied yet", shown)
+	}
 	pick(t, g, UpgradeEatSize)
 	b := g.Bonuses()
 	if st := g.State(); st.Floor != 2 || st.BestFloor != 2 || b.Count != 1 || sum(b.Levels[:]) != 1 || b.Levels[b.Last] != 1 {
 		t.Fatalf("on reaching floor 2: floor %d, bonuses %+v; want one bonus", st.Floor, b)
+	}
+	if b.Last != shown.Next || b.HasNext {
+		t.Fatalf("floor 2 started with bonus %v (pending %v), but the shop showed %v", b.Last, b.HasNext, shown.Next)
 	}
 	r := g.Rules()
 	want := base
@@ -77,6 +85,9 @@ func TestFloorBonusAppliedOncePerNewFloor(t *testing.T) {
 	// Losing floor 2 and playing it again gives no new bonus.
 	for range 2 {
 		loseFloor(t, g)
+		if nb := g.Bonuses(); nb.HasNext {
+			t.Fatalf("in the shop before replaying floor 2: bonuses %+v, want no next bonus", nb)
+		}
 		pick(t, g, UpgradeDefense)
 		if st := g.State(); st.Floor != 2 || g.Bonuses() != b {
 			t.Fatalf("replaying floor 2: floor %d, bonuses %+v; want floor 2, bonuses %+v", st.Floor, g.Bonuses(), b)
@@ -222,14 +233,60 @@ func TestRunEndsWithTheLastLife(t *testing.T) {
 	if g.Scene() != SceneGameOver {
 		t.Fatal("a shop key left the game-over screen")
 	}
-	step(t, g, Input{Key: ' '})
-	if g.Scene() != SceneStart {
-		t.Fatalf("space on game over: scene %v, want start", g.Scene())
+}
+
+// TestGameOverPlaysAgainInOneInput: on the game-over screen, of a lost or
+// a won run, one click or space starts a new run at once; other input
+// does nothing.
+func TestGameOverPlaysAgainInOneInput(t *testing.T) {
+	lose := func(t *testing.T, g *Game) {
+		for life := Lives; life > 0; life-- {
+			loseFloor(t, g)
+			if life > 1 {
+				pick(t, g, UpgradeDefense)
+			}
+		}
 	}
-	step(t, g, Input{Clicked: true})
-	st = g.State()
-	if st.Scene != SceneFloor || st.Floor != 1 || st.Lives != Lives || st.Defeats != 0 || g.Shop() != (Shop{}) || g.Bonuses() != (FriendBonuses{}) {
-		t.Errorf("new run: %+v, shop %+v, bonuses %+v; want a fresh run", st, g.Shop(), g.Bonuses())
+	win := func(t *testing.T, g *Game) {
+		enterShop(t, g)
+		setUnique(t, g, func(s *State) { s.Floor, s.BestFloor = FinalFloor, FinalFloor })
+		pick(t, g, UpgradeStartSize)
+		clearFloor(t, g)
+	}
+	for _, tc := range []struct {
+		name   string
+		end    func(*testing.T, *Game)
+		result Result
+		in     Input
+	}{
+		{"lost, space", lose, Lost, Input{Key: ' '}},
+		{"lost, click", lose, Lost, Input{Clicked: true, MouseX: 10, MouseY: 10}},
+		{"won, space", win, Won, Input{Key: ' '}},
+		{"won, click", win, Won, Input{Clicked: true, MouseX: Width / 2, MouseY: Height / 2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := startFloor(t, 4)
+			tc.end(t, g)
+			if st := g.State(); st.Scene != SceneGameOver || st.Result != tc.result {
+				t.Fatalf("run ended: %+v, want game over, %v", st, tc.result)
+			}
+			for _, other := range []Input{at(100, 100), {Key: '1'}, {Key: '5'}} {
+				step(t, g, other)
+				if g.Scene() != SceneGameOver {
+					t.Fatalf("input %+v left the game-over screen for %v", other, g.Scene())
+				}
+			}
+			step(t, g, tc.in)
+			st := g.State()
+			if st.Scene != SceneFloor || st.Floor != 1 || st.BestFloor != 1 || st.Lives != Lives || st.Defeats != 0 ||
+				st.Cleared != 0 || st.Eaten != 0 || st.Result != Playing || g.Shop() != (Shop{}) || g.Bonuses() != (FriendBonuses{}) {
+				t.Fatalf("after %+v on game over: %+v, shop %+v, bonuses %+v; want a fresh run on floor 1", tc.in, st, g.Shop(), g.Bonuses())
+			}
+			rules := g.Rules()
+			if n := countFriends(t, g); n != rules.FriendsAtStart || g.Player().Size != rules.PlayerStart {
+				t.Errorf("new run's floor 1: %d friends, player %+v; want %d friends and size %v", n, g.Player(), rules.FriendsAtStart, rules.PlayerStart)
+			}
+		})
 	}
 }
 
@@ -241,6 +298,49 @@ func TestClearingTheFinalFloorWinsTheRun(t *testing.T) {
 	clearFloor(t, g)
 	if st := g.State(); st.Scene != SceneGameOver || st.Result != Won || st.Floor != FinalFloor {
 		t.Errorf("after clearing floor %d: %+v, want game over, won", FinalFloor, st)
+	}
+}
+
+// TestShopShowsTheNextFloorsBonus: for several seeds and floors, the bonus
+// drawn when a floor is cleared, which the shop shows, is the one the
+// friends gain when the next floor starts; a defeat or the final victory
+// draws none.
+func TestShopShowsTheNextFloorsBonus(t *testing.T) {
+	for seed := uint64(1); seed <= 8; seed++ {
+		g := startFloor(t, seed)
+		for floor := 1; floor <= 4; floor++ {
+			clearFloor(t, g)
+			shown := g.Bonuses()
+			if g.Scene() != SceneShop || !shown.HasNext {
+				t.Fatalf("seed %d, floor %d cleared: scene %v, bonuses %+v; want the shop with the next bonus", seed, floor, g.Scene(), shown)
+			}
+			pick(t, g, UpgradeDefense)
+			got := g.Bonuses()
+			if got.Last != shown.Next || got.Count != shown.Count+1 || got.Levels[shown.Next] != shown.Levels[shown.Next]+1 || got.HasNext {
+				t.Fatalf("seed %d, floor %d: shop showed %v, floor %d started with %+v", seed, floor, shown.Next, floor+1, got)
+			}
+			if floor == 2 {
+				// A defeat on floor 3: the shop before its replay has no
+				// bonus to show, and the replay adds none.
+				loseFloor(t, g)
+				if b := g.Bonuses(); b.HasNext || b != got {
+					t.Fatalf("seed %d, shop after losing floor 3: bonuses %+v, want %+v and nothing next", seed, b, got)
+				}
+				pick(t, g, UpgradeDefense)
+				if b := g.Bonuses(); b != got {
+					t.Fatalf("seed %d, floor 3 replayed with bonuses %+v, want %+v", seed, b, got)
+				}
+			}
+		}
+	}
+
+	g := startFloor(t, 3)
+	enterShop(t, g)
+	setUnique(t, g, func(s *State) { s.Floor, s.BestFloor = FinalFloor, FinalFloor })
+	pick(t, g, UpgradeStartSize)
+	clearFloor(t, g)
+	if b := g.Bonuses(); g.Scene() != SceneGameOver || b.HasNext {
+		t.Errorf("after the final floor: scene %v, bonuses %+v; want game over, no next bonus", g.Scene(), b)
 	}
 }
 

@@ -161,8 +161,12 @@ func (g *Game) update(in Input) error {
 			return err
 		}
 	case SceneGameOver:
+		// One click (or space) plays again: a new run, as from the start
+		// screen.
 		if in.Key == ' ' || in.Clicked {
-			st.Scene = SceneStart
+			if err := g.startRun(&st); err != nil {
+				return err
+			}
 		}
 	}
 	return put(g.w, st)
@@ -185,8 +189,9 @@ func (g *Game) startRun(st *State) error {
 }
 
 // startFloor clears the window and starts floor st.Floor: the friends gain
-// a bonus if the floor is new (beyond the first), the rules are set, the
-// player is reset and the floor's first friends are added in bulk.
+// the bonus endFloor drew for it if the floor is new (beyond the first),
+// the rules are set, the player is reset and the floor's first friends are
+// added in bulk.
 func (g *Game) startFloor(st *State) error {
 	w := g.w
 	for _, del := range []func(ecs.Storages) (int, error){ecs.DeleteAny[Friend], ecs.DeleteAny[PowerPellet], ecs.DeleteAny[ToDelete]} {
@@ -206,18 +211,17 @@ func (g *Game) startFloor(st *State) error {
 	if err != nil {
 		return err
 	}
-	if st.Floor > st.BestFloor {
-		if st.BestFloor > 0 {
-			b := Bonus(r.r.IntN(int(NumBonuses)))
-			bonuses.Levels[b]++
-			bonuses.Count++
-			bonuses.Last = b
-		}
-		st.BestFloor = st.Floor
+	st.BestFloor = max(st.BestFloor, st.Floor)
+	if bonuses.HasNext {
+		b := bonuses.Next
+		bonuses.Levels[b]++
+		bonuses.Count++
+		bonuses.Last = b
+		bonuses.Next, bonuses.HasNext = 0, false
 	}
 	rules := makeRules(st.Floor, bonuses, shop)
 	size := rules.PlayerStart
-	player := Player{Square: Square{X: (Width - size) / 2, Y: (Height - size) / 2, Size: size}}
+	player := Player{Square: Square{X: (Width - size) / 2, Y: ArenaTop + (Height-ArenaTop-size)/2, Size: size}}
 
 	friends := g.spawnBuf[:0]
 	for range rules.FriendsAtStart {
@@ -239,11 +243,23 @@ func (g *Game) startFloor(st *State) error {
 }
 
 // endFloor settles a floor that checkGameOver ended: a victory moves to the
-// next floor (or wins the run after FinalFloor), a defeat costs a life (the
-// last one loses the run); either way the shop comes next unless the run
-// is over.
+// next floor (or wins the run after FinalFloor) and draws the bonus the
+// friends gain there, a defeat costs a life (the last one loses the run);
+// either way the shop comes next unless the run is over.
+//
+// The bonus is drawn here rather than when the next floor starts so that
+// the shop can show it; nothing else draws from the game's randomness in
+// between, so a seed plays the same game as when it was drawn later.
 func (g *Game) endFloor(st *State, over GameOver) error {
 	score, err := ecs.GetUnique[Score](g.w)
+	if err != nil {
+		return err
+	}
+	bonuses, err := ecs.GetUnique[FriendBonuses](g.w)
+	if err != nil {
+		return err
+	}
+	r, err := ecs.GetUnique[rng](g.w)
 	if err != nil {
 		return err
 	}
@@ -257,6 +273,13 @@ func (g *Game) endFloor(st *State, over GameOver) error {
 			st.Result, st.Scene = Won, SceneGameOver
 		} else {
 			st.Floor++
+			if st.Floor > st.BestFloor && !bonuses.HasNext {
+				bonuses.Next = Bonus(r.r.IntN(int(NumBonuses)))
+				bonuses.HasNext = true
+				if err := ecs.AddUnique(g.w, bonuses); err != nil {
+					return err
+				}
+			}
 		}
 	case Defeat:
 		st.Defeats++

@@ -42,15 +42,15 @@ func TestPlayerFollowsMouseClamped(t *testing.T) {
 	}
 	step(t, g, at(Width+10, -3))
 	p = g.Player()
-	if p.X != Width-p.Size || p.Y != 0 {
-		t.Errorf("player at (%v, %v), want clamped to (%v, 0)", p.X, p.Y, Width-p.Size)
+	if p.X != Width-p.Size || p.Y != ArenaTop {
+		t.Errorf("player at (%v, %v), want clamped to (%v, %v), the arena's top under the HUD", p.X, p.Y, Width-p.Size, ArenaTop)
 	}
 }
 
 func TestFriendsGrowFromTheirCentreUpToMaxSize(t *testing.T) {
 	g := quietFloor(t)
 	mid := add(t, g, Friend{Square{X: 100, Y: 100, Size: 10}})
-	corner := add(t, g, Friend{Square{X: 0, Y: 0, Size: 10}})
+	corner := add(t, g, Friend{Square{X: 0, Y: ArenaTop, Size: 10}})
 	almost := add(t, g, Friend{Square{X: 600, Y: 100, Size: MaxSize - 0.1}})
 	// The player is at the far corner and bigger than the first two, which
 	// therefore do not move.
@@ -61,8 +61,8 @@ func TestFriendsGrowFromTheirCentreUpToMaxSize(t *testing.T) {
 		t.Errorf("friend grew to %v centred on (%v, %v), want %v centred on (105, 105)", f.Size, x, y, 10+GrowthRate)
 	}
 	f, _ = get[Friend](t, g, corner)
-	if f.X != 0 || f.Y != 0 || !near(f.Size, 10+GrowthRate) {
-		t.Errorf("friend in the corner = %+v, want it to stay at (0, 0) and grow", f.Square)
+	if f.X != 0 || f.Y != ArenaTop || !near(f.Size, 10+GrowthRate) {
+		t.Errorf("friend in the arena's corner = %+v, want it to stay at (0, %v) and grow", f.Square, ArenaTop)
 	}
 	for range 3 {
 		step(t, g, at(Width-10, Height-10))
@@ -158,8 +158,8 @@ func TestEatingCapsJustUnderMaxSize(t *testing.T) {
 	setUnique(t, g, func(p *Player) { p.Size = MaxSize - 1 })
 	add(t, g, Friend{Square{X: 398, Y: 298, Size: 6}})
 	step(t, g, at(400, 300))
-	if p := g.Player(); p.Size != MaxSize-0.01 {
-		t.Errorf("player size = %v, want %v", p.Size, MaxSize-0.01)
+	if p := g.Player(); p.Size != PlayerMaxSize || p.Size >= MaxSize || !p.Capped() {
+		t.Errorf("player size = %v (capped %v), want %v, capped", p.Size, p.Capped(), PlayerMaxSize)
 	}
 }
 
@@ -404,4 +404,82 @@ func TestVictoryWhenNoFriendIsLeft(t *testing.T) {
 	if st.Scene != SceneShop || st.LastFloor != Victory || st.Floor != 2 || st.Cleared != 1 || st.Lives != Lives {
 		t.Errorf("after a victory: %+v, want the shop before floor 2", st)
 	}
+}
+
+// TestArenaIsBelowTheHUD: the player, the friends and the pellets stay in
+// the arena, below the HUD's strip, however the mouse moves and wherever
+// things spawn, grow and chase.
+func TestArenaIsBelowTheHUD(t *testing.T) {
+	t.Run("player", func(t *testing.T) {
+		for _, tc := range []struct {
+			mouseY, wantY float64 // the player's size is InitSize*3 = 15
+		}{
+			{-50, ArenaTop},
+			{0, ArenaTop},
+			{ArenaTop, ArenaTop},
+			{ArenaTop + 7.5, ArenaTop},
+			{ArenaTop + 10, ArenaTop + 2.5},
+			{300, 292.5},
+			{Height + 10, Height - 15},
+		} {
+			g := quietFloor(t)
+			step(t, g, at(400, tc.mouseY))
+			if p := g.Player(); p.Y != tc.wantY {
+				t.Errorf("mouse at y %v: player's top at %v, want %v", tc.mouseY, p.Y, tc.wantY)
+			}
+		}
+	})
+	t.Run("a friend grows and chases at the top", func(t *testing.T) {
+		g := quietFloor(t)
+		id := add(t, g, Friend{Square{X: 390, Y: ArenaTop, Size: 20}})
+		for range 40 {
+			step(t, g, at(400, 0)) // the player at the top, the friend bigger: it chases and grows
+			f, _ := get[Friend](t, g, id)
+			if f.Y < ArenaTop {
+				t.Fatalf("friend at %+v, above the arena's top %v", f.Square, ArenaTop)
+			}
+		}
+	})
+	t.Run("bot play", func(t *testing.T) {
+		for seed := uint64(1); seed <= 3; seed++ {
+			g := New(seed)
+			var bot Bot
+			spawned := 0
+			for frame := range 3000 {
+				step(t, g, bot.Input(g))
+				if g.Scene() != SceneFloor {
+					continue
+				}
+				if p := g.Player(); p.Y < ArenaTop || p.Y+p.Size > Height {
+					t.Fatalf("seed %d frame %d: player %+v outside the arena", seed, frame, p.Square)
+				}
+				for _, f := range friends(t, g) {
+					spawned++
+					if f.Y < ArenaTop {
+						t.Fatalf("seed %d frame %d: friend %+v under the HUD", seed, frame, f.Square)
+					}
+				}
+				if err := ecs.Each1(g.World(), func(_ ecs.EntityID, pl *PowerPellet) {
+					if pl.Y < ArenaTop || pl.Y+pl.Size > Height {
+						t.Fatalf("seed %d frame %d: pellet %+v outside the arena", seed, frame, pl.Square)
+					}
+				}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if spawned == 0 {
+				t.Fatalf("seed %d: no friend seen", seed)
+			}
+		}
+	})
+	t.Run("random squares", func(t *testing.T) {
+		r := newRng(5).r
+		for i := range 10000 {
+			size := []float64{InitSize, InitSize * 2, MaxSize}[i%3]
+			s := randomSquare(r, size)
+			if s.X < 0 || s.X+s.Size > Width || s.Y < ArenaTop || s.Y+s.Size > Height {
+				t.Fatalf("randomSquare(%v) = %+v, outside the arena", size, s)
+			}
+		}
+	})
 }

@@ -16,8 +16,8 @@ const (
 	SceneFloor
 	// SceneShop waits for the player to pick an upgrade, after every floor.
 	SceneShop
-	// SceneGameOver shows how the run ended; space or a click goes back to
-	// the start screen.
+	// SceneGameOver shows how the run ended; space or a click starts a new
+	// run at once (floor 1, as from the start screen).
 	SceneGameOver
 )
 
@@ -177,7 +177,8 @@ func (b Bonus) String() string {
 	return fmt.Sprintf("Bonus(%d)", int(b))
 }
 
-// FriendBonuses is a unique: the bonuses the friends gained in this run.
+// FriendBonuses is a unique: the bonuses the friends gained in this run,
+// and the one they gain on the next floor.
 type FriendBonuses struct {
 	// Levels counts each bonus.
 	Levels [NumBonuses]int
@@ -185,6 +186,13 @@ type FriendBonuses struct {
 	// first); Last is the latest, valid when Count > 0.
 	Count int
 	Last  Bonus
+	// Next is the bonus the friends gain when the next floor starts, valid
+	// when HasNext is set. It is drawn as soon as a floor is cleared, so
+	// that the shop shows it before the player picks an upgrade; it is
+	// added to Levels when the next floor starts. A floor replayed after a
+	// defeat brings no bonus.
+	Next    Bonus
+	HasNext bool
 }
 
 // makeRules computes the rules of floor from the friends' bonuses and the

@@ -11,11 +11,11 @@ import (
 // plain function whose parameters are views; the workload borrows them.
 
 // movePlayer moves the player's square to the mouse, centred on it and
-// clamped to the window.
+// clamped to the arena (the window below the HUD).
 func movePlayer(in ecs.UniqueView[Input], player ecs.UniqueViewMut[Player]) {
 	m, p := in.Get(), player.Get()
 	p.X = clamp(m.MouseX-p.Size/2, 0, Width-p.Size)
-	p.Y = clamp(m.MouseY-p.Size/2, 0, Height-p.Size)
+	p.Y = clamp(m.MouseY-p.Size/2, ArenaTop, Height-p.Size)
 }
 
 // moveFriends moves every friend bigger than the player toward the player
@@ -51,18 +51,19 @@ func moveFriends(player ecs.UniqueView[Player], rules ecs.UniqueView[Rules], fri
 			continue
 		}
 		f.X = clamp(f.X+d.x, 0, Width-f.Size)
-		f.Y = clamp(f.Y+d.y, 0, Height-f.Size)
+		f.Y = clamp(f.Y+d.y, ArenaTop, Height-f.Size)
 	}
 }
 
-// grow makes every friend grow from its centre, up to MaxSize.
+// grow makes every friend grow from its centre, up to MaxSize, without
+// crossing the arena's left and top edges.
 func grow(rules ecs.UniqueView[Rules], friends ecs.ViewMut[Friend]) {
 	rate := rules.Get().FriendGrowth
 	for f := range friends.All() {
 		delta := min(f.Size+rate, MaxSize) - f.Size
 		f.Size += delta
 		f.X = max(f.X-delta/2, 0)
-		f.Y = max(f.Y-delta/2, 0)
+		f.Y = max(f.Y-delta/2, ArenaTop)
 	}
 }
 
@@ -124,7 +125,7 @@ func collision(entities ecs.EntitiesView, rules ecs.UniqueView[Rules], player ec
 			eat = true
 		}
 		if eat {
-			p.Size = min(p.Size+ru.EatGain, MaxSize-0.01)
+			p.Size = min(p.Size+ru.EatGain, PlayerMaxSize)
 			sc.Eaten++
 			if err := toDelete.AddComponent(entities, id, ToDelete{}); err != nil {
 				return err
@@ -178,7 +179,7 @@ func normalize(x, y float64) (float64, float64) {
 }
 
 // randomSquare returns a square of the given size at a random place inside
-// the window.
+// the arena.
 func randomSquare(r *rand.Rand, size float64) Square {
-	return Square{X: r.Float64() * (Width - size), Y: r.Float64() * (Height - size), Size: size}
+	return Square{X: r.Float64() * (Width - size), Y: ArenaTop + r.Float64()*(Height-ArenaTop-size), Size: size}
 }

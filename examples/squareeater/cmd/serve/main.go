@@ -5,8 +5,15 @@
 //
 // It needs only the Go toolchain: it runs `go build` with GOOS=js
 // GOARCH=wasm, copies wasm_exec.js from the toolchain, writes an index.html
-// beside them and serves the three files on 127.0.0.1 (flag -addr). It
-// prints the URL to open once the server listens.
+// beside them and serves the three files. It binds its address first, so
+// that a port already in use fails at once rather than after the build,
+// then says that it builds (the first build takes a while), and prints the
+// URL to open once the site is ready.
+//
+// By default it serves on 127.0.0.1:8080, which only this machine can
+// reach. Flag -addr changes that: -addr 127.0.0.1:8081 for another port,
+// -addr 0.0.0.0:8080 to serve on every interface (other machines of the
+// network can then play, and reach nothing else: the site is three files).
 package main
 
 import (
@@ -29,54 +36,74 @@ import (
 // gamePackage is the import path of the game's main package.
 const gamePackage = "github.com/slipway-ecs/slipway/examples/squareeater"
 
+// defaultAddr is where the site is served unless -addr says otherwise: the
+// loopback interface only.
+const defaultAddr = "127.0.0.1:8080"
+
 func main() {
-	addr := flag.String("addr", "127.0.0.1:8080", "address to serve on (host:port; port 0 picks a free one)")
+	addr := flag.String("addr", defaultAddr, "address to serve on (host:port; port 0 picks a free one; 0.0.0.0:8080 serves on every interface)")
 	out := flag.String("out", "", "directory to write the site to (default: a temporary directory, removed on exit)")
 	flag.Parse()
-	log.SetFlags(0)
-	log.SetPrefix("serve: ")
+	logger := log.New(os.Stderr, "serve: ", 0)
 
 	dir := *out
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "squareeater-site-")
 		if err != nil {
-			log.Fatal(err)
+			logger.Fatal(err)
 		}
-		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	if err := run(*addr, dir); err != nil {
-		log.Print(err)
-		if *out == "" {
-			os.RemoveAll(dir)
-		}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	err := run(ctx, *addr, dir, buildSite, os.Stdout, logger)
+	stop()
+	if *out == "" {
+		os.RemoveAll(dir)
+	}
+	if err != nil {
+		logger.Print(err)
 		os.Exit(1)
 	}
 }
 
-func run(addr, dir string) error {
-	start := time.Now()
-	if err := buildSite(dir); err != nil {
-		return err
-	}
-	log.Printf("built game.wasm in %.1fs", time.Since(start).Seconds())
-
-	ln, err := net.Listen("tcp", addr)
+// run binds addr, builds the site into dir with build, prints the URL to
+// stdout and serves dir until ctx is done. Progress goes to logger. When
+// addr cannot be bound, it fails before building, with an error that
+// names the -addr flag.
+func run(ctx context.Context, addr, dir string, build func(dir string) error, stdout io.Writer, logger *log.Logger) error {
+	ln, err := listen(addr)
 	if err != nil {
 		return err
 	}
+	defer ln.Close()
+
+	logger.Printf("building game.wasm (GOOS=js GOARCH=wasm go build; the first build takes a minute or so)…")
+	start := time.Now()
+	if err := build(dir); err != nil {
+		return err
+	}
+	logger.Printf("built game.wasm in %.1fs", time.Since(start).Seconds())
+
 	host, port, err := net.SplitHostPort(ln.Addr().String())
 	if err != nil {
 		return err
 	}
 	url := "http://" + net.JoinHostPort(host, port) + "/"
-	fmt.Println("Square Eater is served at " + url)
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		// Served on every interface: this machine reaches it on loopback.
+		url = "http://" + net.JoinHostPort("127.0.0.1", port) + "/ (and on this machine's other addresses, port " + port + ")"
+	}
+	fmt.Fprintln(stdout, "Square Eater is served at "+url)
 
 	srv := &http.Server{Handler: siteHandler(dir), ReadHeaderTimeout: 10 * time.Second}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	done := make(chan struct{})
+	defer close(done)
 	go func() {
-		<-ctx.Done()
+		select {
+		case <-ctx.Done():
+		case <-done:
+			return
+		}
 		shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		srv.Shutdown(shutdown)
@@ -85,6 +112,19 @@ func run(addr, dir string) error {
 		return err
 	}
 	return nil
+}
+
+// listen binds addr. Its error says what to do: pick another address with
+// the -addr flag.
+func listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("cannot serve on %s: %w\n"+
+			"pick another address with the -addr flag, for example:\n"+
+			"\tgo run -C examples/squareeater ./cmd/serve -addr 127.0.0.1:8081\n"+
+			"(-addr 127.0.0.1:0 picks a free port)", addr, err)
+	}
+	return ln, nil
 }
 
 // buildSite writes game.wasm, wasm_exec.js and index.html into dir.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"math"
 
 	"github.com/slipway-ecs/slipway/ecs"
 	"github.com/slipway-ecs/slipway/examples/squareeater/game"
@@ -68,7 +69,7 @@ var (
 	Ink         = color.RGBA{30, 30, 30, 255}
 	Faint       = color.RGBA{150, 150, 150, 255}
 	Panel       = color.RGBA{240, 240, 240, 255}
-	HUDPanel    = color.RGBA{224, 224, 224, 235} // premultiplied: light gray, a little see-through
+	HUDPanel    = color.RGBA{224, 224, 224, 255} // the HUD's strip, above the arena: nothing playable is under it
 	Hover       = color.RGBA{255, 246, 200, 255}
 	Veil        = color.RGBA{225, 225, 225, 225} // premultiplied: white at 88 %
 	ICounterIn  = color.RGBA{255, 150, 160, 255} // invincibility bar
@@ -144,17 +145,33 @@ func drawWorld(c ecs.UniqueViewMut[Canvas], player ecs.UniqueView[game.Player], 
 	p.Rect(pr.X, pr.Y, pr.Size, pr.Size, PlayerColor(pr))
 }
 
-// HUD geometry.
+// HUD geometry. The HUD fills the strip above the arena, which the game
+// keeps clear: the player, the friends and the pellets never go above
+// game.ArenaTop.
 const (
-	hudH   = 28.0
-	barW   = 100.0
+	hudH   = game.ArenaTop
+	barW   = 80.0
 	barH   = 8.0
 	frameS = 60.0 // logic frames per second
 )
 
-// drawHUD paints the heads-up display over a floor: floor, lives, size,
-// friends left (on screen and still to spawn), and the power-up and
-// invincibility timers.
+// SizeText is how the HUD shows the player's size: with one decimal, two
+// when one would round it (so 24.99 never shows as 25.0), and "(max)" once
+// eating no longer makes the player grow.
+func SizeText(p game.Player) string {
+	s := fmt.Sprintf("%.1f", p.Size)
+	if math.Abs(math.Round(p.Size*10)/10-p.Size) > 1e-9 {
+		s = fmt.Sprintf("%.2f", p.Size)
+	}
+	if p.Capped() {
+		s += " (max)"
+	}
+	return "Size " + s
+}
+
+// drawHUD paints the heads-up display over the strip above the arena on a
+// floor: floor, lives, size, friends left (on screen and still to spawn),
+// and the power-up and invincibility timers.
 func drawHUD(c ecs.UniqueViewMut[Canvas], state ecs.UniqueView[game.State], player ecs.UniqueView[game.Player], friends ecs.View[game.Friend], spawner ecs.UniqueView[game.Spawner]) {
 	st := state.Get()
 	if st.Scene != game.SceneFloor {
@@ -163,12 +180,15 @@ func drawHUD(c ecs.UniqueViewMut[Canvas], state ecs.UniqueView[game.State], play
 	p := c.Get().P
 	pr := player.Get()
 	p.Rect(0, 0, game.Width, hudH, HUDPanel)
+	// x positions leave room for the widest texts in Go Regular 16:
+	// "Floor 20/20" (81 px), "Lives 3", "Size 24.99 (max)" (121 px),
+	// "Friends 137" (85 px); a timer takes 72 + barW + about 40 px.
 	p.Text(fmt.Sprintf("Floor %d/%d", st.Floor, game.FinalFloor), 8, 5, 16, Ink, AlignLeft)
-	p.Text(fmt.Sprintf("Lives %d", st.Lives), 106, 5, 16, Ink, AlignLeft)
-	p.Text(fmt.Sprintf("Size %.1f", pr.Size), 172, 5, 16, Ink, AlignLeft)
-	p.Text(fmt.Sprintf("Friends %d", friends.Len()+spawner.Get().Left), 258, 5, 16, Ink, AlignLeft)
-	timer(p, 356, "Power-up", pr.PelletCounter, PowerGold)
-	timer(p, 588, "Invincible", pr.ICounter, ICounterIn)
+	p.Text(fmt.Sprintf("Lives %d", st.Lives), 100, 5, 16, Ink, AlignLeft)
+	p.Text(SizeText(pr), 160, 5, 16, Ink, AlignLeft)
+	p.Text(fmt.Sprintf("Friends %d", friends.Len()+spawner.Get().Left), 292, 5, 16, Ink, AlignLeft)
+	timer(p, 392, "Power-up", pr.PelletCounter, PowerGold)
+	timer(p, 600, "Invincible", pr.ICounter, ICounterIn)
 }
 
 // timer paints a label, a bar that shrinks with the counter and the time
@@ -247,8 +267,8 @@ func drawShop(cv *Canvas, st game.State, shop game.Shop, b game.FriendBonuses) {
 		head = fmt.Sprintf("Next: floor %d.", st.Floor)
 	}
 	p.Text(head+" Pick one upgrade.", game.Width/2, 70, 20, Ink, AlignCenter)
-	if b.Count > 0 {
-		p.Text("The friends' latest bonus: "+b.Last.String(), game.Width/2, 98, 16, Faint, AlignCenter)
+	if line := BonusLine(st, b); line != "" {
+		p.Text(line, game.Width/2, 98, 16, Ink, AlignCenter)
 	}
 	opts := shop.Options()
 	var bottom float64
@@ -289,6 +309,23 @@ func drawShop(cv *Canvas, st game.State, shop game.Shop, b game.FriendBonuses) {
 	p.Text(hint, game.Width/2, bottom+12, 18, Ink, AlignCenter)
 }
 
+// BonusLine is the shop's line about the friends: the bonus they gain on
+// the next floor, drawn when the floor was cleared, or after a defeat that
+// the replayed floor brings none.
+func BonusLine(st game.State, b game.FriendBonuses) string {
+	switch {
+	case b.HasNext:
+		return fmt.Sprintf("On floor %d the friends gain: %s", st.Floor, b.Next)
+	case st.LastFloor == game.Defeat:
+		return fmt.Sprintf("Floor %d again: the friends gain no new bonus.", st.Floor)
+	}
+	return ""
+}
+
+// GameOverPrompt is what the game-over screen says a click or space does:
+// start a new run at once.
+const GameOverPrompt = "Click or press Space to start a new run"
+
 func drawGameOver(p Painter, st game.State) {
 	p.Rect(0, 0, game.Width, game.Height, Veil)
 	title := "Game over"
@@ -300,7 +337,7 @@ func drawGameOver(p Painter, st game.State) {
 		st.BestFloor, st.Cleared, plural(st.Cleared, "floor", "floors"), st.Eaten, plural(st.Eaten, "friend", "friends")),
 		game.Width/2, 250, 22, Ink, AlignCenter)
 	p.Text(fmt.Sprintf("%d %s.", st.Defeats, plural(st.Defeats, "defeat", "defeats")), game.Width/2, 284, 22, Ink, AlignCenter)
-	p.Text("Click or press Space to play again", game.Width/2, 360, 26, Ink, AlignCenter)
+	p.Text(GameOverPrompt, game.Width/2, 360, 26, Ink, AlignCenter)
 }
 
 func plural(n int, one, many string) string {

@@ -350,13 +350,153 @@ func TestGameOverScreen(t *testing.T) {
 		t.Fatalf("scene %v after %d defeats, want game over", g.Scene(), game.Lives)
 	}
 	rec := draw(t, g, 0, 0)
-	for _, s := range []string{"Game over", "Best floor 1", "3 defeats", "Click or press Space to play again"} {
+	for _, s := range []string{"Game over", "Best floor 1", "3 defeats", GameOverPrompt} {
 		if _, ok := rec.text(s); !ok {
 			t.Errorf("game-over screen lacks %q; texts:\n%s", s, rec.texts())
 		}
 	}
 	if _, ok := rec.text("Power-up"); ok {
 		t.Error("game-over screen shows the HUD")
+	}
+	// The prompt says what one click does: a new run starts at once.
+	if !strings.Contains(GameOverPrompt, "new run") {
+		t.Errorf("prompt %q does not say a new run starts", GameOverPrompt)
+	}
+	update(t, g, game.Input{Clicked: true, MouseX: 400, MouseY: 300}, 1)
+	if st := g.State(); st.Scene != game.SceneFloor || st.Floor != 1 || st.Lives != game.Lives || st.Defeats != 0 {
+		t.Fatalf("one click on game over: %+v, want a new run on floor 1", st)
+	}
+	rec = draw(t, g, 400, 300)
+	if _, ok := rec.text("Floor 1/"); !ok {
+		t.Errorf("after the click: no floor HUD; texts:\n%s", rec.texts())
+	}
+	if _, ok := rec.text(GameOverPrompt); ok {
+		t.Error("after the click: the game-over prompt is still drawn")
+	}
+}
+
+func TestSizeText(t *testing.T) {
+	for _, tc := range []struct {
+		size float64
+		want string
+	}{
+		{game.InitSize * 3, "Size 15.0"},
+		{15 + 2.5 - 2.1, "Size 15.4"}, // float sums print as their one decimal
+		{17.5, "Size 17.5"},
+		{24.9, "Size 24.9"},
+		{24.95, "Size 24.95"}, // never rounded up to 25.0
+		{24.98, "Size 24.98"},
+		{game.PlayerMaxSize, "Size 24.99 (max)"},
+	} {
+		if got := SizeText(game.Player{Square: game.Square{Size: tc.size}}); got != tc.want {
+			t.Errorf("SizeText(%v) = %q, want %q", tc.size, got, tc.want)
+		}
+	}
+}
+
+// TestHUDAtTheCap: at the cap, the HUD shows 24.99 and marks it, never
+// 25.0.
+func TestHUDAtTheCap(t *testing.T) {
+	g := newGame(t, 3)
+	update(t, g, game.Input{Key: ' '}, 1)
+	setUnique(t, g, func(p *game.Player) { p.Size = game.PlayerMaxSize })
+	rec := draw(t, g, 400, 300)
+	if _, ok := rec.text("Size 24.99 (max)"); !ok {
+		t.Errorf("HUD at the cap lacks \"Size 24.99 (max)\"; texts:\n%s", rec.texts())
+	}
+	if _, ok := rec.text("25.0"); ok {
+		t.Errorf("HUD at the cap shows 25.0; texts:\n%s", rec.texts())
+	}
+}
+
+// TestHUDHidesNothing: over many frames of the bot's play, everything of
+// the world is drawn below the HUD's strip, and the HUD draws nothing
+// below it.
+func TestHUDHidesNothing(t *testing.T) {
+	g := newGame(t, 2)
+	var bot game.Bot
+	frames := 0
+	for range 3000 {
+		update(t, g, bot.Input(g), 1)
+		if g.Scene() != game.SceneFloor {
+			continue
+		}
+		frames++
+		rec := draw(t, g, 400, 300)
+		hud := -1
+		for i, o := range rec.ops {
+			if o.kind == "rect" && o.c == HUDPanel {
+				hud = i
+				break
+			}
+		}
+		if hud < 0 {
+			t.Fatal("no HUD on a floor")
+		}
+		for i, o := range rec.ops[1:hud] {
+			if o.y < game.ArenaTop {
+				t.Fatalf("frame %d: world op %d %+v drawn under the HUD (y < %v)", g.State().Frames, i+1, o, game.ArenaTop)
+			}
+		}
+		for _, o := range rec.ops[hud:] {
+			bottom := o.y + o.h
+			if o.kind == "text" {
+				bottom = o.y + o.size
+			}
+			if bottom > game.ArenaTop {
+				t.Fatalf("frame %d: HUD op %+v reaches y %v, into the arena (from %v)", g.State().Frames, o, bottom, game.ArenaTop)
+			}
+		}
+		if o := rec.ops[hud]; o.x != 0 || o.y != 0 || o.w != game.Width || o.h != game.ArenaTop {
+			t.Errorf("HUD strip %+v, want (0, 0, %v, %v)", o, game.Width, game.ArenaTop)
+		}
+	}
+	if frames < 100 {
+		t.Errorf("only %d floor frames drawn", frames)
+	}
+}
+
+// win makes the player clear the current floor on the next frame.
+func win(t *testing.T, g *game.Game) {
+	t.Helper()
+	if _, err := ecs.DeleteAny[game.Friend](g.World()); err != nil {
+		t.Fatal(err)
+	}
+	setUnique(t, g, func(s *game.Spawner) { s.Left = 0 })
+	update(t, g, game.Input{MouseX: 400, MouseY: 300}, 1)
+}
+
+// TestShopShowsTheNextBonus: after a cleared floor, the shop names the
+// bonus the friends gain on the next floor before the pick, and that is
+// the bonus they get; after a defeat it says there is none.
+func TestShopShowsTheNextBonus(t *testing.T) {
+	for seed := uint64(1); seed <= 6; seed++ {
+		g := newGame(t, seed)
+		update(t, g, game.Input{Key: ' '}, 1)
+		for floor := 1; floor <= 3; floor++ {
+			win(t, g)
+			if g.Scene() != game.SceneShop {
+				t.Fatalf("seed %d: scene %v after clearing floor %d, want shop", seed, g.Scene(), floor)
+			}
+			next := g.Bonuses().Next
+			want := fmt.Sprintf("On floor %d the friends gain: %s", floor+1, next)
+			rec := draw(t, g, 0, 0)
+			if _, ok := rec.text(want); !ok {
+				t.Fatalf("seed %d, shop after floor %d lacks %q; texts:\n%s", seed, floor, want, rec.texts())
+			}
+			update(t, g, game.Input{Key: '5'}, 1)
+			if b := g.Bonuses(); b.Last != next {
+				t.Fatalf("seed %d: the shop showed %v, floor %d started with %v", seed, next, floor+1, b.Last)
+			}
+		}
+		lose(t, g)
+		rec := draw(t, g, 0, 0)
+		if _, ok := rec.text("Floor 4 again: the friends gain no new bonus."); !ok {
+			t.Errorf("seed %d, shop after a defeat: texts:\n%s", seed, rec.texts())
+		}
+		if _, ok := rec.text("friends gain:"); ok {
+			t.Errorf("seed %d, shop after a defeat announces a bonus; texts:\n%s", seed, rec.texts())
+		}
 	}
 }
 
