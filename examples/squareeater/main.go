@@ -4,6 +4,7 @@
 //	go run .                                  play in a window
 //	go run . -bot                             watch the built-in bot play
 //	go run . -headless -seed 1 -frames 20000  let the bot play, print a summary
+//	go run . -invincible-frames 5             the Shipyard guide's invincibility after a hit
 //
 // On Linux, Ebitengine v2.8 opens the X display when the program starts,
 // before main runs, so even -headless needs one: use xvfb-run where there
@@ -26,13 +27,18 @@ func main() {
 	seed := flag.Uint64("seed", 1, "random seed")
 	frames := flag.Int("frames", 20000, "logic frames to play with -headless")
 	bot := flag.Bool("bot", false, "let the built-in bot play in the window")
+	inv := flag.Int("invincible-frames", game.InvincibleFrames, fmt.Sprintf("frames of invincibility after a hit (%d is the Shipyard guide's)", game.GuideInvincibleFrames))
 	flag.Parse()
+	if *inv <= 0 {
+		log.Fatal("-invincible-frames must be positive")
+	}
+	opts := game.Options{InvincibleFrames: *inv}
 
 	if *headless {
-		fmt.Println(game.RunHeadless(*seed, *frames).String())
+		fmt.Println(game.RunHeadlessWithOptions(*seed, *frames, opts).String())
 		return
 	}
-	r, err := render.New(game.New(*seed))
+	r, err := render.New(game.NewWithOptions(*seed, opts))
 	if err != nil {
 		log.Fatal(err)
 	}

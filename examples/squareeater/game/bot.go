@@ -12,17 +12,67 @@ const BotStep = 7.0
 
 // Bot plays the game for headless runs and tests: it chases edible friends
 // and power pellets, keeps away from full-grown friends (and from those
-// about to be), and picks shop upgrades in a fixed order of usefulness. It
-// is deterministic: it reads only the game.
+// about to be), and picks shop upgrades by what the last floor needed (see
+// [BotUpgrade]). It is deterministic: it reads only the game.
 type Bot struct {
 	x, y  float64 // the mouse
 	moved bool
+	// fixed, if set, is an order to buy upgrades in instead of
+	// BotUpgrade's (the bot's order before it; the measurements compare
+	// the two).
+	fixed []Upgrade
 }
 
-// botUpgrades is the order the bot buys upgrades in: a big start lets it eat
-// most friends at once, defense survives mistakes, pellets and power-up
-// time let it eat full-grown friends.
-var botUpgrades = [...]Upgrade{UpgradeStartSize, UpgradeDefense, UpgradePelletRate, UpgradePowerDuration, UpgradeEatSize}
+// botHurt is the number of hits on a floor that makes the bot buy
+// protection.
+const botHurt = 1
+
+// botLead makes the bot pick an upgrade sooner in its group, as if it had
+// that many levels fewer.
+var botLead = [NumUpgrades]int{UpgradeDefense: -3, UpgradePelletRate: -2}
+
+// BotUpgrade returns the upgrade the bot picks in the shop after a floor
+// that ended with last and hits hits, and false when every upgrade is
+// maxed. A big start comes first: it lets the bot eat most friends at
+// once. Then the pick depends on how the last floor went:
+//   - after a defeat or a hit, protection: defense (each hit costs less)
+//     or size on eat (a reserve beyond the cap, refilled by eating, takes
+//     the hits first), whichever is less far along (level/max), counting
+//     defense as 3 levels behind (it is worth more per pick), defense on a
+//     tie;
+//   - after a floor cleared without a hit, attack: power pellets spawn
+//     more often, or last longer, whichever is less far along, counting
+//     the spawn rate as 2 levels behind (time is worth little without
+//     pellets), the spawn rate on a tie.
+//
+// When the group it wants is maxed, it takes the other one.
+func BotUpgrade(s Shop, last GameOver, hits int) (Upgrade, bool) {
+	if !s.Maxed(UpgradeStartSize) {
+		return UpgradeStartSize, true
+	}
+	protect := [2]Upgrade{UpgradeDefense, UpgradeEatSize}
+	attack := [2]Upgrade{UpgradePelletRate, UpgradePowerDuration}
+	groups := [2][2]Upgrade{attack, protect}
+	if last == Defeat || hits >= botHurt {
+		groups = [2][2]Upgrade{protect, attack}
+	}
+	for _, g := range groups {
+		best, ok := Upgrade(0), false
+		for _, u := range g {
+			if s.Maxed(u) {
+				continue
+			}
+			// Compare how far along each is: Level/Max, cross-multiplied.
+			if !ok || (s.Levels[u]+botLead[u])*best.Max() < (s.Levels[best]+botLead[best])*u.Max() {
+				best, ok = u, true
+			}
+		}
+		if ok {
+			return best, true
+		}
+	}
+	return 0, false
+}
 
 // Input returns the bot's input for the next frame of g.
 func (b *Bot) Input(g *Game) Input {
@@ -34,13 +84,19 @@ func (b *Bot) Input(g *Game) Input {
 	case SceneStart, SceneGameOver:
 		in.Key = ' '
 	case SceneShop:
-		shop := g.Shop()
 		in.Key = ' '
-		for _, u := range botUpgrades {
-			if !shop.Maxed(u) {
-				in.Key = '1' + rune(u)
-				break
+		u, ok := BotUpgrade(g.Shop(), g.State().LastFloor, mustUnique[Score](g.w).Hits)
+		if b.fixed != nil {
+			ok = false
+			for _, v := range b.fixed {
+				if !g.Shop().Maxed(v) {
+					u, ok = v, true
+					break
+				}
 			}
+		}
+		if ok {
+			in.Key = '1' + rune(u)
 		}
 	case SceneFloor:
 		dx, dy := b.steer(g)

@@ -31,7 +31,9 @@
 // size/√1.5. A full-grown friend touching the player is eaten if the player
 // is powered up, does nothing if the player is invincible, and otherwise
 // takes 2.5 off the player's size and makes them invincible for
-// [InvincibleFrames] frames. A friend no bigger than the player is eaten:
+// [InvincibleFrames] frames (45; the guide's 5, [GuideInvincibleFrames],
+// with [GuideOptions]: see [InvincibleFrames] for why the default differs).
+// A friend no bigger than the player is eaten:
 // the player grows by 2.5, capped at [PlayerMaxSize] (MaxSize-0.01). A power pellet spawns with
 // one chance in [PowerPelletSpawnRate] per frame (twice as often when there
 // is none) and powers the player up for [PowerUpFrames] frames. The floor is
@@ -61,7 +63,11 @@
 //   - "Defense +0.4" takes 0.4 off the 2.5 a hit costs (0.5 at the cap).
 //   - "Start size +3.0" is added to the player's size at each floor's start
 //     (15 up to 24, under MaxSize); "size on eat +0.5" to the 2.5 gained per
-//     friend eaten; "power-up duration +10" to the 120 frames of power-up.
+//     friend eaten, and it keeps up to 1.0 per level of what eating adds
+//     beyond the cap as a reserve ([Player].Reserve) that hits take before
+//     the size, so that it is worth something once the start size is
+//     maxed (the first friend eaten then reaches the cap);
+//     "power-up duration +10" to the 120 frames of power-up.
 //   - A run ends in victory when floor [FinalFloor] is cleared, in defeat
 //     when the last of the [Lives] lives is lost; the game-over screen then
 //     waits for space or a click, which starts a new run at once.
@@ -73,5 +79,6 @@
 // same inputs play the same game, whatever GOMAXPROCS: systems that run in
 // parallel touch disjoint data. (Across architectures the game may differ:
 // Go may fuse a multiply and an add into one rounding on arm64 and not on
-// amd64.) [RunHeadless] plays with the built-in [Bot].
+// amd64.) [RunHeadless] plays with the built-in [Bot], which picks its
+// upgrades with [BotUpgrade].
 package game

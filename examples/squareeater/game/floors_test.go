@@ -47,7 +47,7 @@ func TestFloorBonusAppliedOncePerNewFloor(t *testing.T) {
 	if b := g.Bonuses(); b.Count != 0 {
 		t.Fatalf("floor 1 gave the friends %d bonuses, want none", b.Count)
 	}
-	base := makeRules(2, FriendBonuses{}, Shop{})
+	base := makeRules(2, FriendBonuses{}, Shop{}, Options{})
 
 	clearFloor(t, g)
 	// The shop knows the bonus of floor 2 before the pick.
@@ -65,7 +65,7 @@ func TestFloorBonusAppliedOncePerNewFloor(t *testing.T) {
 	}
 	r := g.Rules()
 	want := base
-	want.EatGain, want.FriendsAtStart = r.EatGain, r.FriendsAtStart
+	want.EatGain, want.ReserveMax, want.FriendsAtStart = r.EatGain, r.ReserveMax, r.FriendsAtStart
 	switch b.Last {
 	case BonusStartSize:
 		want.FriendStart += 0.5
@@ -127,6 +127,9 @@ func TestShopUpgradesAndCaps(t *testing.T) {
 			}
 			if got, want := effect[u](g.Rules(), k); !near(got, want) {
 				t.Errorf("%v level %d: rule value %v, want %v", u, k, got, want)
+			}
+			if r := g.Rules(); u == UpgradeEatSize && !near(r.ReserveMax, float64(k)) {
+				t.Errorf("%v level %d: ReserveMax %v, want %v", u, k, r.ReserveMax, float64(k))
 			}
 			if p := g.Player(); u == UpgradeStartSize && p.Size != g.Rules().PlayerStart {
 				t.Errorf("player starts the floor at %v, want %v", p.Size, g.Rules().PlayerStart)

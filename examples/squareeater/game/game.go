@@ -17,6 +17,7 @@ const MainLoop = "main_loop"
 type Game struct {
 	w    *ecs.World
 	seed uint64
+	opts Options
 	// spawnBuf is reused to bulk-add each floor's first friends.
 	spawnBuf []Friend
 	// Update timing, for the summary. Timing never feeds back into the
@@ -25,10 +26,35 @@ type Game struct {
 	total, slow time.Duration
 }
 
-// New returns a game on its start screen. All its randomness comes from
-// seed: the same seed and the same inputs play the same game.
-func New(seed uint64) *Game {
-	g := &Game{w: ecs.NewWorld(), seed: seed}
+// Options change the game's rules from their defaults. The zero value plays
+// the default rules.
+type Options struct {
+	// InvincibleFrames is how long the player is invincible after a hit;
+	// 0 means [InvincibleFrames]. [GuideInvincibleFrames] is the Shipyard
+	// guide's value.
+	InvincibleFrames int
+}
+
+// invincibleFrames returns the invincibility after a hit that o chooses.
+func (o Options) invincibleFrames() int {
+	if o.InvincibleFrames > 0 {
+		return o.InvincibleFrames
+	}
+	return InvincibleFrames
+}
+
+// GuideOptions returns the options that play the Shipyard guide's rules
+// where the game's defaults differ from them: 5 frames of invincibility.
+func GuideOptions() Options { return Options{InvincibleFrames: GuideInvincibleFrames} }
+
+// New returns a game on its start screen with the default rules. All its
+// randomness comes from seed: the same seed and the same inputs play the
+// same game.
+func New(seed uint64) *Game { return NewWithOptions(seed, Options{}) }
+
+// NewWithOptions is New with rules changed by o.
+func NewWithOptions(seed uint64, o Options) *Game {
+	g := &Game{w: ecs.NewWorld(), seed: seed, opts: o}
 	uniques := []error{
 		ecs.AddUnique(g.w, newRng(seed)),
 		ecs.AddUnique(g.w, Input{}),
@@ -52,6 +78,9 @@ func New(seed uint64) *Game {
 // World returns the game's world, for rendering systems. Read it between
 // calls to Update, never during one.
 func (g *Game) World() *ecs.World { return g.w }
+
+// Options returns the options the game was created with.
+func (g *Game) Options() Options { return g.opts }
 
 // Seed returns the seed the game was created with.
 func (g *Game) Seed() uint64 { return g.seed }
@@ -219,7 +248,7 @@ func (g *Game) startFloor(st *State) error {
 		bonuses.Last = b
 		bonuses.Next, bonuses.HasNext = 0, false
 	}
-	rules := makeRules(st.Floor, bonuses, shop)
+	rules := makeRules(st.Floor, bonuses, shop, g.opts)
 	size := rules.PlayerStart
 	player := Player{Square: Square{X: (Width - size) / 2, Y: ArenaTop + (Height-ArenaTop-size)/2, Size: size}}
 

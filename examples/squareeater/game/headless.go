@@ -67,7 +67,12 @@ func fmtDuration(d time.Duration) string {
 // frames, or until the run is over, and returns its summary. It panics if
 // [Game.Update] fails, which only a bug makes it do.
 func RunHeadless(seed uint64, frames int) Summary {
-	g := New(seed)
+	return RunHeadlessWithOptions(seed, frames, Options{})
+}
+
+// RunHeadlessWithOptions is RunHeadless with rules changed by o.
+func RunHeadlessWithOptions(seed uint64, frames int, o Options) Summary {
+	g := NewWithOptions(seed, o)
 	var bot Bot
 	for range frames {
 		if err := g.Update(bot.Input(g)); err != nil {

@@ -151,3 +151,49 @@ func TestSoak(t *testing.T) {
 	}
 	t.Logf("%d frames, %d runs ended", seeds*perSeed, runs)
 }
+
+// TestBotUpgrade: the bot's shop choices (see BotUpgrade).
+func TestBotUpgrade(t *testing.T) {
+	lv := func(start, power, pellets, eat, defense int) Shop {
+		return Shop{Levels: [NumUpgrades]int{start, power, pellets, eat, defense}}
+	}
+	all := lv(3, 10, 10, 10, 5)
+	for _, tc := range []struct {
+		name string
+		shop Shop
+		last GameOver
+		hits int
+		want Upgrade
+		ok   bool
+	}{
+		{"start size first", lv(0, 0, 0, 0, 0), Victory, 0, UpgradeStartSize, true},
+		{"start size first, even hurt", lv(2, 0, 0, 0, 0), Defeat, 5, UpgradeStartSize, true},
+		{"clean victory: pellets", lv(3, 0, 0, 0, 0), Victory, 0, UpgradePelletRate, true},
+		{"clean victory: power-up time once pellets lead", lv(3, 0, 3, 0, 0), Victory, 0, UpgradePowerDuration, true},
+		{"hit: defense", lv(3, 0, 0, 0, 0), Victory, 1, UpgradeDefense, true},
+		{"defeat: defense", lv(3, 5, 5, 0, 0), Defeat, 0, UpgradeDefense, true},
+		{"defeat: size on eat once defense leads", lv(3, 5, 5, 0, 4), Defeat, 3, UpgradeEatSize, true},
+		{"defense maxed: size on eat", lv(3, 0, 0, 2, 5), Defeat, 3, UpgradeEatSize, true},
+		{"protection maxed: attack", lv(3, 2, 2, 10, 5), Defeat, 3, UpgradePelletRate, true},
+		{"attack maxed: protection", lv(3, 10, 10, 0, 0), Victory, 0, UpgradeDefense, true},
+		{"all maxed", all, Victory, 0, 0, false},
+	} {
+		u, ok := BotUpgrade(tc.shop, tc.last, tc.hits)
+		if u != tc.want || ok != tc.ok {
+			t.Errorf("%s: BotUpgrade(%v, %v, %d hits) = %v, %v; want %v, %v", tc.name, tc.shop.Levels, tc.last, tc.hits, u, ok, tc.want, tc.ok)
+		}
+	}
+	// Over a few runs the bot buys every upgrade.
+	var bought [NumUpgrades]int
+	for seed := uint64(1); seed <= 4; seed++ {
+		s := RunHeadless(seed, 20000)
+		for u, l := range s.Shop {
+			bought[u] += l
+		}
+	}
+	for u := range NumUpgrades {
+		if bought[u] == 0 {
+			t.Errorf("the bot never bought %v in 4 runs (levels %v)", u, bought)
+		}
+	}
+}

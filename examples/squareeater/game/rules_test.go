@@ -2,6 +2,7 @@ package game
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/slipway-ecs/slipway/ecs"
@@ -177,6 +178,121 @@ func TestFullGrownFriendShrinksThePlayer(t *testing.T) {
 	}
 	if countFriends(t, g) != 1 {
 		t.Error("the full-grown friend was eaten by a player that is not powered up")
+	}
+}
+
+// TestInvincibilityOptions: the default invincibility after a hit, the
+// guide's (GuideOptions) and another chosen through Options set
+// Rules.InvincibleFrames, and a red friend touching the player hits it once
+// every that many frames.
+func TestInvincibilityOptions(t *testing.T) {
+	if InvincibleFrames <= GuideInvincibleFrames {
+		t.Errorf("default invincibility %d frames, want longer than the guide's %d", InvincibleFrames, GuideInvincibleFrames)
+	}
+	for _, tc := range []struct {
+		name string
+		opts Options
+		want int
+	}{
+		{"default", Options{}, InvincibleFrames},
+		{"guide", GuideOptions(), GuideInvincibleFrames},
+		{"guide by hand", Options{InvincibleFrames: GuideInvincibleFrames}, 5},
+		{"other", Options{InvincibleFrames: 12}, 12},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := NewWithOptions(1, tc.opts)
+			if g.Options() != tc.opts {
+				t.Errorf("Options() = %+v, want %+v", g.Options(), tc.opts)
+			}
+			step(t, g, Input{Key: ' '})
+			quiet(t, g, false)
+			if r := g.Rules(); r.InvincibleFrames != tc.want {
+				t.Fatalf("Rules.InvincibleFrames = %d, want %d", r.InvincibleFrames, tc.want)
+			}
+			add(t, g, Friend{Square{X: 300, Y: 300, Size: MaxSize}})
+			var hits []int
+			size := g.Player().Size
+			for frame := 1; frame <= 3*tc.want+1; frame++ {
+				step(t, g, on(friends(t, g)[0].Square))
+				if p := g.Player(); p.Size < size {
+					hits = append(hits, frame)
+					size = p.Size
+					if p.ICounter != tc.want {
+						t.Fatalf("ICounter after the hit on frame %d = %d, want %d", frame, p.ICounter, tc.want)
+					}
+				}
+			}
+			want := []int{1, 1 + tc.want, 1 + 2*tc.want, 1 + 3*tc.want}
+			if fmt.Sprint(hits) != fmt.Sprint(want) {
+				t.Errorf("hits on frames %v, want %v", hits, want)
+			}
+		})
+	}
+}
+
+// TestReserveBeyondTheCap: with "size on eat" at level k, what eating adds
+// beyond the cap is kept in reserve, up to k×1.0, and a hit takes the
+// reserve before the size. Without the upgrade there is no reserve (the
+// guide's rules).
+func TestReserveBeyondTheCap(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		level        int
+		size         float64 // before eating
+		reserve      float64 // before eating
+		wantSize     float64 // after eating
+		wantReserve  float64 // after eating
+		afterHitSize float64
+		afterHitRes  float64
+	}{
+		// Level 0: capped, nothing kept; a hit costs 2.5.
+		{"level 0 at the cap", 0, PlayerMaxSize, 0, PlayerMaxSize, 0, PlayerMaxSize - 2.5, 0},
+		// Level 0 below the cap: the guide's growth.
+		{"level 0 below the cap", 0, 15, 0, 17.5, 0, 15, 0},
+		// Level 2: eating 3.5 at the cap keeps 2.0 (the most); a hit of
+		// 2.5 takes the 2.0 then 0.5 of the size.
+		{"level 2 at the cap", 2, PlayerMaxSize, 0, PlayerMaxSize, 2, PlayerMaxSize - 0.5, 0},
+		// Level 4, 3.5 under the cap: eating 4.5 reaches the cap and keeps
+		// the 1.0 beyond it.
+		{"level 4 near the cap", 4, PlayerMaxSize - 3.5, 0, PlayerMaxSize, 1, PlayerMaxSize - 1.5, 0},
+		// Level 10: eating 7.5 at the cap keeps 7.5 (under the 10); a
+		// hit takes 2.5 of the reserve, none of the size.
+		{"level 10 at the cap", 10, PlayerMaxSize, 0, PlayerMaxSize, 7.5, PlayerMaxSize, 5},
+		// Level 10, reserve 8: one more friend fills it to 10, no more.
+		{"level 10 reserve full", 10, PlayerMaxSize, 8, PlayerMaxSize, 10, PlayerMaxSize, 7.5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := quietFloor(t)
+			// The rules "size on eat" at tc.level sets (TestShopUpgradesAndCaps
+			// checks that the shop sets them so).
+			setUnique(t, g, func(r *Rules) {
+				r.FriendGrowth = 0
+				r.EatGain = InitSize/2 + 0.5*float64(tc.level)
+				r.ReserveMax = float64(tc.level)
+			})
+			step(t, g, at(400, 300))
+			setUnique(t, g, func(p *Player) { p.Size, p.Reserve = tc.size, tc.reserve })
+			add(t, g, Friend{Square{X: 398, Y: 298, Size: 6}})
+			step(t, g, at(400, 300))
+			if p := g.Player(); !near(p.Size, tc.wantSize) || !near(p.Reserve, tc.wantReserve) {
+				t.Fatalf("after eating: size %v reserve %v, want %v and %v", p.Size, p.Reserve, tc.wantSize, tc.wantReserve)
+			}
+			red := Friend{Square{X: 100, Y: 300, Size: MaxSize}}
+			add(t, g, red)
+			step(t, g, on(red.Square))
+			if p := g.Player(); !near(p.Size, tc.afterHitSize) || !near(p.Reserve, tc.afterHitRes) {
+				t.Errorf("after a hit: size %v reserve %v, want %v and %v", p.Size, p.Reserve, tc.afterHitSize, tc.afterHitRes)
+			}
+		})
+	}
+	// A new floor starts with no reserve.
+	g := quietFloor(t)
+	setUnique(t, g, func(p *Player) { p.Reserve = 3 })
+	setUnique(t, g, func(s *Spawner) { s.Left = 0 })
+	step(t, g, at(400, 300)) // no friend left: victory, to the shop
+	step(t, g, Input{Key: '1'})
+	if p := g.Player(); g.Scene() != SceneFloor || p.Reserve != 0 {
+		t.Errorf("scene %v, reserve %v on a new floor, want floor and 0", g.Scene(), p.Reserve)
 	}
 }
 

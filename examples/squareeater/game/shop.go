@@ -18,7 +18,11 @@ const (
 	// so one in 50, one in 25 when there is none).
 	UpgradePelletRate
 	// UpgradeEatSize: eating a friend makes the player 0.5 bigger than the
-	// guide's 2.5 (at most 10 times).
+	// guide's 2.5, and the player keeps up to 1.0 more of what eating adds
+	// beyond the cap in reserve, which hits take before the player's size
+	// (at most 10 times: 5.0 per friend, a reserve of up to 10). Without
+	// the reserve this upgrade was worth almost nothing once the start size
+	// was maxed: the first friend eaten took the player to the cap.
 	UpgradeEatSize
 	// UpgradeDefense: a hit takes 0.4 less than the guide's 2.5 off the
 	// player's size (at most 5 times, so 0.5).
@@ -34,7 +38,7 @@ var upgradeInfo = [NumUpgrades]struct {
 	{"Start size", "start", "+3.0 size when a floor starts", 3},
 	{"Power-up duration", "power", "+10 frames of power-up", 10},
 	{"Power-up spawn rate", "pellets", "power pellets spawn more often", 10},
-	{"Size on eat", "eat", "+0.5 size per friend eaten", 10},
+	{"Size on eat", "eat", "+0.5 per eat; +1 reserve past cap", 10},
 	{"Defense", "defense", "-0.4 size lost per hit", 5},
 }
 

@@ -130,9 +130,15 @@ type Rules struct {
 	PelletPeriod int
 	// PowerUpFrames is how long a pellet powers the player up.
 	PowerUpFrames int
+	// InvincibleFrames is how long the player is invincible after a hit
+	// ([InvincibleFrames] unless [Options] say otherwise).
+	InvincibleFrames int
 	// PlayerStart is the player's size when the floor starts; EatGain what
 	// eating a friend adds to it; HitLoss what a hit takes from it.
 	PlayerStart, EatGain, HitLoss float64
+	// ReserveMax is the most size the player keeps in reserve beyond the
+	// cap (see [Player].Reserve): 1.0 per level of "size on eat".
+	ReserveMax float64
 }
 
 // Spawner is a unique: the friends of the floor that have not spawned yet.
@@ -197,19 +203,21 @@ type FriendBonuses struct {
 
 // makeRules computes the rules of floor from the friends' bonuses and the
 // player's upgrades.
-func makeRules(floor int, b FriendBonuses, shop Shop) Rules {
+func makeRules(floor int, b FriendBonuses, shop Shop, o Options) Rules {
 	total := (floor+1)*2 + 3*b.Levels[BonusNumber]
 	return Rules{
-		FriendStart:     min(InitSize+0.5*float64(b.Levels[BonusStartSize]), MaxSize),
-		FriendGrowth:    GrowthRate + 0.05*float64(b.Levels[BonusGrowth]),
-		FriendSpeed:     Speed + 0.1*float64(b.Levels[BonusSpeed]),
-		FriendSpawnRate: FriendSpawnRate + 4*b.Levels[BonusSpawnRate],
-		FriendsTotal:    total,
-		FriendsAtStart:  (total + 1) / 2,
-		PelletPeriod:    PowerPelletSpawnRate - 10*shop.Levels[UpgradePelletRate],
-		PowerUpFrames:   PowerUpFrames + 10*shop.Levels[UpgradePowerDuration],
-		PlayerStart:     InitSize*3 + 3*float64(shop.Levels[UpgradeStartSize]),
-		EatGain:         InitSize/2 + 0.5*float64(shop.Levels[UpgradeEatSize]),
-		HitLoss:         InitSize/2 - 0.4*float64(shop.Levels[UpgradeDefense]),
+		FriendStart:      min(InitSize+0.5*float64(b.Levels[BonusStartSize]), MaxSize),
+		FriendGrowth:     GrowthRate + 0.05*float64(b.Levels[BonusGrowth]),
+		FriendSpeed:      Speed + 0.1*float64(b.Levels[BonusSpeed]),
+		FriendSpawnRate:  FriendSpawnRate + 4*b.Levels[BonusSpawnRate],
+		FriendsTotal:     total,
+		FriendsAtStart:   (total + 1) / 2,
+		PelletPeriod:     PowerPelletSpawnRate - 10*shop.Levels[UpgradePelletRate],
+		PowerUpFrames:    PowerUpFrames + 10*shop.Levels[UpgradePowerDuration],
+		InvincibleFrames: o.invincibleFrames(),
+		PlayerStart:      InitSize*3 + 3*float64(shop.Levels[UpgradeStartSize]),
+		EatGain:          InitSize/2 + 0.5*float64(shop.Levels[UpgradeEatSize]),
+		HitLoss:          InitSize/2 - 0.4*float64(shop.Levels[UpgradeDefense]),
+		ReserveMax:       1.0 * float64(shop.Levels[UpgradeEatSize]),
 	}
 }

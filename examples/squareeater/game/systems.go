@@ -95,8 +95,10 @@ func spawn(entities ecs.EntitiesViewMut, rules ecs.UniqueView[Rules], rnd ecs.Un
 // collision makes the player take the power pellets they touch, and settles
 // every friend they touch: a full-grown friend is eaten if the player is
 // powered up, does nothing if they are invincible, and otherwise hits them
-// (they shrink and turn invincible); a friend no bigger than the player is
-// eaten. Eaten friends and taken pellets get a ToDelete.
+// (the hit empties their reserve first, then shrinks them, and they turn
+// invincible); a friend no bigger than the player is eaten (they grow, and
+// what goes beyond the cap fills the reserve). Eaten friends and taken
+// pellets get a ToDelete.
 func collision(entities ecs.EntitiesView, rules ecs.UniqueView[Rules], player ecs.UniqueViewMut[Player], score ecs.UniqueViewMut[Score], friends ecs.View[Friend], pellets ecs.View[PowerPellet], toDelete ecs.ViewMut[ToDelete]) error {
 	p, ru, sc := player.Get(), rules.Get(), score.Get()
 	for id, pellet := range pellets.WithID() {
@@ -117,15 +119,22 @@ func collision(entities ecs.EntitiesView, rules ecs.UniqueView[Rules], player ec
 			case p.Invincible():
 				continue
 			default:
-				p.Size -= ru.HitLoss
-				p.ICounter = InvincibleFrames
+				// The reserve takes the hit first.
+				fromReserve := min(p.Reserve, ru.HitLoss)
+				p.Reserve -= fromReserve
+				p.Size -= ru.HitLoss - fromReserve
+				p.ICounter = ru.InvincibleFrames
 				sc.Hits++
 			}
 		} else if p.Size >= f.Size && p.Collide(f.Square) {
 			eat = true
 		}
 		if eat {
-			p.Size = min(p.Size+ru.EatGain, PlayerMaxSize)
+			// What goes beyond the cap fills the reserve, up to
+			// ReserveMax (0 without the "size on eat" upgrade).
+			grown := p.Size + ru.EatGain
+			p.Size = min(grown, PlayerMaxSize)
+			p.Reserve = min(p.Reserve+grown-p.Size, max(p.Reserve, ru.ReserveMax))
 			sc.Eaten++
 			if err := toDelete.AddComponent(entities, id, ToDelete{}); err != nil {
 				return err

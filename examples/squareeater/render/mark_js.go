@@ -9,10 +9,12 @@ import (
 )
 
 // markFrame publishes progress to the page, for tests and curious players:
-// globalThis.squareEater = {frames, scene, firstFrameMs}, where firstFrameMs
-// is performance.now() at the first frame (milliseconds since the page
-// started loading).
-func markFrame(frames int, scene game.Scene) {
+// globalThis.squareEater = {frames, logicFrames, scene, firstFrameMs}, where
+// frames counts the frames drawn, logicFrames the game's logic frames (more
+// than Ebitengine's ticks when it catches up, see Game.Update) and
+// firstFrameMs is performance.now() at the first frame (milliseconds since
+// the page started loading).
+func markFrame(frames, logicFrames int, scene game.Scene) {
 	g := js.Global()
 	o := g.Get("squareEater")
 	if o.IsUndefined() {
@@ -23,5 +25,6 @@ func markFrame(frames int, scene game.Scene) {
 		o.Set("firstFrameMs", g.Get("performance").Call("now"))
 	}
 	o.Set("frames", frames)
+	o.Set("logicFrames", logicFrames)
 	o.Set("scene", scene.String())
 }

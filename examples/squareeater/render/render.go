@@ -10,11 +10,13 @@ package render
 
 import (
 	"image"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"github.com/slipway-ecs/slipway/examples/squareeater/game"
+	"github.com/slipway-ecs/slipway/examples/squareeater/internal/catchup"
 	"github.com/slipway-ecs/slipway/examples/squareeater/render/scene"
 )
 
@@ -26,6 +28,10 @@ type Game struct {
 	mouseY  float64
 	frames  int
 	err     error
+	clock   catchup.Clock
+	// CatchUps counts the extra logic frames played to catch up with
+	// wall time (see Update).
+	CatchUps int
 
 	// Input, when set, replaces the mouse and the keyboard: it is called
 	// once per logic frame (a bot, or a script in tests).
@@ -50,7 +56,12 @@ func (r *Game) Logic() *game.Game { return r.g }
 // Frames returns the number of frames drawn so far.
 func (r *Game) Frames() int { return r.frames }
 
-// Update runs one logic frame with the player's input.
+// Update runs one logic frame with the player's input, then the extra
+// logic frames that wall time asks for when the screen is drawn too slowly
+// for Ebitengine to keep up 60 ticks a second (software GL in a browser;
+// see package catchup), at most catchup.MaxExtra. A click or a key goes to
+// the first logic frame only; the extra ones get the same mouse position
+// (or, with Input set, call it once each).
 func (r *Game) Update() error {
 	if r.err != nil {
 		return r.err
@@ -62,7 +73,22 @@ func (r *Game) Update() error {
 		in = r.readInput()
 	}
 	r.mouseX, r.mouseY = in.MouseX, in.MouseY
-	return r.g.Update(in)
+	if err := r.g.Update(in); err != nil {
+		return err
+	}
+	extra := r.clock.Extra(time.Now(), float64(ebiten.TPS()))
+	for range extra {
+		in = game.Input{MouseX: r.mouseX, MouseY: r.mouseY}
+		if r.Input != nil {
+			in = r.Input(r.g)
+			r.mouseX, r.mouseY = in.MouseX, in.MouseY
+		}
+		if err := r.g.Update(in); err != nil {
+			return err
+		}
+	}
+	r.CatchUps += extra
+	return nil
 }
 
 // Draw runs the render workload ([scene.Workload]) on screen.
@@ -78,7 +104,7 @@ func (r *Game) Draw(screen *ebiten.Image) {
 		return
 	}
 	r.frames++
-	markFrame(r.frames, r.g.Scene())
+	markFrame(r.frames, r.g.State().Frames, r.g.Scene())
 }
 
 // Layout keeps the game's logical size whatever the window's size:

@@ -62,7 +62,8 @@ func DrawFrame(g *game.Game, p Painter, mouseX, mouseY float64) error {
 var (
 	Background  = color.RGBA{255, 255, 255, 255}
 	PlayerBlue  = color.RGBA{0, 121, 241, 255}
-	PowerGold   = color.RGBA{253, 249, 0, 255}   // the player powered up, and pellets
+	PowerGold   = color.RGBA{253, 249, 0, 255}   // power pellets
+	PowerViolet = color.RGBA{150, 60, 220, 255}  // the player powered up: unlike the guide's yellow, not a pellet's colour
 	FriendGreen = color.RGBA{0, 228, 48, 255}    // a friend the player can eat
 	FriendBig   = color.RGBA{130, 130, 130, 255} // a friend bigger than the player
 	FriendMax   = color.RGBA{230, 41, 55, 255}   // a full-grown friend
@@ -118,10 +119,11 @@ func FriendColor(f game.Friend, p game.Player) color.RGBA {
 	}
 }
 
-// PlayerColor is blue, or gold while the player is powered up.
+// PlayerColor is blue, or violet while the player is powered up (the
+// guide's yellow made the player look like a pellet).
 func PlayerColor(p game.Player) color.RGBA {
 	if p.PoweredUp() {
-		return PowerGold
+		return PowerViolet
 	}
 	return PlayerBlue
 }
@@ -157,13 +159,18 @@ const (
 
 // SizeText is how the HUD shows the player's size: with one decimal, two
 // when one would round it (so 24.99 never shows as 25.0), and "(max)" once
-// eating no longer makes the player grow.
+// eating no longer makes the player grow, or instead the reserve kept
+// beyond the cap ("+3.0") when there is one: "Size 24.99 +10.0" is no
+// wider than "Size 24.99 (max)".
 func SizeText(p game.Player) string {
 	s := fmt.Sprintf("%.1f", p.Size)
 	if math.Abs(math.Round(p.Size*10)/10-p.Size) > 1e-9 {
 		s = fmt.Sprintf("%.2f", p.Size)
 	}
-	if p.Capped() {
+	switch {
+	case p.Reserve > 0:
+		s += fmt.Sprintf(" +%.1f", p.Reserve)
+	case p.Capped():
 		s += " (max)"
 	}
 	return "Size " + s
@@ -187,7 +194,7 @@ func drawHUD(c ecs.UniqueViewMut[Canvas], state ecs.UniqueView[game.State], play
 	p.Text(fmt.Sprintf("Lives %d", st.Lives), 100, 5, 16, Ink, AlignLeft)
 	p.Text(SizeText(pr), 160, 5, 16, Ink, AlignLeft)
 	p.Text(fmt.Sprintf("Friends %d", friends.Len()+spawner.Get().Left), 292, 5, 16, Ink, AlignLeft)
-	timer(p, 392, "Power-up", pr.PelletCounter, PowerGold)
+	timer(p, 392, "Power-up", pr.PelletCounter, PowerViolet)
 	timer(p, 600, "Invincible", pr.ICounter, ICounterIn)
 }
 
@@ -232,7 +239,8 @@ var legend = []struct {
 	{FriendGreen, 14, "A friend no bigger than you: eat it to grow"},
 	{FriendBig, 22, "A friend bigger than you: it chases you, keep away"},
 	{FriendMax, 25, "A full-grown friend: it shrinks you on contact"},
-	{PowerGold, 10, "A power pellet: friends flee, eat the red ones too"},
+	{PowerGold, 10, "A power pellet: take it to power up"},
+	{PowerViolet, 18, "You, powered up: friends flee, eat the red ones too"},
 }
 
 func drawStart(p Painter) {
@@ -240,7 +248,7 @@ func drawStart(p Painter) {
 	p.Text(fmt.Sprintf("Eat every friend of a floor to climb to the next; clear floor %d to win.", game.FinalFloor), game.Width/2, 160, 18, Ink, AlignCenter)
 	p.Text(fmt.Sprintf("After each floor the shop offers an upgrade. %d defeats end the run.", game.Lives), game.Width/2, 186, 18, Ink, AlignCenter)
 	for i, l := range legend {
-		y := 240 + float64(i)*44
+		y := 232 + float64(i)*38
 		p.Rect(200-l.size/2, y+12-l.size/2, l.size, l.size, l.c)
 		p.Text(l.text, 230, y+2, 18, Ink, AlignLeft)
 	}

@@ -154,21 +154,28 @@ func TestFriendColor(t *testing.T) {
 	if PlayerColor(player) != PlayerBlue {
 		t.Error("player not blue")
 	}
-	if PlayerColor(game.Player{PelletCounter: 1}) != PowerGold {
-		t.Error("powered-up player not yellow")
+	if PlayerColor(game.Player{PelletCounter: 1}) != PowerViolet {
+		t.Error("powered-up player not violet")
+	}
+	// The powered-up player has a colour of its own: a pellet's, or a
+	// friend's, would make it look like one.
+	for _, c := range []color.RGBA{PowerGold, PlayerBlue, FriendGreen, FriendBig, FriendMax} {
+		if PowerViolet == c {
+			t.Errorf("powered-up player's colour %v is also used for something else", c)
+		}
 	}
 }
 
 func TestStartScreen(t *testing.T) {
 	g := newGame(t, 1)
 	rec := draw(t, g, 0, 0)
-	for _, s := range []string{"Square Eater", "Click or press Space to start"} {
+	for _, s := range []string{"Square Eater", "Click or press Space to start", "You, powered up: friends flee, eat the red ones too"} {
 		if _, ok := rec.text(s); !ok {
 			t.Errorf("start screen lacks %q; texts:\n%s", s, rec.texts())
 		}
 	}
 	// The legend shows every colour of the game.
-	for _, c := range []color.RGBA{PlayerBlue, FriendGreen, FriendBig, FriendMax, PowerGold} {
+	for _, c := range []color.RGBA{PlayerBlue, FriendGreen, FriendBig, FriendMax, PowerGold, PowerViolet} {
 		found := false
 		for _, o := range rec.ops {
 			found = found || o.kind == "rect" && o.c == c
@@ -244,8 +251,8 @@ func TestPowerUpAndInvincibility(t *testing.T) {
 	setUnique(t, g, func(p *game.Player) { p.PelletCounter = 90; p.ICounter = 0 })
 	rec := draw(t, g, 400, 300)
 	p := g.Player()
-	if got := rec.rects(p.Square); len(got) != 1 || got[0].c != PowerGold {
-		t.Errorf("powered-up player painted as %+v, want yellow", got)
+	if got := rec.rects(p.Square); len(got) != 1 || got[0].c != PowerViolet {
+		t.Errorf("powered-up player painted as %+v, want violet", got)
 	}
 	if _, ok := rec.text("1.5s"); !ok {
 		t.Errorf("HUD does not show 1.5 s of power-up; texts:\n%s", rec.texts())
@@ -377,19 +384,24 @@ func TestGameOverScreen(t *testing.T) {
 
 func TestSizeText(t *testing.T) {
 	for _, tc := range []struct {
-		size float64
-		want string
+		size, reserve float64
+		want          string
 	}{
-		{game.InitSize * 3, "Size 15.0"},
-		{15 + 2.5 - 2.1, "Size 15.4"}, // float sums print as their one decimal
-		{17.5, "Size 17.5"},
-		{24.9, "Size 24.9"},
-		{24.95, "Size 24.95"}, // never rounded up to 25.0
-		{24.98, "Size 24.98"},
-		{game.PlayerMaxSize, "Size 24.99 (max)"},
+		{game.InitSize * 3, 0, "Size 15.0"},
+		{15 + 2.5 - 2.1, 0, "Size 15.4"}, // float sums print as their one decimal
+		{17.5, 0, "Size 17.5"},
+		{24.9, 0, "Size 24.9"},
+		{24.95, 0, "Size 24.95"}, // never rounded up to 25.0
+		{24.98, 0, "Size 24.98"},
+		{game.PlayerMaxSize, 0, "Size 24.99 (max)"},
+		// The reserve beyond the cap ("size on eat") shows instead of
+		// "(max)", and while a hit empties it.
+		{game.PlayerMaxSize, 3, "Size 24.99 +3.0"},
+		{game.PlayerMaxSize, 10, "Size 24.99 +10.0"},
+		{game.PlayerMaxSize, 0.5, "Size 24.99 +0.5"},
 	} {
-		if got := SizeText(game.Player{Square: game.Square{Size: tc.size}}); got != tc.want {
-			t.Errorf("SizeText(%v) = %q, want %q", tc.size, got, tc.want)
+		if got := SizeText(game.Player{Square: game.Square{Size: tc.size}, Reserve: tc.reserve}); got != tc.want {
+			t.Errorf("SizeText(%v, reserve %v) = %q, want %q", tc.size, tc.reserve, got, tc.want)
 		}
 	}
 }
