@@ -239,19 +239,20 @@ func (e *entities) killAll(ids []EntityID) bool {
 		return e.killAllSplit(ids)
 	}
 	free := grow(e.free, len(ids))
-	gens, alive := e.gens, e.alive
+	slots := e.slots
 	for k, id := range ids {
 		i, g := id.Index(), id.Generation()
-		if uint(i) >= uint(len(gens)) || gens[i] != g || !alive[i] {
+		if uint(i) >= uint(len(slots)) || !aliveAs(slots[i], g) {
 			// Undo: the ids before k were alive and distinct.
 			e.reviveIn(ids[:k], 0, math.MaxUint32)
 			e.free = free[:len(e.free)]
 			return false
 		}
-		alive[i] = false
 		if g < maxGeneration {
-			gens[i] = g + 1
+			slots[i] = g + 1
 			free = append(free, i)
+		} else {
+			slots[i] = g // retired
 		}
 	}
 	e.free = free
@@ -296,19 +297,18 @@ func (e *entities) killAllSplit(ids []EntityID) bool {
 // distinct and short of the last generation. If not, it brings back those
 // it killed and returns false.
 func (e *entities) killIn(ids []EntityID, out []uint32, lo, hi uint32) bool {
-	gens, alive := e.gens, e.alive
+	slots := e.slots
 	for k, id := range ids {
 		i := id.Index()
 		if i < lo || i >= hi {
 			continue
 		}
 		g := id.Generation()
-		if uint(i) >= uint(len(gens)) || gens[i] != g || !alive[i] || g >= maxGeneration {
+		if uint(i) >= uint(len(slots)) || !aliveAs(slots[i], g) || g >= maxGeneration {
 			e.reviveIn(ids[:k], lo, hi)
 			return false
 		}
-		alive[i] = false
-		gens[i] = g + 1
+		slots[i] = g + 1
 		out[k] = i
 	}
 	return true
@@ -320,7 +320,7 @@ func (e *entities) killIn(ids []EntityID, out []uint32, lo, hi uint32) bool {
 func (e *entities) reviveIn(ids []EntityID, lo, hi uint32) {
 	for _, id := range ids {
 		if i := id.Index(); i >= lo && i < hi {
-			e.gens[i], e.alive[i] = id.Generation(), true
+			e.slots[i] = id.Generation() | aliveBit
 		}
 	}
 }
@@ -359,10 +359,10 @@ func (e *entities) checkAlive(op string, ids []EntityID) error {
 // firstDead returns the position of the first of ids that is not alive,
 // or -1.
 func (e *entities) firstDead(ids []EntityID) int {
-	gens, alive := e.gens, e.alive
+	slots := e.slots
 	for k, id := range ids {
 		i := id.Index()
-		if uint(i) >= uint(len(gens)) || gens[i] != id.Generation() || !alive[i] {
+		if uint(i) >= uint(len(slots)) || !aliveAs(slots[i], id.Generation()) {
 			return k
 		}
 	}
@@ -395,19 +395,20 @@ func (e *entities) firstDeadParallel(ids []EntityID) int {
 // skipped.
 func (e *entities) deleteMany(ids []EntityID) int {
 	free := grow(e.free, len(ids))
-	gens, alive := e.gens, e.alive
+	slots := e.slots
 	n := 0
 	for _, id := range ids {
 		i := id.Index()
 		g := id.Generation()
-		if uint(i) >= uint(len(gens)) || gens[i] != g || !alive[i] {
+		if uint(i) >= uint(len(slots)) || !aliveAs(slots[i], g) {
 			continue
 		}
-		alive[i] = false
 		n++
 		if g < maxGeneration {
-			gens[i] = g + 1
+			slots[i] = g + 1
 			free = append(free, i)
+		} else {
+			slots[i] = g // retired
 		}
 	}
 	e.free = free

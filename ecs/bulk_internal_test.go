@@ -54,14 +54,13 @@ func TestBulkParallelWhen(t *testing.T) {
 func TestKillAllSplit(t *testing.T) {
 	const n = 64
 	type state struct {
-		Gens  []uint32
-		Alive []bool
+		Slots []uint32
 		Free  []uint32
 		Live  int
 	}
 	snap := func(e *entities) state {
 		// Copies by append: an empty free list is nil whatever its capacity.
-		return state{append([]uint32(nil), e.gens...), append([]bool(nil), e.alive...), append([]uint32(nil), e.free...), e.live}
+		return state{append([]uint32(nil), e.slots...), append([]uint32(nil), e.free...), e.live}
 	}
 	build := func() (*World, []EntityID) {
 		w := NewWorld()
@@ -69,7 +68,7 @@ func TestKillAllSplit(t *testing.T) {
 		for i := range ids {
 			ids[i] = w.ents.create()
 		}
-		w.ents.gens[40] = maxGeneration
+		w.ents.slots[40] = maxGeneration | aliveBit
 		ids[40] = newEntityID(40, maxGeneration)
 		return w, ids
 	}

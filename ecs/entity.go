@@ -31,8 +31,11 @@ type EntityID uint64
 const NullID EntityID = math.MaxUint64
 
 const (
-	maxIndex      = math.MaxUint32 - 1 // index math.MaxUint32 is reserved for NullID
-	maxGeneration = math.MaxUint32 - 1 // a slot whose generation reaches this is retired
+	maxIndex = math.MaxUint32 - 1 // index math.MaxUint32 is reserved for NullID
+	// aliveBit marks a live entity's slot in entities.slots, above the
+	// generation: one load tells whether an id is alive.
+	aliveBit      = 1 << 31
+	maxGeneration = aliveBit - 1 // a slot whose generation reaches this is retired
 )
 
 func newEntityID(index, generation uint32) EntityID {
@@ -62,9 +65,10 @@ func (id EntityID) String() string {
 // can be reused.
 //
 // Invariants:
-//   - gens[i] is the generation of the entity that occupies (or last occupied)
-//     slot i; alive[i] tells whether it is alive now.
-//   - free holds exactly the indices i with !alive[i] whose generation is below
+//   - slots[i] is the generation of the entity that occupies (or last
+//     occupied) slot i, with aliveBit set while it is alive. Generations
+//     stay at or below maxGeneration, below aliveBit.
+//   - free holds exactly the dead slots whose generation is below
 //     maxGeneration, each once; retired slots are never reused.
 //   - live counts the alive slots.
 //   - unpurged holds the ids killed by deleteUnpurged (the work of
@@ -75,17 +79,21 @@ func (id EntityID) String() string {
 //     purge never touches a later entity of the index). The world
 //     empties the list with World.stripDoomed.
 type entities struct {
-	gens     []uint32
-	alive    []bool
+	slots    []uint32
 	free     []uint32
 	live     int
 	unpurged []EntityID
 }
 
+// aliveAs reports whether slot s holds the live entity of generation g.
+// A generation no id of the world has, aliveBit or above, matches no slot:
+// its sum with aliveBit does not fit in 32 bits.
+func aliveAs(s, g uint32) bool { return uint64(s) == uint64(g)+aliveBit }
+
 // isAlive reports whether id is a live entity.
 func (e *entities) isAlive(id EntityID) bool {
 	i := id.Index()
-	return uint(i) < uint(len(e.gens)) && e.gens[i] == id.Generation() && e.alive[i]
+	return uint(i) < uint(len(e.slots)) && aliveAs(e.slots[i], id.Generation())
 }
 
 // create returns a new live entity, reusing a free index when there is one.
@@ -93,9 +101,10 @@ func (e *entities) create() EntityID {
 	if n := len(e.free) - 1; n >= 0 {
 		i := e.free[n]
 		e.free = e.free[:n]
-		e.alive[i] = true
+		g := e.slots[i] // dead: no aliveBit
+		e.slots[i] = g | aliveBit
 		e.live++
-		return newEntityID(i, e.gens[i])
+		return newEntityID(i, g)
 	}
 	return e.createNew()
 }
@@ -104,12 +113,11 @@ func (e *entities) create() EntityID {
 //
 //go:noinline
 func (e *entities) createNew() EntityID {
-	i := len(e.gens)
+	i := len(e.slots)
 	if uint64(i) > maxIndex {
 		panic("ecs: more than 4294967294 entity slots in use; delete entities to free slots")
 	}
-	e.gens = append(e.gens, 0)
-	e.alive = append(e.alive, true)
+	e.slots = append(e.slots, aliveBit)
 	e.live++
 	return newEntityID(uint32(i), 0)
 }
@@ -119,12 +127,13 @@ func (e *entities) createNew() EntityID {
 func (e *entities) createMany(dst []EntityID, n int) []EntityID {
 	dst = grow(dst, n)
 	if k := min(n, len(e.free)); k > 0 {
-		free, gens, alive := e.free, e.gens, e.alive
+		free, slots := e.free, e.slots
 		if k < bulkParallelMin {
 			for j := len(free) - 1; j >= len(free)-k; j-- {
 				i := free[j]
-				alive[i] = true
-				dst = append(dst, newEntityID(i, gens[i]))
+				g := slots[i]
+				slots[i] = g | aliveBit
+				dst = append(dst, newEntityID(i, g))
 			}
 		} else {
 			// The worker pool shares the work: the free indices are
@@ -135,8 +144,9 @@ func (e *entities) createMany(dst []EntityID, n int) []EntityID {
 			parallelFor(k, k/2, func(start, end int) {
 				for p := start; p < end; p++ {
 					i := free[top-p]
-					alive[i] = true
-					out[p] = newEntityID(i, gens[i])
+					g := slots[i]
+					slots[i] = g | aliveBit
+					out[p] = newEntityID(i, g)
 				}
 			})
 		}
@@ -147,14 +157,13 @@ func (e *entities) createMany(dst []EntityID, n int) []EntityID {
 	if n == 0 {
 		return dst
 	}
-	start := len(e.gens)
+	start := len(e.slots)
 	if uint64(start)+uint64(n)-1 > maxIndex {
 		panic("ecs: more than 4294967294 entity slots in use; delete entities to free slots")
 	}
-	e.gens = append(e.gens, make([]uint32, n)...)
-	e.alive = grow(e.alive, n)
+	e.slots = grow(e.slots, n)
 	for i := 0; i < n; i++ {
-		e.alive = append(e.alive, true)
+		e.slots = append(e.slots, aliveBit)
 		dst = append(dst, newEntityID(uint32(start+i), 0))
 	}
 	e.live += n
@@ -165,14 +174,16 @@ func (e *entities) createMany(dst []EntityID, n int) []EntityID {
 // bumped; a slot that reaches maxGeneration is retired instead of reused.
 func (e *entities) delete(id EntityID) bool {
 	i := id.Index()
-	if uint(i) >= uint(len(e.gens)) || e.gens[i] != id.Generation() || !e.alive[i] {
+	g := id.Generation()
+	if uint(i) >= uint(len(e.slots)) || !aliveAs(e.slots[i], g) {
 		return false
 	}
-	e.alive[i] = false
 	e.live--
-	if g := id.Generation(); g < maxGeneration {
-		e.gens[i] = g + 1
+	if g < maxGeneration {
+		e.slots[i] = g + 1
 		e.free = append(e.free, i)
+	} else {
+		e.slots[i] = g // retired
 	}
 	return true
 }
@@ -190,8 +201,8 @@ func (e *entities) deleteUnpurged(id EntityID) bool {
 
 // each calls fn with every live entity, in index order.
 func (e *entities) each(fn func(EntityID) bool) {
-	for i, a := range e.alive {
-		if a && !fn(newEntityID(uint32(i), e.gens[i])) {
+	for i, s := range e.slots {
+		if s&aliveBit != 0 && !fn(newEntityID(uint32(i), s&^aliveBit)) {
 			return
 		}
 	}

@@ -205,7 +205,7 @@ func TestIdentityPrefix(t *testing.T) {
 // and NullID.
 func lookupsAgree[T any](t *testing.T, s *sparseSet[T], w *World) {
 	t.Helper()
-	slots := len(w.ents.gens) + 4
+	slots := len(w.ents.slots) + 4
 	probe := make([]EntityID, 0, 3+3*slots)
 	probe = append(probe, NullID, newEntityID(1<<20, 0), newEntityID(3, 5))
 	for i := range slots { // every slot issued, and a few more

@@ -78,8 +78,8 @@ func (w *World) MemoryUsage() (MemoryReport, error) {
 	r.Entities = StorageMemory{
 		Type:           "entities",
 		Components:     e.live,
-		UsedBytes:      len(e.gens)*5 + len(e.free)*4,
-		AllocatedBytes: cap(e.gens)*4 + cap(e.alive) + cap(e.free)*4 + cap(e.unpurged)*8,
+		UsedBytes:      len(e.slots)*4 + len(e.free)*4,
+		AllocatedBytes: cap(e.slots)*4 + cap(e.free)*4 + cap(e.unpurged)*8,
 	}
 	r.UsedBytes += r.Entities.UsedBytes
 	r.AllocatedBytes += r.Entities.AllocatedBytes
@@ -101,8 +101,7 @@ func (w *World) ShrinkToFit() error {
 		s.shrink()
 	}
 	e := &w.ents
-	e.gens = fit(e.gens)
-	e.alive = fit(e.alive)
+	e.slots = fit(e.slots)
 	e.free = fit(e.free)
 	e.unpurged = fit(e.unpurged) // empty: beginWrite purged it
 	w.scratch = bulkScratch{}    // the bulk operations' working memory

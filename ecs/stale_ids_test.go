@@ -337,3 +337,53 @@ func TestIDsFromAnotherWorld(t *testing.T) {
 		})
 	}
 }
+
+// TestForgedGenerations: ids whose generation is one the world never
+// issues (the top bit set, which the entities storage keeps for itself)
+// name no entity, whether their slot holds a live entity or a dead one,
+// and every call given one refuses it and changes nothing.
+func TestForgedGenerations(t *testing.T) {
+	w := ecs.NewWorld()
+	live, err := ecs.AddEntity1(w, stPos{1})
+	must(t, err)
+	gone, err := ecs.AddEntity1(w, stPos{2})
+	must(t, err)
+	must(t, w.DeleteEntity(gone))
+	forge := func(id ecs.EntityID, gen uint32) ecs.EntityID {
+		return ecs.EntityID(uint64(gen)<<32 | uint64(id.Index()))
+	}
+	cases := []struct {
+		name string
+		id   ecs.EntityID
+	}{
+		{"live slot, top bit over its generation", forge(live, 1<<31)},
+		{"live slot, all bits", forge(live, 1<<32-1)},
+		{"dead slot, top bit over its next generation", forge(gone, 1<<31|1)},
+		{"dead slot, top bit over its old generation", forge(gone, 1<<31)},
+		{"slot never used", forge(ecs.EntityID(7), 1<<31)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			isTrue(t, !w.IsAlive(c.id), "%v is alive", c.id)
+			_, err := ecs.Get[stPos](w, c.id)
+			errIs(t, err, ecs.ErrDeadEntity)
+			errIs(t, ecs.AddComponent1(w, c.id, stVel{1}), ecs.ErrDeadEntity)
+			errIs(t, w.DeleteEntity(c.id), ecs.ErrDeadEntity)
+			errIs(t, w.DeleteEntities(live, c.id), ecs.ErrDeadEntity)
+			must(t, w.Run(func(ents ecs.EntitiesViewMut) {
+				isTrue(t, !ents.DeleteUnchecked(c.id), "DeleteUnchecked(%v) killed something", c.id)
+			}))
+			// Nothing changed: the live entity keeps its component, the
+			// dead slot comes back with its next generation.
+			equal(t, "entities", w.EntityCount(), 1)
+			isTrue(t, w.IsAlive(live), "the live entity died")
+			p, err := ecs.Get[stPos](w, live)
+			must(t, err)
+			equal(t, "its component", p, stPos{1})
+			equal(t, "stLook", fmt.Sprint(stLook(t, w)), fmt.Sprint(stCounts{Pos: 1}))
+		})
+	}
+	next, err := w.AddEntity()
+	must(t, err)
+	equal(t, "recycled slot", next, forge(gone, 1))
+}
