@@ -172,6 +172,15 @@ func TestShopPickByClick(t *testing.T) {
 		}
 	}
 	r := opts[UpgradeEatSize].Rect
+	// A click as the shop appears is ignored (ClickGuard), then clicks
+	// count.
+	step(t, g, Input{MouseX: r.X + 1, MouseY: r.Y + 1, Clicked: true})
+	if g.Scene() != SceneShop || g.Shop().Picks != 0 {
+		t.Fatalf("a click on the shop's first frame picked something: scene %v, %d picks", g.Scene(), g.Shop().Picks)
+	}
+	for range ClickGuard - 1 {
+		step(t, g, at(r.X+1, r.Y+1))
+	}
 	step(t, g, Input{MouseX: r.X + r.W/2, MouseY: r.Y + r.H/2}) // hover, no click
 	step(t, g, Input{MouseX: 5, MouseY: 5, Clicked: true})      // click beside
 	if g.Scene() != SceneShop || g.Shop().Picks != 0 {
@@ -183,6 +192,9 @@ func TestShopPickByClick(t *testing.T) {
 	}
 	enterShop(t, g)
 	setUnique(t, g, func(s *Shop) { s.Levels[UpgradeDefense] = UpgradeDefense.Max() })
+	for range ClickGuard {
+		step(t, g, Input{})
+	}
 	d := opts[UpgradeDefense].Rect
 	step(t, g, Input{MouseX: d.X + 10, MouseY: d.Y + 10, Clicked: true})
 	if g.Scene() != SceneShop {
@@ -273,11 +285,16 @@ func TestGameOverPlaysAgainInOneInput(t *testing.T) {
 			if st := g.State(); st.Scene != SceneGameOver || st.Result != tc.result {
 				t.Fatalf("run ended: %+v, want game over, %v", st, tc.result)
 			}
-			for _, other := range []Input{at(100, 100), {Key: '1'}, {Key: '5'}} {
+			for _, other := range []Input{at(100, 100), {Key: '1'}, {Key: '5'}, {Clicked: true, MouseX: 10, MouseY: 10}} {
 				step(t, g, other)
 				if g.Scene() != SceneGameOver {
 					t.Fatalf("input %+v left the game-over screen for %v", other, g.Scene())
 				}
+			}
+			// A click only counts once the screen has been up for
+			// ClickGuard frames; the one above came too early.
+			for g.State().SceneFrames < ClickGuard {
+				step(t, g, Input{})
 			}
 			step(t, g, tc.in)
 			st := g.State()

@@ -153,6 +153,10 @@ func (g *Game) update(in Input) error {
 		return err
 	}
 	st.Frames++
+	scene := st.Scene
+	if st.SceneFrames < ClickGuard && (scene == SceneShop || scene == SceneGameOver) {
+		in.Clicked = false // see ClickGuard
+	}
 	switch st.Scene {
 	case SceneStart:
 		if in.Key == ' ' || in.Clicked {
@@ -197,6 +201,11 @@ func (g *Game) update(in Input) error {
 				return err
 			}
 		}
+	}
+	if st.Scene != scene {
+		st.SceneFrames = 0
+	} else {
+		st.SceneFrames++
 	}
 	return put(g.w, st)
 }

@@ -110,9 +110,16 @@ type State struct {
 	// Result is how the run ended, or Playing.
 	Result Result
 	// Frames counts calls to [Game.Update] since [New]; FloorFrames the
-	// frames of the current floor.
-	Frames, FloorFrames int
+	// frames of the current floor; SceneFrames the frames since the
+	// scene last changed (0 on the frame that changed it).
+	Frames, FloorFrames, SceneFrames int
 }
+
+// ClickGuard is how many logic frames (half a second) the shop and the
+// game-over screen ignore mouse clicks for after they appear: the player
+// steers with the mouse, and a click made as the floor ended must not pick
+// an upgrade or start a new run unseen. Keys act at once.
+const ClickGuard = 30
 
 // Rules is a unique: the numbers a floor is played with, set when it starts
 // from the guide's constants, the friends' bonuses and the player's

@@ -337,7 +337,9 @@ func TestShopScreen(t *testing.T) {
 			t.Errorf("shop lacks level %q; texts:\n%s", s, rec.texts())
 		}
 	}
-	// The option drawn under a point is the one a click there picks.
+	// The option drawn under a point is the one a click there picks,
+	// once the shop has been up for game.ClickGuard frames.
+	update(t, g, game.Input{MouseX: hover.X + 5, MouseY: hover.Y + 5}, game.ClickGuard)
 	update(t, g, game.Input{MouseX: hover.X + 5, MouseY: hover.Y + 5, Clicked: true}, 1)
 	if g.Scene() != game.SceneFloor || g.Shop().Levels[game.UpgradePowerDuration] != 1 {
 		t.Errorf("click on the hovered option: scene %v, shop %+v", g.Scene(), g.Shop())
@@ -369,6 +371,7 @@ func TestGameOverScreen(t *testing.T) {
 	if !strings.Contains(GameOverPrompt, "new run") {
 		t.Errorf("prompt %q does not say a new run starts", GameOverPrompt)
 	}
+	update(t, g, game.Input{MouseX: 400, MouseY: 300}, game.ClickGuard)
 	update(t, g, game.Input{Clicked: true, MouseX: 400, MouseY: 300}, 1)
 	if st := g.State(); st.Scene != game.SceneFloor || st.Floor != 1 || st.Lives != game.Lives || st.Defeats != 0 {
 		t.Fatalf("one click on game over: %+v, want a new run on floor 1", st)
