@@ -30,6 +30,30 @@ var (
 
 // walkAll runs every walk from every entity given and returns the errors
 // that ended them. It must not panic nor loop.
+// allBroken fails for each of errs that does not wrap ErrBrokenLink.
+func allBroken(t *testing.T, errs []error) {
+	t.Helper()
+	for _, err := range errs {
+		if !errors.Is(err, hierarchy.ErrBrokenLink) {
+			t.Errorf("walk error %v does not wrap ErrBrokenLink", err)
+		}
+	}
+}
+
+// attachesRefusedCleanly attaches every id of all to every other in turn
+// and fails for each refusal that changed the hierarchy.
+func attachesRefusedCleanly(t *testing.T, h hierarchy.ViewMut, all []ecs.EntityID) {
+	t.Helper()
+	for _, id := range all {
+		for _, to := range all {
+			before := take(h)
+			if err := h.Attach(id, to); err != nil && !take(h).equal(before) {
+				t.Errorf("Attach(%v, %v) refused (%v) but changed the hierarchy", id, to, err)
+			}
+		}
+	}
+}
+
 func walkAll(t *testing.T, v walker, ids []ecs.EntityID) []error {
 	t.Helper()
 	var errs []error
@@ -76,12 +100,7 @@ func TestDanglingLinks(t *testing.T) {
 			var x tree
 			var all []ecs.EntityID
 			must(t, w.Run(func(h hierarchy.ViewMut) {
-				x.root = h.Entities.AddEntity()
-				x.a = mustNew(t, h, x.root)
-				x.a1 = mustNew(t, h, x.a)
-				x.a2 = mustNew(t, h, x.a)
-				x.a21 = mustNew(t, h, x.a2)
-				x.b = mustNew(t, h, x.root)
+				growMain(t, h, &x)
 				all = []ecs.EntityID{x.root, x.a, x.a1, x.a2, x.a21, x.b}
 			}))
 			dead := map[string]ecs.EntityID{"root": x.root, "a": x.a, "a1": x.a1, "a2": x.a2, "a21": x.a21, "b": x.b}[victim]
@@ -106,21 +125,12 @@ func TestDanglingLinks(t *testing.T) {
 			if len(errs) == 0 {
 				t.Fatal("no walk reported the dangling link")
 			}
-			for _, err := range errs {
-				if !errors.Is(err, hierarchy.ErrBrokenLink) {
-					t.Errorf("walk error %v does not wrap ErrBrokenLink", err)
-				}
-			}
+			allBroken(t, errs)
 
 			// Every change either works or is refused with nothing changed;
 			// none panics.
+			attachesRefusedCleanly(t, h, all)
 			for _, id := range all {
-				for _, to := range all {
-					before := take(h)
-					if err := h.Attach(id, to); err != nil && !take(h).equal(before) {
-						t.Errorf("Attach(%v, %v) refused (%v) but changed the hierarchy", id, to, err)
-					}
-				}
 				for _, op := range []func(ecs.EntityID) error{h.Detach, h.Remove, h.RemoveAll} {
 					before := take(h)
 					if err := op(id); err != nil && !take(h).equal(before) {
@@ -235,19 +245,8 @@ func TestCorruptedByHand(t *testing.T) {
 			if len(errs) == 0 && !tc.unseen {
 				t.Error("no walk reported the damage")
 			}
-			for _, err := range errs {
-				if !errors.Is(err, hierarchy.ErrBrokenLink) {
-					t.Errorf("walk error %v does not wrap ErrBrokenLink", err)
-				}
-			}
-			for _, id := range all {
-				for _, to := range all {
-					before := take(h)
-					if err := h.Attach(id, to); err != nil && !take(h).equal(before) {
-						t.Errorf("Attach(%v, %v) refused (%v) but changed the hierarchy", id, to, err)
-					}
-				}
-			}
+			allBroken(t, errs)
+			attachesRefusedCleanly(t, h, all)
 		})
 	}
 }

@@ -45,16 +45,23 @@ type tree struct {
 	root, a, a1, a2, a21, b, other, o1, lone, gone ecs.EntityID
 }
 
-func build(t *testing.T) (hierarchy.ViewMut, tree) {
+// growMain adds the fixture's main tree to h: root with children a and b,
+// a with a1 and a2, a2 with a21.
+func growMain(t *testing.T, h hierarchy.ViewMut, x *tree) {
 	t.Helper()
-	h := borrowMut(t, ecs.NewWorld())
-	var x tree
 	x.root = h.Entities.AddEntity()
 	x.a = mustNew(t, h, x.root)
 	x.a1 = mustNew(t, h, x.a)
 	x.a2 = mustNew(t, h, x.a)
 	x.a21 = mustNew(t, h, x.a2)
 	x.b = mustNew(t, h, x.root)
+}
+
+func build(t *testing.T) (hierarchy.ViewMut, tree) {
+	t.Helper()
+	h := borrowMut(t, ecs.NewWorld())
+	var x tree
+	growMain(t, h, &x)
 	x.other = h.Entities.AddEntity()
 	x.o1 = mustNew(t, h, x.other)
 	x.lone = h.Entities.AddEntity()
