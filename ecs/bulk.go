@@ -244,7 +244,7 @@ func (e *entities) killAll(ids []EntityID) bool {
 		i, g := id.Index(), id.Generation()
 		if uint(i) >= uint(len(slots)) || !aliveAs(slots[i], g) {
 			// Undo: the ids before k were alive and distinct.
-			e.reviveIn(ids[:k], 0, math.MaxUint32)
+			e.reviveIn(ids[:k], 0, math.MaxUint32+1)
 			e.free = free[:len(e.free)]
 			return false
 		}
@@ -262,7 +262,9 @@ func (e *entities) killAll(ids []EntityID) bool {
 
 // killAllSplit is killAll shared with a worker of the pool: the caller
 // kills the ids whose index is below a middle index, the worker the
-// others. Both read all the ids, but each writes only its own entities,
+// others, up to the largest index an id can have (NullID's, which no
+// entity has: it fails there as a dead id, like any index past the
+// slots). Both read all the ids, but each writes only its own entities,
 // and the index of ids[k] goes to position k of the free list's new part,
 // where killAll would append it. An id given twice is on the same side
 // both times, so the side that meets it again finds it dead. An id that
@@ -273,8 +275,9 @@ func (e *entities) killAll(ids []EntityID) bool {
 func (e *entities) killAllSplit(ids []EntityID) bool {
 	base := len(e.free)
 	free := grow(e.free, len(ids))[:base+len(ids)]
-	// Side j kills the ids whose index is in [bounds[j], bounds[j+1]).
-	bounds := [3]uint32{0, middleIndex(ids), math.MaxUint32}
+	// Side j kills the ids whose index is in [bounds[j], bounds[j+1]):
+	// every index, math.MaxUint32 included, is on one side.
+	bounds := [3]uint64{0, uint64(middleIndex(ids)), math.MaxUint32 + 1}
 	var ok [2]bool
 	inParallel(2, func(j int) {
 		ok[j] = e.killIn(ids, free[base:], bounds[j], bounds[j+1])
@@ -296,11 +299,11 @@ func (e *entities) killAllSplit(ids []EntityID) bool {
 // index of ids[k] to out[k], and reports whether they were all alive,
 // distinct and short of the last generation. If not, it brings back those
 // it killed and returns false.
-func (e *entities) killIn(ids []EntityID, out []uint32, lo, hi uint32) bool {
+func (e *entities) killIn(ids []EntityID, out []uint32, lo, hi uint64) bool {
 	slots := e.slots
 	for k, id := range ids {
 		i := id.Index()
-		if i < lo || i >= hi {
+		if uint64(i) < lo || uint64(i) >= hi {
 			continue
 		}
 		g := id.Generation()
@@ -317,9 +320,9 @@ func (e *entities) killIn(ids []EntityID, out []uint32, lo, hi uint32) bool {
 // reviveIn brings back to life the entities of ids whose index is in
 // [lo, hi), which a kill of all of them (killIn, or killAll's loop) took
 // from alive and distinct ids.
-func (e *entities) reviveIn(ids []EntityID, lo, hi uint32) {
+func (e *entities) reviveIn(ids []EntityID, lo, hi uint64) {
 	for _, id := range ids {
-		if i := id.Index(); i >= lo && i < hi {
+		if i := id.Index(); uint64(i) >= lo && uint64(i) < hi {
 			e.slots[i] = id.Generation() | aliveBit
 		}
 	}
