@@ -53,7 +53,7 @@ func (e *BulkError) Unwrap() error { return e.Err }
 // world's exclusive all-storages borrow.
 type bulkScratch struct {
 	pos   []uint32   // dense positions freed in one storage
-	ids   []EntityID // ids to delete, copied out of a storage (DeleteAny)
+	ids   []EntityID // ids to work on, copied out of a storage (DeleteAny) or the caller's slice (ownIDs)
 	sweep []sweeper  // the storages sweeping (deleteComponents)
 	// doomed are entities deleted through an AllStoragesViewMut whose
 	// components are still in place (see World.deleteLater).
@@ -67,9 +67,12 @@ type bulkScratch struct {
 // Every id must be alive: otherwise DeleteEntities returns a [*BulkError]
 // naming the first id that is not and its position in ids (it wraps an
 // [*EntityError], so errors.Is(err, ErrDeadEntity) holds), and deletes
-// nothing. An id given more than once is deleted once. Through a [*World]
-// it borrows all storages for the call, and fails with a [*BorrowError]
-// when something is borrowed elsewhere.
+// nothing. An id given more than once is deleted once. DeleteEntities
+// reads ids from a copy, so they may be a storage's memory (a View's
+// [View.IDs], kept after the View's release): the storages it changes do
+// not change which entities it deletes. Through a [*World] it borrows all
+// storages for the call, and fails with a [*BorrowError] when something
+// is borrowed elsewhere.
 //
 // The components that remain may sit in another storage order than
 // one-by-one deletion would leave them in; iteration order is unspecified
@@ -84,6 +87,7 @@ func DeleteEntities(s Storages, ids ...EntityID) error {
 		return err
 	}
 	defer endWrite(w, locked)
+	ids = w.ownIDs(ids)
 	if w.ents.killAll(ids) {
 		w.deleteComponents(ids)
 		return nil
@@ -113,6 +117,9 @@ func (v AllStoragesViewMut) DeleteEntities(ids ...EntityID) error { return Delet
 // first id that is not and its position in ids (it wraps an
 // [*EntityError]), and deletes nothing. The components that remain may sit
 // in another storage order than one-by-one deletion would leave them in.
+// ids may be a storage's memory (a View's [View.IDs], kept after the
+// View's release): the deletions do not change which components it
+// deletes.
 func BulkDeleteComponent[T any](s Storages, ids ...EntityID) (int, error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -122,7 +129,28 @@ func BulkDeleteComponent[T any](s Storages, ids ...EntityID) (int, error) {
 	if err := w.ents.checkAlive("BulkDeleteComponent", ids); err != nil {
 		return 0, err
 	}
-	return storageFor[T](w).deleteIDs(ids, &w.scratch), nil
+	st := storageFor[T](w)
+	if !st.bulkable() {
+		// The per-element path reads each id after deleting the one
+		// before, which may move others (a group's swaps) in the
+		// storage's memory, which ids may be. The fast path reads every
+		// id before it moves a component (deleteIDs).
+		ids = w.ownIDs(ids)
+	}
+	return st.deleteIDs(ids, &w.scratch), nil
+}
+
+// ownIDs copies ids, given by the caller of a bulk operation, into the
+// world's scratch memory and returns the copy, for the operation to read
+// while it changes the storages: ids may be the memory of a storage (a
+// View's IDs, kept after the View was released), which a change of that
+// storage rewrites under the reads that follow. The copy is the caller's
+// until it returns (the operations run under the exclusive all-storages
+// borrow).
+func (w *World) ownIDs(ids []EntityID) []EntityID {
+	c := append(w.scratch.ids[:0], ids...)
+	w.scratch.ids = c[:0]
+	return c
 }
 
 // deleteMany deletes ids (alive, or dead leftovers whose components are to
@@ -429,7 +457,9 @@ func (s *sparseSet[T]) bulkable() bool { return s.track == nil && s.group == nil
 // the freed positions below the new length with the survivors above it:
 // one lookup per id, and one move per hole that is not in the part cut
 // off. It needs no order among the ids. sc provides the memory for the
-// freed positions.
+// freed positions. The fast path reads every id before it moves a
+// component, so ids may be the storage's own memory (BulkDeleteComponent
+// copies them only for the per-element path).
 func (s *sparseSet[T]) deleteIDs(ids []EntityID, sc *bulkScratch) int {
 	if len(s.dense) == 0 || len(ids) == 0 {
 		return 0
