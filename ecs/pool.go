@@ -465,6 +465,7 @@ func (p *plan) run(w *World) error {
 	for _, c := range p.wconds {
 		c.done = false
 	}
+	defer p.closeWindows() // also if a system panics
 	var tctx context.Context
 	if w.tracing.Load() {
 		var task *trace.Task
@@ -747,7 +748,7 @@ func (p *plan) shouldRun(s *planSystem) (bool, error) {
 	for _, wi := range s.wconds {
 		c := p.wconds[wi]
 		if !c.done {
-			c.value, c.err = c.eval(p.world, nil)
+			c.value, c.err = c.evalOwn(p.world)
 			c.done = true
 		}
 		if c.err != nil || !c.value {
@@ -763,22 +764,37 @@ func (p *plan) shouldRun(s *planSystem) (bool, error) {
 	return true, nil
 }
 
-// eval evaluates the condition, applying SkipIf's negation. The views of
-// a condition of system s see s's tracking window (what changed since s
-// last ran); those of a workload's condition (s nil) see the window of
-// views outside workloads.
+// eval evaluates the condition of system s, applying SkipIf's negation.
+// Its views see s's tracking window (what changed since s last ran).
 func (c *planCond) eval(w *World, s *planSystem) (bool, error) {
+	last := s.lastRun
+	if !s.ran {
+		last = w.tick.Load() - ancient
+	}
+	return c.evalIn(borrowCtx{w: w, by: c.name, inWorkload: true, last: last})
+}
+
+// evalOwn evaluates the condition of a workload, applying SkipIf's
+// negation. Its views see the condition's own window: what changed since
+// its workload last ran (see plan.closeWindows), or everything before its
+// workload's first run. It takes a timestamp of its own, recorded in c.at.
+func (c *planCond) evalOwn(w *World) (bool, error) {
+	now := w.nextTick()
+	last := c.lastRun
+	if !c.ran {
+		last = now - ancient
+	}
+	c.at = now
+	return c.evalIn(borrowCtx{w: w, by: c.name, inWorkload: true, last: last, now: now})
+}
+
+// evalIn evaluates the condition, its views borrowed with ctx.
+func (c *planCond) evalIn(ctx borrowCtx) (bool, error) {
 	var v bool
 	if c.plain != nil {
 		v = c.plain()
 	} else {
-		c.frame.ctx = borrowCtx{w: w, by: c.name}
-		if s != nil {
-			c.frame.ctx.inWorkload, c.frame.ctx.last = true, s.lastRun
-			if !s.ran {
-				c.frame.ctx.last = w.tick.Load() - ancient
-			}
-		}
+		c.frame.ctx = ctx
 		switch err := c.shape.call(c.fn, c.frame); err {
 		case nil:
 			v = true
@@ -789,6 +805,45 @@ func (c *planCond) eval(w *World, s *planSystem) (bool, error) {
 		}
 	}
 	return v != c.skip, nil
+}
+
+// closeWindows ends the run for the windows of the workloads' conditions,
+// once no system of the run is running. A workload ran if all its
+// conditions held (those of the workloads around it did, since they are
+// evaluated first): the window of each of its conditions then starts
+// after the latest timestamp its run took, the conditions' own or that
+// of the last of its systems to start. So, as a system's window leaves
+// out what the system changed at its previous run, a workload's leaves
+// out what its systems changed. The conditions of a workload that did not
+// run (one that was false, failed or was not reached) keep their window.
+func (p *plan) closeWindows() {
+	for _, l := range p.wlevels {
+		var end uint64
+		ran := true
+		for _, ci := range l.conds {
+			c := p.wconds[ci]
+			if !c.done || c.err != nil || !c.value {
+				ran = false
+				break
+			}
+			if end == 0 || newer(c.at, end) {
+				end = c.at
+			}
+		}
+		if !ran {
+			continue
+		}
+		for _, si := range l.systems {
+			// A system that ran in this run started after its
+			// conditions were evaluated; one that did not ran before.
+			if s := p.systems[si]; s.ran && newer(s.lastRun, end) {
+				end = s.lastRun
+			}
+		}
+		for _, ci := range l.conds {
+			p.wconds[ci].lastRun, p.wconds[ci].ran = end, true
+		}
+	}
 }
 
 // exec runs the system once, recording its error or panic. A system that

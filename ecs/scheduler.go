@@ -29,6 +29,10 @@ type plan struct {
 	batches [][]int
 	seq     []int
 	wconds  []*planCond
+	// wlevels lists the nested workloads that have run conditions, for
+	// moving their windows once a run is over (closeWindows). Built
+	// once, never changed: a plan ordered again shares it.
+	wlevels []condLevel
 	// groupGen is the generation of the world's groups the plan was
 	// ordered for: a group added later changes what conflicts (partners),
 	// and the plan is ordered again (World.replanned, plan.replan).
@@ -111,9 +115,25 @@ type planCond struct {
 	shape *sysShape
 	frame *frame
 
-	done  bool // evaluated in this run (workload conditions)
+	// A workload's condition has a tracking window of its own: it sees
+	// what changed after lastRun, the end of the last run of its workload
+	// (see plan.closeWindows); ran says that lastRun is set. A system's
+	// conditions see the system's window instead.
+	lastRun uint64
+	ran     bool
+
+	done  bool   // evaluated in this run (workload conditions)
+	at    uint64 // the timestamp it was evaluated with (workload conditions)
 	value bool
 	err   error
+}
+
+// condLevel is a nested workload with run conditions: the conditions
+// (indices in plan.wconds) and the systems it holds, at any depth
+// (indices in plan.systems).
+type condLevel struct {
+	conds   []int
+	systems []int
 }
 
 type flatCtx struct {
@@ -122,6 +142,7 @@ type flatCtx struct {
 	before []string
 	after  []string
 	wconds []int
+	levels []int // indices in plan.wlevels, outermost first
 }
 
 type planBuilder struct {
@@ -152,7 +173,7 @@ func buildPlan(name string, items []any, groups []*group, gen uint64) (*plan, er
 // changed since. Each system keeps its tracking timestamp and statistics,
 // and gets frames of its own, so p is untouched. p must not be running.
 func (p *plan) replan(groups []*group, gen uint64) (*plan, error) {
-	q := &plan{name: p.name, groupGen: gen}
+	q := &plan{name: p.name, groupGen: gen, wlevels: p.wlevels}
 	for _, c := range p.wconds {
 		q.wconds = append(q.wconds, c.clone())
 	}
@@ -175,13 +196,14 @@ func (p *plan) replan(groups []*group, gen uint64) (*plan, error) {
 	return q, nil
 }
 
-// clone returns a copy of c with a frame of its own and no per-run state.
+// clone returns a copy of c with a frame of its own and no per-run state;
+// it keeps the condition's window.
 func (c *planCond) clone() *planCond {
 	d := *c
 	if d.shape != nil {
 		d.frame = d.shape.newFrame()
 	}
-	d.done, d.value, d.err = false, false, nil
+	d.done, d.at, d.value, d.err = false, 0, false, nil
 	return &d
 }
 
@@ -214,14 +236,21 @@ func (b *planBuilder) flatten(items []any, ctx flatCtx) error {
 				before: concat(ctx.before, x.before),
 				after:  concat(ctx.after, x.after),
 				wconds: slices.Clone(ctx.wconds),
+				levels: ctx.levels,
 			}
-			for _, c := range x.conds {
-				pc, err := newCond(c, x.name)
-				if err != nil {
-					return &WorkloadBuildError{Workload: inner.path, Reason: "bad run condition", Err: err}
+			if len(x.conds) > 0 {
+				var level condLevel
+				for _, c := range x.conds {
+					pc, err := newCond(c, x.name)
+					if err != nil {
+						return &WorkloadBuildError{Workload: inner.path, Reason: "bad run condition", Err: err}
+					}
+					level.conds = append(level.conds, len(b.p.wconds))
+					inner.wconds = append(inner.wconds, len(b.p.wconds))
+					b.p.wconds = append(b.p.wconds, pc)
 				}
-				inner.wconds = append(inner.wconds, len(b.p.wconds))
-				b.p.wconds = append(b.p.wconds, pc)
+				inner.levels = append(slices.Clone(ctx.levels), len(b.p.wlevels))
+				b.p.wlevels = append(b.p.wlevels, level)
 			}
 			if err := b.flatten(x.items, inner); err != nil {
 				return err
@@ -292,6 +321,9 @@ func (b *planBuilder) addSystem(spec *SystemSpec, ctx flatCtx) error {
 		if c := b.p.wconds[wc]; c.shape != nil {
 			s.access = appendNew(s.access, c.shape.access...)
 		}
+	}
+	for _, l := range ctx.levels {
+		b.p.wlevels[l].systems = append(b.p.wlevels[l].systems, s.idx)
 	}
 	b.p.systems = append(b.p.systems, s)
 	return nil

@@ -140,10 +140,8 @@ func buildShape(t reflect.Type, depth int) (*viewShape, string) {
 		return &viewShape{t: t, builtin: true, access: a.list}, ""
 	}
 	switch t.Kind() {
-	case reflect.Pointer:
-		return nil, "is a pointer; take views by value (View[T], not *View[T])"
-	case reflect.Slice, reflect.Map, reflect.Chan:
-		return nil, "is a " + t.Kind().String() + " of views, whose length is not known when the system is analysed; use an array or separate fields"
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Chan:
+		return nil, indirectReason(t)
 	case reflect.Array:
 		if t.Len() == 0 || !isViewCandidate(t.Elem()) {
 			return nil, "is an array of no views"
@@ -159,7 +157,7 @@ func buildShape(t reflect.Type, depth int) (*viewShape, string) {
 		return s, ""
 	}
 	if t.Kind() != reflect.Struct {
-		return nil, "is not a view (View, ViewMut, UniqueView, UniqueViewMut, EntitiesView, EntitiesViewMut, AllStoragesViewMut, or a struct of views)"
+		return nil, notAView
 	}
 	if depth > 16 {
 		return nil, "nests custom views more than 16 deep"
@@ -186,17 +184,54 @@ func buildShape(t reflect.Type, depth int) (*viewShape, string) {
 	return s, ""
 }
 
+// notAView is why a type is not a view, when it is not one at all.
+const notAView = "is not a view (View, ViewMut, UniqueView, UniqueViewMut, EntitiesView, EntitiesViewMut, AllStoragesViewMut, or a struct of views)"
+
+// indirectReason is why t, a pointer, slice, map or channel type, is not
+// a view: it leads to no view at all, or the views it leads to are not
+// fixed by its type.
+func indirectReason(t reflect.Type) string {
+	switch {
+	case !isViewCandidate(t):
+		return notAView
+	case t.Kind() == reflect.Pointer && isBuiltin(t.Elem()):
+		return "is a pointer; take views by value (View[T], not *View[T])"
+	case t.Kind() == reflect.Pointer:
+		return "is a pointer to views (" + typeName(t.Elem()) + " holds views); take views and custom views by value"
+	case isBuiltin(t.Elem()):
+		return "is a " + t.Kind().String() + " of views, whose length is not known when the system is analysed; use an array or separate fields"
+	default:
+		return "is a " + t.Kind().String() + " that holds views (through " + typeName(t.Elem()) + "), whose number is not known when the system is analysed; use an array or separate fields"
+	}
+}
+
 // isViewCandidate reports whether a struct field should be borrowed: it is a
 // Slipway view, an array of them, or a struct that (recursively) contains
-// one or has hooks. Pointers, slices and maps of views are candidates too,
-// so that buildShape refuses them with a message rather than skip them.
+// one or has hooks. Pointers, slices, maps and channels that lead to views
+// are candidates too, so that buildShape refuses them with a message rather
+// than skip them. Other types (functions, interfaces, and pointers and
+// containers that lead to no view) are not.
 func isViewCandidate(t reflect.Type) bool {
+	return leadsToView(t, map[reflect.Type]bool{})
+}
+
+// leadsToView is isViewCandidate for t, without looking again into the
+// types in seen: those being looked into (further up the recursion) or
+// looked into already, and found to lead to no view on their own. A type
+// that leads to a view through a type in seen leads to it from there too,
+// so the answer is the same, and recursive types (a struct that points to
+// itself, as container/list's List and Element do) end the recursion.
+func leadsToView(t reflect.Type, seen map[reflect.Type]bool) bool {
 	if isBuiltin(t) {
 		return true
 	}
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
 	switch t.Kind() {
 	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map, reflect.Chan:
-		return isViewCandidate(t.Elem())
+		return leadsToView(t.Elem(), seen)
 	}
 	if t.Kind() != reflect.Struct {
 		return false
@@ -205,7 +240,7 @@ func isViewCandidate(t reflect.Type) bool {
 		return true
 	}
 	for i := range t.NumField() {
-		if isViewCandidate(t.Field(i).Type) {
+		if leadsToView(t.Field(i).Type, seen) {
 			return true
 		}
 	}

@@ -104,7 +104,8 @@ func emptyLabel(method string, labels []string) error {
 // count as the system's accesses for scheduling, so no system that
 // conflicts with them runs meanwhile. Other systems may be running then: a
 // func() bool should read only what no system writes. Several conditions
-// must all hold.
+// must all hold. Tracking views in cond see the system's window: what
+// changed since the system last ran.
 func (s *SystemSpec) RunIf(cond any) *SystemSpec {
 	s.conds = append(s.conds, condSpec{fn: cond})
 	return s
@@ -184,7 +185,13 @@ func (s *WorkloadSpec) After(label string) *WorkloadSpec {
 
 // RunIf makes the workload's systems run only when cond holds. The
 // condition is evaluated once per run, when the schedule reaches the
-// workload's first system. See [SystemSpec.RunIf] for what cond may be.
+// workload's first system, and not at all when a condition of a workload
+// around it does not hold. Its tracking views see the workload's own
+// window, as a system's conditions see the system's: what changed since
+// the workload last ran (the last run in which its conditions held),
+// leaving out what its own systems changed then; at its first run,
+// everything. A workload of one system with a condition behaves as the
+// system with that condition. See [SystemSpec.RunIf] for what cond may be.
 func (s *WorkloadSpec) RunIf(cond any) *WorkloadSpec {
 	s.conds = append(s.conds, condSpec{fn: cond})
 	return s
