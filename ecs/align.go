@@ -202,7 +202,9 @@ func (w *World) syncPoint() {
 	if len(reqs) == 0 && !slices.ContainsFunc(a.pairs, func(p alignPair) bool { return a.due(&p) }) {
 		return
 	}
-	w.stripDoomed()
+	// No purge of what DeleteUnchecked left behind here (stripDoomed):
+	// Run, RunWorkload and a Borrow's release leave it, whether they sort
+	// or not. The sort moves those components with the others.
 	round := a.round.Load()
 	if len(reqs) > 0 {
 		round = a.round.Add(1)

@@ -150,15 +150,19 @@ func (v EntitiesViewMut) BulkAddEntity(dst []EntityID, n int) []EntityID {
 // there, under id, until the world next borrows all its storages
 // exclusively: at the start of the next World-level change (a call
 // through a *World that adds or deletes entities or components, or
-// iterates with [Each1] … [Each8], or [World.MemoryUsage] or
+// iterates with [Each1] … [Each8], or is [SortAs], [AddGroup2] …
+// [AddGroup8], [TrackComponent], [World.MemoryUsage] or
 // [World.ShrinkToFit]) once it has its borrow, whatever it then does (an
 // id it refuses included), or at the borrow of an [AllStoragesViewMut]
 // (by a system, or [World.Borrow]), whichever comes first. There they
 // are deleted from every storage, one pass per storage for all the
 // entities deleted this way meanwhile, and a type that tracks deletion
 // logs them as deleted (with id) at that moment, as [World.DeleteEntity]
-// does. [World.Run], [World.RunWorkload] and the World-level reads
-// ([Get], [Contains], [World.IsAlive]…) do not purge.
+// does. [World.Run], [World.RunWorkload], the release of a
+// [World.Borrow] and the World-level reads ([Get], [Contains],
+// [GroupLen], [World.IsAlive]…) do not purge, not even when the world
+// re-aligns storages for a join as they end (see [World.SetAutoAlign]):
+// it moves the leftovers with the other components.
 //
 // Until the purge, iterations ([View.All], [View.WithID], joins,
 // [View.ParEach]…) still yield those components under id, and each

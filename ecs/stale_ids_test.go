@@ -387,3 +387,89 @@ func TestForgedGenerations(t *testing.T) {
 	must(t, err)
 	equal(t, "recycled slot", next, forge(gone, 1))
 }
+
+// TestDeleteUncheckedPurgeTiming: the leftovers of DeleteUnchecked stay
+// through World.Run, World.RunWorkload, a Borrow's release and the
+// World-level reads, also when the sync point at their end re-aligns
+// storages for a join, and go at the next World-level change or
+// AllStoragesViewMut borrow, logged as deleted then.
+func TestDeleteUncheckedPurgeTiming(t *testing.T) {
+	realigned := func(t *testing.T, w *ecs.World) {
+		t.Helper()
+		isTrue(t, leads(ecs.OrderOf[Pos](w), ecs.OrderOf[Vel](w)), "the sync point did not re-align Pos to Vel")
+	}
+	cases := []struct {
+		name string
+		call func(t *testing.T, w *ecs.World, victim ecs.EntityID)
+		left bool // the leftovers are still there after call
+	}{
+		{"World.Run with no re-alignment", func(t *testing.T, w *ecs.World, _ ecs.EntityID) {
+			must(t, w.Run(func(p ecs.View[Pos]) { _ = p.Len() }))
+		}, true},
+		{"World.Run of a join asking for re-alignment", func(t *testing.T, w *ecs.World, _ ecs.EntityID) {
+			must(t, w.Run(moveAll))
+			realigned(t, w)
+		}, true},
+		{"World.RunWorkload of a join asking for re-alignment", func(t *testing.T, w *ecs.World, _ ecs.EntityID) {
+			must(t, w.AddWorkload("move", moveAll))
+			must(t, w.RunWorkload("move"))
+			realigned(t, w)
+		}, true},
+		{"World.Borrow released after a join asking for re-alignment", func(t *testing.T, w *ecs.World, _ ecs.EntityID) {
+			var pos ecs.ViewMut[Pos]
+			var vel ecs.View[Vel]
+			release, err := w.Borrow(&pos, &vel)
+			must(t, err)
+			moveAll(pos, vel)
+			release()
+			realigned(t, w)
+		}, true},
+		{"World-level reads", func(t *testing.T, w *ecs.World, victim ecs.EntityID) {
+			_, err := ecs.Get[stName](w, victim)
+			errIs(t, err, ecs.ErrDeadEntity)
+			_, _, err = ecs.Get2[stName, stLife](w, victim)
+			errIs(t, err, ecs.ErrDeadEntity)
+			ok, err := ecs.Contains[stName](w, victim)
+			must(t, err)
+			isTrue(t, !ok, "Contains of the dead victim")
+			_, _, err = ecs.GroupLen[stName](w)
+			must(t, err)
+			_ = ecs.TrackingOf[stLife](w)
+			isTrue(t, !w.IsAlive(victim), "victim alive")
+			_ = w.EntityCount()
+		}, true},
+		{"a World-level change", func(t *testing.T, w *ecs.World, _ ecs.EntityID) {
+			_, err := w.AddEntity()
+			must(t, err)
+		}, false},
+		{"SortAs", func(t *testing.T, w *ecs.World, _ ecs.EntityID) {
+			_, err := ecs.SortAs[Pos, Vel](w)
+			must(t, err)
+		}, false},
+		{"a system with an AllStoragesViewMut", func(t *testing.T, w *ecs.World, _ ecs.EntityID) {
+			must(t, w.Run(func(ecs.AllStoragesViewMut) {}))
+		}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w, _ := churned(t, 1000)
+			// The victim's Pos and Vel stay too: sorts at sync points move them.
+			victim, err := ecs.AddEntity4(w, stName{"victim"}, stLife{7}, Pos{}, Vel{})
+			must(t, err)
+			must(t, w.Run(func(l ecs.ViewMut[stLife]) { l.ClearAllRemovedAndDeleted() }))
+			must(t, w.Run(func(ents ecs.EntitiesViewMut) { ents.DeleteUnchecked(victim) }))
+
+			c.call(t, w, victim)
+			var names, lives int
+			must(t, w.Run(func(n ecs.View[stName], l ecs.View[stLife]) { names, lives = n.Len(), l.Len() }))
+			if c.left {
+				equal(t, "leftovers after "+c.name, [2]int{names, lives}, [2]int{1, 1})
+				deepEqual(t, "deletion log", stDeleted(t, w), []string(nil))
+			} else {
+				equal(t, "leftovers after "+c.name, [2]int{names, lives}, [2]int{0, 0})
+				deepEqual(t, "deletion log", stDeleted(t, w), []string{fmt.Sprintf("%v=7", victim)})
+			}
+			must(t, ecs.CheckLayouts(w))
+		})
+	}
+}
