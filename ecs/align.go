@@ -297,6 +297,11 @@ func SortAs[F, L any](s Storages) (int, error) {
 	defer endWrite(w, locked)
 	f, l := storageFor[F](w), storageFor[L](w)
 	op := "SortAs[" + f.name + ", " + l.name + "]"
+	if w.eaching != 0 {
+		if err := refuseWalked(op, "reorder the "+f.name+" storage", &f.sparseIndex, f.name); err != nil {
+			return 0, err
+		}
+	}
 	if any(f) == any(l) {
 		return 0, &argError{op: op, what: "F and L are the same type", kind: ErrSortRefused}
 	}

@@ -81,12 +81,19 @@ type bulkScratch struct {
 // hold no more components than there are ids (when deleting most
 // entities, all of them) are cleared of the ids' components at once on the
 // worker pool, one storage per goroutine, the caller's included.
+//
+// Inside [Each1] … [Each8] through an [AllStoragesViewMut], it deletes as
+// [AllStoragesViewMut.DeleteEntity] does there: the entities are dead at
+// once, their components stay in place until the Each returns.
 func DeleteEntities(s Storages, ids ...EntityID) error {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
 	}
 	defer endWrite(w, locked)
+	if w.eaching != 0 { // inside an Each through an AllStoragesViewMut
+		return w.deleteManyLater(ids)
+	}
 	ids = w.ownIDs(ids)
 	if w.ents.killAll(ids) {
 		w.deleteComponents(ids)
@@ -130,6 +137,11 @@ func BulkDeleteComponent[T any](s Storages, ids ...EntityID) (int, error) {
 		return 0, err
 	}
 	st := storageFor[T](w)
+	if w.eaching != 0 {
+		if err := refuseRemove("BulkDeleteComponent", st, ids...); err != nil {
+			return 0, err
+		}
+	}
 	if !st.bulkable() {
 		// The per-element path reads each id after deleting the one
 		// before, which may move others (a group's swaps) in the

@@ -182,6 +182,31 @@ func (v EntitiesViewMut) DeleteUnchecked(id EntityID) bool {
 // [AddEntity1], [Get]...): those calls then use the access the system
 // already holds. A system with an AllStoragesViewMut runs alone.
 //
+// Inside [Each1] … [Each8] through an AllStoragesViewMut, the function
+// given to the Each may make any call through it, and the storages the
+// Each walks do not change under the iteration:
+//
+//   - Deleting entities ([AllStoragesViewMut.DeleteEntity],
+//     [AllStoragesViewMut.DeleteEntities], [DeleteEntity],
+//     [DeleteEntities]) kills them at once and leaves their components
+//     in place until the outermost such Each returns (then the next call
+//     through the AllStoragesViewMut, or its release, deletes them). The
+//     calls that check liveness refuse the deleted entities meanwhile, and
+//     [GroupLen] does not count them; but an iteration (the Each itself,
+//     or one nested in it) still hands out an entity deleted before it
+//     reaches it, dead (IsAlive tells), with its components.
+//   - Reads, uniques, and changes to other storages work as usual.
+//   - A change that would add a component to, or remove one from, a
+//     storage the Each walks (one of its types, or a type packed in a
+//     group with one) returns an error wrapping [ErrIterating] and
+//     changes nothing: [AddEntity1] …, [AddComponent1] … and their bulk
+//     forms giving an entity a component of such a type that it lacks,
+//     [DeleteComponent], [Remove], [BulkDeleteComponent] and [Strip] of
+//     an entity that has one, and [SortAs], [AddGroup2] … and
+//     [TrackComponent] of such a type. Replacing a component an entity
+//     has moves nothing and is allowed. [DeleteAny] is refused too,
+//     whatever it would delete.
+//
 // An AllStoragesViewMut is one word, so that passing it as a [Storages]
 // allocates nothing; a copy kept past its release is caught only while
 // the view is not borrowed again.
@@ -193,8 +218,9 @@ type allCore struct {
 }
 
 // world returns the world, with the components of the entities deleted so
-// far stripped (see World.deleteLater): every function taking a Storages
-// calls it, or beginWrite, which does the same.
+// far stripped (see World.deleteLater), unless an Each through v runs:
+// every function taking a Storages calls it, or beginWrite, which does
+// the same.
 func (v AllStoragesViewMut) world() (*World, bool) {
 	w := v.held()
 	w.stripDoomed()
@@ -263,7 +289,10 @@ func (v AllStoragesViewMut) IsAlive(id EntityID) bool { return v.held().ents.isA
 // those deleted meanwhile together, one pass per storage as in
 // [DeleteEntities]. Nothing can tell the difference but the speed:
 // deleting entities one at a time in a system costs about what deleting
-// them in bulk does.
+// them in bulk does. Inside [Each1] … [Each8] through v, the components
+// stay until the Each returns, whatever else is called through v (see
+// [AllStoragesViewMut]): an entity deleted before the iteration reaches
+// it is still handed out, dead.
 func (v AllStoragesViewMut) DeleteEntity(id EntityID) error { return v.held().deleteLater(id) }
 
 // Strip deletes all of id's components, or returns an [EntityError] if id

@@ -47,6 +47,13 @@ var (
 	// ErrSortRefused: [SortAs] was asked to sort a storage it cannot: in
 	// its own order, or a packed group's member. It changes nothing.
 	ErrSortRefused = errors.New("storage cannot be sorted so")
+	// ErrIterating: inside [Each1] … [Each8] through an
+	// [AllStoragesViewMut], a call through it would add or remove
+	// components in a storage the Each walks (or in a storage packed in a
+	// group with one), or is [DeleteAny]. It changes nothing. Make the
+	// change after the Each returns; deleting entities is allowed inside
+	// it (see [AllStoragesViewMut]).
+	ErrIterating = errors.New("storage is being iterated")
 )
 
 // argError reports a bad argument: which call, when known, and what is

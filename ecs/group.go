@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -149,6 +150,9 @@ func (w *World) addGroup(name string, members []groupMember) error {
 		}
 		if g := m.groupOf(); g != nil {
 			return &GroupError{Group: name, Reason: m.typeName() + " is already owned by " + g.name + "; a type can be owned by one group only"}
+		}
+		if err := refuseWalked("AddGroup"+strconv.Itoa(len(members)), "pack the "+m.typeName()+" storage into "+name, m.typeFree(), m.typeName()); err != nil {
+			return err
 		}
 	}
 	g := &group{name: name, members: members}
@@ -317,6 +321,9 @@ func GroupLen[T any](s Storages) (int, bool, error) {
 	}
 	defer endRead(w, locked, &st.lock)
 	if g := st.group; g != nil {
+		if !locked { // through an AllStoragesViewMut, maybe inside an Each
+			return g.n - w.doomedInGroup(g), true, nil
+		}
 		return g.n, true, nil
 	}
 	return 0, false, nil

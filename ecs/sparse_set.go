@@ -124,6 +124,11 @@ type sparseIndex struct {
 	// is above zero, the other members' additions and removals, which
 	// would move this storage's components, panic (group.reader).
 	readers int
+	// walked counts the Each1 … Each8 calls through an
+	// AllStoragesViewMut that walk this storage, or a member of its
+	// group, now: while it is above zero, World-level changes that would
+	// add or remove its components are refused (see each.go).
+	walked int
 	// pre is the identity prefix: the first pre.n components, which
 	// belong to the entities with indices 0..pre.n-1 in order, all of
 	// the generation pre.gen. Their sparse entries are not written (they

@@ -9,6 +9,7 @@ import (
 // knowing the component type.
 type storage interface {
 	typeName() string
+	typeFree() *sparseIndex
 	borrow() *borrowState
 	length() int
 	ids() []EntityID

@@ -111,7 +111,13 @@ func TrackComponent[T any](s Storages, t Tracking) error {
 		return err
 	}
 	defer endWrite(w, locked)
-	storageFor[T](w).enableTracking(t, w)
+	st := storageFor[T](w)
+	if w.eaching != 0 {
+		if err := refuseWalked("TrackComponent["+st.name+"]", "change what the "+st.name+" storage tracks", &st.sparseIndex, st.name); err != nil {
+			return err
+		}
+	}
+	st.enableTracking(t, w)
 	return nil
 }
 

@@ -47,6 +47,11 @@ type World struct {
 	allNow uint64
 	// align holds the joins' requests for re-alignment (align.go).
 	align aligner
+	// eaching counts the Each1 … Each8 calls through an
+	// AllStoragesViewMut under way, nested ones included: while it is
+	// above zero, stripDoomed waits, and World-level changes check that
+	// they move no component of a storage an Each walks (each.go).
+	eaching int
 }
 
 // NewWorld returns an empty world.
@@ -300,6 +305,11 @@ func (w *World) stripEntity(id EntityID) error {
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "Strip", ID: id}
 	}
+	if w.eaching != 0 {
+		if err := w.refuseStrip("Strip", id); err != nil {
+			return err
+		}
+	}
 	w.stripAll(id)
 	return nil
 }
@@ -315,7 +325,8 @@ func (w *World) stripEntity(id EntityID) error {
 // stripAll visits every storage per entity, and at 10 storages its
 // interleaved reads and writes miss the cache far more often than ten
 // passes, each over one storage. It also lets an Each through the
-// AllStoragesViewMut delete the entities it hands out.
+// AllStoragesViewMut delete entities: while one runs, stripDoomed waits
+// for it to return (see each.go).
 func (w *World) deleteLater(id EntityID) error {
 	if !w.ents.delete(id) {
 		return &EntityError{Op: "DeleteEntity", ID: id}
@@ -329,12 +340,14 @@ func (w *World) deleteLater(id EntityID) error {
 // killed left behind (entities.unpurged), if there are any. It runs under
 // the exclusive all-storages borrow: at the start of every World-level
 // change (beginWrite), and for an AllStoragesViewMut at its borrow, its
-// calls that reach the storages, and its release. Tracked storages log
+// calls that reach the storages (but for those made inside an Each
+// through it, which leave the list for the first call after the Each), and
+// its release. It does not run at sync points. Tracked storages log
 // what it deletes as deleted, with the timestamp of that moment (the
 // AllStoragesViewMut's system's, or a new one), as World.DeleteEntity
 // does.
 func (w *World) stripDoomed() {
-	if len(w.scratch.doomed) != 0 || len(w.ents.unpurged) != 0 {
+	if (len(w.scratch.doomed) != 0 || len(w.ents.unpurged) != 0) && w.eaching == 0 {
 		w.stripDoomedNow()
 	}
 }
@@ -424,6 +437,10 @@ func (s *sparseSet[T]) deleteFound(id EntityID, e *uint64) {
 // entity left, but are not counted. (Those that
 // [EntitiesViewMut.DeleteUnchecked] left behind are gone before it looks:
 // every World-level change purges them first.)
+//
+// Inside [Each1] … [Each8] through an [AllStoragesViewMut], it returns an
+// error wrapping [ErrIterating] and deletes nothing: call it after the
+// Each, or delete with [AllStoragesViewMut.DeleteEntity] there.
 func DeleteAny[T any](s Storages) (int, error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -431,6 +448,9 @@ func DeleteAny[T any](s Storages) (int, error) {
 	}
 	defer endWrite(w, locked)
 	st := storageFor[T](w)
+	if w.eaching != 0 {
+		return 0, &argError{op: "DeleteAny[" + st.name + "]", what: "would delete entities with their components while an Each (Each1 … Each8) through the AllStoragesViewMut walks storages; call it after the Each returns, or delete with DeleteEntity or DeleteEntities inside it", kind: ErrIterating}
+	}
 	// Copy the ids out (deleting them empties the storage they come from),
 	// last first: the order of one-by-one deletion from the end, which
 	// leaves the free list such that new entities take the indices of the
@@ -456,7 +476,13 @@ func Remove[T any](s Storages, id EntityID) (v T, ok bool, err error) {
 	if !w.ents.isAlive(id) {
 		return v, false, &EntityError{Op: "Remove", ID: id}
 	}
-	v, ok = storageFor[T](w).remove(id)
+	st := storageFor[T](w)
+	if w.eaching != 0 {
+		if err := refuseRemove("Remove", st, id); err != nil {
+			return v, false, err
+		}
+	}
+	v, ok = st.remove(id)
 	return v, ok, nil
 }
 
@@ -471,7 +497,13 @@ func DeleteComponent[T any](s Storages, id EntityID) (bool, error) {
 	if !w.ents.isAlive(id) {
 		return false, &EntityError{Op: "DeleteComponent", ID: id}
 	}
-	return storageFor[T](w).deleteID(id), nil
+	st := storageFor[T](w)
+	if w.eaching != 0 {
+		if err := refuseRemove("DeleteComponent", st, id); err != nil {
+			return false, err
+		}
+	}
+	return st.deleteID(id), nil
 }
 
 // Get returns a copy of id's component of type T. It returns an

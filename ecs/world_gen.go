@@ -11,6 +11,11 @@ func AddEntity1[T1 any](s Storages, c1 T1) (EntityID, error) {
 		return NullID, err
 	}
 	defer endWrite(w, locked)
+	if w.eaching != 0 {
+		if err := refuseAdd("AddEntity1", true, nil, storageFor[T1](w)); err != nil {
+			return NullID, err
+		}
+	}
 	id := w.ents.create()
 	storageFor[T1](w).insert(id, c1)
 	return id, nil
@@ -27,6 +32,11 @@ func AddComponent1[T1 any](s Storages, id EntityID, c1 T1) error {
 	defer endWrite(w, locked)
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent1", ID: id}
+	}
+	if w.eaching != 0 {
+		if err := refuseAdd("AddComponent1", false, []EntityID{id}, storageFor[T1](w)); err != nil {
+			return err
+		}
 	}
 	storageFor[T1](w).insert(id, c1)
 	return nil
@@ -58,6 +68,11 @@ func bulkAppendEntity1[T1 any](op string, s Storages, dst []EntityID, c1 []T1) (
 		return dst, err
 	}
 	defer endWrite(w, locked)
+	if w.eaching != 0 && len(c1) != 0 {
+		if err := refuseAdd(op, true, nil, storageFor[T1](w)); err != nil {
+			return dst, err
+		}
+	}
 	all := w.ents.createMany(dst, len(c1))
 	ids := all[len(dst):]
 	storageFor[T1](w).insertManyAlone(ids, c1)
@@ -93,6 +108,11 @@ func BulkAddComponent1[T1 any](s Storages, ids []EntityID, c1 []T1) error {
 		return err
 	}
 	ids = w.ownIDs(ids)
+	if w.eaching != 0 {
+		if err := refuseAdd("BulkAddComponent1", false, ids, storageFor[T1](w)); err != nil {
+			return err
+		}
+	}
 	storageFor[T1](w).insertManyAlone(ids, c1)
 	return nil
 }
@@ -102,13 +122,13 @@ func BulkAddComponent1[T1 any](s Storages, ids []EntityID, c1 []T1) error {
 // it marks the components it hands out modified if their type tracks
 // modification. Through a [*World] it borrows all storages for the whole
 // iteration: fn must not call other World functions (they would fail with
-// a [*BorrowError]). Through an [AllStoragesViewMut], fn may delete the
-// entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
-// stay in place until the next call through the AllStoragesViewMut, so the
-// iteration goes on over unchanged storages and still hands out each of the
-// other entities once, provided fn makes no other call through the
-// AllStoragesViewMut: any other call strips the deleted entities at once,
-// changing the storages under the iteration.
+// a [*BorrowError]). Through an [AllStoragesViewMut], fn may make any call
+// through it, and the storages do not change under the iteration, which
+// hands out every entity once: the entities fn deletes keep their
+// components in place until the Each returns, and the changes that would
+// add or remove components of the types iterated (or of types packed in a
+// group with them) return an error wrapping [ErrIterating]; see
+// [AllStoragesViewMut] for the details.
 //
 // A nil fn is an error wrapping [ErrNilFunc]; nothing is borrowed then.
 func Each1[T1 any](s Storages, fn func(EntityID, *T1)) error {
@@ -121,6 +141,11 @@ func Each1[T1 any](s Storages, fn func(EntityID, *T1)) error {
 	}
 	defer endWrite(w, locked)
 	s1 := storageFor[T1](w)
+	if !locked { // through an AllStoragesViewMut, which fn may call (each.go)
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.group}}
+		w.beginEach(walked[:])
+		defer w.endEach(walked[:])
+	}
 	it := newIter1(s1)
 	if s1.track != nil {
 		it.jc.op[0] = worldMarks(s1)
@@ -142,6 +167,11 @@ func AddEntity2[T1, T2 any](s Storages, c1 T1, c2 T2) (EntityID, error) {
 		return NullID, err
 	}
 	defer endWrite(w, locked)
+	if w.eaching != 0 {
+		if err := refuseAdd("AddEntity2", true, nil, storageFor[T1](w), storageFor[T2](w)); err != nil {
+			return NullID, err
+		}
+	}
 	id := w.ents.create()
 	storageFor[T1](w).insert(id, c1)
 	storageFor[T2](w).insert(id, c2)
@@ -159,6 +189,11 @@ func AddComponent2[T1, T2 any](s Storages, id EntityID, c1 T1, c2 T2) error {
 	defer endWrite(w, locked)
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent2", ID: id}
+	}
+	if w.eaching != 0 {
+		if err := refuseAdd("AddComponent2", false, []EntityID{id}, storageFor[T1](w), storageFor[T2](w)); err != nil {
+			return err
+		}
 	}
 	storageFor[T1](w).insert(id, c1)
 	storageFor[T2](w).insert(id, c2)
@@ -197,6 +232,11 @@ func bulkAppendEntity2[T1, T2 any](op string, s Storages, dst []EntityID, c1 []T
 		return dst, err
 	}
 	defer endWrite(w, locked)
+	if w.eaching != 0 && len(c1) != 0 {
+		if err := refuseAdd(op, true, nil, storageFor[T1](w), storageFor[T2](w)); err != nil {
+			return dst, err
+		}
+	}
 	all := w.ents.createMany(dst, len(c1))
 	ids := all[len(dst):]
 	s1 := storageFor[T1](w)
@@ -249,6 +289,11 @@ func BulkAddComponent2[T1, T2 any](s Storages, ids []EntityID, c1 []T1, c2 []T2)
 		return err
 	}
 	ids = w.ownIDs(ids)
+	if w.eaching != 0 {
+		if err := refuseAdd("BulkAddComponent2", false, ids, storageFor[T1](w), storageFor[T2](w)); err != nil {
+			return err
+		}
+	}
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	if bulkParallel(len(ids), s1, s2) {
@@ -305,13 +350,13 @@ func Get2[T1, T2 any](s Storages, id EntityID) (v1 T1, v2 T2, err error) {
 // it marks the components it hands out modified if their type tracks
 // modification. Through a [*World] it borrows all storages for the whole
 // iteration: fn must not call other World functions (they would fail with
-// a [*BorrowError]). Through an [AllStoragesViewMut], fn may delete the
-// entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
-// stay in place until the next call through the AllStoragesViewMut, so the
-// iteration goes on over unchanged storages and still hands out each of the
-// other entities once, provided fn makes no other call through the
-// AllStoragesViewMut: any other call strips the deleted entities at once,
-// changing the storages under the iteration.
+// a [*BorrowError]). Through an [AllStoragesViewMut], fn may make any call
+// through it, and the storages do not change under the iteration, which
+// hands out every entity once: the entities fn deletes keep their
+// components in place until the Each returns, and the changes that would
+// add or remove components of the types iterated (or of types packed in a
+// group with them) return an error wrapping [ErrIterating]; see
+// [AllStoragesViewMut] for the details.
 //
 // A nil fn is an error wrapping [ErrNilFunc]; nothing is borrowed then.
 func Each2[T1, T2 any](s Storages, fn func(EntityID, *T1, *T2)) error {
@@ -325,6 +370,11 @@ func Each2[T1, T2 any](s Storages, fn func(EntityID, *T1, *T2)) error {
 	defer endWrite(w, locked)
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
+	if !locked { // through an AllStoragesViewMut, which fn may call (each.go)
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.group}, {&s2.sparseIndex, s2.group}}
+		w.beginEach(walked[:])
+		defer w.endEach(walked[:])
+	}
 	it := newIter2(s1, s2)
 	if s1.track != nil || s2.track != nil {
 		it.jc.op[0] = worldMarks(s1)
@@ -348,6 +398,11 @@ func AddEntity3[T1, T2, T3 any](s Storages, c1 T1, c2 T2, c3 T3) (EntityID, erro
 		return NullID, err
 	}
 	defer endWrite(w, locked)
+	if w.eaching != 0 {
+		if err := refuseAdd("AddEntity3", true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w)); err != nil {
+			return NullID, err
+		}
+	}
 	id := w.ents.create()
 	storageFor[T1](w).insert(id, c1)
 	storageFor[T2](w).insert(id, c2)
@@ -366,6 +421,11 @@ func AddComponent3[T1, T2, T3 any](s Storages, id EntityID, c1 T1, c2 T2, c3 T3)
 	defer endWrite(w, locked)
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent3", ID: id}
+	}
+	if w.eaching != 0 {
+		if err := refuseAdd("AddComponent3", false, []EntityID{id}, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w)); err != nil {
+			return err
+		}
 	}
 	storageFor[T1](w).insert(id, c1)
 	storageFor[T2](w).insert(id, c2)
@@ -408,6 +468,11 @@ func bulkAppendEntity3[T1, T2, T3 any](op string, s Storages, dst []EntityID, c1
 		return dst, err
 	}
 	defer endWrite(w, locked)
+	if w.eaching != 0 && len(c1) != 0 {
+		if err := refuseAdd(op, true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w)); err != nil {
+			return dst, err
+		}
+	}
 	all := w.ents.createMany(dst, len(c1))
 	ids := all[len(dst):]
 	s1 := storageFor[T1](w)
@@ -467,6 +532,11 @@ func BulkAddComponent3[T1, T2, T3 any](s Storages, ids []EntityID, c1 []T1, c2 [
 		return err
 	}
 	ids = w.ownIDs(ids)
+	if w.eaching != 0 {
+		if err := refuseAdd("BulkAddComponent3", false, ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w)); err != nil {
+			return err
+		}
+	}
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	s3 := storageFor[T3](w)
@@ -533,13 +603,13 @@ func Get3[T1, T2, T3 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, err err
 // it marks the components it hands out modified if their type tracks
 // modification. Through a [*World] it borrows all storages for the whole
 // iteration: fn must not call other World functions (they would fail with
-// a [*BorrowError]). Through an [AllStoragesViewMut], fn may delete the
-// entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
-// stay in place until the next call through the AllStoragesViewMut, so the
-// iteration goes on over unchanged storages and still hands out each of the
-// other entities once, provided fn makes no other call through the
-// AllStoragesViewMut: any other call strips the deleted entities at once,
-// changing the storages under the iteration.
+// a [*BorrowError]). Through an [AllStoragesViewMut], fn may make any call
+// through it, and the storages do not change under the iteration, which
+// hands out every entity once: the entities fn deletes keep their
+// components in place until the Each returns, and the changes that would
+// add or remove components of the types iterated (or of types packed in a
+// group with them) return an error wrapping [ErrIterating]; see
+// [AllStoragesViewMut] for the details.
 //
 // A nil fn is an error wrapping [ErrNilFunc]; nothing is borrowed then.
 func Each3[T1, T2, T3 any](s Storages, fn func(EntityID, *T1, *T2, *T3)) error {
@@ -554,6 +624,11 @@ func Each3[T1, T2, T3 any](s Storages, fn func(EntityID, *T1, *T2, *T3)) error {
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	s3 := storageFor[T3](w)
+	if !locked { // through an AllStoragesViewMut, which fn may call (each.go)
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.group}, {&s2.sparseIndex, s2.group}, {&s3.sparseIndex, s3.group}}
+		w.beginEach(walked[:])
+		defer w.endEach(walked[:])
+	}
 	it := newIter3(s1, s2, s3)
 	if s1.track != nil || s2.track != nil || s3.track != nil {
 		it.jc.op[0] = worldMarks(s1)
@@ -579,6 +654,11 @@ func AddEntity4[T1, T2, T3, T4 any](s Storages, c1 T1, c2 T2, c3 T3, c4 T4) (Ent
 		return NullID, err
 	}
 	defer endWrite(w, locked)
+	if w.eaching != 0 {
+		if err := refuseAdd("AddEntity4", true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w)); err != nil {
+			return NullID, err
+		}
+	}
 	id := w.ents.create()
 	storageFor[T1](w).insert(id, c1)
 	storageFor[T2](w).insert(id, c2)
@@ -598,6 +678,11 @@ func AddComponent4[T1, T2, T3, T4 any](s Storages, id EntityID, c1 T1, c2 T2, c3
 	defer endWrite(w, locked)
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent4", ID: id}
+	}
+	if w.eaching != 0 {
+		if err := refuseAdd("AddComponent4", false, []EntityID{id}, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w)); err != nil {
+			return err
+		}
 	}
 	storageFor[T1](w).insert(id, c1)
 	storageFor[T2](w).insert(id, c2)
@@ -644,6 +729,11 @@ func bulkAppendEntity4[T1, T2, T3, T4 any](op string, s Storages, dst []EntityID
 		return dst, err
 	}
 	defer endWrite(w, locked)
+	if w.eaching != 0 && len(c1) != 0 {
+		if err := refuseAdd(op, true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w)); err != nil {
+			return dst, err
+		}
+	}
 	all := w.ents.createMany(dst, len(c1))
 	ids := all[len(dst):]
 	s1 := storageFor[T1](w)
@@ -710,6 +800,11 @@ func BulkAddComponent4[T1, T2, T3, T4 any](s Storages, ids []EntityID, c1 []T1, 
 		return err
 	}
 	ids = w.ownIDs(ids)
+	if w.eaching != 0 {
+		if err := refuseAdd("BulkAddComponent4", false, ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w)); err != nil {
+			return err
+		}
+	}
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	s3 := storageFor[T3](w)
@@ -786,13 +881,13 @@ func Get4[T1, T2, T3, T4 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3, v4 
 // it marks the components it hands out modified if their type tracks
 // modification. Through a [*World] it borrows all storages for the whole
 // iteration: fn must not call other World functions (they would fail with
-// a [*BorrowError]). Through an [AllStoragesViewMut], fn may delete the
-// entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
-// stay in place until the next call through the AllStoragesViewMut, so the
-// iteration goes on over unchanged storages and still hands out each of the
-// other entities once, provided fn makes no other call through the
-// AllStoragesViewMut: any other call strips the deleted entities at once,
-// changing the storages under the iteration.
+// a [*BorrowError]). Through an [AllStoragesViewMut], fn may make any call
+// through it, and the storages do not change under the iteration, which
+// hands out every entity once: the entities fn deletes keep their
+// components in place until the Each returns, and the changes that would
+// add or remove components of the types iterated (or of types packed in a
+// group with them) return an error wrapping [ErrIterating]; see
+// [AllStoragesViewMut] for the details.
 //
 // A nil fn is an error wrapping [ErrNilFunc]; nothing is borrowed then.
 func Each4[T1, T2, T3, T4 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4)) error {
@@ -808,6 +903,11 @@ func Each4[T1, T2, T3, T4 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4)
 	s2 := storageFor[T2](w)
 	s3 := storageFor[T3](w)
 	s4 := storageFor[T4](w)
+	if !locked { // through an AllStoragesViewMut, which fn may call (each.go)
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.group}, {&s2.sparseIndex, s2.group}, {&s3.sparseIndex, s3.group}, {&s4.sparseIndex, s4.group}}
+		w.beginEach(walked[:])
+		defer w.endEach(walked[:])
+	}
 	it := newIter4(s1, s2, s3, s4)
 	if s1.track != nil || s2.track != nil || s3.track != nil || s4.track != nil {
 		it.jc.op[0] = worldMarks(s1)
@@ -835,6 +935,11 @@ func AddEntity5[T1, T2, T3, T4, T5 any](s Storages, c1 T1, c2 T2, c3 T3, c4 T4, 
 		return NullID, err
 	}
 	defer endWrite(w, locked)
+	if w.eaching != 0 {
+		if err := refuseAdd("AddEntity5", true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w)); err != nil {
+			return NullID, err
+		}
+	}
 	id := w.ents.create()
 	storageFor[T1](w).insert(id, c1)
 	storageFor[T2](w).insert(id, c2)
@@ -855,6 +960,11 @@ func AddComponent5[T1, T2, T3, T4, T5 any](s Storages, id EntityID, c1 T1, c2 T2
 	defer endWrite(w, locked)
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent5", ID: id}
+	}
+	if w.eaching != 0 {
+		if err := refuseAdd("AddComponent5", false, []EntityID{id}, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w)); err != nil {
+			return err
+		}
 	}
 	storageFor[T1](w).insert(id, c1)
 	storageFor[T2](w).insert(id, c2)
@@ -905,6 +1015,11 @@ func bulkAppendEntity5[T1, T2, T3, T4, T5 any](op string, s Storages, dst []Enti
 		return dst, err
 	}
 	defer endWrite(w, locked)
+	if w.eaching != 0 && len(c1) != 0 {
+		if err := refuseAdd(op, true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w)); err != nil {
+			return dst, err
+		}
+	}
 	all := w.ents.createMany(dst, len(c1))
 	ids := all[len(dst):]
 	s1 := storageFor[T1](w)
@@ -978,6 +1093,11 @@ func BulkAddComponent5[T1, T2, T3, T4, T5 any](s Storages, ids []EntityID, c1 []
 		return err
 	}
 	ids = w.ownIDs(ids)
+	if w.eaching != 0 {
+		if err := refuseAdd("BulkAddComponent5", false, ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w)); err != nil {
+			return err
+		}
+	}
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	s3 := storageFor[T3](w)
@@ -1064,13 +1184,13 @@ func Get5[T1, T2, T3, T4, T5 any](s Storages, id EntityID) (v1 T1, v2 T2, v3 T3,
 // it marks the components it hands out modified if their type tracks
 // modification. Through a [*World] it borrows all storages for the whole
 // iteration: fn must not call other World functions (they would fail with
-// a [*BorrowError]). Through an [AllStoragesViewMut], fn may delete the
-// entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
-// stay in place until the next call through the AllStoragesViewMut, so the
-// iteration goes on over unchanged storages and still hands out each of the
-// other entities once, provided fn makes no other call through the
-// AllStoragesViewMut: any other call strips the deleted entities at once,
-// changing the storages under the iteration.
+// a [*BorrowError]). Through an [AllStoragesViewMut], fn may make any call
+// through it, and the storages do not change under the iteration, which
+// hands out every entity once: the entities fn deletes keep their
+// components in place until the Each returns, and the changes that would
+// add or remove components of the types iterated (or of types packed in a
+// group with them) return an error wrapping [ErrIterating]; see
+// [AllStoragesViewMut] for the details.
 //
 // A nil fn is an error wrapping [ErrNilFunc]; nothing is borrowed then.
 func Each5[T1, T2, T3, T4, T5 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4, *T5)) error {
@@ -1087,6 +1207,11 @@ func Each5[T1, T2, T3, T4, T5 any](s Storages, fn func(EntityID, *T1, *T2, *T3, 
 	s3 := storageFor[T3](w)
 	s4 := storageFor[T4](w)
 	s5 := storageFor[T5](w)
+	if !locked { // through an AllStoragesViewMut, which fn may call (each.go)
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.group}, {&s2.sparseIndex, s2.group}, {&s3.sparseIndex, s3.group}, {&s4.sparseIndex, s4.group}, {&s5.sparseIndex, s5.group}}
+		w.beginEach(walked[:])
+		defer w.endEach(walked[:])
+	}
 	it := newIter5(s1, s2, s3, s4, s5)
 	if s1.track != nil || s2.track != nil || s3.track != nil || s4.track != nil || s5.track != nil {
 		it.jc.op[0] = worldMarks(s1)
@@ -1116,6 +1241,11 @@ func AddEntity6[T1, T2, T3, T4, T5, T6 any](s Storages, c1 T1, c2 T2, c3 T3, c4 
 		return NullID, err
 	}
 	defer endWrite(w, locked)
+	if w.eaching != 0 {
+		if err := refuseAdd("AddEntity6", true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w)); err != nil {
+			return NullID, err
+		}
+	}
 	id := w.ents.create()
 	storageFor[T1](w).insert(id, c1)
 	storageFor[T2](w).insert(id, c2)
@@ -1137,6 +1267,11 @@ func AddComponent6[T1, T2, T3, T4, T5, T6 any](s Storages, id EntityID, c1 T1, c
 	defer endWrite(w, locked)
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent6", ID: id}
+	}
+	if w.eaching != 0 {
+		if err := refuseAdd("AddComponent6", false, []EntityID{id}, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w)); err != nil {
+			return err
+		}
 	}
 	storageFor[T1](w).insert(id, c1)
 	storageFor[T2](w).insert(id, c2)
@@ -1191,6 +1326,11 @@ func bulkAppendEntity6[T1, T2, T3, T4, T5, T6 any](op string, s Storages, dst []
 		return dst, err
 	}
 	defer endWrite(w, locked)
+	if w.eaching != 0 && len(c1) != 0 {
+		if err := refuseAdd(op, true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w)); err != nil {
+			return dst, err
+		}
+	}
 	all := w.ents.createMany(dst, len(c1))
 	ids := all[len(dst):]
 	s1 := storageFor[T1](w)
@@ -1271,6 +1411,11 @@ func BulkAddComponent6[T1, T2, T3, T4, T5, T6 any](s Storages, ids []EntityID, c
 		return err
 	}
 	ids = w.ownIDs(ids)
+	if w.eaching != 0 {
+		if err := refuseAdd("BulkAddComponent6", false, ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w)); err != nil {
+			return err
+		}
+	}
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	s3 := storageFor[T3](w)
@@ -1367,13 +1512,13 @@ func Get6[T1, T2, T3, T4, T5, T6 any](s Storages, id EntityID) (v1 T1, v2 T2, v3
 // it marks the components it hands out modified if their type tracks
 // modification. Through a [*World] it borrows all storages for the whole
 // iteration: fn must not call other World functions (they would fail with
-// a [*BorrowError]). Through an [AllStoragesViewMut], fn may delete the
-// entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
-// stay in place until the next call through the AllStoragesViewMut, so the
-// iteration goes on over unchanged storages and still hands out each of the
-// other entities once, provided fn makes no other call through the
-// AllStoragesViewMut: any other call strips the deleted entities at once,
-// changing the storages under the iteration.
+// a [*BorrowError]). Through an [AllStoragesViewMut], fn may make any call
+// through it, and the storages do not change under the iteration, which
+// hands out every entity once: the entities fn deletes keep their
+// components in place until the Each returns, and the changes that would
+// add or remove components of the types iterated (or of types packed in a
+// group with them) return an error wrapping [ErrIterating]; see
+// [AllStoragesViewMut] for the details.
 //
 // A nil fn is an error wrapping [ErrNilFunc]; nothing is borrowed then.
 func Each6[T1, T2, T3, T4, T5, T6 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6)) error {
@@ -1391,6 +1536,11 @@ func Each6[T1, T2, T3, T4, T5, T6 any](s Storages, fn func(EntityID, *T1, *T2, *
 	s4 := storageFor[T4](w)
 	s5 := storageFor[T5](w)
 	s6 := storageFor[T6](w)
+	if !locked { // through an AllStoragesViewMut, which fn may call (each.go)
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.group}, {&s2.sparseIndex, s2.group}, {&s3.sparseIndex, s3.group}, {&s4.sparseIndex, s4.group}, {&s5.sparseIndex, s5.group}, {&s6.sparseIndex, s6.group}}
+		w.beginEach(walked[:])
+		defer w.endEach(walked[:])
+	}
 	it := newIter6(s1, s2, s3, s4, s5, s6)
 	if s1.track != nil || s2.track != nil || s3.track != nil || s4.track != nil || s5.track != nil || s6.track != nil {
 		it.jc.op[0] = worldMarks(s1)
@@ -1422,6 +1572,11 @@ func AddEntity7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, c1 T1, c2 T2, c3 T3,
 		return NullID, err
 	}
 	defer endWrite(w, locked)
+	if w.eaching != 0 {
+		if err := refuseAdd("AddEntity7", true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w)); err != nil {
+			return NullID, err
+		}
+	}
 	id := w.ents.create()
 	storageFor[T1](w).insert(id, c1)
 	storageFor[T2](w).insert(id, c2)
@@ -1444,6 +1599,11 @@ func AddComponent7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, id EntityID, c1 T
 	defer endWrite(w, locked)
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent7", ID: id}
+	}
+	if w.eaching != 0 {
+		if err := refuseAdd("AddComponent7", false, []EntityID{id}, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w)); err != nil {
+			return err
+		}
 	}
 	storageFor[T1](w).insert(id, c1)
 	storageFor[T2](w).insert(id, c2)
@@ -1502,6 +1662,11 @@ func bulkAppendEntity7[T1, T2, T3, T4, T5, T6, T7 any](op string, s Storages, ds
 		return dst, err
 	}
 	defer endWrite(w, locked)
+	if w.eaching != 0 && len(c1) != 0 {
+		if err := refuseAdd(op, true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w)); err != nil {
+			return dst, err
+		}
+	}
 	all := w.ents.createMany(dst, len(c1))
 	ids := all[len(dst):]
 	s1 := storageFor[T1](w)
@@ -1589,6 +1754,11 @@ func BulkAddComponent7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, ids []EntityI
 		return err
 	}
 	ids = w.ownIDs(ids)
+	if w.eaching != 0 {
+		if err := refuseAdd("BulkAddComponent7", false, ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w)); err != nil {
+			return err
+		}
+	}
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	s3 := storageFor[T3](w)
@@ -1695,13 +1865,13 @@ func Get7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, id EntityID) (v1 T1, v2 T2
 // it marks the components it hands out modified if their type tracks
 // modification. Through a [*World] it borrows all storages for the whole
 // iteration: fn must not call other World functions (they would fail with
-// a [*BorrowError]). Through an [AllStoragesViewMut], fn may delete the
-// entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
-// stay in place until the next call through the AllStoragesViewMut, so the
-// iteration goes on over unchanged storages and still hands out each of the
-// other entities once, provided fn makes no other call through the
-// AllStoragesViewMut: any other call strips the deleted entities at once,
-// changing the storages under the iteration.
+// a [*BorrowError]). Through an [AllStoragesViewMut], fn may make any call
+// through it, and the storages do not change under the iteration, which
+// hands out every entity once: the entities fn deletes keep their
+// components in place until the Each returns, and the changes that would
+// add or remove components of the types iterated (or of types packed in a
+// group with them) return an error wrapping [ErrIterating]; see
+// [AllStoragesViewMut] for the details.
 //
 // A nil fn is an error wrapping [ErrNilFunc]; nothing is borrowed then.
 func Each7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7)) error {
@@ -1720,6 +1890,11 @@ func Each7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, fn func(EntityID, *T1, *T
 	s5 := storageFor[T5](w)
 	s6 := storageFor[T6](w)
 	s7 := storageFor[T7](w)
+	if !locked { // through an AllStoragesViewMut, which fn may call (each.go)
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.group}, {&s2.sparseIndex, s2.group}, {&s3.sparseIndex, s3.group}, {&s4.sparseIndex, s4.group}, {&s5.sparseIndex, s5.group}, {&s6.sparseIndex, s6.group}, {&s7.sparseIndex, s7.group}}
+		w.beginEach(walked[:])
+		defer w.endEach(walked[:])
+	}
 	it := newIter7(s1, s2, s3, s4, s5, s6, s7)
 	if s1.track != nil || s2.track != nil || s3.track != nil || s4.track != nil || s5.track != nil || s6.track != nil || s7.track != nil {
 		it.jc.op[0] = worldMarks(s1)
@@ -1753,6 +1928,11 @@ func AddEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, c1 T1, c2 T2, c3
 		return NullID, err
 	}
 	defer endWrite(w, locked)
+	if w.eaching != 0 {
+		if err := refuseAdd("AddEntity8", true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w), storageFor[T8](w)); err != nil {
+			return NullID, err
+		}
+	}
 	id := w.ents.create()
 	storageFor[T1](w).insert(id, c1)
 	storageFor[T2](w).insert(id, c2)
@@ -1776,6 +1956,11 @@ func AddComponent8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, id EntityID, 
 	defer endWrite(w, locked)
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent8", ID: id}
+	}
+	if w.eaching != 0 {
+		if err := refuseAdd("AddComponent8", false, []EntityID{id}, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w), storageFor[T8](w)); err != nil {
+			return err
+		}
 	}
 	storageFor[T1](w).insert(id, c1)
 	storageFor[T2](w).insert(id, c2)
@@ -1838,6 +2023,11 @@ func bulkAppendEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](op string, s Storages
 		return dst, err
 	}
 	defer endWrite(w, locked)
+	if w.eaching != 0 && len(c1) != 0 {
+		if err := refuseAdd(op, true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w), storageFor[T8](w)); err != nil {
+			return dst, err
+		}
+	}
 	all := w.ents.createMany(dst, len(c1))
 	ids := all[len(dst):]
 	s1 := storageFor[T1](w)
@@ -1932,6 +2122,11 @@ func BulkAddComponent8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, ids []Ent
 		return err
 	}
 	ids = w.ownIDs(ids)
+	if w.eaching != 0 {
+		if err := refuseAdd("BulkAddComponent8", false, ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w), storageFor[T8](w)); err != nil {
+			return err
+		}
+	}
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	s3 := storageFor[T3](w)
@@ -2048,13 +2243,13 @@ func Get8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, id EntityID) (v1 T1, v
 // it marks the components it hands out modified if their type tracks
 // modification. Through a [*World] it borrows all storages for the whole
 // iteration: fn must not call other World functions (they would fail with
-// a [*BorrowError]). Through an [AllStoragesViewMut], fn may delete the
-// entity it is handed ([AllStoragesViewMut.DeleteEntity]): the components
-// stay in place until the next call through the AllStoragesViewMut, so the
-// iteration goes on over unchanged storages and still hands out each of the
-// other entities once, provided fn makes no other call through the
-// AllStoragesViewMut: any other call strips the deleted entities at once,
-// changing the storages under the iteration.
+// a [*BorrowError]). Through an [AllStoragesViewMut], fn may make any call
+// through it, and the storages do not change under the iteration, which
+// hands out every entity once: the entities fn deletes keep their
+// components in place until the Each returns, and the changes that would
+// add or remove components of the types iterated (or of types packed in a
+// group with them) return an error wrapping [ErrIterating]; see
+// [AllStoragesViewMut] for the details.
 //
 // A nil fn is an error wrapping [ErrNilFunc]; nothing is borrowed then.
 func Each8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8)) error {
@@ -2074,6 +2269,11 @@ func Each8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, fn func(EntityID, *T1
 	s6 := storageFor[T6](w)
 	s7 := storageFor[T7](w)
 	s8 := storageFor[T8](w)
+	if !locked { // through an AllStoragesViewMut, which fn may call (each.go)
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.group}, {&s2.sparseIndex, s2.group}, {&s3.sparseIndex, s3.group}, {&s4.sparseIndex, s4.group}, {&s5.sparseIndex, s5.group}, {&s6.sparseIndex, s6.group}, {&s7.sparseIndex, s7.group}, {&s8.sparseIndex, s8.group}}
+		w.beginEach(walked[:])
+		defer w.endEach(walked[:])
+	}
 	it := newIter8(s1, s2, s3, s4, s5, s6, s7, s8)
 	if s1.track != nil || s2.track != nil || s3.track != nil || s4.track != nil || s5.track != nil || s6.track != nil || s7.track != nil || s8.track != nil {
 		it.jc.op[0] = worldMarks(s1)

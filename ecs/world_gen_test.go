@@ -223,6 +223,76 @@ func wgSuite1(t *testing.T, grouped, tracked bool) {
 	}
 	m.verify("through an AllStoragesViewMut")
 
+	// Each1 through an AllStoragesViewMut deleting every other entity
+	// it hands out, and making calls through the AllStoragesViewMut at the
+	// others: the deleted entities' components stay in place until it
+	// returns, so every entity is handed out once and every change made
+	// through the pointers stays; a replacement is allowed, additions of
+	// its types are refused.
+	bare, err := w.AddEntity()
+	jgMust(t, err)
+	m.born(bare)
+	{
+		want := m.want(1, false)
+		var gone []ecs.EntityID
+		seen := map[ecs.EntityID]int{}
+		jgMust(t, w.Run(func(all ecs.AllStoragesViewMut) {
+			jgMust(t, ecs.Each1(all, func(id ecs.EntityID, p1 *jgC1) {
+				seen[id]++
+				if len(seen)%2 == 0 {
+					jgMust(t, all.DeleteEntity(id))
+					gone = append(gone, id)
+					return
+				}
+				for _, g := range gone {
+					if _, err := ecs.Get[jgC1](all, g); !errors.Is(err, ecs.ErrDeadEntity) {
+						t.Errorf("Get of %v, deleted inside Each1: %v, want ErrDeadEntity", g, err)
+					}
+				}
+				e := m.ents[id]
+				if g, err := ecs.Get[jgC1](all, id); err != nil || g != jgC1(e.c[1]) {
+					t.Errorf("Get of %v inside Each1: %+v, %v; want %+v", id, g, err, e.c[1])
+				}
+				c := one()
+				jgMust(t, ecs.AddComponent1(all, id, jgC1(c[1])))
+				record(id, c)
+				p1.V += 1000
+				e.c[1].V += 1000
+				errs := map[string]error{}
+				_, errs["AddEntity1"] = ecs.AddEntity1(all, jgC1(c[1]))
+				errs["AddComponent1"] = ecs.AddComponent1(all, bare, jgC1(c[1]))
+				cs := m.anons(2)
+				_, errs["BulkAddEntity1"] = ecs.BulkAddEntity1(all, jgSlice[jgC1](cs[1]))
+				errs["BulkAddComponent1"] = ecs.BulkAddComponent1(all, []ecs.EntityID{id, bare}, jgSlice[jgC1](cs[1]))
+				for name, err := range errs {
+					if !errors.Is(err, ecs.ErrIterating) || !strings.Contains(err.Error(), name) {
+						t.Errorf("%s inside Each1: %v, want an error wrapping ErrIterating naming it", name, err)
+					}
+				}
+			}))
+		}))
+		if len(seen) != len(want) {
+			t.Errorf("Each1 deleting through an AllStoragesViewMut visited %d entities, want %d", len(seen), len(want))
+		}
+		for id, n := range seen {
+			if n != 1 || !want[id] {
+				t.Errorf("Each1 deleting through an AllStoragesViewMut visited %v %d times", id, n)
+			}
+		}
+		for _, id := range gone {
+			i := slices.Index(m.live, id)
+			m.live = slices.Delete(m.live, i, i+1)
+			delete(m.ents, id)
+			for k := range m.ins {
+				delete(m.ins[k], id)
+				delete(m.mod[k], id)
+			}
+			m.dead = append(m.dead, id)
+			m.deleted = true
+		}
+	}
+	m.verify("Each1 deleting through an AllStoragesViewMut")
+
 	// With a view borrowed, every call is refused and changes nothing.
 	var v1 ecs.View[jgC1]
 	release := m.borrow(&v1)
@@ -554,6 +624,78 @@ func wgSuite2(t *testing.T, grouped, tracked bool) {
 		t.Errorf("Each2 through an AllStoragesViewMut visited %d entities, want %d", visited, len(want))
 	}
 	m.verify("through an AllStoragesViewMut")
+
+	// Each2 through an AllStoragesViewMut deleting every other entity
+	// it hands out, and making calls through the AllStoragesViewMut at the
+	// others: the deleted entities' components stay in place until it
+	// returns, so every entity is handed out once and every change made
+	// through the pointers stays; a replacement is allowed, additions of
+	// its types are refused.
+	bare, err := w.AddEntity()
+	jgMust(t, err)
+	m.born(bare)
+	{
+		want := m.want(2, false)
+		var gone []ecs.EntityID
+		seen := map[ecs.EntityID]int{}
+		jgMust(t, w.Run(func(all ecs.AllStoragesViewMut) {
+			jgMust(t, ecs.Each2(all, func(id ecs.EntityID, p1 *jgC1, p2 *jgC2) {
+				seen[id]++
+				if len(seen)%2 == 0 {
+					jgMust(t, all.DeleteEntity(id))
+					gone = append(gone, id)
+					return
+				}
+				for _, g := range gone {
+					if _, err := ecs.Get[jgC1](all, g); !errors.Is(err, ecs.ErrDeadEntity) {
+						t.Errorf("Get of %v, deleted inside Each2: %v, want ErrDeadEntity", g, err)
+					}
+				}
+				e := m.ents[id]
+				if g, err := ecs.Get[jgC1](all, id); err != nil || g != jgC1(e.c[1]) {
+					t.Errorf("Get of %v inside Each2: %+v, %v; want %+v", id, g, err, e.c[1])
+				}
+				c := one()
+				jgMust(t, ecs.AddComponent2(all, id, jgC1(c[1]), jgC2(c[2])))
+				record(id, c)
+				p1.V += 1000
+				e.c[1].V += 1000
+				p2.V += 1000
+				e.c[2].V += 1000
+				errs := map[string]error{}
+				_, errs["AddEntity2"] = ecs.AddEntity2(all, jgC1(c[1]), jgC2(c[2]))
+				errs["AddComponent2"] = ecs.AddComponent2(all, bare, jgC1(c[1]), jgC2(c[2]))
+				cs := m.anons(2)
+				_, errs["BulkAddEntity2"] = ecs.BulkAddEntity2(all, jgSlice[jgC1](cs[1]), jgSlice[jgC2](cs[2]))
+				errs["BulkAddComponent2"] = ecs.BulkAddComponent2(all, []ecs.EntityID{id, bare}, jgSlice[jgC1](cs[1]), jgSlice[jgC2](cs[2]))
+				for name, err := range errs {
+					if !errors.Is(err, ecs.ErrIterating) || !strings.Contains(err.Error(), name) {
+						t.Errorf("%s inside Each2: %v, want an error wrapping ErrIterating naming it", name, err)
+					}
+				}
+			}))
+		}))
+		if len(seen) != len(want) {
+			t.Errorf("Each2 deleting through an AllStoragesViewMut visited %d entities, want %d", len(seen), len(want))
+		}
+		for id, n := range seen {
+			if n != 1 || !want[id] {
+				t.Errorf("Each2 deleting through an AllStoragesViewMut visited %v %d times", id, n)
+			}
+		}
+		for _, id := range gone {
+			i := slices.Index(m.live, id)
+			m.live = slices.Delete(m.live, i, i+1)
+			delete(m.ents, id)
+			for k := range m.ins {
+				delete(m.ins[k], id)
+				delete(m.mod[k], id)
+			}
+			m.dead = append(m.dead, id)
+			m.deleted = true
+		}
+	}
+	m.verify("Each2 deleting through an AllStoragesViewMut")
 
 	// With a view borrowed, every call is refused and changes nothing.
 	var v1 ecs.View[jgC1]
@@ -907,6 +1049,80 @@ func wgSuite3(t *testing.T, grouped, tracked bool) {
 		t.Errorf("Each3 through an AllStoragesViewMut visited %d entities, want %d", visited, len(want))
 	}
 	m.verify("through an AllStoragesViewMut")
+
+	// Each3 through an AllStoragesViewMut deleting every other entity
+	// it hands out, and making calls through the AllStoragesViewMut at the
+	// others: the deleted entities' components stay in place until it
+	// returns, so every entity is handed out once and every change made
+	// through the pointers stays; a replacement is allowed, additions of
+	// its types are refused.
+	bare, err := w.AddEntity()
+	jgMust(t, err)
+	m.born(bare)
+	{
+		want := m.want(3, false)
+		var gone []ecs.EntityID
+		seen := map[ecs.EntityID]int{}
+		jgMust(t, w.Run(func(all ecs.AllStoragesViewMut) {
+			jgMust(t, ecs.Each3(all, func(id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3) {
+				seen[id]++
+				if len(seen)%2 == 0 {
+					jgMust(t, all.DeleteEntity(id))
+					gone = append(gone, id)
+					return
+				}
+				for _, g := range gone {
+					if _, err := ecs.Get[jgC1](all, g); !errors.Is(err, ecs.ErrDeadEntity) {
+						t.Errorf("Get of %v, deleted inside Each3: %v, want ErrDeadEntity", g, err)
+					}
+				}
+				e := m.ents[id]
+				if g, err := ecs.Get[jgC1](all, id); err != nil || g != jgC1(e.c[1]) {
+					t.Errorf("Get of %v inside Each3: %+v, %v; want %+v", id, g, err, e.c[1])
+				}
+				c := one()
+				jgMust(t, ecs.AddComponent3(all, id, jgC1(c[1]), jgC2(c[2]), jgC3(c[3])))
+				record(id, c)
+				p1.V += 1000
+				e.c[1].V += 1000
+				p2.V += 1000
+				e.c[2].V += 1000
+				p3.V += 1000
+				e.c[3].V += 1000
+				errs := map[string]error{}
+				_, errs["AddEntity3"] = ecs.AddEntity3(all, jgC1(c[1]), jgC2(c[2]), jgC3(c[3]))
+				errs["AddComponent3"] = ecs.AddComponent3(all, bare, jgC1(c[1]), jgC2(c[2]), jgC3(c[3]))
+				cs := m.anons(2)
+				_, errs["BulkAddEntity3"] = ecs.BulkAddEntity3(all, jgSlice[jgC1](cs[1]), jgSlice[jgC2](cs[2]), jgSlice[jgC3](cs[3]))
+				errs["BulkAddComponent3"] = ecs.BulkAddComponent3(all, []ecs.EntityID{id, bare}, jgSlice[jgC1](cs[1]), jgSlice[jgC2](cs[2]), jgSlice[jgC3](cs[3]))
+				for name, err := range errs {
+					if !errors.Is(err, ecs.ErrIterating) || !strings.Contains(err.Error(), name) {
+						t.Errorf("%s inside Each3: %v, want an error wrapping ErrIterating naming it", name, err)
+					}
+				}
+			}))
+		}))
+		if len(seen) != len(want) {
+			t.Errorf("Each3 deleting through an AllStoragesViewMut visited %d entities, want %d", len(seen), len(want))
+		}
+		for id, n := range seen {
+			if n != 1 || !want[id] {
+				t.Errorf("Each3 deleting through an AllStoragesViewMut visited %v %d times", id, n)
+			}
+		}
+		for _, id := range gone {
+			i := slices.Index(m.live, id)
+			m.live = slices.Delete(m.live, i, i+1)
+			delete(m.ents, id)
+			for k := range m.ins {
+				delete(m.ins[k], id)
+				delete(m.mod[k], id)
+			}
+			m.dead = append(m.dead, id)
+			m.deleted = true
+		}
+	}
+	m.verify("Each3 deleting through an AllStoragesViewMut")
 
 	// With a view borrowed, every call is refused and changes nothing.
 	var v1 ecs.View[jgC1]
@@ -1271,6 +1487,82 @@ func wgSuite4(t *testing.T, grouped, tracked bool) {
 		t.Errorf("Each4 through an AllStoragesViewMut visited %d entities, want %d", visited, len(want))
 	}
 	m.verify("through an AllStoragesViewMut")
+
+	// Each4 through an AllStoragesViewMut deleting every other entity
+	// it hands out, and making calls through the AllStoragesViewMut at the
+	// others: the deleted entities' components stay in place until it
+	// returns, so every entity is handed out once and every change made
+	// through the pointers stays; a replacement is allowed, additions of
+	// its types are refused.
+	bare, err := w.AddEntity()
+	jgMust(t, err)
+	m.born(bare)
+	{
+		want := m.want(4, false)
+		var gone []ecs.EntityID
+		seen := map[ecs.EntityID]int{}
+		jgMust(t, w.Run(func(all ecs.AllStoragesViewMut) {
+			jgMust(t, ecs.Each4(all, func(id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4) {
+				seen[id]++
+				if len(seen)%2 == 0 {
+					jgMust(t, all.DeleteEntity(id))
+					gone = append(gone, id)
+					return
+				}
+				for _, g := range gone {
+					if _, err := ecs.Get[jgC1](all, g); !errors.Is(err, ecs.ErrDeadEntity) {
+						t.Errorf("Get of %v, deleted inside Each4: %v, want ErrDeadEntity", g, err)
+					}
+				}
+				e := m.ents[id]
+				if g, err := ecs.Get[jgC1](all, id); err != nil || g != jgC1(e.c[1]) {
+					t.Errorf("Get of %v inside Each4: %+v, %v; want %+v", id, g, err, e.c[1])
+				}
+				c := one()
+				jgMust(t, ecs.AddComponent4(all, id, jgC1(c[1]), jgC2(c[2]), jgC3(c[3]), jgC4(c[4])))
+				record(id, c)
+				p1.V += 1000
+				e.c[1].V += 1000
+				p2.V += 1000
+				e.c[2].V += 1000
+				p3.V += 1000
+				e.c[3].V += 1000
+				p4.V += 1000
+				e.c[4].V += 1000
+				errs := map[string]error{}
+				_, errs["AddEntity4"] = ecs.AddEntity4(all, jgC1(c[1]), jgC2(c[2]), jgC3(c[3]), jgC4(c[4]))
+				errs["AddComponent4"] = ecs.AddComponent4(all, bare, jgC1(c[1]), jgC2(c[2]), jgC3(c[3]), jgC4(c[4]))
+				cs := m.anons(2)
+				_, errs["BulkAddEntity4"] = ecs.BulkAddEntity4(all, jgSlice[jgC1](cs[1]), jgSlice[jgC2](cs[2]), jgSlice[jgC3](cs[3]), jgSlice[jgC4](cs[4]))
+				errs["BulkAddComponent4"] = ecs.BulkAddComponent4(all, []ecs.EntityID{id, bare}, jgSlice[jgC1](cs[1]), jgSlice[jgC2](cs[2]), jgSlice[jgC3](cs[3]), jgSlice[jgC4](cs[4]))
+				for name, err := range errs {
+					if !errors.Is(err, ecs.ErrIterating) || !strings.Contains(err.Error(), name) {
+						t.Errorf("%s inside Each4: %v, want an error wrapping ErrIterating naming it", name, err)
+					}
+				}
+			}))
+		}))
+		if len(seen) != len(want) {
+			t.Errorf("Each4 deleting through an AllStoragesViewMut visited %d entities, want %d", len(seen), len(want))
+		}
+		for id, n := range seen {
+			if n != 1 || !want[id] {
+				t.Errorf("Each4 deleting through an AllStoragesViewMut visited %v %d times", id, n)
+			}
+		}
+		for _, id := range gone {
+			i := slices.Index(m.live, id)
+			m.live = slices.Delete(m.live, i, i+1)
+			delete(m.ents, id)
+			for k := range m.ins {
+				delete(m.ins[k], id)
+				delete(m.mod[k], id)
+			}
+			m.dead = append(m.dead, id)
+			m.deleted = true
+		}
+	}
+	m.verify("Each4 deleting through an AllStoragesViewMut")
 
 	// With a view borrowed, every call is refused and changes nothing.
 	var v1 ecs.View[jgC1]
@@ -1646,6 +1938,84 @@ func wgSuite5(t *testing.T, grouped, tracked bool) {
 		t.Errorf("Each5 through an AllStoragesViewMut visited %d entities, want %d", visited, len(want))
 	}
 	m.verify("through an AllStoragesViewMut")
+
+	// Each5 through an AllStoragesViewMut deleting every other entity
+	// it hands out, and making calls through the AllStoragesViewMut at the
+	// others: the deleted entities' components stay in place until it
+	// returns, so every entity is handed out once and every change made
+	// through the pointers stays; a replacement is allowed, additions of
+	// its types are refused.
+	bare, err := w.AddEntity()
+	jgMust(t, err)
+	m.born(bare)
+	{
+		want := m.want(5, false)
+		var gone []ecs.EntityID
+		seen := map[ecs.EntityID]int{}
+		jgMust(t, w.Run(func(all ecs.AllStoragesViewMut) {
+			jgMust(t, ecs.Each5(all, func(id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5) {
+				seen[id]++
+				if len(seen)%2 == 0 {
+					jgMust(t, all.DeleteEntity(id))
+					gone = append(gone, id)
+					return
+				}
+				for _, g := range gone {
+					if _, err := ecs.Get[jgC1](all, g); !errors.Is(err, ecs.ErrDeadEntity) {
+						t.Errorf("Get of %v, deleted inside Each5: %v, want ErrDeadEntity", g, err)
+					}
+				}
+				e := m.ents[id]
+				if g, err := ecs.Get[jgC1](all, id); err != nil || g != jgC1(e.c[1]) {
+					t.Errorf("Get of %v inside Each5: %+v, %v; want %+v", id, g, err, e.c[1])
+				}
+				c := one()
+				jgMust(t, ecs.AddComponent5(all, id, jgC1(c[1]), jgC2(c[2]), jgC3(c[3]), jgC4(c[4]), jgC5(c[5])))
+				record(id, c)
+				p1.V += 1000
+				e.c[1].V += 1000
+				p2.V += 1000
+				e.c[2].V += 1000
+				p3.V += 1000
+				e.c[3].V += 1000
+				p4.V += 1000
+				e.c[4].V += 1000
+				p5.V += 1000
+				e.c[5].V += 1000
+				errs := map[string]error{}
+				_, errs["AddEntity5"] = ecs.AddEntity5(all, jgC1(c[1]), jgC2(c[2]), jgC3(c[3]), jgC4(c[4]), jgC5(c[5]))
+				errs["AddComponent5"] = ecs.AddComponent5(all, bare, jgC1(c[1]), jgC2(c[2]), jgC3(c[3]), jgC4(c[4]), jgC5(c[5]))
+				cs := m.anons(2)
+				_, errs["BulkAddEntity5"] = ecs.BulkAddEntity5(all, jgSlice[jgC1](cs[1]), jgSlice[jgC2](cs[2]), jgSlice[jgC3](cs[3]), jgSlice[jgC4](cs[4]), jgSlice[jgC5](cs[5]))
+				errs["BulkAddComponent5"] = ecs.BulkAddComponent5(all, []ecs.EntityID{id, bare}, jgSlice[jgC1](cs[1]), jgSlice[jgC2](cs[2]), jgSlice[jgC3](cs[3]), jgSlice[jgC4](cs[4]), jgSlice[jgC5](cs[5]))
+				for name, err := range errs {
+					if !errors.Is(err, ecs.ErrIterating) || !strings.Contains(err.Error(), name) {
+						t.Errorf("%s inside Each5: %v, want an error wrapping ErrIterating naming it", name, err)
+					}
+				}
+			}))
+		}))
+		if len(seen) != len(want) {
+			t.Errorf("Each5 deleting through an AllStoragesViewMut visited %d entities, want %d", len(seen), len(want))
+		}
+		for id, n := range seen {
+			if n != 1 || !want[id] {
+				t.Errorf("Each5 deleting through an AllStoragesViewMut visited %v %d times", id, n)
+			}
+		}
+		for _, id := range gone {
+			i := slices.Index(m.live, id)
+			m.live = slices.Delete(m.live, i, i+1)
+			delete(m.ents, id)
+			for k := range m.ins {
+				delete(m.ins[k], id)
+				delete(m.mod[k], id)
+			}
+			m.dead = append(m.dead, id)
+			m.deleted = true
+		}
+	}
+	m.verify("Each5 deleting through an AllStoragesViewMut")
 
 	// With a view borrowed, every call is refused and changes nothing.
 	var v1 ecs.View[jgC1]
@@ -2032,6 +2402,86 @@ func wgSuite6(t *testing.T, grouped, tracked bool) {
 		t.Errorf("Each6 through an AllStoragesViewMut visited %d entities, want %d", visited, len(want))
 	}
 	m.verify("through an AllStoragesViewMut")
+
+	// Each6 through an AllStoragesViewMut deleting every other entity
+	// it hands out, and making calls through the AllStoragesViewMut at the
+	// others: the deleted entities' components stay in place until it
+	// returns, so every entity is handed out once and every change made
+	// through the pointers stays; a replacement is allowed, additions of
+	// its types are refused.
+	bare, err := w.AddEntity()
+	jgMust(t, err)
+	m.born(bare)
+	{
+		want := m.want(6, false)
+		var gone []ecs.EntityID
+		seen := map[ecs.EntityID]int{}
+		jgMust(t, w.Run(func(all ecs.AllStoragesViewMut) {
+			jgMust(t, ecs.Each6(all, func(id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5, p6 *jgC6) {
+				seen[id]++
+				if len(seen)%2 == 0 {
+					jgMust(t, all.DeleteEntity(id))
+					gone = append(gone, id)
+					return
+				}
+				for _, g := range gone {
+					if _, err := ecs.Get[jgC1](all, g); !errors.Is(err, ecs.ErrDeadEntity) {
+						t.Errorf("Get of %v, deleted inside Each6: %v, want ErrDeadEntity", g, err)
+					}
+				}
+				e := m.ents[id]
+				if g, err := ecs.Get[jgC1](all, id); err != nil || g != jgC1(e.c[1]) {
+					t.Errorf("Get of %v inside Each6: %+v, %v; want %+v", id, g, err, e.c[1])
+				}
+				c := one()
+				jgMust(t, ecs.AddComponent6(all, id, jgC1(c[1]), jgC2(c[2]), jgC3(c[3]), jgC4(c[4]), jgC5(c[5]), jgC6(c[6])))
+				record(id, c)
+				p1.V += 1000
+				e.c[1].V += 1000
+				p2.V += 1000
+				e.c[2].V += 1000
+				p3.V += 1000
+				e.c[3].V += 1000
+				p4.V += 1000
+				e.c[4].V += 1000
+				p5.V += 1000
+				e.c[5].V += 1000
+				p6.V += 1000
+				e.c[6].V += 1000
+				errs := map[string]error{}
+				_, errs["AddEntity6"] = ecs.AddEntity6(all, jgC1(c[1]), jgC2(c[2]), jgC3(c[3]), jgC4(c[4]), jgC5(c[5]), jgC6(c[6]))
+				errs["AddComponent6"] = ecs.AddComponent6(all, bare, jgC1(c[1]), jgC2(c[2]), jgC3(c[3]), jgC4(c[4]), jgC5(c[5]), jgC6(c[6]))
+				cs := m.anons(2)
+				_, errs["BulkAddEntity6"] = ecs.BulkAddEntity6(all, jgSlice[jgC1](cs[1]), jgSlice[jgC2](cs[2]), jgSlice[jgC3](cs[3]), jgSlice[jgC4](cs[4]), jgSlice[jgC5](cs[5]), jgSlice[jgC6](cs[6]))
+				errs["BulkAddComponent6"] = ecs.BulkAddComponent6(all, []ecs.EntityID{id, bare}, jgSlice[jgC1](cs[1]), jgSlice[jgC2](cs[2]), jgSlice[jgC3](cs[3]), jgSlice[jgC4](cs[4]), jgSlice[jgC5](cs[5]), jgSlice[jgC6](cs[6]))
+				for name, err := range errs {
+					if !errors.Is(err, ecs.ErrIterating) || !strings.Contains(err.Error(), name) {
+						t.Errorf("%s inside Each6: %v, want an error wrapping ErrIterating naming it", name, err)
+					}
+				}
+			}))
+		}))
+		if len(seen) != len(want) {
+			t.Errorf("Each6 deleting through an AllStoragesViewMut visited %d entities, want %d", len(seen), len(want))
+		}
+		for id, n := range seen {
+			if n != 1 || !want[id] {
+				t.Errorf("Each6 deleting through an AllStoragesViewMut visited %v %d times", id, n)
+			}
+		}
+		for _, id := range gone {
+			i := slices.Index(m.live, id)
+			m.live = slices.Delete(m.live, i, i+1)
+			delete(m.ents, id)
+			for k := range m.ins {
+				delete(m.ins[k], id)
+				delete(m.mod[k], id)
+			}
+			m.dead = append(m.dead, id)
+			m.deleted = true
+		}
+	}
+	m.verify("Each6 deleting through an AllStoragesViewMut")
 
 	// With a view borrowed, every call is refused and changes nothing.
 	var v1 ecs.View[jgC1]
@@ -2431,6 +2881,88 @@ func wgSuite7(t *testing.T, grouped, tracked bool) {
 		t.Errorf("Each7 through an AllStoragesViewMut visited %d entities, want %d", visited, len(want))
 	}
 	m.verify("through an AllStoragesViewMut")
+
+	// Each7 through an AllStoragesViewMut deleting every other entity
+	// it hands out, and making calls through the AllStoragesViewMut at the
+	// others: the deleted entities' components stay in place until it
+	// returns, so every entity is handed out once and every change made
+	// through the pointers stays; a replacement is allowed, additions of
+	// its types are refused.
+	bare, err := w.AddEntity()
+	jgMust(t, err)
+	m.born(bare)
+	{
+		want := m.want(7, false)
+		var gone []ecs.EntityID
+		seen := map[ecs.EntityID]int{}
+		jgMust(t, w.Run(func(all ecs.AllStoragesViewMut) {
+			jgMust(t, ecs.Each7(all, func(id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5, p6 *jgC6, p7 *jgC7) {
+				seen[id]++
+				if len(seen)%2 == 0 {
+					jgMust(t, all.DeleteEntity(id))
+					gone = append(gone, id)
+					return
+				}
+				for _, g := range gone {
+					if _, err := ecs.Get[jgC1](all, g); !errors.Is(err, ecs.ErrDeadEntity) {
+						t.Errorf("Get of %v, deleted inside Each7: %v, want ErrDeadEntity", g, err)
+					}
+				}
+				e := m.ents[id]
+				if g, err := ecs.Get[jgC1](all, id); err != nil || g != jgC1(e.c[1]) {
+					t.Errorf("Get of %v inside Each7: %+v, %v; want %+v", id, g, err, e.c[1])
+				}
+				c := one()
+				jgMust(t, ecs.AddComponent7(all, id, jgC1(c[1]), jgC2(c[2]), jgC3(c[3]), jgC4(c[4]), jgC5(c[5]), jgC6(c[6]), jgC7(c[7])))
+				record(id, c)
+				p1.V += 1000
+				e.c[1].V += 1000
+				p2.V += 1000
+				e.c[2].V += 1000
+				p3.V += 1000
+				e.c[3].V += 1000
+				p4.V += 1000
+				e.c[4].V += 1000
+				p5.V += 1000
+				e.c[5].V += 1000
+				p6.V += 1000
+				e.c[6].V += 1000
+				p7.V += 1000
+				e.c[7].V += 1000
+				errs := map[string]error{}
+				_, errs["AddEntity7"] = ecs.AddEntity7(all, jgC1(c[1]), jgC2(c[2]), jgC3(c[3]), jgC4(c[4]), jgC5(c[5]), jgC6(c[6]), jgC7(c[7]))
+				errs["AddComponent7"] = ecs.AddComponent7(all, bare, jgC1(c[1]), jgC2(c[2]), jgC3(c[3]), jgC4(c[4]), jgC5(c[5]), jgC6(c[6]), jgC7(c[7]))
+				cs := m.anons(2)
+				_, errs["BulkAddEntity7"] = ecs.BulkAddEntity7(all, jgSlice[jgC1](cs[1]), jgSlice[jgC2](cs[2]), jgSlice[jgC3](cs[3]), jgSlice[jgC4](cs[4]), jgSlice[jgC5](cs[5]), jgSlice[jgC6](cs[6]), jgSlice[jgC7](cs[7]))
+				errs["BulkAddComponent7"] = ecs.BulkAddComponent7(all, []ecs.EntityID{id, bare}, jgSlice[jgC1](cs[1]), jgSlice[jgC2](cs[2]), jgSlice[jgC3](cs[3]), jgSlice[jgC4](cs[4]), jgSlice[jgC5](cs[5]), jgSlice[jgC6](cs[6]), jgSlice[jgC7](cs[7]))
+				for name, err := range errs {
+					if !errors.Is(err, ecs.ErrIterating) || !strings.Contains(err.Error(), name) {
+						t.Errorf("%s inside Each7: %v, want an error wrapping ErrIterating naming it", name, err)
+					}
+				}
+			}))
+		}))
+		if len(seen) != len(want) {
+			t.Errorf("Each7 deleting through an AllStoragesViewMut visited %d entities, want %d", len(seen), len(want))
+		}
+		for id, n := range seen {
+			if n != 1 || !want[id] {
+				t.Errorf("Each7 deleting through an AllStoragesViewMut visited %v %d times", id, n)
+			}
+		}
+		for _, id := range gone {
+			i := slices.Index(m.live, id)
+			m.live = slices.Delete(m.live, i, i+1)
+			delete(m.ents, id)
+			for k := range m.ins {
+				delete(m.ins[k], id)
+				delete(m.mod[k], id)
+			}
+			m.dead = append(m.dead, id)
+			m.deleted = true
+		}
+	}
+	m.verify("Each7 deleting through an AllStoragesViewMut")
 
 	// With a view borrowed, every call is refused and changes nothing.
 	var v1 ecs.View[jgC1]
@@ -2843,6 +3375,90 @@ func wgSuite8(t *testing.T, grouped, tracked bool) {
 		t.Errorf("Each8 through an AllStoragesViewMut visited %d entities, want %d", visited, len(want))
 	}
 	m.verify("through an AllStoragesViewMut")
+
+	// Each8 through an AllStoragesViewMut deleting every other entity
+	// it hands out, and making calls through the AllStoragesViewMut at the
+	// others: the deleted entities' components stay in place until it
+	// returns, so every entity is handed out once and every change made
+	// through the pointers stays; a replacement is allowed, additions of
+	// its types are refused.
+	bare, err := w.AddEntity()
+	jgMust(t, err)
+	m.born(bare)
+	{
+		want := m.want(8, false)
+		var gone []ecs.EntityID
+		seen := map[ecs.EntityID]int{}
+		jgMust(t, w.Run(func(all ecs.AllStoragesViewMut) {
+			jgMust(t, ecs.Each8(all, func(id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5, p6 *jgC6, p7 *jgC7, p8 *jgC8) {
+				seen[id]++
+				if len(seen)%2 == 0 {
+					jgMust(t, all.DeleteEntity(id))
+					gone = append(gone, id)
+					return
+				}
+				for _, g := range gone {
+					if _, err := ecs.Get[jgC1](all, g); !errors.Is(err, ecs.ErrDeadEntity) {
+						t.Errorf("Get of %v, deleted inside Each8: %v, want ErrDeadEntity", g, err)
+					}
+				}
+				e := m.ents[id]
+				if g, err := ecs.Get[jgC1](all, id); err != nil || g != jgC1(e.c[1]) {
+					t.Errorf("Get of %v inside Each8: %+v, %v; want %+v", id, g, err, e.c[1])
+				}
+				c := one()
+				jgMust(t, ecs.AddComponent8(all, id, jgC1(c[1]), jgC2(c[2]), jgC3(c[3]), jgC4(c[4]), jgC5(c[5]), jgC6(c[6]), jgC7(c[7]), jgC8(c[8])))
+				record(id, c)
+				p1.V += 1000
+				e.c[1].V += 1000
+				p2.V += 1000
+				e.c[2].V += 1000
+				p3.V += 1000
+				e.c[3].V += 1000
+				p4.V += 1000
+				e.c[4].V += 1000
+				p5.V += 1000
+				e.c[5].V += 1000
+				p6.V += 1000
+				e.c[6].V += 1000
+				p7.V += 1000
+				e.c[7].V += 1000
+				p8.V += 1000
+				e.c[8].V += 1000
+				errs := map[string]error{}
+				_, errs["AddEntity8"] = ecs.AddEntity8(all, jgC1(c[1]), jgC2(c[2]), jgC3(c[3]), jgC4(c[4]), jgC5(c[5]), jgC6(c[6]), jgC7(c[7]), jgC8(c[8]))
+				errs["AddComponent8"] = ecs.AddComponent8(all, bare, jgC1(c[1]), jgC2(c[2]), jgC3(c[3]), jgC4(c[4]), jgC5(c[5]), jgC6(c[6]), jgC7(c[7]), jgC8(c[8]))
+				cs := m.anons(2)
+				_, errs["BulkAddEntity8"] = ecs.BulkAddEntity8(all, jgSlice[jgC1](cs[1]), jgSlice[jgC2](cs[2]), jgSlice[jgC3](cs[3]), jgSlice[jgC4](cs[4]), jgSlice[jgC5](cs[5]), jgSlice[jgC6](cs[6]), jgSlice[jgC7](cs[7]), jgSlice[jgC8](cs[8]))
+				errs["BulkAddComponent8"] = ecs.BulkAddComponent8(all, []ecs.EntityID{id, bare}, jgSlice[jgC1](cs[1]), jgSlice[jgC2](cs[2]), jgSlice[jgC3](cs[3]), jgSlice[jgC4](cs[4]), jgSlice[jgC5](cs[5]), jgSlice[jgC6](cs[6]), jgSlice[jgC7](cs[7]), jgSlice[jgC8](cs[8]))
+				for name, err := range errs {
+					if !errors.Is(err, ecs.ErrIterating) || !strings.Contains(err.Error(), name) {
+						t.Errorf("%s inside Each8: %v, want an error wrapping ErrIterating naming it", name, err)
+					}
+				}
+			}))
+		}))
+		if len(seen) != len(want) {
+			t.Errorf("Each8 deleting through an AllStoragesViewMut visited %d entities, want %d", len(seen), len(want))
+		}
+		for id, n := range seen {
+			if n != 1 || !want[id] {
+				t.Errorf("Each8 deleting through an AllStoragesViewMut visited %v %d times", id, n)
+			}
+		}
+		for _, id := range gone {
+			i := slices.Index(m.live, id)
+			m.live = slices.Delete(m.live, i, i+1)
+			delete(m.ents, id)
+			for k := range m.ins {
+				delete(m.ins[k], id)
+				delete(m.mod[k], id)
+			}
+			m.dead = append(m.dead, id)
+			m.deleted = true
+		}
+	}
+	m.verify("Each8 deleting through an AllStoragesViewMut")
 
 	// With a view borrowed, every call is refused and changes nothing.
 	var v1 ecs.View[jgC1]
