@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"testing"
 
@@ -108,6 +109,15 @@ func fzSeeds() [][]byte {
 		{fzOpBulk, 8, 7, 0, fzOpBulk, 6, 3, 1, fzOpBulk, 4, 5, 0, fzOpRemove, 1, 1, 0, fzOpDelete, 4, 0,
 			fzOpDeleteMany, 3, 3, 0, 0, 0, 0, fzOpDeleteMany, 4, 3, 0, 0, 0, 0, 1,
 			fzOpDeleteMany, 2, 3, 0, 0, 2, fzOpJoin, 7, 0, 0},
+		// the bulk calls on their parallel paths: NullID, the largest
+		// index, never-issued and dead ids, repeats, then real deletions
+		{fzOpParallel, 1, fzOpBulk, 8, 7, 0, fzOpBulk, 8, 3, 1, fzOpBulk, 6, 5, 0, fzOpDelete, 3, 0,
+			fzOpDeleteMany, 3, 0, 0, 1, 255, fzOpDeleteMany, 3, 1, 249, 2, 4,
+			fzOpDeleteMany, 4, 2, 5, 6, 3, 7, fzOpDeleteMany, 3, 0, 8, 241, 9,
+			fzOpBulkDeleteComp, 3, 0, 0, 10, 255, 11, fzOpBulkAddComp, 3, 3, 1, 5, 12, 249, 13,
+			fzOpDeleteMany, 5, 0, 10, 11, 12, 13, 10, fzOpDeleteMany, 3, 3, 0, 0, 0, 1,
+			fzOpBulkAddComp, 4, 7, 0, 6, 14, 15, 16, 17, fzOpBulkDeleteComp, 4, 1, 1, 14, 15, 16, 14,
+			fzOpDeleteAny, 2, 0, fzOpBulk, 8, 7, 1, fzOpJoin, 7, 0, 0, fzOpParallel, 0, fzOpDeleteMany, 2, 0, 18, 19},
 		// a deletion right before each other kind of call
 		{fzOpAdd, 7, 0, 1, fzOpAdd, 7, 0, 3, fzOpAdd, 7, 0, 5, fzOpAdd, 7, 0, 7, fzOpAdd, 7, 0, 9, fzOpAdd, 7, 0, 11, fzOpAdd, 7, 0, 13,
 			fzOpInSystem, 2, 0, 0, 0, 1, 1, 0,
@@ -141,6 +151,7 @@ func TestWorldModelSeeds(t *testing.T) {
 	isTrue(t, total.deadRejected > 10, "seeds rejected only %d dead ids", total.deadRejected)
 	isTrue(t, total.reused > 0, "seeds never reused a slot")
 	isTrue(t, total.aliased > 0, "seeds never deleted through an aliased id slice")
+	isTrue(t, total.parallel > 0, "seeds never took the bulk calls' parallel paths")
 	isTrue(t, total.callsInEach >= 6, "seeds made only %d calls through all after a deletion inside Each", total.callsInEach)
 	for op := range fzOpCount {
 		isTrue(t, total.perOp[op] > 0, "seeds never ran operation %d", op)
@@ -176,6 +187,7 @@ const (
 	fzOpBulkDeleteComp        // n, type, path, n ids
 	fzOpInSystem              // n, then n times: kind, id, value
 	fzOpSortAs                // follower type, leader type
+	fzOpParallel              // on: whether the bulk calls take their parallel paths
 	fzOpCount
 )
 
@@ -231,6 +243,7 @@ func (m *fzModel) strip(id ecs.EntityID) {
 type fzStats struct {
 	ops, deadRejected, reused int
 	aliased, callsInEach      int
+	parallel                  int
 	perOp                     [fzOpCount]int
 }
 
@@ -240,6 +253,7 @@ func (s *fzStats) add(o fzStats) {
 	s.reused += o.reused
 	s.aliased += o.aliased
 	s.callsInEach += o.callsInEach
+	s.parallel += o.parallel
 	for i := range s.perOp {
 		s.perOp[i] += o.perOp[i]
 	}
@@ -265,6 +279,7 @@ func (r *fzReader) next() byte {
 // fzRun holds one run of the differential test.
 type fzRun struct {
 	t     *testing.T
+	par   bool // bulk calls take their parallel paths (fzOpParallel)
 	w     *ecs.World
 	m     *fzModel
 	st    fzStats
@@ -289,7 +304,15 @@ func runModel(t *testing.T, data []byte, verbose bool) fzStats {
 		op := int(in.next()) % fzOpCount
 		r.st.ops++
 		r.st.perOp[op]++
-		r.apply(op, in)
+		if r.par {
+			// Bulk calls over two ids or more take the paths that
+			// real worlds take from 65,536 ids.
+			restore := ecs.SetBulkParallelMin(2)
+			r.apply(op, in)
+			restore()
+		} else {
+			r.apply(op, in)
+		}
 		if verbose {
 			t.Log(r.trace[len(r.trace)-1])
 		}
@@ -321,6 +344,8 @@ func (r *fzRun) pickID(sel byte) ecs.EntityID {
 	switch {
 	case sel == 255:
 		return ecs.NullID
+	case sel == 249: // the largest index but NullID's
+		return fzForge(math.MaxUint32-1, 0)
 	case sel >= 250 && n > 0: // a generation not issued yet for a used slot
 		id := r.m.issued[int(sel)%n]
 		return fzForge(id.Index(), id.Generation()+7)
@@ -475,6 +500,12 @@ func (r *fzRun) apply(op int, in *fzReader) {
 		f, l := in.next()%3, in.next()%3
 		r.logf("sortAs follower=%d leader=%d", f, l)
 		r.sortAs(f, l)
+	case fzOpParallel:
+		r.par = in.next()%2 == 1
+		r.logf("parallel bulk paths: %v", r.par)
+		if r.par {
+			r.st.parallel++
+		}
 	case fzOpClear:
 		typ := in.next() % 3
 		r.logf("clear type=%d", typ)
