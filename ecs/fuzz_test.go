@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"testing"
 
@@ -97,6 +98,26 @@ func fzSeeds() [][]byte {
 			fzOpAdd, 1, 0, 5, fzOpAdd, 3, 0, 6, fzOpAdd, 1, 0, 7, fzOpAdd, 7, 0, 9,
 			fzOpInSystem, 4, 6, 0, 1, 1, 4, 0, 6, 0, 0, 2, 0, 11,
 			fzOpInSystem, 2, 6, 0, 3, 7, 6, 0},
+		// Each deleting the odd As, then after a deletion each kind of
+		// call through all (selector 0..5) before changing the next A
+		{fzOpAdd, 7, 0, 1, fzOpAdd, 3, 0, 2, fzOpAdd, 5, 0, 3, fzOpAdd, 1, 0, 4, fzOpAdd, 7, 0, 5, fzOpAdd, 7, 0, 6,
+			fzOpInSystem, 0, 6, 0, 1, fzOpInSystem, 0, 6, 1, 1, fzOpInSystem, 0, 6, 2, 1,
+			fzOpBulk, 8, 7, 0, fzOpModify, 0, 1,
+			fzOpInSystem, 0, 6, 3, 1, fzOpInSystem, 0, 6, 4, 1, fzOpInSystem, 0, 6, 5, 1, fzOpJoin, 7, 0, 0},
+		// DeleteEntities given a slice of a storage's own id array, from
+		// each storage, after churn has put them out of step
+		{fzOpBulk, 8, 7, 0, fzOpBulk, 6, 3, 1, fzOpBulk, 4, 5, 0, fzOpRemove, 1, 1, 0, fzOpDelete, 4, 0,
+			fzOpDeleteMany, 3, 3, 0, 0, 0, 0, fzOpDeleteMany, 4, 3, 0, 0, 0, 0, 1,
+			fzOpDeleteMany, 2, 3, 0, 0, 2, fzOpJoin, 7, 0, 0},
+		// the bulk calls on their parallel paths: NullID, the largest
+		// index, never-issued and dead ids, repeats, then real deletions
+		{fzOpParallel, 1, fzOpBulk, 8, 7, 0, fzOpBulk, 8, 3, 1, fzOpBulk, 6, 5, 0, fzOpDelete, 3, 0,
+			fzOpDeleteMany, 3, 0, 0, 1, 255, fzOpDeleteMany, 3, 1, 249, 2, 4,
+			fzOpDeleteMany, 4, 2, 5, 6, 3, 7, fzOpDeleteMany, 3, 0, 8, 241, 9,
+			fzOpBulkDeleteComp, 3, 0, 0, 10, 255, 11, fzOpBulkAddComp, 3, 3, 1, 5, 12, 249, 13,
+			fzOpDeleteMany, 5, 0, 10, 11, 12, 13, 10, fzOpDeleteMany, 3, 3, 0, 0, 0, 1,
+			fzOpBulkAddComp, 4, 7, 0, 6, 14, 15, 16, 17, fzOpBulkDeleteComp, 4, 1, 1, 14, 15, 16, 14,
+			fzOpDeleteAny, 2, 0, fzOpBulk, 8, 7, 1, fzOpJoin, 7, 0, 0, fzOpParallel, 0, fzOpDeleteMany, 2, 0, 18, 19},
 		// a deletion right before each other kind of call
 		{fzOpAdd, 7, 0, 1, fzOpAdd, 7, 0, 3, fzOpAdd, 7, 0, 5, fzOpAdd, 7, 0, 7, fzOpAdd, 7, 0, 9, fzOpAdd, 7, 0, 11, fzOpAdd, 7, 0, 13,
 			fzOpInSystem, 2, 0, 0, 0, 1, 1, 0,
@@ -129,6 +150,9 @@ func TestWorldModelSeeds(t *testing.T) {
 	// The corpus must exercise dead ids, id reuse and every operation.
 	isTrue(t, total.deadRejected > 10, "seeds rejected only %d dead ids", total.deadRejected)
 	isTrue(t, total.reused > 0, "seeds never reused a slot")
+	isTrue(t, total.aliased > 0, "seeds never deleted through an aliased id slice")
+	isTrue(t, total.parallel > 0, "seeds never took the bulk calls' parallel paths")
+	isTrue(t, total.callsInEach >= 6, "seeds made only %d calls through all after a deletion inside Each", total.callsInEach)
 	for op := range fzOpCount {
 		isTrue(t, total.perOp[op] > 0, "seeds never ran operation %d", op)
 	}
@@ -163,6 +187,7 @@ const (
 	fzOpBulkDeleteComp        // n, type, path, n ids
 	fzOpInSystem              // n, then n times: kind, id, value
 	fzOpSortAs                // follower type, leader type
+	fzOpParallel              // on: whether the bulk calls take their parallel paths
 	fzOpCount
 )
 
@@ -217,6 +242,8 @@ func (m *fzModel) strip(id ecs.EntityID) {
 
 type fzStats struct {
 	ops, deadRejected, reused int
+	aliased, callsInEach      int
+	parallel                  int
 	perOp                     [fzOpCount]int
 }
 
@@ -224,6 +251,9 @@ func (s *fzStats) add(o fzStats) {
 	s.ops += o.ops
 	s.deadRejected += o.deadRejected
 	s.reused += o.reused
+	s.aliased += o.aliased
+	s.callsInEach += o.callsInEach
+	s.parallel += o.parallel
 	for i := range s.perOp {
 		s.perOp[i] += o.perOp[i]
 	}
@@ -249,6 +279,7 @@ func (r *fzReader) next() byte {
 // fzRun holds one run of the differential test.
 type fzRun struct {
 	t     *testing.T
+	par   bool // bulk calls take their parallel paths (fzOpParallel)
 	w     *ecs.World
 	m     *fzModel
 	st    fzStats
@@ -273,7 +304,15 @@ func runModel(t *testing.T, data []byte, verbose bool) fzStats {
 		op := int(in.next()) % fzOpCount
 		r.st.ops++
 		r.st.perOp[op]++
-		r.apply(op, in)
+		if r.par {
+			// Bulk calls over two ids or more take the paths that
+			// real worlds take from 65,536 ids.
+			restore := ecs.SetBulkParallelMin(2)
+			r.apply(op, in)
+			restore()
+		} else {
+			r.apply(op, in)
+		}
 		if verbose {
 			t.Log(r.trace[len(r.trace)-1])
 		}
@@ -305,6 +344,8 @@ func (r *fzRun) pickID(sel byte) ecs.EntityID {
 	switch {
 	case sel == 255:
 		return ecs.NullID
+	case sel == 249: // the largest index but NullID's
+		return fzForge(math.MaxUint32-1, 0)
 	case sel >= 250 && n > 0: // a generation not issued yet for a used slot
 		id := r.m.issued[int(sel)%n]
 		return fzForge(id.Index(), id.Generation()+7)
@@ -440,8 +481,12 @@ func (r *fzRun) apply(op int, in *fzReader) {
 		r.logf("bulkAddComponent %v mask=%03b path=%d v=%d", ids, mask, path, v)
 		r.bulkAddComponent(ids, mask, path, v)
 	case fzOpDeleteMany:
-		n, path := int(in.next()%6), in.next()%3
+		n, path := int(in.next()%6), in.next()%4
 		ids := r.pickIDs(in, n)
+		if path == 3 {
+			r.deleteAliased(n, in.next()%3)
+			return
+		}
 		r.logf("deleteEntities %v path=%d", ids, path)
 		r.deleteEntities(ids, path)
 	case fzOpBulkDeleteComp:
@@ -455,6 +500,12 @@ func (r *fzRun) apply(op int, in *fzReader) {
 		f, l := in.next()%3, in.next()%3
 		r.logf("sortAs follower=%d leader=%d", f, l)
 		r.sortAs(f, l)
+	case fzOpParallel:
+		r.par = in.next()%2 == 1
+		r.logf("parallel bulk paths: %v", r.par)
+		if r.par {
+			r.st.parallel++
+		}
 	case fzOpClear:
 		typ := in.next() % 3
 		r.logf("clear type=%d", typ)
@@ -921,6 +972,35 @@ func (r *fzRun) deleteEntities(ids []ecs.EntityID, path byte) {
 	}
 }
 
+// deleteAliased deletes the first n entities of a storage (of fzA, fzB or
+// fzC, as typ says) through DeleteEntities, passing a slice of the
+// storage's own id array (View.IDs, the view released): deleting from
+// each storage changes that array, and the call must read the ids as
+// they were.
+func (r *fzRun) deleteAliased(n int, typ byte) {
+	var ids []ecs.EntityID
+	switch typ {
+	case 0:
+		withView(r.t, r.w, func(v ecs.View[fzA]) { ids = v.IDs() })
+	case 1:
+		withView(r.t, r.w, func(v ecs.View[fzB]) { ids = v.IDs() })
+	default:
+		withView(r.t, r.w, func(v ecs.View[fzC]) { ids = v.IDs() })
+	}
+	ids = ids[:min(n, len(ids))]
+	want := slices.Clone(ids) // the storage may hold dead ids' components
+	r.logf("deleteEntities aliasing storage %d: %v", typ, want)
+	err := r.w.DeleteEntities(ids...)
+	if r.bulkRefused("DeleteEntities", want, r.firstDead(want), err) {
+		return
+	}
+	r.st.aliased++
+	for _, id := range want {
+		delete(r.m.live, id)
+		r.m.strip(id)
+	}
+}
+
 // bulkDeleteComponent deletes the component of one type from ids and
 // checks the count.
 func (r *fzRun) bulkDeleteComponent(ids []ecs.EntityID, typ, path byte) {
@@ -1069,6 +1149,9 @@ func (r *fzRun) inSystem(in *fzReader, n int) {
 				}
 				equal(r.t, "DeleteAny[fzC] count", got, want)
 			case 6: // Each, deleting the entities handed out with an odd A if v is odd
+				// and, after a deletion, reaching the storages through
+				// all (as s.sel chooses) before adding 1 to each A it
+				// keeps: no update may be lost.
 				got := map[ecs.EntityID]int32{}
 				var deleted []ecs.EntityID
 				r.noErr("Each1", ecs.Each1(all, func(id ecs.EntityID, a *fzA) {
@@ -1079,7 +1162,12 @@ func (r *fzRun) inSystem(in *fzReader, n int) {
 					if s.v%2 == 1 && a.V%2 != 0 {
 						r.noErr("DeleteEntity in Each1", all.DeleteEntity(id))
 						deleted = append(deleted, id)
+						return
 					}
+					if len(deleted) > 0 {
+						r.callInEach(all, id, s.sel)
+					}
+					a.V++
 				}))
 				want := map[ecs.EntityID]int32{}
 				for id, a := range r.m.a {
@@ -1092,6 +1180,11 @@ func (r *fzRun) inSystem(in *fzReader, n int) {
 					delete(r.m.live, id)
 					r.m.strip(id)
 				}
+				for id := range want {
+					if r.m.live[id] {
+						r.m.a[id]++
+					}
+				}
 			default:
 				got, err := ecs.Contains[fzB](all, id)
 				r.noErr("Contains", err)
@@ -1099,6 +1192,49 @@ func (r *fzRun) inSystem(in *fzReader, n int) {
 			}
 		}
 	})
+}
+
+// callInEach makes one call through all, chosen by sel, from inside an
+// Each over fzA that has deleted entities through all: each reaches the
+// storages, and none may move the components the Each is still to hand
+// out. It checks the call's answer against the model, which the Each
+// has not updated yet for its deletions; id is the entity the Each is
+// on, alive and with an A.
+func (r *fzRun) callInEach(all ecs.AllStoragesViewMut, id ecs.EntityID, sel byte) {
+	r.st.callsInEach++
+	row := r.m.row(id)
+	switch sel % 6 {
+	case 0:
+		b, err := ecs.Get[fzB](all, id)
+		if row.HasB {
+			r.noErr("Get in Each1", err)
+			equal(r.t, "Get in Each1", b.V, row.B)
+		} else if err == nil {
+			r.t.Errorf("Get[fzB](%v) in Each1 = %v, want an error", id, b)
+		}
+	case 1:
+		has, err := ecs.Contains[fzB](all, id)
+		r.noErr("Contains in Each1", err)
+		equal(r.t, "Contains in Each1", has, row.HasB)
+	case 2:
+		if len(r.m.issued) >= fzMaxIDs {
+			return
+		}
+		nid := all.AddEntity()
+		r.issue(nid)
+	case 3:
+		r.noErr("AddComponent1 in Each1", ecs.AddComponent1(all, id, fzB{uint8(sel)}))
+		r.m.set(id, mB, int32(int8(sel)))
+	case 4:
+		// A type that is not iterated: its storage may change.
+		_, _, err := ecs.Remove[fzC](all, id)
+		r.noErr("Remove in Each1", err)
+		delete(r.m.c, id)
+	default:
+		equal(r.t, "IsAlive in Each1", all.IsAlive(id), true)
+		_, err := ecs.Get[fzA](all, id)
+		r.noErr("Get[fzA] in Each1", err)
+	}
 }
 
 // fzJoined is the result of a join: each matched entity's joined components.

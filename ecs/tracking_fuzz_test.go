@@ -58,6 +58,8 @@ func TestTrackingModelSeeds(t *testing.T) {
 	}
 	isTrue(t, total.reached["wrapped"] > 0, "no seed wrapped the clock")
 	isTrue(t, total.reached["window not empty"] > 0, "no seed made a workload system see something")
+	isTrue(t, total.reached["stopped by a panic"] > 0, "no seed stopped a loop by a panic")
+	isTrue(t, total.reached["shrunk empty"] > 0, "no seed shrank an empty storage")
 }
 
 // The component types: a tracked value, and an untracked tag to join with.
@@ -81,6 +83,7 @@ const (
 	ftOpSave                // path
 	ftOpWorkload            // flags, act, target, k, v
 	ftOpSortAs              // which storage follows the other
+	ftOpShrink              // (none)
 	ftOpCount
 )
 
@@ -504,7 +507,7 @@ func (r *ftRun) apply(op int, in *fzReader) {
 			}
 		}
 	case ftOpIterate:
-		k, path := int(in.next()%8), in.next()%8
+		k, path := int(in.next()%8), in.next()%16
 		r.logf("iterate k=%d path=%d", k, path)
 		r.iterate(k, path)
 	case ftOpRemove:
@@ -689,6 +692,14 @@ func (r *ftRun) apply(op int, in *fzReader) {
 			_, err = ecs.SortAs[ftV, ftTag](r.w)
 		}
 		r.noErr("SortAs", err)
+	case ftOpShrink:
+		// Giving memory back changes nothing that tracking reports, even
+		// for an empty storage whose timestamp arrays go.
+		r.logf("shrinkToFit (%d components)", len(m.comp))
+		if len(m.comp) == 0 {
+			r.st.reached["shrunk empty"]++
+		}
+		r.noErr("ShrinkToFit", r.w.ShrinkToFit())
 	case ftOpWorkload:
 		r.flags, r.act, r.target, r.k, r.v = in.next(), in.next()%6, r.pickID(in.next()), int(in.next()%6), int32(int8(in.next()))
 		r.logf("workload flags=%03b act=%d target=%v k=%d v=%d", r.flags&7, r.act, r.target, r.k, r.v)
@@ -698,64 +709,109 @@ func (r *ftRun) apply(op int, in *fzReader) {
 
 // iterate hands components out through a ViewMut's iteration, stopping
 // after k of them where the path can stop, and tells the model which.
+//
+// From path 8 on, the paths that can stop (All, WithID and the join) stop
+// by panicking out of the loop instead of breaking, and the panic is
+// recovered outside the system or borrow: the world must come out of it
+// exactly as from a break.
 func (r *ftRun) iterate(k int, path byte) {
-	m := r.m
 	var visited []ecs.EntityID
-	r.mutate(path, func(vm ecs.ViewMut[ftV], tag ecs.ViewMut[ftTag], _ ecs.EntitiesViewMut) {
-		switch path {
-		case 0: // All, in storage order (the order of IDs)
-			n := 0
-			for p := range vm.All() {
-				if n == k {
-					break
-				}
-				p.V++
-				n++
-			}
-			// The component All handed out when the loop stopped counts
-			// too: it was handed out.
-			visited = slices.Clone(vm.IDs()[:min(k+1, vm.Len())])
-		case 1:
-			for id, p := range vm.WithID() {
-				visited = append(visited, id)
-				if len(visited) > k {
-					break
-				}
-				p.V++
-			}
-		case 2:
-			_ = vm.Slice()
-			visited = slices.Clone(vm.IDs())
-		case 3:
-			vm.ParEachMin(2, func(p *ftV) { p.V++ })
-			visited = slices.Clone(vm.IDs())
-		case 4: // a join with the tag: only the tagged
-			for id, row := range ecs.Join2(vm, tag).WithID() {
-				visited = append(visited, id)
-				if len(visited) > k {
-					break
-				}
-				row.A.V++
-			}
-		case 5: // a Changed view from the ViewMut: its window, marked again
-			c, err := vm.InsertedOrModified()
-			r.noErr("InsertedOrModified", err)
-			for id, p := range c.WithID() {
-				visited = append(visited, id)
-				p.V++
-			}
-		case 6: // Not the tag
-			ecs.Join1(vm).Not(tag).EachWithID(func(id ecs.EntityID, p *ftV) {
-				visited = append(visited, id)
-				p.V++
-			})
-		default: // a cursor
-			it := ecs.Join1(vm)
-			for len(visited) <= k && it.Next() {
-				visited = append(visited, it.ID())
-			}
+	panics := path >= 8
+	path %= 8
+	stop := func() bool {
+		if panics {
+			panic(ftStop{})
 		}
+		return true
+	}
+	r.recoverStop(func() {
+		r.mutate(path, func(vm ecs.ViewMut[ftV], tag ecs.ViewMut[ftTag], _ ecs.EntitiesViewMut) {
+			r.iterateOn(vm, tag, k, path, stop, &visited)
+		})
 	})
+	r.iterated(visited, path)
+}
+
+// ftStop is the panic that stops a loop of iterate's.
+type ftStop struct{}
+
+// recoverStop calls fn and recovers an ftStop panic, as it comes out of
+// World.Run or a function holding borrowed views; any other panic goes on.
+func (r *ftRun) recoverStop(fn func()) {
+	defer func() {
+		if v := recover(); v != nil {
+			if _, ok := v.(ftStop); !ok {
+				panic(v)
+			}
+			r.st.reached["stopped by a panic"]++
+		}
+	}()
+	fn()
+}
+
+// iterateOn is iterate's loop over the borrowed views: it appends what it
+// hands out to visited, and calls stop where a loop ends early.
+func (r *ftRun) iterateOn(vm ecs.ViewMut[ftV], tag ecs.ViewMut[ftTag], k int, path byte, stop func() bool, visited *[]ecs.EntityID) {
+	switch path {
+	case 0: // All, in storage order (the order of IDs)
+		// The component All handed out when the loop stopped counts
+		// too: it was handed out. Known before the loop, since a panic
+		// leaves it.
+		*visited = slices.Clone(vm.IDs()[:min(k+1, vm.Len())])
+		n := 0
+		for p := range vm.All() {
+			if n == k && stop() {
+				break
+			}
+			p.V++
+			n++
+		}
+	case 1:
+		for id, p := range vm.WithID() {
+			*visited = append(*visited, id)
+			if len(*visited) > k && stop() {
+				break
+			}
+			p.V++
+		}
+	case 2:
+		_ = vm.Slice()
+		*visited = slices.Clone(vm.IDs())
+	case 3:
+		vm.ParEachMin(2, func(p *ftV) { p.V++ })
+		*visited = slices.Clone(vm.IDs())
+	case 4: // a join with the tag: only the tagged
+		for id, row := range ecs.Join2(vm, tag).WithID() {
+			*visited = append(*visited, id)
+			if len(*visited) > k && stop() {
+				break
+			}
+			row.A.V++
+		}
+	case 5: // a Changed view from the ViewMut: its window, marked again
+		c, err := vm.InsertedOrModified()
+		r.noErr("InsertedOrModified", err)
+		for id, p := range c.WithID() {
+			*visited = append(*visited, id)
+			p.V++
+		}
+	case 6: // Not the tag
+		ecs.Join1(vm).Not(tag).EachWithID(func(id ecs.EntityID, p *ftV) {
+			*visited = append(*visited, id)
+			p.V++
+		})
+	default: // a cursor
+		it := ecs.Join1(vm)
+		for len(*visited) <= k && it.Next() {
+			*visited = append(*visited, it.ID())
+		}
+	}
+}
+
+// iterated tells the model what iterate handed out, and reads the values
+// back.
+func (r *ftRun) iterated(visited []ecs.EntityID, path byte) {
+	m := r.m
 	if path == 5 {
 		want := m.outside()
 		sameSet(r.t, "InsertedOrModified from a ViewMut", visited, slices.Compact(sorted(append(slices.Clone(want.ins), want.mod...))))
@@ -1099,7 +1155,7 @@ func (r *ftRun) compare() {
 // wrap.
 func ftSeeds() [][]byte {
 	const (
-		add, addC, mod, iter, rem, delC, delE, clr, clear, save, wl, sortAs = ftOpAdd, ftOpAddComp, ftOpModify, ftOpIterate, ftOpRemove, ftOpDeleteComp, ftOpDeleteEntity, ftOpClearStorage, ftOpClear, ftOpSave, ftOpWorkload, ftOpSortAs
+		add, addC, mod, iter, rem, delC, delE, clr, clear, save, wl, sortAs, shrink = ftOpAdd, ftOpAddComp, ftOpModify, ftOpIterate, ftOpRemove, ftOpDeleteComp, ftOpDeleteEntity, ftOpClearStorage, ftOpClear, ftOpSave, ftOpWorkload, ftOpSortAs, ftOpShrink
 	)
 	setup := []byte{add, 1, 1, 0, add, 2, 0, 1, add, 3, 1, 2, add, 4, 0, 3, add, 5, 1, 0, add, 6, 0, 1}
 	seeds := [][]byte{
@@ -1117,6 +1173,15 @@ func ftSeeds() [][]byte {
 		append([]byte{2}, append(slices.Clone(setup),
 			iter, 1, 0, iter, 2, 1, iter, 0, 2, iter, 0, 3, iter, 1, 4, clear, 1, 0, 0, iter, 0, 5, iter, 0, 6, iter, 2, 7,
 			iter, 9, 0, iter, 9, 1)...),
+		// loops stopped by a panic, on a system and on borrowed views,
+		// then marks after them
+		append([]byte{2}, append(slices.Clone(setup),
+			iter, 2, 8, iter, 1, 9, iter, 2, 12, iter, 0, 9, mod, 4, 0, iter, 3, 10, iter, 1, 13, mod, 5, 1)...),
+		// memory given back from a full storage and from an emptied
+		// one, then every kind of change tracked again
+		append([]byte{1}, append(slices.Clone(setup),
+			shrink, mod, 0, 0, clr, 0, shrink, add, 7, 1, 0, add, 8, 0, 1, mod, 7, 0, iter, 1, 1, rem, 8, 0,
+			clr, 0, shrink, addC, 1, 3, 0, mod, 1, 1, delE, 1, 0)...),
 		// removals and deletions by every path, then the clears of the logs
 		append([]byte{1}, append(slices.Clone(setup),
 			rem, 0, 0, rem, 1, 1, delC, 2, 0, delC, 3, 1, delC, 4, 2, delE, 5, 0, add, 7, 1, 0, delE, 6, 1,
