@@ -152,7 +152,7 @@ func TestWorldModelSeeds(t *testing.T) {
 	isTrue(t, total.reused > 0, "seeds never reused a slot")
 	isTrue(t, total.aliased > 0, "seeds never deleted through an aliased id slice")
 	isTrue(t, total.parallel > 0, "seeds never took the bulk calls' parallel paths")
-	isTrue(t, total.callsInEach >= 6, "seeds made only %d calls through all after a deletion inside Each", total.callsInEach)
+	isTrue(t, total.callsInEach > 0, "seeds made no call through all after a deletion inside Each")
 	for op := range fzOpCount {
 		isTrue(t, total.perOp[op] > 0, "seeds never ran operation %d", op)
 	}
