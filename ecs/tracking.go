@@ -437,23 +437,38 @@ func (t *stamps) markFirst(n int) {
 	}
 }
 
-// markBlocks records in modBlock that the first n timestamps were set to
-// t.now.
-func (t *stamps) markBlocks(n int) { t.summarise(n, t.now) }
-
 // summarise records in modBlock that the first n timestamps were set to
 // ts, the newest timestamp the storage has seen.
 func (t *stamps) summarise(n int, ts uint64) {
 	fill(t.modBlock[:n>>3], summaryOf(ts))
 	if n&7 != 0 {
 		b := &t.modBlock[n>>3]
-		if b.max != ts {
-			b.retire()
-			b.max, b.at = ts, 0
-		}
-		b.at |= 1<<(n&7) - 1
+		*b = b.marked(n&7, ts)
 	}
 }
+
+// marked returns the summary of a block summarised by b once its first k
+// timestamps (1 ≤ k ≤ 8) are set to ts, the newest timestamp the storage
+// has seen.
+func (b modSummary) marked(k int, ts uint64) modSummary {
+	if k >= 8 {
+		return summaryOf(ts)
+	}
+	if b.max != ts {
+		b.retire()
+		b.max, b.at = ts, 0
+	}
+	b.at |= 1<<k - 1
+	return b
+}
+
+// pending returns the summary of a block while a loop sets its timestamps
+// to now, the newest timestamp the storage has seen, one by one: it
+// claims no timestamp (at is clear), and rest covers them all, so it stays
+// true however many the loop set when it stops, even by a panic, at the
+// cost of scans reading the block's timestamps. The loop replaces it with
+// the exact summary (marked) when it leaves the block normally.
+func pending(now uint64) modSummary { return modSummary{max: now, rest: now} }
 
 // worldMarks prepares s for a World-level iteration that hands its
 // components out for writing (Each1 … Each8): if s tracks modification,

@@ -5,6 +5,7 @@ package ecs
 // clock wraps around (the clock cannot be set from outside the package).
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -349,8 +350,13 @@ func (sumLife) Tracking() Tracking { return TrackModification }
 
 type sumOther struct{ V int }
 
+// errLoopBody is what the loop bodies of TestModSummaryInvariant panic
+// with.
+var errLoopBody = errors.New("loop body panicked")
+
 // TestModSummaryInvariant applies random changes to a storage tracking
-// modification (marks through ViewMut.Get, All stopped early, Slice,
+// modification (marks through ViewMut.Get, All and WithID stopped early
+// by a break or a panic in the loop body, Slice,
 // replacement, removal, deletion, group swaps, takeover of a dead
 // entity's slot) with the clock moving between them, and checks after
 // each that every block summary is true to its timestamps, and that a
@@ -368,7 +374,7 @@ func TestModSummaryInvariant(t *testing.T) {
 		var seen []uint64 // timestamps to scan from
 		for step := range 600 {
 			seen = append(seen, w.TrackingTimestamp())
-			op := rng.IntN(9)
+			op := rng.IntN(11)
 			switch {
 			case op == 0 || len(ids) < 4:
 				var id EntityID
@@ -424,6 +430,40 @@ func TestModSummaryInvariant(t *testing.T) {
 					}
 				case 8:
 					life.Slice()
+				case 9, 10:
+					// A loop stopped by a panic in its body, recovered,
+					// or (WithID) by a break.
+					stop, byPanic := rng.IntN(life.Len()), op == 9 || rng.IntN(2) == 0
+					func() {
+						defer func() {
+							if r := recover(); r != nil && r != errLoopBody {
+								panic(r)
+							}
+						}()
+						n := 0
+						visit := func() bool {
+							if n++; n <= stop {
+								return false
+							}
+							if byPanic {
+								panic(errLoopBody)
+							}
+							return true
+						}
+						if op == 9 {
+							for range life.All() {
+								if visit() {
+									break
+								}
+							}
+						} else {
+							for range life.WithID() {
+								if visit() {
+									break
+								}
+							}
+						}
+					}()
 				}
 				release()
 			}

@@ -406,33 +406,42 @@ func (v ViewMut[T]) MustGet(id EntityID) *T {
 
 // All iterates over every component, in storage order. Do not add or remove
 // components of type T while iterating. If T tracks modification, the
-// components handed out are marked modified when the loop ends, including
-// the one the loop body was given when it broke out of the loop. Range
+// components handed out are marked modified, including the one the loop
+// body was given when it broke out of the loop, returned or panicked. Range
 // over it while the view is borrowed: ranging it after the release
 // panics.
 func (v ViewMut[T]) All() iter.Seq[*T] { return allMut(v.c, v.epoch) }
 
 // WithID iterates over every component with the id of its entity, marking
-// the components handed out modified if T tracks modification.
+// the components handed out modified if T tracks modification, as
+// [ViewMut.All] does.
 func (v ViewMut[T]) WithID() iter.Seq2[EntityID, *T] { return withIDMut(v.c, v.epoch) }
 
-// allMut is all for a ViewMut: it counts what it hands out, and marks that
-// many components modified after the loop, keeping the loop itself as
-// tight as all's.
+// allMut is all for a ViewMut. If T tracks modification, it sets the
+// timestamp of each component it hands out, and the summary of its block
+// once per block (see pending and marked), keeping the loop itself as
+// tight as all's: however the loop ends, even by a panic in its body, the
+// summaries are true.
 func allMut[T any](c *viewCore[T], epoch uint64) iter.Seq[*T] {
 	return func(yield func(*T) bool) {
 		s := c.store(epoch)
 		data, t := s.data, s.track
 		if t != nil && t.modifiedAt != nil {
-			mod, now := t.modifiedAt[:len(data)], t.now
-			for i := range data {
-				mod[i] = now
-				if !yield(&data[i]) {
-					t.markBlocks(i + 1)
-					return
+			mod, sum, now := t.modifiedAt[:len(data)], t.modBlock[:blocks(len(data))], t.now
+			for lo := 0; lo < len(data); lo += 8 {
+				b := &sum[lo>>3]
+				was := *b
+				*b = pending(now)
+				end := min(lo+8, len(data))
+				for i := lo; i < end; i++ {
+					mod[i] = now
+					if !yield(&data[i]) {
+						*b = was.marked(i+1-lo, now)
+						return
+					}
 				}
+				*b = was.marked(end-lo, now)
 			}
-			t.markBlocks(len(data))
 			return
 		}
 		for i := range data {
@@ -443,19 +452,33 @@ func allMut[T any](c *viewCore[T], epoch uint64) iter.Seq[*T] {
 	}
 }
 
+// withIDMut is allMut with the ids.
 func withIDMut[T any](c *viewCore[T], epoch uint64) iter.Seq2[EntityID, *T] {
 	return func(yield func(EntityID, *T) bool) {
 		s := c.store(epoch)
 		data, ids, t := s.data, s.dense[:len(s.data)], s.track
-		i := 0
-		for i < len(data) {
-			i++
-			if !yield(ids[i-1], &data[i-1]) {
-				break
+		if t != nil && t.modifiedAt != nil {
+			mod, sum, now := t.modifiedAt[:len(data)], t.modBlock[:blocks(len(data))], t.now
+			for lo := 0; lo < len(data); lo += 8 {
+				b := &sum[lo>>3]
+				was := *b
+				*b = pending(now)
+				end := min(lo+8, len(data))
+				for i := lo; i < end; i++ {
+					mod[i] = now
+					if !yield(ids[i], &data[i]) {
+						*b = was.marked(i+1-lo, now)
+						return
+					}
+				}
+				*b = was.marked(end-lo, now)
 			}
+			return
 		}
-		if t != nil {
-			t.markFirst(i)
+		for i := range data {
+			if !yield(ids[i], &data[i]) {
+				return
+			}
 		}
 	}
 }
