@@ -186,6 +186,8 @@ type tracker[T any] struct {
 // type: the timestamps kept per position, which joins read and mark
 // without knowing the type.
 type stamps struct {
+	// kinds is what the storage tracks. It alone says so: a slice below
+	// may be nil for a kind tracked (ShrinkToFit of an empty storage).
 	kinds Tracking
 	w     *World
 	// now is the timestamp of changes made through the ViewMut holding the
@@ -327,10 +329,10 @@ func (t *stamps) stamp() uint64 {
 //go:noinline
 func (t *stamps) appended() {
 	ts := t.stamp()
-	if t.insertedAt != nil {
+	if t.kinds&TrackInsertion != 0 {
 		t.insertedAt = append(t.insertedAt, ts)
 	}
-	if t.modifiedAt != nil {
+	if t.kinds&TrackModification != 0 {
 		t.modifiedAt = append(t.modifiedAt, ts-ancient)
 		if len(t.modBlock) < blocks(len(t.modifiedAt)) {
 			t.modBlock = append(t.modBlock, summaryOf(ts-ancient))
@@ -344,7 +346,7 @@ func (t *stamps) appended() {
 //
 //go:noinline
 func (t *stamps) replaced(i int) {
-	if t.modifiedAt != nil {
+	if t.kinds&TrackModification != 0 {
 		t.setModified(i, t.stamp())
 	}
 }
@@ -359,10 +361,10 @@ func (t *tracker[T]) tookOver(old EntityID, v *T, i int) {
 	if t.kinds&TrackDeletion != 0 {
 		t.deletions = append(t.deletions, deletion[T]{id: old, at: ts, v: *v})
 	}
-	if t.insertedAt != nil {
+	if t.kinds&TrackInsertion != 0 {
 		t.insertedAt[i] = ts
 	}
-	if t.modifiedAt != nil {
+	if t.kinds&TrackModification != 0 {
 		t.setModified(i, ts-ancient)
 	}
 }
@@ -370,11 +372,13 @@ func (t *tracker[T]) tookOver(old EntityID, v *T, i int) {
 // gone records that the component at i leaves, and the one at last moves
 // into its place (swap-remove).
 func (t *stamps) gone(i, last int) {
-	if a := t.insertedAt; a != nil {
+	if t.kinds&TrackInsertion != 0 {
+		a := t.insertedAt
 		a[i] = a[last]
 		t.insertedAt = a[:last]
 	}
-	if a := t.modifiedAt; a != nil {
+	if t.kinds&TrackModification != 0 {
+		a := t.modifiedAt
 		t.setModified(i, a[last])
 		t.modifiedAt = a[:last]
 		t.modBlock = t.modBlock[:blocks(last)]
@@ -409,10 +413,10 @@ func (t *tracker[T]) cleared(ids []EntityID, data []T) {
 			t.deletions = append(t.deletions, deletion[T]{id: id, at: ts, v: data[i]})
 		}
 	}
-	if t.insertedAt != nil {
+	if t.kinds&TrackInsertion != 0 {
 		t.insertedAt = t.insertedAt[:0]
 	}
-	if t.modifiedAt != nil {
+	if t.kinds&TrackModification != 0 {
 		t.modifiedAt = t.modifiedAt[:0]
 		t.modBlock = t.modBlock[:0]
 	}
@@ -423,9 +427,9 @@ func (t *tracker[T]) cleared(ids []EntityID, data []T) {
 //
 //go:noinline
 func (t *stamps) markFirst(n int) {
-	if a := t.modifiedAt; a != nil {
+	if t.kinds&TrackModification != 0 {
 		now := t.stamp()
-		fill(a[:n], now)
+		fill(t.modifiedAt[:n], now)
 		t.summarise(n, now)
 	}
 }
@@ -453,7 +457,7 @@ func (t *stamps) summarise(n int, ts uint64) {
 // the iteration marks them, with the timestamp of this World-level change.
 // endWorldMarks must follow.
 func worldMarks[T any](s *sparseSet[T]) opTrack {
-	if t := s.track; t != nil && t.modifiedAt != nil {
+	if t := s.track; t != nil && t.kinds&TrackModification != 0 {
 		if t.now == 0 {
 			t.now = t.stamp()
 		}
@@ -488,7 +492,7 @@ func (t *stamps) admits(op *opTrack, i int) bool {
 
 // mark records that the component at i is handed out for writing.
 func (t *stamps) mark(i int) {
-	if t.modifiedAt != nil {
+	if t.kinds&TrackModification != 0 {
 		// As setModified, knowing that t.now is the newest timestamp
 		// the storage has seen.
 		t.modifiedAt[i] = t.now

@@ -126,7 +126,7 @@ func (v ViewMut[T]) joinView() (*viewCore[T], partKey) {
 // a workload, after the last clear outside).
 func (c *viewCore[T]) trackOp(k partKey) (op opTrack) {
 	t := c.s.track
-	op.mark = k.mut && t.modifiedAt != nil
+	op.mark = k.mut && t.kinds&TrackModification != 0
 	if k.kinds != 0 {
 		op.filter = k.kinds
 		if c.inWorkload {
@@ -423,7 +423,7 @@ func allMut[T any](c *viewCore[T], epoch uint64) iter.Seq[*T] {
 	return func(yield func(*T) bool) {
 		s := c.store(epoch)
 		data, t := s.data, s.track
-		if t != nil && t.modifiedAt != nil {
+		if t != nil && t.kinds&TrackModification != 0 {
 			mod, now := t.modifiedAt[:len(data)], t.now
 			for i := range data {
 				mod[i] = now
