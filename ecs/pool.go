@@ -775,7 +775,7 @@ func (c *planCond) eval(w *World, s *planSystem) (bool, error) {
 		if s != nil {
 			c.frame.ctx.inWorkload, c.frame.ctx.last = true, s.lastRun
 			if !s.ran {
-				c.frame.ctx.last = w.tick.Load() - ancient
+				c.frame.ctx.last = w.firstWindow()
 			}
 		}
 		switch err := c.shape.call(c.fn, c.frame); err {
@@ -804,18 +804,17 @@ func (s *planSystem) exec() {
 		}
 	}()
 	w := s.p.world
-	now := w.nextTick()
 	last := s.lastRun
 	if !s.ran {
-		last = now - ancient // the first run sees everything
+		last = w.firstWindow() // the first run sees everything
 	}
-	s.frame.ctx = borrowCtx{w: w, by: s.name, inWorkload: true, last: last, now: now}
+	s.frame.ctx = borrowCtx{w: w, by: s.name, inWorkload: true, last: last}
 	if s.tctx == nil {
 		s.err = s.shape.call(s.fn, s.frame)
 	} else {
 		s.execTraced()
 	}
-	s.lastRun, s.ran = now, true
+	s.lastRun, s.ran = s.frame.ctx.end, true
 	returned = true
 }
 

@@ -207,7 +207,9 @@ func (c *viewCore[T]) borrow(ctx *borrowCtx, s *sparseSet[T], kind accessKind, k
 	if s.track != nil {
 		c.inWorkload, c.last = ctx.inWorkload, ctx.last
 		if kind.exclusive() {
-			s.track.now = ctx.stamp()
+			// Taken now that the storage is held: later than every
+			// earlier borrow's end (see Timestamps in tracking.go).
+			s.track.now = ctx.w.nextTick()
 		}
 	}
 	return nil
