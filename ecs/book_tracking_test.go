@@ -365,11 +365,18 @@ func TestBookTracking(t *testing.T) {
 		must(t, w.Run(func(vm ecs.ViewMut[bookTracked]) { vm.ClearAllRemovedOlderThan(ts) }))
 		sameSeq(t, "removed after clear_all_removed_older_than_timestamp", removedOf[bookTracked](t, w), ids[3:4])
 
-		// The deletion made by the system holding the AllStoragesViewMut
-		// carries its timestamp: clearing up to it drops it.
+		// The system holding the AllStoragesViewMut deleted after it read
+		// fromAll: clearing up to fromAll keeps that deletion, and drops
+		// the removal made before; clearing up to a timestamp read after
+		// the deletion drops it.
 		must(t, w.Run(func(vm ecs.ViewMut[bookTracked]) { vm.ClearAllRemovedAndDeletedOlderThan(fromAll) }))
-		sameSeq(t, "deleted after clear_all_removed_and_deleted_older_than_timestamp", deletedOf[bookTracked](t, w), nil)
+		sameSeq(t, "deleted after clear_all_removed_and_deleted_older_than_timestamp", deletedOf[bookTracked](t, w),
+			[]del[bookTracked]{{ids[2], bookTracked{2}}})
 		sameSeq(t, "removed after clear_all_removed_and_deleted_older_than_timestamp", removedOf[bookTracked](t, w), ids[3:4])
+		later := w.TrackingTimestamp()
+		must(t, w.Run(func(vm ecs.ViewMut[bookTracked]) { vm.ClearAllRemovedAndDeletedOlderThan(later) }))
+		sameSeq(t, "deleted after clearing up to a later timestamp", deletedOf[bookTracked](t, w), nil)
+		sameSeq(t, "removed after clearing up to a later timestamp", removedOf[bookTracked](t, w), nil)
 	})
 }
 

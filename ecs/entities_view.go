@@ -253,8 +253,8 @@ func (v *AllStoragesViewMut) borrowView(ctx *borrowCtx) (releaser, error) {
 		return nil, err
 	}
 	v.c.w = ctx.w
-	ctx.w.allNow = ctx.stamp()
-	// Purge what DeleteUnchecked left behind now, with the system's
+	ctx.w.allNow = ctx.w.nextTick() // now that it holds everything
+	// Purge what DeleteUnchecked left behind now, with the view's
 	// timestamp for tracking, so that nothing the system sees holds it.
 	ctx.w.stripDoomed()
 	return v.c, nil
@@ -264,7 +264,7 @@ func (c *allCore) release() {
 	if c == nil || c.w == nil {
 		return
 	}
-	c.w.stripDoomed() // with the system's timestamp, for tracking
+	c.w.stripDoomed() // with the view's timestamp, for tracking
 	c.w.allNow = 0
 	c.w.allLock.release(&c.b, true)
 	c.w = nil

@@ -349,10 +349,12 @@ func (s *sparseSet[T]) swapPos(i, j int) {
 	s.pages[a.Index()>>pageShift][a.Index()&pageMask] = sparseEntry(a, j)
 	s.pages[b.Index()>>pageShift][b.Index()&pageMask] = sparseEntry(b, i)
 	if t := s.track; t != nil {
-		if x := t.insertedAt; x != nil {
+		if t.kinds&TrackInsertion != 0 {
+			x := t.insertedAt
 			x[i], x[j] = x[j], x[i]
 		}
-		if x := t.modifiedAt; x != nil {
+		if t.kinds&TrackModification != 0 {
+			x := t.modifiedAt
 			xi, xj := x[i], x[j]
 			t.setModified(i, xj)
 			t.setModified(j, xi)

@@ -1,6 +1,9 @@
 package ecs_test
 
 import (
+	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -140,4 +143,153 @@ func TestMemoryUsageParts(t *testing.T) {
 			isTrue(t, m.AllocatedBytes <= limit, "allocated %d > %d", m.AllocatedBytes, limit)
 		})
 	}
+}
+
+// TestShrinkToFitKeepsTracking: ShrinkToFit releases the spare capacity of
+// a tracked storage's timestamps, all of it when the storage is empty,
+// and tracking goes on: for every combination of kinds, on an empty and a
+// non-empty storage, each change made after it is reported by every
+// query (and the queries for kinds not tracked still refuse).
+func TestShrinkToFitKeepsTracking(t *testing.T) {
+	for kinds := ecs.Tracking(1); kinds <= ecs.TrackAll; kinds++ {
+		for _, empty := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%v, empty %v", kinds, empty), func(t *testing.T) {
+				w := ecs.NewWorld()
+				must(t, ecs.TrackComponent[trPlain](w, kinds))
+				// 40 components, then all but 4 (or all) deleted: spare
+				// capacity for ShrinkToFit to release.
+				ids, err := ecs.BulkAddEntity1(w, make([]trPlain, 40))
+				must(t, err)
+				kept := ids[:4]
+				if empty {
+					kept = nil
+				}
+				for _, id := range ids[len(kept):] {
+					must(t, w.DeleteEntity(id))
+				}
+				withViewMut(t, w, func(vm ecs.ViewMut[trPlain]) {
+					vm.ClearAllInsertedAndModified()
+					vm.ClearAllRemovedAndDeleted()
+				})
+				must(t, w.ShrinkToFit())
+				equal(t, "TrackingOf after ShrinkToFit", ecs.TrackingOf[trPlain](w), kinds)
+
+				m := shrinkModel{kinds: kinds, ins: map[ecs.EntityID]bool{}, mod: map[ecs.EntityID]bool{}}
+				all := slices.Clone(ids)
+				m.check(t, w, "after ShrinkToFit", all)
+				var added []ecs.EntityID
+				for i := range 4 {
+					id, err := ecs.AddEntity1(w, trPlain{100 + i})
+					must(t, err)
+					added = append(added, id)
+					m.ins[id] = true
+				}
+				all = append(all, added...)
+				m.check(t, w, "after adding", all)
+				// One new component and one of the old modified.
+				modify := slices.Concat(added[1:2], kept[:min(len(kept), 1)])
+				withViewMut(t, w, func(vm ecs.ViewMut[trPlain]) {
+					for _, id := range modify {
+						vm.MustGet(id).V++
+						m.mod[id] = true
+					}
+				})
+				m.check(t, w, "after modifying", all)
+				// One new and one old deleted, one new and one old removed.
+				for _, id := range slices.Concat(added[2:3], kept[min(len(kept), 1):min(len(kept), 2)]) {
+					must(t, w.DeleteEntity(id))
+					m.gone(id)
+					m.del = append(m.del, id)
+				}
+				m.check(t, w, "after deleting", all)
+				for _, id := range slices.Concat(added[3:4], kept[min(len(kept), 2):min(len(kept), 3)]) {
+					_, _, err := ecs.Remove[trPlain](w, id)
+					must(t, err)
+					m.gone(id)
+					m.rem = append(m.rem, id)
+				}
+				m.check(t, w, "after removing", all)
+				// And again, with the storage at its new capacity.
+				must(t, w.ShrinkToFit())
+				m.check(t, w, "after a second ShrinkToFit", all)
+			})
+		}
+	}
+}
+
+// shrinkModel is what a storage of trPlain tracking kinds must report
+// outside workloads.
+type shrinkModel struct {
+	kinds    ecs.Tracking
+	ins, mod map[ecs.EntityID]bool
+	del, rem []ecs.EntityID // in order
+}
+
+// gone records that id lost its component.
+func (m *shrinkModel) gone(id ecs.EntityID) {
+	delete(m.ins, id)
+	delete(m.mod, id)
+}
+
+// check asks every tracking query of a View[trPlain] about the entities
+// in all, failing the test (without panicking) where the answer differs
+// from the model's.
+func (m *shrinkModel) check(t *testing.T, w *ecs.World, when string, all []ecs.EntityID) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("%s: a tracking query panicked: %v", when, r)
+		}
+	}()
+	withView(t, w, func(v ecs.View[trPlain]) {
+		changed := func(name string, need ecs.Tracking, c ecs.Changed[trPlain], err error, want func(ecs.EntityID) bool) {
+			t.Helper()
+			if m.kinds&need != need {
+				isTrue(t, errors.Is(err, ecs.ErrNotTracked), "%s: %s of %v: error %v, want ErrNotTracked", when, name, m.kinds, err)
+				return
+			}
+			must(t, err)
+			var wantIDs []ecs.EntityID
+			for _, id := range all {
+				if want(id) {
+					wantIDs = append(wantIDs, id)
+				}
+				equal(t, fmt.Sprintf("%s: %s.Contains(%v)", when, name, id), c.Contains(id), want(id))
+			}
+			sameSet(t, when+": "+name+" visits", changedIDs(t, c, nil), wantIDs)
+			equal(t, when+": "+name+".Count", c.Count(), len(wantIDs))
+		}
+		c, err := v.Inserted()
+		changed("Inserted", ecs.TrackInsertion, c, err, func(id ecs.EntityID) bool { return m.ins[id] })
+		c, err = v.Modified()
+		changed("Modified", ecs.TrackModification, c, err, func(id ecs.EntityID) bool { return m.mod[id] })
+		c, err = v.InsertedOrModified()
+		changed("InsertedOrModified", ecs.TrackInsertion|ecs.TrackModification, c, err, func(id ecs.EntityID) bool { return m.ins[id] || m.mod[id] })
+
+		logged := func(name string, need ecs.Tracking, seq func(func(ecs.EntityID) bool), err error, want []ecs.EntityID) {
+			t.Helper()
+			if m.kinds&need != need {
+				isTrue(t, errors.Is(err, ecs.ErrNotTracked), "%s: %s of %v: error %v, want ErrNotTracked", when, name, m.kinds, err)
+				return
+			}
+			must(t, err)
+			var got []ecs.EntityID
+			for id := range seq {
+				got = append(got, id)
+			}
+			sameSeq(t, when+": "+name, got, want)
+		}
+		d, err := v.Deleted()
+		logged("Deleted", ecs.TrackDeletion, func(yield func(ecs.EntityID) bool) {
+			for id := range d {
+				if !yield(id) {
+					return
+				}
+			}
+		}, err, m.del)
+		r, err := v.Removed()
+		logged("Removed", ecs.TrackRemoval, r, err, m.rem)
+		rd, err := v.RemovedOrDeleted()
+		logged("RemovedOrDeleted", ecs.TrackRemoval|ecs.TrackDeletion, rd, err, slices.Concat(m.rem, m.del))
+	})
 }

@@ -769,7 +769,7 @@ func (p *plan) shouldRun(s *planSystem) (bool, error) {
 func (c *planCond) eval(w *World, s *planSystem) (bool, error) {
 	last := s.lastRun
 	if !s.ran {
-		last = w.tick.Load() - ancient
+		last = w.firstWindow()
 	}
 	return c.evalIn(borrowCtx{w: w, by: c.name, inWorkload: true, last: last})
 }
@@ -782,10 +782,10 @@ func (c *planCond) evalOwn(w *World) (bool, error) {
 	now := w.nextTick()
 	last := c.lastRun
 	if !c.ran {
-		last = now - ancient
+		last = now - ancient/2 // as firstWindow, from this condition's own stamp
 	}
 	c.at = now
-	return c.evalIn(borrowCtx{w: w, by: c.name, inWorkload: true, last: last, now: now})
+	return c.evalIn(borrowCtx{w: w, by: c.name, inWorkload: true, last: last})
 }
 
 // evalIn evaluates the condition, its views borrowed with ctx.
@@ -860,18 +860,17 @@ func (s *planSystem) exec() {
 		}
 	}()
 	w := s.p.world
-	now := w.nextTick()
 	last := s.lastRun
 	if !s.ran {
-		last = now - ancient // the first run sees everything
+		last = w.firstWindow() // the first run sees everything
 	}
-	s.frame.ctx = borrowCtx{w: w, by: s.name, inWorkload: true, last: last, now: now}
+	s.frame.ctx = borrowCtx{w: w, by: s.name, inWorkload: true, last: last}
 	if s.tctx == nil {
 		s.err = s.shape.call(s.fn, s.frame)
 	} else {
 		s.execTraced()
 	}
-	s.lastRun, s.ran = now, true
+	s.lastRun, s.ran = s.frame.ctx.end, true
 	returned = true
 }
 

@@ -89,7 +89,7 @@ type planSystem struct {
 	npreds int32
 	gated  bool
 
-	lastRun uint64 // tracking timestamp of its last run
+	lastRun uint64 // tracking timestamp of the end of its last run
 	ran     bool   // lastRun is set
 	stats   SystemStats
 

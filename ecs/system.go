@@ -13,23 +13,17 @@ import (
 type borrowCtx struct {
 	w  *World
 	by string // the system name, or the World function
-	// Tracking (tracking.go). In a workload, now is the run's timestamp and
-	// last the system's previous one; outside, now is taken on first need.
+	// Tracking (tracking.go). In a workload, the views' window starts
+	// after last, the end of the system's previous run. sysShape.call
+	// sets end to the clock at the end of the run, read while the views
+	// are still held: the next run's last.
 	inWorkload bool
 	last       uint64
-	now        uint64
+	end        uint64
 	// held lists the group members whose storages the frame borrows
 	// exclusively itself (see groupBorrows): its Views of them take no
 	// borrow of their own.
 	held []typeKey
-}
-
-// stamp returns the timestamp of the run, taking one if it has none yet.
-func (ctx *borrowCtx) stamp() uint64 {
-	if ctx.now == 0 {
-		ctx.now = ctx.w.nextTick()
-	}
-	return ctx.now
 }
 
 // lockAll takes the shared borrow of all storages that every view holds.
@@ -602,11 +596,19 @@ func calleeOf(fn any) callee {
 }
 
 // call borrows (with f.ctx), calls fn and releases, even if fn panics.
+// It sets f.ctx.end before the release (or after a failed borrow).
 func (s *sysShape) call(fn callee, f *frame) (err error) {
 	if err := f.borrow(&f.ctx); err != nil {
+		f.ctx.end = f.ctx.w.tick.Load()
 		return err
 	}
-	defer f.release()
+	defer func() {
+		// Every change of the run has this timestamp or an earlier one;
+		// a change made after the release, through a later borrow, will
+		// have a later one.
+		f.ctx.end = f.ctx.w.tick.Load()
+		f.release()
+	}()
 	if fn.typed != nil {
 		return fn.typed(f.ptrs)
 	}

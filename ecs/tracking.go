@@ -132,13 +132,36 @@ func TrackingOf[T any](s Storages) Tracking {
 
 // Timestamps.
 //
-// The world has one clock. Every system run takes the next timestamp, and
-// so does every World-level change to a tracked storage made outside
-// systems; changes made in a system carry the system's timestamp. A
-// system in a workload sees the changes whose timestamp is after its own
-// previous run (and up to the current one, which includes its own
-// changes). Timestamps are 64-bit: at a billion system runs per second
-// the clock wraps after 584 years. Comparisons are wrap-safe anyway
+// The world has one clock, w.tick, which only moves forward. Every
+// exclusive borrow of a tracked storage (a ViewMut, in a system or a
+// World.Borrow) takes the next timestamp once it holds the storage, and
+// so do an AllStoragesViewMut and every World-level change to a tracked
+// storage; the changes made through the borrow carry its timestamp. So a
+// change's timestamp is newer than the end of every earlier borrow of its
+// storage.
+//
+// Readings of the clock are ordered against the changes made after them:
+//
+//   - A system in a workload sees the changes whose timestamp is after
+//     the end of its own previous run: the clock as it was when that run
+//     ended, read while its views were still held (borrowCtx.end). Its
+//     own changes are not newer than that, and the changes made to its
+//     storages after it are, since they are made through later borrows.
+//   - A clear of insertions or modifications takes a timestamp of its
+//     own, and the borrow that clears moves on to a later one
+//     (clearChanges): the borrow holds the storage, so no one else
+//     changes it meanwhile.
+//   - A mark read with TrackingTimestamp is not tied to a storage: a
+//     borrow held while it is read may still log deletions and removals
+//     with its older timestamp. World.marked keeps the newest mark, and
+//     logStamp moves such a borrow on to a newer timestamp first, so that
+//     the …OlderThan clears keep what is logged after the mark.
+//     Insertions and modifications need no such care: no clear takes a
+//     mark for them.
+//
+// A borrow's timestamp therefore moves only forward, and each log is in
+// timestamp order. Timestamps are 64-bit: at a billion borrows per
+// second the clock wraps after 584 years. Comparisons are wrap-safe anyway
 // (serial-number arithmetic: a is after b when a-b, modulo 2^64, is
 // below 2^63), so the clock can start anywhere; "never modified" is
 // stored as 2^62 ticks before the insertion, so it stays in the past
@@ -146,6 +169,13 @@ func TrackingOf[T any](s Storages) Tracking {
 
 // ancient is how far in the past "never" is put, relative to a stamp.
 const ancient = 1 << 62
+
+// firstWindow returns where the window of a system's first run in a
+// workload starts: it sees every change made in the 2^61 ticks before
+// now, and a component never modified (stored ancient ticks before its
+// insertion) stays unmodified in it, also one that the run itself inserts,
+// up to 2^61 ticks later.
+func (w *World) firstWindow() uint64 { return w.tick.Load() - ancient/2 }
 
 // newer reports whether ts is after since, wrap-safely.
 func newer(ts, since uint64) bool { return int64(ts-since) > 0 }
@@ -159,20 +189,36 @@ func (w *World) nextTick() uint64 {
 	return t
 }
 
-// TrackingTimestamp returns the world's current tracking timestamp: the
-// last one taken, so every change made so far has it or an earlier one.
-// Keep it to clear, later, the deletions and removals made up to it with
-// the …OlderThan methods of [ViewMut].
+// TrackingTimestamp returns the world's current tracking timestamp: every
+// deletion and removal logged so far has it or an earlier one, and every
+// one logged after the call has a later one, also when it is made through
+// a view that was borrowed before the call and is still held (by this
+// goroutine or a system running on another). Keep it to clear, later,
+// the deletions and removals made up to it with the …OlderThan methods
+// of [ViewMut].
 func (w *World) TrackingTimestamp() uint64 {
 	w.mustWorld("TrackingTimestamp")
-	return w.tick.Load()
+	return w.mark()
 }
 
 // TrackingTimestamp returns the world's current tracking timestamp (see
 // [World.TrackingTimestamp]).
 func (v AllStoragesViewMut) TrackingTimestamp() uint64 {
 	w, _ := v.world()
-	return w.tick.Load()
+	return w.mark()
+}
+
+// mark reads the clock for TrackingTimestamp, and keeps the reading in
+// w.marked unless a newer one is there already (another goroutine may
+// read a mark at the same time).
+func (w *World) mark() uint64 {
+	ts := w.tick.Load()
+	for {
+		m := w.marked.Load()
+		if (m != 0 && !newer(ts, m)) || w.marked.CompareAndSwap(m, ts) {
+			return ts
+		}
+	}
 }
 
 // tracker holds a storage's tracking state. A storage that tracks nothing
@@ -192,6 +238,8 @@ type tracker[T any] struct {
 // type: the timestamps kept per position, which joins read and mark
 // without knowing the type.
 type stamps struct {
+	// kinds is what the storage tracks. It alone says so: a slice below
+	// may be nil for a kind tracked (ShrinkToFit of an empty storage).
 	kinds Tracking
 	w     *World
 	// now is the timestamp of changes made through the ViewMut holding the
@@ -313,7 +361,7 @@ func filled[E any](n, c int, v E) []E {
 	return s
 }
 
-// stamp returns the timestamp of a change made now: the holding system's,
+// stamp returns the timestamp of a change made now: the holding borrow's,
 // the AllStoragesViewMut's, or a new one for a World-level change.
 func (t *stamps) stamp() uint64 {
 	if t.now != 0 {
@@ -325,6 +373,27 @@ func (t *stamps) stamp() uint64 {
 	return t.w.nextTick()
 }
 
+// logStamp returns the timestamp of a deletion or removal logged now: as
+// stamp, but newer than every mark TrackingTimestamp has returned. A
+// borrow whose timestamp is not newer (it was taken before the mark was
+// read) moves on to a new one, for this entry and its later changes.
+// Only the goroutine holding the borrow writes its timestamps: t.now
+// (its ViewMut or World-level iteration) and, while an
+// AllStoragesViewMut holds every storage, allNow.
+func (t *stamps) logStamp() uint64 {
+	ts := t.stamp()
+	if m := t.w.marked.Load(); m != 0 && !newer(ts, m) {
+		ts = t.w.nextTick()
+		if t.now != 0 {
+			t.now = ts
+		}
+		if t.w.allNow != 0 {
+			t.w.allNow = ts
+		}
+	}
+	return ts
+}
+
 // The hooks below keep the tracker in step with its storage, which calls
 // them only when it has a tracker. They are kept out of line so the
 // storage's own paths stay small.
@@ -334,10 +403,10 @@ func (t *stamps) stamp() uint64 {
 //go:noinline
 func (t *stamps) appended() {
 	ts := t.stamp()
-	if t.insertedAt != nil {
+	if t.kinds&TrackInsertion != 0 {
 		t.insertedAt = append(t.insertedAt, ts)
 	}
-	if t.modifiedAt != nil {
+	if t.kinds&TrackModification != 0 {
 		t.modifiedAt = append(t.modifiedAt, ts-ancient)
 		if len(t.modBlock) < blocks(len(t.modifiedAt)) {
 			t.modBlock = append(t.modBlock, summaryOf(ts-ancient))
@@ -351,7 +420,7 @@ func (t *stamps) appended() {
 //
 //go:noinline
 func (t *stamps) replaced(i int) {
-	if t.modifiedAt != nil {
+	if t.kinds&TrackModification != 0 {
 		t.setModified(i, t.stamp())
 	}
 }
@@ -362,14 +431,17 @@ func (t *stamps) replaced(i int) {
 //
 //go:noinline
 func (t *tracker[T]) tookOver(old EntityID, v *T, i int) {
-	ts := t.stamp()
+	var ts uint64
 	if t.kinds&TrackDeletion != 0 {
+		ts = t.logStamp()
 		t.deletions = append(t.deletions, deletion[T]{id: old, at: ts, v: *v})
+	} else {
+		ts = t.stamp()
 	}
-	if t.insertedAt != nil {
+	if t.kinds&TrackInsertion != 0 {
 		t.insertedAt[i] = ts
 	}
-	if t.modifiedAt != nil {
+	if t.kinds&TrackModification != 0 {
 		t.setModified(i, ts-ancient)
 	}
 }
@@ -377,11 +449,13 @@ func (t *tracker[T]) tookOver(old EntityID, v *T, i int) {
 // gone records that the component at i leaves, and the one at last moves
 // into its place (swap-remove).
 func (t *stamps) gone(i, last int) {
-	if a := t.insertedAt; a != nil {
+	if t.kinds&TrackInsertion != 0 {
+		a := t.insertedAt
 		a[i] = a[last]
 		t.insertedAt = a[:last]
 	}
-	if a := t.modifiedAt; a != nil {
+	if t.kinds&TrackModification != 0 {
+		a := t.modifiedAt
 		t.setModified(i, a[last])
 		t.modifiedAt = a[:last]
 		t.modBlock = t.modBlock[:blocks(last)]
@@ -393,7 +467,7 @@ func (t *stamps) gone(i, last int) {
 //go:noinline
 func (t *tracker[T]) deleted(id EntityID, v *T, i, last int) {
 	if t.kinds&TrackDeletion != 0 {
-		t.deletions = append(t.deletions, deletion[T]{id: id, at: t.stamp(), v: *v})
+		t.deletions = append(t.deletions, deletion[T]{id: id, at: t.logStamp(), v: *v})
 	}
 	t.gone(i, last)
 }
@@ -403,7 +477,7 @@ func (t *tracker[T]) deleted(id EntityID, v *T, i, last int) {
 //go:noinline
 func (t *tracker[T]) removed(id EntityID, i, last int) {
 	if t.kinds&TrackRemoval != 0 {
-		t.removals = append(t.removals, removal{id: id, at: t.stamp()})
+		t.removals = append(t.removals, removal{id: id, at: t.logStamp()})
 	}
 	t.gone(i, last)
 }
@@ -411,15 +485,15 @@ func (t *tracker[T]) removed(id EntityID, i, last int) {
 // cleared records the deletion of every component.
 func (t *tracker[T]) cleared(ids []EntityID, data []T) {
 	if t.kinds&TrackDeletion != 0 {
-		ts := t.stamp()
+		ts := t.logStamp()
 		for i, id := range ids {
 			t.deletions = append(t.deletions, deletion[T]{id: id, at: ts, v: data[i]})
 		}
 	}
-	if t.insertedAt != nil {
+	if t.kinds&TrackInsertion != 0 {
 		t.insertedAt = t.insertedAt[:0]
 	}
-	if t.modifiedAt != nil {
+	if t.kinds&TrackModification != 0 {
 		t.modifiedAt = t.modifiedAt[:0]
 		t.modBlock = t.modBlock[:0]
 	}
@@ -430,9 +504,9 @@ func (t *tracker[T]) cleared(ids []EntityID, data []T) {
 //
 //go:noinline
 func (t *stamps) markFirst(n int) {
-	if a := t.modifiedAt; a != nil {
+	if t.kinds&TrackModification != 0 {
 		now := t.stamp()
-		fill(a[:n], now)
+		fill(t.modifiedAt[:n], now)
 		t.summarise(n, now)
 	}
 }
@@ -475,7 +549,7 @@ func pending(now uint64) modSummary { return modSummary{max: now, rest: now} }
 // the iteration marks them, with the timestamp of this World-level change.
 // endWorldMarks must follow.
 func worldMarks[T any](s *sparseSet[T]) opTrack {
-	if t := s.track; t != nil && t.modifiedAt != nil {
+	if t := s.track; t != nil && t.kinds&TrackModification != 0 {
 		if t.now == 0 {
 			t.now = t.stamp()
 		}
@@ -510,7 +584,7 @@ func (t *stamps) admits(op *opTrack, i int) bool {
 
 // mark records that the component at i is handed out for writing.
 func (t *stamps) mark(i int) {
-	if t.modifiedAt != nil {
+	if t.kinds&TrackModification != 0 {
 		// As setModified, knowing that t.now is the newest timestamp
 		// the storage has seen.
 		t.modifiedAt[i] = t.now

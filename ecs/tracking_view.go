@@ -283,10 +283,13 @@ func (c *viewCore[T]) removedOrDeleted(epoch uint64, view string) (iter.Seq[Enti
 // Clearing. Inside workloads there is no need to clear insertions and
 // modifications: each system sees what changed since its own previous run.
 // Outside workloads ([World.Run], [World.Borrow]), views see what changed
-// since the last clear. The deletion and removal logs keep their entries,
-// in or out of workloads, until cleared: clear them (all, or the entries
-// older than a timestamp every interested system has passed) to bound
-// their memory. Clearing what T does not track does nothing.
+// since the last clear; the clears of insertions and modifications move
+// only that window, also when a system of a workload calls them (its own
+// window and the others' stay as they were). The deletion and removal
+// logs keep their entries, in or out of workloads, until cleared: clear
+// them (all, or the entries older than a timestamp every interested
+// system has passed) to bound their memory. Clearing what T does not
+// track does nothing.
 
 // ClearAllInserted starts the window of insertions seen outside workloads
 // now: the insertions made so far are no longer reported there.

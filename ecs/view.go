@@ -126,7 +126,7 @@ func (v ViewMut[T]) joinView() (*viewCore[T], partKey) {
 // a workload, after the last clear outside).
 func (c *viewCore[T]) trackOp(k partKey) (op opTrack) {
 	t := c.s.track
-	op.mark = k.mut && t.modifiedAt != nil
+	op.mark = k.mut && t.kinds&TrackModification != 0
 	if k.kinds != 0 {
 		op.filter = k.kinds
 		if c.inWorkload {
@@ -207,7 +207,9 @@ func (c *viewCore[T]) borrow(ctx *borrowCtx, s *sparseSet[T], kind accessKind, k
 	if s.track != nil {
 		c.inWorkload, c.last = ctx.inWorkload, ctx.last
 		if kind.exclusive() {
-			s.track.now = ctx.stamp()
+			// Taken now that the storage is held: later than every
+			// earlier borrow's end (see Timestamps in tracking.go).
+			s.track.now = ctx.w.nextTick()
 		}
 	}
 	return nil
@@ -426,7 +428,7 @@ func allMut[T any](c *viewCore[T], epoch uint64) iter.Seq[*T] {
 	return func(yield func(*T) bool) {
 		s := c.store(epoch)
 		data, t := s.data, s.track
-		if t != nil && t.modifiedAt != nil {
+		if t != nil && t.kinds&TrackModification != 0 {
 			mod, sum, now := t.modifiedAt[:len(data)], t.modBlock[:blocks(len(data))], t.now
 			for lo := 0; lo < len(data); lo += 8 {
 				b := &sum[lo>>3]
@@ -457,7 +459,7 @@ func withIDMut[T any](c *viewCore[T], epoch uint64) iter.Seq2[EntityID, *T] {
 	return func(yield func(EntityID, *T) bool) {
 		s := c.store(epoch)
 		data, ids, t := s.data, s.dense[:len(s.data)], s.track
-		if t != nil && t.modifiedAt != nil {
+		if t != nil && t.kinds&TrackModification != 0 {
 			mod, sum, now := t.modifiedAt[:len(data)], t.modBlock[:blocks(len(data))], t.now
 			for lo := 0; lo < len(data); lo += 8 {
 				b := &sum[lo>>3]

@@ -45,6 +45,10 @@ type World struct {
 	// allNow is the timestamp of the system holding an AllStoragesViewMut,
 	// 0 when none does: changes made through it carry it.
 	allNow uint64
+	// marked is the newest timestamp TrackingTimestamp returned, 0 before
+	// the first: deletions and removals logged after it carry a newer one
+	// (stamps.logStamp).
+	marked atomic.Uint64
 	// align holds the joins' requests for re-alignment (align.go).
 	align aligner
 	// eaching counts the Each1 … Each8 calls through an
