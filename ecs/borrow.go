@@ -60,7 +60,9 @@ func (b *borrower) access() string {
 // Taking and giving back an exclusive borrow costs one atomic
 // read-modify-write each (a World-level change does both, so they are on its
 // per-entity path). Shared borrows also update the holder list under mu:
-// they are taken once per view per system run, not per entity.
+// they are taken once per view per system run, not per entity. Peeks
+// (peek) are shared borrows that skip the list, for reads that may be
+// made once per entity.
 type borrowState struct {
 	n    atomic.Int32
 	excl atomic.Pointer[borrower]
@@ -127,6 +129,27 @@ func (s *borrowState) release(b *borrower, excl bool) {
 	s.mu.Unlock()
 	s.n.Add(-1)
 }
+
+// peek takes a shared borrow that is counted but not listed among the
+// holders, and reports whether it could (false if the borrow is held
+// exclusively). It is for a read that lasts one call and may be made once
+// per entity (World.IsAlive): listing it would cost a lock and a search.
+// A conflict while only peeks hold s names no holder (see conflict).
+// endPeek gives the borrow back.
+func (s *borrowState) peek() bool {
+	for {
+		n := s.n.Load()
+		if n < 0 {
+			return false
+		}
+		if s.n.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
+// endPeek gives back a borrow taken by peek.
+func (s *borrowState) endPeek() { s.n.Add(-1) }
 
 func (s *borrowState) addShared(b *borrower) {
 	s.mu.Lock()

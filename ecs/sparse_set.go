@@ -107,6 +107,9 @@ type sparseSet[T any] struct {
 	typ  reflect.Type
 	name string
 	lock borrowState
+	// tracked is track.kinds (0 without track), for TrackingOf, which
+	// reads it without borrowing the storage.
+	tracked atomic.Uint32
 }
 
 // sparseIndex is the part of a storage that does not depend on its

@@ -115,13 +115,13 @@ func TrackComponent[T any](s Storages, t Tracking) error {
 	return nil
 }
 
-// TrackingOf returns what the storage of T tracks.
+// TrackingOf returns what the storage of T tracks. It borrows nothing:
+// what a storage tracks only grows, and it reads it atomically, so it
+// never conflicts and never races with [TrackComponent] on another
+// goroutine (it returns what the storage tracked before or after it).
 func TrackingOf[T any](s Storages) Tracking {
 	w, _ := s.world()
-	if t := storageFor[T](w).track; t != nil {
-		return t.kinds
-	}
-	return 0
+	return Tracking(storageFor[T](w).tracked.Load())
 }
 
 // Timestamps.
@@ -254,6 +254,7 @@ func (s *sparseSet[T]) enableTracking(kinds Tracking, w *World) {
 	}
 	t.kinds |= kinds
 	s.track = t
+	s.tracked.Store(uint32(t.kinds))
 }
 
 // blocks returns how many blocks of modBlock cover n timestamps.

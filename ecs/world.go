@@ -189,22 +189,66 @@ func (w *World) AddEntity() (EntityID, error) {
 
 // IsAlive reports whether id is a live entity of this world: whether this
 // world has a live entity with id's index and generation (an id issued by
-// another world is taken as this world's: see [EntityID]). It reads the
-// entities storage without borrowing it, and must not race with a system
-// that adds or deletes entities.
+// another world is taken as this world's: see [EntityID]).
+//
+// Like [Get], it borrows all storages and the entities storage shared for
+// the call, so that it never races with a change to the entities made
+// elsewhere. Having no error to return, it panics with the [*BorrowError]
+// when they are borrowed exclusively: while a World-level change runs on
+// another goroutine, or a system (or [World.Borrow]) holds an
+// [EntitiesViewMut] or an [AllStoragesViewMut], also on this goroutine.
+// Inside such a system, ask the view: [EntitiesViewMut.IsAlive],
+// [AllStoragesViewMut.IsAlive].
 //
 // Panics if w is nil.
 func (w *World) IsAlive(id EntityID) bool {
 	w.mustWorld("IsAlive")
-	return w.ents.isAlive(id)
+	w.peekEntities(isAliveRead)
+	alive := w.ents.isAlive(id)
+	w.endPeekEntities()
+	return alive
 }
 
 // EntityCount returns the number of live entities.
 //
+// It borrows as [World.IsAlive] does, and panics as it does with the
+// [*BorrowError] when the entities may be changing elsewhere. Inside a
+// system that holds an [EntitiesViewMut], use [EntitiesViewMut.Len].
+//
 // Panics if w is nil.
 func (w *World) EntityCount() int {
 	w.mustWorld("EntityCount")
-	return w.ents.live
+	w.peekEntities(entityCountRead)
+	n := w.ents.live
+	w.endPeekEntities()
+	return n
+}
+
+var (
+	isAliveRead     = &borrower{kind: accWorldRead, view: "World-level read", by: "World.IsAlive"}
+	entityCountRead = &borrower{kind: accWorldRead, view: "World-level read", by: "World.EntityCount"}
+)
+
+// peekEntities borrows all storages and the entities storage shared for
+// b, a World method that reads the entities and has no error to return:
+// it panics with the *BorrowError if either is held exclusively. The
+// borrows are peeks (see borrowState.peek): taken per call, as often as
+// once per entity, they cost two atomic operations each. endPeekEntities
+// gives them back.
+func (w *World) peekEntities(b *borrower) {
+	if !w.allLock.peek() {
+		panic(w.allLock.conflict(b, allName))
+	}
+	if !w.entLock.peek() {
+		w.allLock.endPeek()
+		panic(w.entLock.conflict(b, "entities"))
+	}
+}
+
+// endPeekEntities gives back the borrows of peekEntities.
+func (w *World) endPeekEntities() {
+	w.entLock.endPeek()
+	w.allLock.endPeek()
 }
 
 // DeleteEntity deletes id and all its components.
