@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/slipway-ecs/slipway/ecs"
 )
@@ -138,4 +139,93 @@ func BenchmarkParEachHeavy(b *testing.B) {
 		b.ReportMetric(seq/(float64(b.Elapsed().Nanoseconds())/float64(b.N)), "speedup")
 		b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "procs")
 	})
+}
+
+// chunkMeeting lets the chunks of a parallel pass prove that they run at
+// once: the first call of arrive waits for a second call, which only
+// another chunk, running at the same time on another goroutine, can
+// make. A pass that ran its chunks one after the other would wait in
+// vain: arrive gives up after 10 s (a limit for failure only: in a
+// passing run the second chunk comes at once) and records the miss.
+type chunkMeeting struct {
+	arrived atomic.Int32
+	met     chan struct{}
+	missed  atomic.Bool
+}
+
+func newChunkMeeting() *chunkMeeting { return &chunkMeeting{met: make(chan struct{})} }
+
+func (r *chunkMeeting) arrive() {
+	select {
+	case <-r.met:
+		return // met already: the rest of the pass goes on at full speed
+	default:
+	}
+	if r.arrived.Add(1) == 2 {
+		close(r.met)
+	}
+	select {
+	case <-r.met:
+	case <-time.After(10 * time.Second):
+		r.missed.Store(true)
+	}
+}
+
+// check fails the test unless two chunks met.
+func (r *chunkMeeting) check(t *testing.T, what string) {
+	t.Helper()
+	if r.missed.Load() || r.arrived.Load() < 2 {
+		t.Errorf("%s: its chunks did not run at once (the first waited 10 s for another, %d arrived)", what, r.arrived.Load())
+	}
+}
+
+// TestParEachRunsChunksAtOnce: every parallel iteration runs its chunks
+// on several goroutines at once, on a world given a pool of two workers:
+// each of its first two chunks waits for the other at a chunkMeeting, so a
+// pass that ran them one at a time on the caller fails. The bulk calls'
+// parallel paths are covered by TestParallelForRunsChunksAtOnce (their
+// per-chunk work runs no code of the caller's: a test cannot stop it
+// mid-chunk from outside).
+func TestParEachRunsChunksAtOnce(t *testing.T) {
+	n := 2 * ecs.ParallelMin // two chunks at the default grain
+	cases := []struct {
+		name string
+		run  func(r *chunkMeeting) any // a system
+	}{
+		{"View.ParEach", func(r *chunkMeeting) any {
+			return func(p ecs.View[wPos]) { p.ParEach(func(*wPos) { r.arrive() }) }
+		}},
+		{"ViewMut.ParEach", func(r *chunkMeeting) any {
+			return func(p ecs.ViewMut[wPos]) { p.ParEach(func(x *wPos) { r.arrive(); x.Y++ }) }
+		}},
+		{"View.ParEachMin", func(r *chunkMeeting) any {
+			return func(p ecs.View[wPos]) { p.ParEachMin(16, func(*wPos) { r.arrive() }) }
+		}},
+		{"ViewMut.ParEachMin", func(r *chunkMeeting) any {
+			return func(p ecs.ViewMut[wPos]) { p.ParEachMin(16, func(x *wPos) { r.arrive(); x.Y++ }) }
+		}},
+		{"Join2.ParEach", func(r *chunkMeeting) any {
+			return func(p ecs.ViewMut[wPos], v ecs.View[wVel]) {
+				ecs.Join2(p, v).ParEach(func(x *wPos, y *wVel) { r.arrive(); x.X += y.X })
+			}
+		}},
+		{"Join2.ParEachMin", func(r *chunkMeeting) any {
+			return func(p ecs.ViewMut[wPos], v ecs.View[wVel]) {
+				ecs.Join2(p, v).ParEachMin(16, func(x *wPos, y *wVel) { r.arrive(); x.X += y.X })
+			}
+		}},
+	}
+	pool := ecs.NewPool(2)
+	defer pool.Close()
+	w := ecs.NewWorld()
+	w.SetPool(pool)
+	_, err := ecs.BulkAddEntity2(w, make([]wPos, n), make([]wVel, n))
+	noErr(t, err)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := newChunkMeeting()
+			noErr(t, w.Run(c.run(r)))
+			r.check(t, c.name)
+		})
+	}
 }

@@ -21,9 +21,10 @@ import (
 // GOMAXPROCS-1 workers (the caller is the other goroutine at work), unless
 // it is given one with [World.SetPool]: worlds that share a pool share its
 // workers, and together use no more goroutines than it has. Parallel
-// iterations ([ViewMut.ParEach], the joins' ParEach, and the bulk calls
-// that split their work) do not know which world they serve: they share
-// one process-wide pool, made and sized the same way.
+// iterations ([View.ParEach], [ViewMut.ParEach], the joins' ParEach) run
+// on the pool of the world their views belong to; the bulk calls that
+// split their work share one process-wide pool, made and sized as a
+// world's own.
 //
 // A worker starts when a job needs it, and one with nothing to do blocks
 // until a job comes, so an idle pool costs no CPU (unless spinning is
@@ -420,8 +421,8 @@ func (w *World) SetPool(p *Pool) {
 // and with every borrow released.
 var ErrGoexit = errors.New("ecs: runtime.Goexit called on a worker goroutine of the pool")
 
-// sharedPool is the pool of parallel iterations, which do not know their
-// world.
+// sharedPool is the pool of the parallel passes that have no world's pool
+// at hand: the bulk calls' (parallelFor).
 var sharedPool = sync.OnceValue(func() *Pool { return NewPool(-1) })
 
 // SetTracing turns tracing and profiling of workload runs on or off. When
