@@ -41,14 +41,15 @@ type refSet[T any] struct {
 	dense []ecs.EntityID
 	data  []T
 	// color staggers the storage's pages and arrays against the other
-	// storages' as Slipway does (ecs/stagger.go): pages start color cache
-	// lines into their allocation, ids 3×color lines and components
-	// 3×color+1 lines (for arrays of 4 KiB or more).
+	// storages': pages start color cache lines into their allocation,
+	// ids 3×color lines and components 3×color+1 lines (for arrays of
+	// 4 KiB or more). Slipway no longer does this: its pages and arrays
+	// are plain allocations.
 	color int
 }
 
 // refPageWords is the size of a page's allocation in words: 9,472 bytes,
-// as in Slipway.
+// a page (8 KiB, as in Slipway) and room for its offset.
 const refPageWords = 9472 / 8
 
 // newPage allocates a page at the storage's offset.

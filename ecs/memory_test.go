@@ -133,10 +133,10 @@ func TestMemoryUsageParts(t *testing.T) {
 			equal(t, "tracking bytes", m.TrackingBytes, n*c.track)
 			equal(t, "used bytes", m.UsedBytes, m.DataBytes+m.IDBytes+m.PageBytes+m.TrackingBytes)
 			// Allocated: at least what is used, and at most the arrays'
-			// growth (append's doubling) plus the pages' stagger (1,280
-			// bytes each) and the page table.
+			// growth (append's doubling) plus the pages (at most five, of
+			// 8 KiB each) and the page table.
 			isTrue(t, m.AllocatedBytes >= m.UsedBytes, "allocated %d < used %d", m.AllocatedBytes, m.UsedBytes)
-			limit := 2*(m.DataBytes+m.IDBytes+m.TrackingBytes) + 5*9472 + 4096
+			limit := 2*(m.DataBytes+m.IDBytes+m.TrackingBytes) + 5*8192 + 4096
 			isTrue(t, m.AllocatedBytes <= limit, "allocated %d > %d", m.AllocatedBytes, limit)
 		})
 	}

@@ -91,7 +91,7 @@ func writeMemory(b *strings.Builder, rows []memRow, n int) {
 	}
 	b.WriteString("## Memory\n\n")
 	fmt.Fprintf(b, "Bytes per entity taken by one component type (two float64, 16 bytes) in a world of %s entities that have it and a second one, read from `World.MemoryUsage`. ", groupThousands(int64(n)))
-	b.WriteString("**Used** is the components (data), their entity ids in the dense array, and the sparse pages that map entity indices to positions (8 KiB per 1,024 indices; none for the storage's identity prefix, the entities that were created in order with the component in a new or emptied world, which need no mapping); **allocated** adds the arrays' spare capacity, the few cache lines each page and large array is offset by so that storages used together do not share cache sets, and the page table. ")
+	b.WriteString("**Used** is the components (data), their entity ids in the dense array, and the sparse pages that map entity indices to positions (8 KiB per 1,024 indices; none for the storage's identity prefix, the entities that were created in order with the component in a new or emptied world, which need no mapping); **allocated** adds the arrays' spare capacity and the page table. ")
 	b.WriteString("A plain Go slice of the same structs takes 16 bytes per entity, plus up to a quarter more of spare capacity when it is grown one append at a time. ")
 	b.WriteString("The report command computes this table itself, with the code it was built from: it depends on the code, not on the machine, and nothing in it is timed.\n\n")
 	b.WriteString("| filled with | data | ids | sparse pages | used | allocated |\n| --- | ---: | ---: | ---: | ---: | ---: |\n")
