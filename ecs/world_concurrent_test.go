@@ -3,6 +3,7 @@ package ecs_test
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -228,7 +229,11 @@ func TestWorldMethodsDoNotRace(t *testing.T) {
 		failures = append(failures, err)
 		mu.Unlock()
 	}
+	// stopped also yields: where goroutines take turns on one thread
+	// (js/wasm), a churner that never blocked would keep the callers
+	// from running.
 	stopped := func() bool {
+		runtime.Gosched()
 		select {
 		case <-stop:
 			return true
