@@ -67,7 +67,7 @@ type plan struct {
 type planSystem struct {
 	idx      int
 	name     string
-	path     string // the workloads containing it: "main_loop/filter_vel"
+	path     string // the workloads containing it: "main_loop/filter_vel" (see pathName)
 	fn       callee
 	shape    *sysShape
 	frame    *frame
@@ -82,6 +82,9 @@ type planSystem struct {
 	preds    []edge
 	reason   string // why it is not in an earlier batch
 	p        *plan
+	// workloads are the names of the workloads containing it, outermost
+	// first, as given (path writes them escaped).
+	workloads []string
 	// succ lists the systems that follow it (each once), npreds the
 	// systems it follows; gated says that only the caller may start it
 	// (OnCaller, or run conditions to evaluate first). See plan.runParallel.
@@ -103,6 +106,7 @@ type planSystem struct {
 type edge struct {
 	from   int
 	reason string
+	label  string // the label of an explicit constraint; "" for a conflict
 }
 
 // planCond is a run condition.
@@ -138,6 +142,7 @@ type condLevel struct {
 
 type flatCtx struct {
 	path   string
+	names  []string // the workloads' names, outermost first
 	labels []string
 	before []string
 	after  []string
@@ -157,7 +162,7 @@ func buildPlan(name string, items []any, groups []*group, gen uint64) (*plan, er
 	if len(items) == 0 {
 		return nil, &WorkloadBuildError{Workload: name, Reason: "the workload has no system"}
 	}
-	if err := b.flatten(items, flatCtx{path: name, labels: []string{name}}); err != nil {
+	if err := b.flatten(items, flatCtx{path: pathName(name), names: []string{name}, labels: []string{name}}); err != nil {
 		return nil, err
 	}
 	if err := b.order(); err != nil {
@@ -225,13 +230,14 @@ func (b *planBuilder) flatten(items []any, ctx flatCtx) error {
 				return &WorkloadBuildError{Workload: ctx.path, Reason: fmt.Sprintf("item %d is a nested workload with no name", i+1)}
 			}
 			if len(x.items) == 0 {
-				return &WorkloadBuildError{Workload: ctx.path + "/" + x.name, Reason: "the workload has no system"}
+				return &WorkloadBuildError{Workload: ctx.path + "/" + pathName(x.name), Reason: "the workload has no system"}
 			}
 			if x.err != nil {
-				return &WorkloadBuildError{Workload: ctx.path + "/" + x.name, Err: x.err}
+				return &WorkloadBuildError{Workload: ctx.path + "/" + pathName(x.name), Err: x.err}
 			}
 			inner := flatCtx{
-				path:   ctx.path + "/" + x.name,
+				path:   ctx.path + "/" + pathName(x.name),
+				names:  concat(ctx.names, []string{x.name}),
 				labels: concat(ctx.labels, []string{x.name}, x.labels),
 				before: concat(ctx.before, x.before),
 				after:  concat(ctx.after, x.after),
@@ -273,6 +279,19 @@ func (b *planBuilder) flatten(items []any, ctx flatCtx) error {
 	return nil
 }
 
+// pathName is a workload's name as written in a workload path, where "/"
+// separates the names: with each "%" written "%25" and each "/" written
+// "%2F", so that a path reads one way only ("phys%2Fics" is the
+// workload "phys/ics"; "phys/ics" is "ics" inside "phys").
+func pathName(name string) string {
+	if !strings.ContainsAny(name, "%/") {
+		return name
+	}
+	return pathEscaper.Replace(name)
+}
+
+var pathEscaper = strings.NewReplacer("%", "%25", "/", "%2F")
+
 func concat(lists ...[]string) []string {
 	var out []string
 	for _, l := range lists {
@@ -293,19 +312,20 @@ func (b *planBuilder) addSystem(spec *SystemSpec, ctx flatCtx) error {
 		return &WorkloadBuildError{Workload: ctx.path, System: spec.name, Err: err}
 	}
 	s := &planSystem{
-		idx:      len(b.p.systems),
-		name:     spec.name,
-		path:     ctx.path,
-		fn:       calleeOf(spec.fn),
-		shape:    shape,
-		frame:    shape.newFrame(),
-		access:   appendNew(nil, shape.access...),
-		labels:   concat([]string{spec.name}, spec.labels, ctx.labels),
-		before:   concat(spec.before, ctx.before),
-		after:    concat(spec.after, ctx.after),
-		onCaller: spec.onCaller,
-		wconds:   ctx.wconds,
-		p:        b.p,
+		idx:       len(b.p.systems),
+		name:      spec.name,
+		path:      ctx.path,
+		workloads: ctx.names,
+		fn:        calleeOf(spec.fn),
+		shape:     shape,
+		frame:     shape.newFrame(),
+		access:    appendNew(nil, shape.access...),
+		labels:    concat([]string{spec.name}, spec.labels, ctx.labels),
+		before:    concat(spec.before, ctx.before),
+		after:     concat(spec.after, ctx.after),
+		onCaller:  spec.onCaller,
+		wconds:    ctx.wconds,
+		p:         b.p,
 	}
 	for _, c := range spec.conds {
 		pc, err := newCond(c, spec.name)
@@ -472,9 +492,9 @@ func (b *planBuilder) order() error {
 	}
 	// Explicit edges.
 	succ := make([][]edge, n) // succ[u] = edges u->v, with edge.from = v
-	addExplicit := func(u, v int, reason string) {
-		succ[u] = append(succ[u], edge{from: v, reason: reason})
-		p.systems[v].preds = append(p.systems[v].preds, edge{from: u, reason: reason})
+	addExplicit := func(u, v int, label, reason string) {
+		succ[u] = append(succ[u], edge{from: v, reason: reason, label: label})
+		p.systems[v].preds = append(p.systems[v].preds, edge{from: u, reason: reason, label: label})
 	}
 	for _, s := range p.systems {
 		for _, l := range s.before {
@@ -483,7 +503,7 @@ func (b *planBuilder) order() error {
 				return &WorkloadBuildError{Workload: p.name, System: s.name, Reason: fmt.Sprintf("Before(%q): no system has the label %q", l, l)}
 			}
 			for _, t := range targets {
-				addExplicit(s.idx, t, "ordered: "+s.name+" runs before "+strconvQuote(l))
+				addExplicit(s.idx, t, l, "ordered: "+strconvQuote(s.name)+" runs before "+strconvQuote(l))
 			}
 		}
 		for _, l := range s.after {
@@ -492,7 +512,7 @@ func (b *planBuilder) order() error {
 				return &WorkloadBuildError{Workload: p.name, System: s.name, Reason: fmt.Sprintf("After(%q): no system has the label %q", l, l)}
 			}
 			for _, t := range targets {
-				addExplicit(t, s.idx, "ordered: "+s.name+" runs after "+strconvQuote(l))
+				addExplicit(t, s.idx, l, "ordered: "+strconvQuote(s.name)+" runs after "+strconvQuote(l))
 			}
 		}
 	}
@@ -647,7 +667,7 @@ func findCycle(systems []*planSystem, succ [][]edge) string {
 	visit = func(v int) bool {
 		color[v] = grey
 		for _, e := range succ[v] {
-			label := edgeLabel(e.reason)
+			label := e.label
 			if color[e.from] == grey {
 				// the cycle is the stack from e.from to v, then back to e.from
 				start := 0
@@ -689,21 +709,10 @@ func findCycle(systems []*planSystem, succ [][]edge) string {
 	return ""
 }
 
-// edgeLabel extracts the quoted label from an explicit edge's reason.
-func edgeLabel(reason string) string {
-	if i := strings.IndexByte(reason, '"'); i >= 0 {
-		var s string
-		if _, err := fmt.Sscanf(reason[i:], "%q", &s); err == nil {
-			return s
-		}
-	}
-	return reason
-}
-
 // SystemStats are the timing statistics of one system in one workload,
 // collected while tracing is on (see [World.SetTracing]).
 type SystemStats struct {
-	Workload string        // the workload path: "main_loop/filter_vel"
+	Workload string        // the workload path: "main_loop/filter_vel" (see [PlanSystem])
 	System   string        // the system's name
 	Runs     int           // how many times it ran (skipped runs not counted)
 	Last     time.Duration // the duration of its last run

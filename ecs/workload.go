@@ -155,6 +155,10 @@ type WorkloadSpec struct {
 // [*WorkloadSpec]) under a name, to nest in another workload:
 //
 //	w.AddWorkload("main_loop", increment, ecs.Workload("filter_vel", flagDeletedVel, clearDeletedVel))
+//
+// Errors and reports name a system's workloads by their path, the names
+// joined by "/" ("main_loop/filter_vel"), where a "/" in a name is
+// written "%2F" and a "%" is written "%25" (see [PlanSystem]).
 func Workload(name string, items ...any) *WorkloadSpec {
 	return &WorkloadSpec{name: name, items: items}
 }

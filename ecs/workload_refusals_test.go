@@ -278,12 +278,12 @@ func TestPlanListsConditionAccessOnce(t *testing.T) {
 	))
 	p, err := w.WorkloadPlan("w")
 	must(t, err)
-	const want = `workload w: 2 systems in 2 batches
+	const want = `workload "w": 2 systems in 2 batches
 batch 0:
-  fail (in w/inner) {UniqueView[ecs_test.rfTick], View[ecs_test.rfPos]}
+  #0 "fail" in "w/inner" {UniqueView[ecs_test.rfTick], View[ecs_test.rfPos]}
 batch 1:
-  write (in w/inner) {ViewMut[ecs_test.rfPos], View[ecs_test.rfPos], UniqueView[ecs_test.rfTick]}
-      after fail: conflict: ViewMut[ecs_test.rfPos] vs View[ecs_test.rfPos] on ecs_test.rfPos
+  #1 "write" in "w/inner" {ViewMut[ecs_test.rfPos], View[ecs_test.rfPos], UniqueView[ecs_test.rfTick]}
+      after #0 "fail": conflict: ViewMut[ecs_test.rfPos] vs View[ecs_test.rfPos] on ecs_test.rfPos
 `
 	if got := p.String(); got != want {
 		t.Errorf("plan:\n--- got\n%s--- want\n%s", got, want)
