@@ -2,22 +2,39 @@ package ecs
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 )
 
-// ErrGroup is wrapped by the errors of group declarations: see [GroupError].
+// ErrGroup is wrapped by the errors of groups: a group that cannot be
+// declared, and a change a group refuses. See [GroupError].
 var ErrGroup = errors.New("invalid group")
 
-// GroupError reports a group that cannot be declared. It wraps [ErrGroup].
+// GroupError reports a group that cannot be declared, or a change that a
+// group refuses: in a system (or one [World.Borrow]) holding a [View] of
+// one member and a [ViewMut] of another, adding or removing a component
+// through the ViewMut would move the components under the View, so
+// [ViewMut.AddComponent] and [ViewMut.AddComponentUnchecked] return a
+// GroupError and change nothing, and the calls with no error result
+// ([ViewMut.AddEntity], [ViewMut.Remove], [ViewMut.Delete]) panic with
+// one. Replacing a component, changing values, and joins work as usual.
+// It wraps [ErrGroup].
 type GroupError struct {
-	Group  string // the group asked for, e.g. "Group[main.Pos, main.Vel]"
-	Reason string // what is wrong, naming the types involved
+	Group  string // the group, e.g. "Group[main.Pos, main.Vel]"
+	Reason string // what is wrong, naming the types involved (and, for a refused change, what to do instead)
+	// Op is the refused call, e.g. "ViewMut[main.Vel].AddComponent",
+	// and View the view reading the components it would move, e.g.
+	// "View[main.Pos]"; both are empty for a declaration.
+	Op, View string
 }
 
-func (e *GroupError) Error() string { return "ecs: " + e.Group + ": " + e.Reason }
+func (e *GroupError) Error() string {
+	if e.Op != "" {
+		return "ecs: " + e.Op + ": " + e.Reason
+	}
+	return "ecs: " + e.Group + ": " + e.Reason
+}
 
 // Unwrap returns [ErrGroup].
 func (e *GroupError) Unwrap() error { return ErrGroup }
@@ -110,10 +127,19 @@ func (g *group) reader(self int) int {
 	return -1
 }
 
-// moveError is the panic value of adding or removing a component of
-// member self while a View of the same frame reads member k.
-func (g *group) moveError(self, k int, doing string) error {
-	return fmt.Errorf("ecs: %s a %s component would move the %s components of %s, which a View[%s] of the same system (or World.Borrow) is reading: borrow %s as a ViewMut there, or make the change in another system", doing, g.members[self].typeName(), g.members[k].typeName(), g.name, g.members[k].typeName(), g.members[k].typeName())
+// moveError is the error of the call op of a ViewMut of member self
+// ("AddComponent"), doing ("adding") what would move the components of
+// member k, which a View of the same frame reads.
+func (g *group) moveError(self, k int, op, doing string) *GroupError {
+	m, r := g.members[self].typeName(), g.members[k].typeName()
+	return &GroupError{
+		Group: g.name,
+		Op:    "ViewMut[" + m + "]." + op,
+		View:  "View[" + r + "]",
+		Reason: doing + " a " + m + " component could move the " + r + " components of " + g.name +
+			", which a View[" + r + "] of the same system (or World.Borrow) is reading: take " + r +
+			" as a ViewMut[" + r + "] there instead, or make the change in another system",
+	}
 }
 
 // maxGroup is the most member types a group can have (AddGroup2 …
@@ -197,8 +223,10 @@ func (w *World) addGroup(name string, members []groupMember) error {
 // of the member's storage (sparseIndex.readers) while borrowed: adding or
 // removing a component of another member would move the components they
 // read (an iteration would visit an entity twice and miss another, a
-// pointer would change entities), so it panics instead (group.guard),
-// naming both. Changing values, and joins, work as usual.
+// pointer would change entities), so it is refused (group.reader,
+// sparseSet.groupRefuses) with a GroupError naming both, returned or, by
+// the calls with no error result, panicked with. Changing values, and
+// joins, work as usual.
 //
 // A group added while a frame borrows would leave its ViewMuts without
 // those borrows: frame.borrow reads the group generation first and again

@@ -15,7 +15,9 @@ package ecs
 // [World.Borrow]) may hold views of several members, but a view of a
 // member held elsewhere conflicts with it, and workloads run such systems
 // in different batches (a workload added before the group is planned
-// again at its next run).
+// again at its next run). Where one system holds a [View] of a member and
+// a ViewMut of another, the ViewMut refuses the additions and removals
+// that could move the View's components, with a [*GroupError].
 //
 // A type can be owned by one group only. AddGroup2 returns a
 // [*GroupError] if a type is owned by another group or appears twice, and
@@ -43,7 +45,9 @@ func AddGroup2[T1, T2 any](s Storages) error {
 // [World.Borrow]) may hold views of several members, but a view of a
 // member held elsewhere conflicts with it, and workloads run such systems
 // in different batches (a workload added before the group is planned
-// again at its next run).
+// again at its next run). Where one system holds a [View] of a member and
+// a ViewMut of another, the ViewMut refuses the additions and removals
+// that could move the View's components, with a [*GroupError].
 //
 // A type can be owned by one group only. AddGroup3 returns a
 // [*GroupError] if a type is owned by another group or appears twice, and
@@ -71,7 +75,9 @@ func AddGroup3[T1, T2, T3 any](s Storages) error {
 // [World.Borrow]) may hold views of several members, but a view of a
 // member held elsewhere conflicts with it, and workloads run such systems
 // in different batches (a workload added before the group is planned
-// again at its next run).
+// again at its next run). Where one system holds a [View] of a member and
+// a ViewMut of another, the ViewMut refuses the additions and removals
+// that could move the View's components, with a [*GroupError].
 //
 // A type can be owned by one group only. AddGroup4 returns a
 // [*GroupError] if a type is owned by another group or appears twice, and
@@ -99,7 +105,9 @@ func AddGroup4[T1, T2, T3, T4 any](s Storages) error {
 // [World.Borrow]) may hold views of several members, but a view of a
 // member held elsewhere conflicts with it, and workloads run such systems
 // in different batches (a workload added before the group is planned
-// again at its next run).
+// again at its next run). Where one system holds a [View] of a member and
+// a ViewMut of another, the ViewMut refuses the additions and removals
+// that could move the View's components, with a [*GroupError].
 //
 // A type can be owned by one group only. AddGroup5 returns a
 // [*GroupError] if a type is owned by another group or appears twice, and
@@ -127,7 +135,9 @@ func AddGroup5[T1, T2, T3, T4, T5 any](s Storages) error {
 // [World.Borrow]) may hold views of several members, but a view of a
 // member held elsewhere conflicts with it, and workloads run such systems
 // in different batches (a workload added before the group is planned
-// again at its next run).
+// again at its next run). Where one system holds a [View] of a member and
+// a ViewMut of another, the ViewMut refuses the additions and removals
+// that could move the View's components, with a [*GroupError].
 //
 // A type can be owned by one group only. AddGroup6 returns a
 // [*GroupError] if a type is owned by another group or appears twice, and
@@ -155,7 +165,9 @@ func AddGroup6[T1, T2, T3, T4, T5, T6 any](s Storages) error {
 // [World.Borrow]) may hold views of several members, but a view of a
 // member held elsewhere conflicts with it, and workloads run such systems
 // in different batches (a workload added before the group is planned
-// again at its next run).
+// again at its next run). Where one system holds a [View] of a member and
+// a ViewMut of another, the ViewMut refuses the additions and removals
+// that could move the View's components, with a [*GroupError].
 //
 // A type can be owned by one group only. AddGroup7 returns a
 // [*GroupError] if a type is owned by another group or appears twice, and
@@ -183,7 +195,9 @@ func AddGroup7[T1, T2, T3, T4, T5, T6, T7 any](s Storages) error {
 // [World.Borrow]) may hold views of several members, but a view of a
 // member held elsewhere conflicts with it, and workloads run such systems
 // in different batches (a workload added before the group is planned
-// again at its next run).
+// again at its next run). Where one system holds a [View] of a member and
+// a ViewMut of another, the ViewMut refuses the additions and removals
+// that could move the View's components, with a [*GroupError].
 //
 // A type can be owned by one group only. AddGroup8 returns a
 // [*GroupError] if a type is owned by another group or appears twice, and

@@ -58,6 +58,7 @@ const (
 	inserted insertOutcome = iota // the entity had no component of this type
 	replaced                      // the entity's component was overwritten
 	refused                       // the id is older than the entity owning its slot here
+	blocked                       // refused by the group: see sparseSet.groupRefuses
 )
 
 // sparseSet is the storage of one component type.
@@ -122,7 +123,7 @@ type sparseIndex struct {
 	// readers counts the Views of a group member held by frames that
 	// also hold a ViewMut of another member (see groupBorrows): while it
 	// is above zero, the other members' additions and removals, which
-	// would move this storage's components, panic (group.reader).
+	// would move this storage's components, are refused (group.reader).
 	readers int
 	// walked counts the Each1 … Each8 calls through an
 	// AllStoragesViewMut that walk this storage, or a member of its
@@ -375,7 +376,9 @@ func (s *sparseSet[T]) insert(id EntityID, v T) insertOutcome {
 	}
 	if e := s.freeEntry(id); e != nil {
 		s.putNew(e, id, v)
-		s.joinNew(id)
+		if s.group != nil && !s.joinNew(id) { // no call outside a group
+			return blocked
+		}
 		return inserted
 	}
 	return s.insertSlow(id, v)
@@ -445,26 +448,64 @@ func (s *sparseSet[T]) putNew(e *uint64, id EntityID, v T) {
 }
 
 // joinNew lets id, whose component putNew has just appended, join the
-// storage's group, if it is in one and id now has every member type.
-func (s *sparseSet[T]) joinNew(id EntityID) {
+// storage's group, if it is in one and id now has every member type. It
+// reports false when the group refuses the insertion (groupRefuses: a
+// component appended by putNew is never a replacement), having undone it:
+// the storage is as it was before the call.
+func (s *sparseSet[T]) joinNew(id EntityID) bool {
 	if g := s.group; g != nil {
-		if k := g.reader(s.member); k >= 0 {
-			// Undo the insertion before refusing it: the storage is as
-			// it was before the call.
+		if g.reader(s.member) >= 0 {
 			*entryIn(s.pages, id) = 0
 			s.dropLast(len(s.dense) - 1)
-			panic(g.moveError(s.member, k, "adding"))
+			return false
 		}
-		if n, ok := g.joined(s.member, id); ok {
+		if n, ok := g.joined(s.member, id); ok { // join, spelled out: no call
 			s.swapPos(len(s.dense)-1, n) // no-op when already there
 		}
 	}
+	return true
+}
+
+// join lets id, whose component was just appended, join g, the storage's
+// group, if id now has every member type.
+func (s *sparseSet[T]) join(g *group, id EntityID) {
+	if n, ok := g.joined(s.member, id); ok {
+		s.swapPos(len(s.dense)-1, n) // no-op when already there
+	}
+}
+
+// groupRefuses reports whether the storage's group refuses an insertion
+// of id's component now: a View of the frame holding the storage reads
+// another member (group.reader), and the insertion would add a component,
+// which could move that member's components under the View (group.joined),
+// rather than replace id's component or be refused for an old id. Call it
+// only for a storage in a group.
+func (s *sparseSet[T]) groupRefuses(id EntityID) bool {
+	if s.group.reader(s.member) < 0 {
+		return false
+	}
+	e := s.entryFor(id) // a member has no identity prefix: the entry tells
+	return e == nil || *e == 0 || entryGen(*e) < id.Generation()
+}
+
+// movesError returns the error of the call op of a ViewMut of the
+// storage ("AddComponent"), doing ("adding") what its group refuses:
+// see group.moveError. Out of line, as notAlive.
+//
+//go:noinline
+func (s *sparseSet[T]) movesError(op, doing string) *GroupError {
+	g := s.group
+	return g.moveError(s.member, g.reader(s.member), op, doing)
 }
 
 // insertSlow is insert in the cases freeEntry leaves: a page to allocate,
 // an entry in use (insertOver), or an append that grows the arrays,
-// records the insertion or joins the group (appendAny).
+// records the insertion or joins the group (appendAny). An insertion the
+// group refuses (groupRefuses) changes nothing.
 func (s *sparseSet[T]) insertSlow(id EntityID, v T) insertOutcome {
+	if s.group != nil && s.groupRefuses(id) {
+		return blocked
+	}
 	if x := s.pre.at(id); x < s.pre.n { // id's component, in the prefix
 		s.data[x] = v // no tracking: the storage has a prefix
 		return replaced
@@ -506,7 +547,9 @@ func (s *sparseSet[T]) appendAny(e *uint64, id EntityID, v T) {
 	if s.track != nil {
 		s.track.appended()
 	}
-	s.joinNew(id)
+	if g := s.group; g != nil {
+		s.join(g, id) // insertSlow asked groupRefuses first
+	}
 }
 
 // continuesIdent reports whether an append of id's component would
@@ -650,8 +693,8 @@ func (s *sparseSet[T]) remove(id EntityID) (v T, ok bool) {
 	}
 	i := int(uint32(*e)) - 1
 	if g := s.group; g != nil && i < g.n {
-		if k := g.reader(s.member); k >= 0 {
-			panic(g.moveError(s.member, k, "removing"))
+		if g.reader(s.member) >= 0 {
+			panic(s.movesError("Remove", "removing"))
 		}
 		if s.track == nil {
 			v = s.data[i]
@@ -691,8 +734,8 @@ func (s *sparseSet[T]) deleteID(id EntityID) bool {
 	}
 	i := int(uint32(*e)) - 1
 	if g := s.group; g != nil && i < g.n {
-		if k := g.reader(s.member); k >= 0 {
-			panic(g.moveError(s.member, k, "removing"))
+		if g.reader(s.member) >= 0 {
+			panic(s.movesError("Delete", "removing"))
 		}
 		if s.track == nil {
 			s.deletePacked(e, i)

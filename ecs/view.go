@@ -191,7 +191,7 @@ func (c *viewCore[T]) borrow(ctx *borrowCtx, s *sparseSet[T], kind accessKind, k
 	// the same frame is held: the frame borrows the member exclusively
 	// (groupBorrows), and the view marks the storage read, so that the
 	// other member's additions and removals, which would move its
-	// components under the view, panic instead (group.guard).
+	// components under the view, are refused (group.reader).
 	c.held = s.group != nil && len(ctx.held) > 0 && slices.Contains(ctx.held, s.accessKey())
 	if c.held {
 		s.readers++
@@ -525,7 +525,9 @@ func (v ViewMut[T]) IDs() []EntityID { return v.store().dense }
 // AddComponent gives the live entity id the component c, replacing the one
 // it had. entities is only read, to check that id is alive: pass an
 // [EntitiesView] or [EntitiesViewMut]. It returns an [EntityError] if id is
-// not alive, and changes nothing then.
+// not alive, and a [GroupError] if T is in a group and a View of the same
+// system reads another member (adding a component could move that
+// member's components under it), and changes nothing then.
 func (v ViewMut[T]) AddComponent(entities AliveChecker, id EntityID, c T) error {
 	s := v.store()
 	var alive bool
@@ -541,9 +543,11 @@ func (v ViewMut[T]) AddComponent(entities AliveChecker, id EntityID, c T) error 
 		s.putIdent(id, c)
 	} else if e := s.freeEntry(id); e != nil {
 		s.putNew(e, id, c)
-		s.joinNew(id)
-	} else {
-		s.insertSlow(id, c)
+		if s.group != nil && !s.joinNew(id) { // no call outside a group
+			return s.movesError("AddComponent", "adding")
+		}
+	} else if s.insertSlow(id, c) == blocked {
+		return s.movesError("AddComponent", "adding")
 	}
 	return nil
 }
@@ -560,7 +564,9 @@ func (s *sparseSet[T]) notAlive(id EntityID) error {
 // alive. It still refuses [NullID], and an id older than the entity that
 // owns the same slot in this storage, returning an [EntityError]; adding to
 // an id that was deleted, with no newer entity in this storage, is the
-// caller's mistake and leaves a component no live entity owns.
+// caller's mistake and leaves a component no live entity owns. It returns
+// a [GroupError] when [ViewMut.AddComponent] would, and changes nothing
+// then.
 func (v ViewMut[T]) AddComponentUnchecked(id EntityID, c T) error {
 	s := v.store()
 	if s.appendsIdent(id) && uint64(id) < noGen { // insert, spelled out (see freeEntry); no forged id of noGen joins a group member's prefix
@@ -569,11 +575,19 @@ func (v ViewMut[T]) AddComponentUnchecked(id EntityID, c T) error {
 	}
 	if e := s.freeEntry(id); e != nil && id.Index() <= maxIndex {
 		s.putNew(e, id, c)
-		s.joinNew(id)
+		if s.group != nil && !s.joinNew(id) { // no call outside a group
+			return s.movesError("AddComponentUnchecked", "adding")
+		}
 		return nil
 	}
-	if id.Index() > maxIndex || s.insertSlow(id, c) == refused {
+	if id.Index() > maxIndex {
 		return s.refusedUnchecked(id)
+	}
+	switch s.insertSlow(id, c) {
+	case refused:
+		return s.refusedUnchecked(id)
+	case blocked:
+		return s.movesError("AddComponentUnchecked", "adding")
 	}
 	return nil
 }
@@ -588,18 +602,27 @@ func (s *sparseSet[T]) refusedUnchecked(id EntityID) error {
 
 // AddEntity creates an entity whose only component is c: a shortcut for
 // [EntitiesViewMut.AddEntity] followed by [ViewMut.AddComponentUnchecked].
+// Panics with a [*GroupError], creating nothing, where AddComponent would
+// return one.
 func (v ViewMut[T]) AddEntity(entities EntitiesViewMut, c T) EntityID {
 	s := v.store()
+	if g := s.group; g != nil && g.reader(s.member) >= 0 {
+		panic(s.movesError("AddEntity", "adding"))
+	}
 	id := entities.c.ents().create()
 	s.insert(id, c)
 	return id
 }
 
 // Remove takes id's component out of the storage and returns it; ok is false
-// when id has none (nothing changes then).
+// when id has none (nothing changes then). Panics with a [*GroupError],
+// changing nothing, if T is in a group, id is in it, and a View of the same
+// system reads another member (removing the component would move that
+// member's components under it).
 func (v ViewMut[T]) Remove(id EntityID) (c T, ok bool) { return v.store().remove(id) }
 
-// Delete deletes id's component and reports whether there was one.
+// Delete deletes id's component and reports whether there was one. Panics
+// with a [*GroupError] where [ViewMut.Remove] does.
 func (v ViewMut[T]) Delete(id EntityID) bool { return v.store().deleteID(id) }
 
 // Clear deletes every component of type T. The entities stay alive.
