@@ -53,7 +53,7 @@ func (e *BulkError) Unwrap() error { return e.Err }
 // world's exclusive all-storages borrow.
 type bulkScratch struct {
 	pos   []uint32   // dense positions freed in one storage
-	ids   []EntityID // ids to delete, copied out of a storage (DeleteAny)
+	ids   []EntityID // ids to work on, copied out of a storage (DeleteAny) or the caller's slice (ownIDs)
 	sweep []sweeper  // the storages sweeping (deleteComponents)
 	// doomed are entities deleted through an AllStoragesViewMut whose
 	// components are still in place (see World.deleteLater).
@@ -67,9 +67,12 @@ type bulkScratch struct {
 // Every id must be alive: otherwise DeleteEntities returns a [*BulkError]
 // naming the first id that is not and its position in ids (it wraps an
 // [*EntityError], so errors.Is(err, ErrDeadEntity) holds), and deletes
-// nothing. An id given more than once is deleted once. Through a [*World]
-// it borrows all storages for the call, and fails with a [*BorrowError]
-// when something is borrowed elsewhere.
+// nothing. An id given more than once is deleted once. ids may be a
+// storage's memory (a View's [View.IDs], kept after the View's release):
+// DeleteEntities then reads them from a copy, so the storages it changes
+// do not change which entities it deletes. Through a [*World] it borrows
+// all storages for the call, and fails with a [*BorrowError] when
+// something is borrowed elsewhere.
 //
 // The components that remain may sit in another storage order than
 // one-by-one deletion would leave them in; iteration order is unspecified
@@ -84,6 +87,9 @@ func DeleteEntities(s Storages, ids ...EntityID) error {
 		return err
 	}
 	defer endWrite(w, locked)
+	if w.inStorage(ids) {
+		ids = w.ownIDs(ids)
+	}
 	if w.ents.killAll(ids) {
 		w.deleteComponents(ids)
 		return nil
@@ -113,6 +119,9 @@ func (v AllStoragesViewMut) DeleteEntities(ids ...EntityID) error { return Delet
 // first id that is not and its position in ids (it wraps an
 // [*EntityError]), and deletes nothing. The components that remain may sit
 // in another storage order than one-by-one deletion would leave them in.
+// ids may be a storage's memory (a View's [View.IDs], kept after the
+// View's release): it then reads them from a copy, so the deletions do not
+// change which components it deletes.
 func BulkDeleteComponent[T any](s Storages, ids ...EntityID) (int, error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -122,7 +131,53 @@ func BulkDeleteComponent[T any](s Storages, ids ...EntityID) (int, error) {
 	if err := w.ents.checkAlive("BulkDeleteComponent", ids); err != nil {
 		return 0, err
 	}
+	if w.inStorage(ids) {
+		ids = w.ownIDs(ids)
+	}
 	return storageFor[T](w).deleteIDs(ids, &w.scratch), nil
+}
+
+// ownIDs copies ids, given by the caller of a bulk operation, into the
+// world's scratch memory and returns the copy, for the operation to read
+// while it changes the storages: ids may be the memory of a storage (a
+// View's IDs, kept after the View was released), which a change of that
+// storage rewrites under the reads that follow. The copy is the caller's
+// until it returns (the operations run under the exclusive all-storages
+// borrow).
+func (w *World) ownIDs(ids []EntityID) []EntityID {
+	c := append(w.scratch.ids[:0], ids...)
+	w.scratch.ids = c[:0]
+	return c
+}
+
+// inStorage reports whether ids start inside the components of one of
+// w's storages, which is what a deletion (DeleteEntities,
+// BulkDeleteComponent) must copy them out of (ownIDs) before it changes
+// anything: deletions write a storage's dense array only below its
+// length, and ids that overlap that part start in it. They cannot start
+// before it: a dense array starts its allocation (it is only ever
+// allocated, grown into a new one or cut at the end). And an id at
+// position p there is the entity whose component is at p, so looking
+// ids[0] up in each storage finds its position if anywhere. Insertions
+// also write past the length, where nothing tells an id's position:
+// they always copy.
+func (w *World) inStorage(ids []EntityID) bool {
+	if len(ids) == 0 {
+		return false
+	}
+	id := ids[0]
+	for _, st := range w.comps.all() {
+		var p int
+		if pre := st.identRef(); uint64(id)-pre.gen < pre.n {
+			p = int(uint64(id) - pre.gen)
+		} else {
+			p = posIn(*st.pagesRef(), id)
+		}
+		if d := st.ids(); p >= 0 && p < len(d) && &d[p] == &ids[0] {
+			return true
+		}
+	}
+	return false
 }
 
 // deleteMany deletes ids (alive, or dead leftovers whose components are to

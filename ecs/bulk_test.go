@@ -759,3 +759,152 @@ func TestBulkErrorMessage(t *testing.T) {
 	isTrue(t, strings.Count(err.Error(), "ecs:") == 1, "message repeats its prefix: %q", err)
 	isTrue(t, errors.Is(err, ecs.ErrDeadEntity), "not ErrDeadEntity")
 }
+
+// bkAliasSources are ways a caller gets an id slice that is a storage's
+// own memory: a View's or a ViewMut's IDs, or the ids of a join over a
+// packed group, taken and then released.
+var bkAliasSources = []struct {
+	name    string
+	grouped bool // needs the group over bkPos and bkVel
+	ids     func(t *testing.T, w *ecs.World) []ecs.EntityID
+}{
+	{"View[bkPos].IDs", false, func(t *testing.T, w *ecs.World) []ecs.EntityID {
+		var v ecs.View[bkPos]
+		release, err := w.Borrow(&v)
+		must(t, err)
+		defer release()
+		return v.IDs()
+	}},
+	{"ViewMut[bkVel].IDs", false, func(t *testing.T, w *ecs.World) []ecs.EntityID {
+		var v ecs.ViewMut[bkVel]
+		release, err := w.Borrow(&v)
+		must(t, err)
+		defer release()
+		return v.IDs()
+	}},
+	{"View[bkLife].IDs", false, func(t *testing.T, w *ecs.World) []ecs.EntityID {
+		var v ecs.View[bkLife]
+		release, err := w.Borrow(&v)
+		must(t, err)
+		defer release()
+		return v.IDs()
+	}},
+	{"View[bkName].IDs", false, func(t *testing.T, w *ecs.World) []ecs.EntityID {
+		var v ecs.View[bkName]
+		release, err := w.Borrow(&v)
+		must(t, err)
+		defer release()
+		return v.IDs()
+	}},
+	{"Join2(bkPos, bkVel).Packed", true, func(t *testing.T, w *ecs.World) []ecs.EntityID {
+		var p ecs.View[bkPos]
+		var v ecs.View[bkVel]
+		release, err := w.Borrow(&p, &v)
+		must(t, err)
+		defer release()
+		ids, _, _, ok := ecs.Join2(p, v).Packed()
+		isTrue(t, ok, "the join is not over the group")
+		return ids
+	}},
+}
+
+// bkAliasOps are the bulk calls that take ids, each given ids once.
+var bkAliasOps = []struct {
+	name string
+	run  func(w *ecs.World, ids []ecs.EntityID) error
+}{
+	{"World.DeleteEntities", func(w *ecs.World, ids []ecs.EntityID) error { return w.DeleteEntities(ids...) }},
+	{"AllStoragesViewMut.DeleteEntities", func(w *ecs.World, ids []ecs.EntityID) error {
+		var err error
+		if rerr := w.Run(func(all ecs.AllStoragesViewMut) { err = all.DeleteEntities(ids...) }); rerr != nil {
+			return rerr
+		}
+		return err
+	}},
+	{"BulkDeleteComponent[bkPos]", func(w *ecs.World, ids []ecs.EntityID) error {
+		_, err := ecs.BulkDeleteComponent[bkPos](w, ids...)
+		return err
+	}},
+	{"BulkDeleteComponent[bkVel]", func(w *ecs.World, ids []ecs.EntityID) error {
+		_, err := ecs.BulkDeleteComponent[bkVel](w, ids...)
+		return err
+	}},
+	{"BulkDeleteComponent[bkLife]", func(w *ecs.World, ids []ecs.EntityID) error {
+		_, err := ecs.BulkDeleteComponent[bkLife](w, ids...)
+		return err
+	}},
+	{"BulkAddComponent1[bkVel]", func(w *ecs.World, ids []ecs.EntityID) error {
+		return ecs.BulkAddComponent1(w, ids, bkVals(len(ids), func(i int) bkVel { return bkVel{7, float64(i)} }))
+	}},
+	{"BulkAddComponent2[bkPos, bkVel]", func(w *ecs.World, ids []ecs.EntityID) error {
+		return ecs.BulkAddComponent2(w, ids,
+			bkVals(len(ids), func(i int) bkPos { return bkPos{8, float64(i)} }),
+			bkVals(len(ids), func(i int) bkVel { return bkVel{9, float64(i)} }))
+	}},
+	{"BulkAddComponent3[bkLife, bkVel, bkName]", func(w *ecs.World, ids []ecs.EntityID) error {
+		return ecs.BulkAddComponent3(w, ids,
+			bkVals(len(ids), func(i int) bkLife { return bkLife{i} }),
+			bkVals(len(ids), func(i int) bkVel { return bkVel{10, float64(i)} }),
+			bkVals(len(ids), func(i int) bkName { return bkName{fmt.Sprint("a", i)} }))
+	}},
+}
+
+// bkVals returns n values, value i being f(i).
+func bkVals[T any](n int, f func(i int) T) []T {
+	s := make([]T, n)
+	for i := range s {
+		s[i] = f(i)
+	}
+	return s
+}
+
+// A bulk call given ids that are a storage's own memory (a View's IDs,
+// released) does what it does with a copy of them: the storages it
+// changes first must not change the ids the others read. Deleting from
+// the storage the ids come from once filled its holes in the ids, so the
+// next storages deleted the components of other entities.
+func TestBulkAliasedIDs(t *testing.T) {
+	windows := []struct {
+		name string
+		cut  func(ids []ecs.EntityID) []ecs.EntityID
+	}{
+		{"first 3", func(ids []ecs.EntityID) []ecs.EntityID { return ids[:3] }},
+		{"middle 3", func(ids []ecs.EntityID) []ecs.EntityID { return ids[len(ids)/2-1 : len(ids)/2+2] }},
+		{"last 3", func(ids []ecs.EntityID) []ecs.EntityID { return ids[len(ids)-3:] }},
+		{"all", func(ids []ecs.EntityID) []ecs.EntityID { return ids }},
+	}
+	for _, mode := range bkModes {
+		for _, grouped := range []bool{false, true} {
+			for _, src := range bkAliasSources {
+				if src.grouped && !grouped {
+					continue
+				}
+				for _, win := range windows {
+					for _, op := range bkAliasOps {
+						name := fmt.Sprintf("%s/%s/%s", src.name, win.name, op.name)
+						if grouped {
+							name += ", grouped"
+						}
+						t.Run(name+mode.name, func(t *testing.T) {
+							defer ecs.SetBulkParallelMin(mode.min)()
+							a, _, _ := bkWorldGrouped(t, 11, 300, grouped)
+							b, _, _ := bkWorldGrouped(t, 11, 300, grouped)
+							for _, w := range []*ecs.World{a, b} {
+								must(t, w.DeleteEntities()) // purges the dead entities' leftovers
+							}
+							aliased := win.cut(src.ids(t, a))
+							copied := slices.Clone(win.cut(src.ids(t, b)))
+							equal(t, "the ids", fmt.Sprint(aliased), fmt.Sprint(copied))
+							errA, errB := op.run(a, aliased), op.run(b, copied)
+							equal(t, "the error", fmt.Sprint(errA), fmt.Sprint(errB))
+							bkSame(t, a, b)
+							if grouped {
+								bkPacked(t, a)
+							}
+						})
+					}
+				}
+			}
+		}
+	}
+}

@@ -74,7 +74,9 @@ func bulkAppendEntity1[T1 any](op string, s Storages, dst []EntityID, c1 []T1) (
 // it returns a [*BulkError] naming the first id that is not and its
 // position in ids (it wraps an [*EntityError]). Either way it changes
 // nothing then. An id given more than once ends with the components of
-// its last occurrence.
+// its last occurrence. It reads ids from a copy, so they may be a
+// storage's memory (a View's [View.IDs], kept after the View's release):
+// the insertions do not change which entities get which components.
 //
 // With 65,536 ids or more, it shares the work with the worker pool, as
 // [BulkAddEntity1] does.
@@ -90,6 +92,7 @@ func BulkAddComponent1[T1 any](s Storages, ids []EntityID, c1 []T1) error {
 	if err := w.ents.checkAlive("BulkAddComponent1", ids); err != nil {
 		return err
 	}
+	ids = w.ownIDs(ids)
 	storageFor[T1](w).insertManyAlone(ids, c1)
 	return nil
 }
@@ -224,7 +227,9 @@ func bulkAppendEntity2[T1, T2 any](op string, s Storages, dst []EntityID, c1 []T
 // it returns a [*BulkError] naming the first id that is not and its
 // position in ids (it wraps an [*EntityError]). Either way it changes
 // nothing then. An id given more than once ends with the components of
-// its last occurrence.
+// its last occurrence. It reads ids from a copy, so they may be a
+// storage's memory (a View's [View.IDs], kept after the View's release):
+// the insertions do not change which entities get which components.
 //
 // With 65,536 ids or more, it fills the storages at once on the worker
 // pool, as [BulkAddEntity2] does.
@@ -243,6 +248,7 @@ func BulkAddComponent2[T1, T2 any](s Storages, ids []EntityID, c1 []T1, c2 []T2)
 	if err := w.ents.checkAlive("BulkAddComponent2", ids); err != nil {
 		return err
 	}
+	ids = w.ownIDs(ids)
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	if bulkParallel(len(ids), s1, s2) {
@@ -436,7 +442,9 @@ func bulkAppendEntity3[T1, T2, T3 any](op string, s Storages, dst []EntityID, c1
 // it returns a [*BulkError] naming the first id that is not and its
 // position in ids (it wraps an [*EntityError]). Either way it changes
 // nothing then. An id given more than once ends with the components of
-// its last occurrence.
+// its last occurrence. It reads ids from a copy, so they may be a
+// storage's memory (a View's [View.IDs], kept after the View's release):
+// the insertions do not change which entities get which components.
 //
 // With 65,536 ids or more, it fills the storages at once on the worker
 // pool, as [BulkAddEntity3] does.
@@ -458,6 +466,7 @@ func BulkAddComponent3[T1, T2, T3 any](s Storages, ids []EntityID, c1 []T1, c2 [
 	if err := w.ents.checkAlive("BulkAddComponent3", ids); err != nil {
 		return err
 	}
+	ids = w.ownIDs(ids)
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	s3 := storageFor[T3](w)
@@ -673,7 +682,9 @@ func bulkAppendEntity4[T1, T2, T3, T4 any](op string, s Storages, dst []EntityID
 // it returns a [*BulkError] naming the first id that is not and its
 // position in ids (it wraps an [*EntityError]). Either way it changes
 // nothing then. An id given more than once ends with the components of
-// its last occurrence.
+// its last occurrence. It reads ids from a copy, so they may be a
+// storage's memory (a View's [View.IDs], kept after the View's release):
+// the insertions do not change which entities get which components.
 //
 // With 65,536 ids or more, it fills the storages at once on the worker
 // pool, as [BulkAddEntity4] does.
@@ -698,6 +709,7 @@ func BulkAddComponent4[T1, T2, T3, T4 any](s Storages, ids []EntityID, c1 []T1, 
 	if err := w.ents.checkAlive("BulkAddComponent4", ids); err != nil {
 		return err
 	}
+	ids = w.ownIDs(ids)
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	s3 := storageFor[T3](w)
@@ -935,7 +947,9 @@ func bulkAppendEntity5[T1, T2, T3, T4, T5 any](op string, s Storages, dst []Enti
 // it returns a [*BulkError] naming the first id that is not and its
 // position in ids (it wraps an [*EntityError]). Either way it changes
 // nothing then. An id given more than once ends with the components of
-// its last occurrence.
+// its last occurrence. It reads ids from a copy, so they may be a
+// storage's memory (a View's [View.IDs], kept after the View's release):
+// the insertions do not change which entities get which components.
 //
 // With 65,536 ids or more, it fills the storages at once on the worker
 // pool, as [BulkAddEntity5] does.
@@ -963,6 +977,7 @@ func BulkAddComponent5[T1, T2, T3, T4, T5 any](s Storages, ids []EntityID, c1 []
 	if err := w.ents.checkAlive("BulkAddComponent5", ids); err != nil {
 		return err
 	}
+	ids = w.ownIDs(ids)
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	s3 := storageFor[T3](w)
@@ -1222,7 +1237,9 @@ func bulkAppendEntity6[T1, T2, T3, T4, T5, T6 any](op string, s Storages, dst []
 // it returns a [*BulkError] naming the first id that is not and its
 // position in ids (it wraps an [*EntityError]). Either way it changes
 // nothing then. An id given more than once ends with the components of
-// its last occurrence.
+// its last occurrence. It reads ids from a copy, so they may be a
+// storage's memory (a View's [View.IDs], kept after the View's release):
+// the insertions do not change which entities get which components.
 //
 // With 65,536 ids or more, it fills the storages at once on the worker
 // pool, as [BulkAddEntity6] does.
@@ -1253,6 +1270,7 @@ func BulkAddComponent6[T1, T2, T3, T4, T5, T6 any](s Storages, ids []EntityID, c
 	if err := w.ents.checkAlive("BulkAddComponent6", ids); err != nil {
 		return err
 	}
+	ids = w.ownIDs(ids)
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	s3 := storageFor[T3](w)
@@ -1534,7 +1552,9 @@ func bulkAppendEntity7[T1, T2, T3, T4, T5, T6, T7 any](op string, s Storages, ds
 // it returns a [*BulkError] naming the first id that is not and its
 // position in ids (it wraps an [*EntityError]). Either way it changes
 // nothing then. An id given more than once ends with the components of
-// its last occurrence.
+// its last occurrence. It reads ids from a copy, so they may be a
+// storage's memory (a View's [View.IDs], kept after the View's release):
+// the insertions do not change which entities get which components.
 //
 // With 65,536 ids or more, it fills the storages at once on the worker
 // pool, as [BulkAddEntity7] does.
@@ -1568,6 +1588,7 @@ func BulkAddComponent7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, ids []EntityI
 	if err := w.ents.checkAlive("BulkAddComponent7", ids); err != nil {
 		return err
 	}
+	ids = w.ownIDs(ids)
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	s3 := storageFor[T3](w)
@@ -1871,7 +1892,9 @@ func bulkAppendEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](op string, s Storages
 // it returns a [*BulkError] naming the first id that is not and its
 // position in ids (it wraps an [*EntityError]). Either way it changes
 // nothing then. An id given more than once ends with the components of
-// its last occurrence.
+// its last occurrence. It reads ids from a copy, so they may be a
+// storage's memory (a View's [View.IDs], kept after the View's release):
+// the insertions do not change which entities get which components.
 //
 // With 65,536 ids or more, it fills the storages at once on the worker
 // pool, as [BulkAddEntity8] does.
@@ -1908,6 +1931,7 @@ func BulkAddComponent8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, ids []Ent
 	if err := w.ents.checkAlive("BulkAddComponent8", ids); err != nil {
 		return err
 	}
+	ids = w.ownIDs(ids)
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	s3 := storageFor[T3](w)
