@@ -67,12 +67,12 @@ type bulkScratch struct {
 // Every id must be alive: otherwise DeleteEntities returns a [*BulkError]
 // naming the first id that is not and its position in ids (it wraps an
 // [*EntityError], so errors.Is(err, ErrDeadEntity) holds), and deletes
-// nothing. An id given more than once is deleted once. DeleteEntities
-// reads ids from a copy, so they may be a storage's memory (a View's
-// [View.IDs], kept after the View's release): the storages it changes do
-// not change which entities it deletes. Through a [*World] it borrows all
-// storages for the call, and fails with a [*BorrowError] when something
-// is borrowed elsewhere.
+// nothing. An id given more than once is deleted once. ids may be a
+// storage's memory (a View's [View.IDs], kept after the View's release):
+// DeleteEntities then reads them from a copy, so the storages it changes
+// do not change which entities it deletes. Through a [*World] it borrows
+// all storages for the call, and fails with a [*BorrowError] when
+// something is borrowed elsewhere.
 //
 // The components that remain may sit in another storage order than
 // one-by-one deletion would leave them in; iteration order is unspecified
@@ -94,7 +94,9 @@ func DeleteEntities(s Storages, ids ...EntityID) error {
 	if w.eaching != 0 { // inside an Each through an AllStoragesViewMut
 		return w.deleteManyLater(ids)
 	}
-	ids = w.ownIDs(ids)
+	if w.inStorage(ids) {
+		ids = w.ownIDs(ids)
+	}
 	if w.ents.killAll(ids) {
 		w.deleteComponents(ids)
 		return nil
@@ -125,8 +127,8 @@ func (v AllStoragesViewMut) DeleteEntities(ids ...EntityID) error { return Delet
 // [*EntityError]), and deletes nothing. The components that remain may sit
 // in another storage order than one-by-one deletion would leave them in.
 // ids may be a storage's memory (a View's [View.IDs], kept after the
-// View's release): the deletions do not change which components it
-// deletes.
+// View's release): it then reads them from a copy, so the deletions do not
+// change which components it deletes.
 func BulkDeleteComponent[T any](s Storages, ids ...EntityID) (int, error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -142,7 +144,7 @@ func BulkDeleteComponent[T any](s Storages, ids ...EntityID) (int, error) {
 			return 0, err
 		}
 	}
-	if !st.bulkable() {
+	if !st.bulkable() && w.inStorage(ids) {
 		// The per-element path reads each id after deleting the one
 		// before, which may move others (a group's swaps) in the
 		// storage's memory, which ids may be. The fast path reads every
@@ -163,6 +165,36 @@ func (w *World) ownIDs(ids []EntityID) []EntityID {
 	c := append(w.scratch.ids[:0], ids...)
 	w.scratch.ids = c[:0]
 	return c
+}
+
+// inStorage reports whether ids start inside the components of one of
+// w's storages, which is what a deletion (DeleteEntities,
+// BulkDeleteComponent) must copy them out of (ownIDs) before it changes
+// anything: deletions write a storage's dense array only below its
+// length, and ids that overlap that part start in it. They cannot start
+// before it: a dense array starts its allocation (it is only ever
+// allocated, grown into a new one or cut at the end). And an id at
+// position p there is the entity whose component is at p, so looking
+// ids[0] up in each storage finds its position if anywhere. Insertions
+// also write past the length, where nothing tells an id's position:
+// they always copy.
+func (w *World) inStorage(ids []EntityID) bool {
+	if len(ids) == 0 {
+		return false
+	}
+	id := ids[0]
+	for _, st := range w.comps.all() {
+		var p int
+		if pre := st.identRef(); uint64(id)-pre.gen < pre.n {
+			p = int(uint64(id) - pre.gen)
+		} else {
+			p = posIn(*st.pagesRef(), id)
+		}
+		if d := st.ids(); p >= 0 && p < len(d) && &d[p] == &ids[0] {
+			return true
+		}
+	}
+	return false
 }
 
 // deleteMany deletes ids (alive, or dead leftovers whose components are to

@@ -574,3 +574,42 @@ func testBulkParallelOddID(t *testing.T, min, n int, at string, ok bool, odd fun
 		t.Errorf("then the parallel world creates %v, the other %v", next[1], next[0])
 	}
 }
+
+// inStorage finds the ids that start inside a storage's components, in
+// its identity prefix or past it, and no others: the deletions copy those
+// before changing anything.
+func TestInStorage(t *testing.T) {
+	w := NewWorld()
+	ids, err := BulkAddEntity2(w, make([]bpA, 100), make([]bpB, 100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := DeleteComponent[bpB](w, ids[0]); err != nil { // the last bpB moves to 0: no prefix left
+		t.Fatal(err)
+	}
+	a, b := storageFor[bpA](w), storageFor[bpB](w)
+	if a.pre.n != 100 || b.pre.n != 0 {
+		t.Fatalf("prefixes of %d and %d components, want 100 and 0", a.pre.n, b.pre.n)
+	}
+	for _, c := range []struct {
+		name string
+		ids  []EntityID
+		want bool
+	}{
+		{"in the prefix, first", a.dense[:3], true},
+		{"in the prefix, middle", a.dense[40:43], true},
+		{"in the prefix, last", a.dense[98:], true},
+		{"past a prefix, first", b.dense[:3], true},
+		{"past a prefix, middle", b.dense[50:53], true},
+		{"past a prefix, last", b.dense[len(b.dense)-1:], true},
+		{"past the length", b.dense[len(b.dense) : len(b.dense)+1], false},
+		{"a copy", slices.Clone(a.dense[:3]), false},
+		{"the ids created", ids[:3], false},
+		{"empty", a.dense[:0], false},
+		{"NullID", []EntityID{NullID}, false},
+	} {
+		if got := w.inStorage(c.ids); got != c.want {
+			t.Errorf("%s: inStorage = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -27,71 +27,92 @@ func TestTrackingLoopEndKeepsMarks(t *testing.T) {
 	// calls visit with each component handed out, and stops when visit
 	// returns true (break). visit panics instead in the panic modes.
 	type loop func(vm ecs.ViewMut[trLife], tag ecs.View[trTag], visit func(*trLife) bool)
+	// reinsert gives every entity its trLife again, so that they all
+	// count as inserted (and none as modified).
+	reinsert := func(t *testing.T, w *ecs.World, ids []ecs.EntityID) {
+		for _, id := range ids {
+			l, _, err := ecs.Remove[trLife](w, id)
+			must(t, err)
+			must(t, ecs.AddComponent1(w, id, l))
+		}
+	}
 	cases := []struct {
 		name   string
 		tagged bool // visits only the tagged entities (a join with tag)
 		all    bool // marks every component it would visit, whatever it handed out
+		prep   func(t *testing.T, w *ecs.World, ids []ecs.EntityID)
 		fn     loop
 	}{
-		{"ViewMut.All", false, false, func(vm ecs.ViewMut[trLife], _ ecs.View[trTag], visit func(*trLife) bool) {
+		{"ViewMut.All", false, false, nil, func(vm ecs.ViewMut[trLife], _ ecs.View[trTag], visit func(*trLife) bool) {
 			for l := range vm.All() {
 				if visit(l) {
 					break
 				}
 			}
 		}},
-		{"ViewMut.WithID", false, false, func(vm ecs.ViewMut[trLife], _ ecs.View[trTag], visit func(*trLife) bool) {
+		{"ViewMut.WithID", false, false, nil, func(vm ecs.ViewMut[trLife], _ ecs.View[trTag], visit func(*trLife) bool) {
 			for _, l := range vm.WithID() {
 				if visit(l) {
 					break
 				}
 			}
 		}},
-		{"ViewMut.Lookup", false, false, func(vm ecs.ViewMut[trLife], _ ecs.View[trTag], visit func(*trLife) bool) {
+		{"ViewMut.Lookup", false, false, nil, func(vm ecs.ViewMut[trLife], _ ecs.View[trTag], visit func(*trLife) bool) {
 			for _, l := range vm.Lookup(vm.IDs()) {
 				if visit(l) {
 					break
 				}
 			}
 		}},
-		{"ViewMut.ParEach", false, true, func(vm ecs.ViewMut[trLife], _ ecs.View[trTag], visit func(*trLife) bool) {
+		{"ViewMut.Inserted().All", false, false, reinsert, func(vm ecs.ViewMut[trLife], _ ecs.View[trTag], visit func(*trLife) bool) {
+			ins, err := vm.Inserted()
+			if err != nil {
+				panic(err)
+			}
+			for l := range ins.All() {
+				if visit(l) {
+					break
+				}
+			}
+		}},
+		{"ViewMut.ParEach", false, true, nil, func(vm ecs.ViewMut[trLife], _ ecs.View[trTag], visit func(*trLife) bool) {
 			vm.ParEachMin(1, func(l *trLife) { visit(l) })
 		}},
-		{"Join1.All", false, false, func(vm ecs.ViewMut[trLife], _ ecs.View[trTag], visit func(*trLife) bool) {
+		{"Join1.All", false, false, nil, func(vm ecs.ViewMut[trLife], _ ecs.View[trTag], visit func(*trLife) bool) {
 			for l := range ecs.Join1(vm).All() {
 				if visit(l) {
 					break
 				}
 			}
 		}},
-		{"Join2.All", true, false, func(vm ecs.ViewMut[trLife], tag ecs.View[trTag], visit func(*trLife) bool) {
+		{"Join2.All", true, false, nil, func(vm ecs.ViewMut[trLife], tag ecs.View[trTag], visit func(*trLife) bool) {
 			for l := range ecs.Join2(vm, tag).All() {
 				if visit(l) {
 					break
 				}
 			}
 		}},
-		{"Join2.WithID", true, false, func(vm ecs.ViewMut[trLife], tag ecs.View[trTag], visit func(*trLife) bool) {
+		{"Join2.WithID", true, false, nil, func(vm ecs.ViewMut[trLife], tag ecs.View[trTag], visit func(*trLife) bool) {
 			for _, r := range ecs.Join2(vm, tag).WithID() {
 				if visit(r.A) {
 					break
 				}
 			}
 		}},
-		{"Join2.Runs", true, false, func(vm ecs.ViewMut[trLife], tag ecs.View[trTag], visit func(*trLife) bool) {
+		{"Join2.Runs", true, false, nil, func(vm ecs.ViewMut[trLife], tag ecs.View[trTag], visit func(*trLife) bool) {
 			for r := range ecs.Join2(vm, tag).Runs() {
 				if visit(&r.A[0]) {
 					break
 				}
 			}
 		}},
-		{"Join2.Each", true, false, func(vm ecs.ViewMut[trLife], tag ecs.View[trTag], visit func(*trLife) bool) {
+		{"Join2.Each", true, false, nil, func(vm ecs.ViewMut[trLife], tag ecs.View[trTag], visit func(*trLife) bool) {
 			ecs.Join2(vm, tag).Each(func(l *trLife, _ *trTag) { visit(l) })
 		}},
-		{"Join2.ParEach", true, true, func(vm ecs.ViewMut[trLife], tag ecs.View[trTag], visit func(*trLife) bool) {
+		{"Join2.ParEach", true, true, nil, func(vm ecs.ViewMut[trLife], tag ecs.View[trTag], visit func(*trLife) bool) {
 			ecs.Join2(vm, tag).ParEachMin(1, func(l *trLife, _ *trTag) { visit(l) })
 		}},
-		{"Join2 cursor", true, false, func(vm ecs.ViewMut[trLife], tag ecs.View[trTag], visit func(*trLife) bool) {
+		{"Join2 cursor", true, false, nil, func(vm ecs.ViewMut[trLife], tag ecs.View[trTag], visit func(*trLife) bool) {
 			it := ecs.Join2(vm, tag)
 			for it.Next() {
 				if l, _ := it.Values(); visit(l) {
@@ -110,6 +131,9 @@ func TestTrackingLoopEndKeepsMarks(t *testing.T) {
 			}
 			t.Run(c.name+", "+mode, func(t *testing.T) {
 				w, ids := clearedWorld(t, n)
+				if c.prep != nil {
+					c.prep(t, w, ids)
+				}
 				stopAt := 11
 				if c.tagged {
 					stopAt = 7
