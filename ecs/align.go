@@ -134,11 +134,8 @@ type alignable interface {
 	typeFree() *sparseIndex
 	position(id EntityID) int
 	swapPos(i, j int)
-	inGroup() bool
+	inPack() bool
 }
-
-func (s *sparseSet[T]) position(id EntityID) int { return s.pos(id) }
-func (s *sparseSet[T]) inGroup() bool            { return s.group != nil }
 
 // misaligned reports whether a join that visited n entities and missed
 // its guess misses times should ask for re-alignment.
@@ -240,7 +237,7 @@ func (w *World) syncPoint() {
 // k holds its final entity once the pass has gone past it, so a swap
 // never takes a component from before k.
 func sortAs(follow alignable, lead *sparseIndex) int {
-	if follow.inGroup() {
+	if follow.inPack() {
 		return 0
 	}
 	fi := follow.typeFree()
@@ -305,7 +302,7 @@ func SortAs[F, L any](s Storages) (int, error) {
 	if any(f) == any(l) {
 		return 0, &argError{op: op, what: "F and L are the same type", kind: ErrSortRefused}
 	}
-	if f.group != nil {
+	if f.pack != nil {
 		return 0, &argError{op: op, what: "F is a member of a packed group, which keeps its own order", kind: ErrSortRefused}
 	}
 	return w.align.sorted(f, &l.sparseIndex, w.align.round.Load(), false), nil

@@ -29,7 +29,7 @@ package ecs
 // walkedStore is a storage an Each walks, and its group (nil if none).
 type walkedStore struct {
 	ix *sparseIndex
-	g  *group
+	g  *pack
 }
 
 // beginEach records that an Each through an AllStoragesViewMut walks sts;
@@ -139,7 +139,7 @@ func (w *World) deleteManyLater(ids []EntityID) error {
 // doomedInGroup returns how many of the entities deleted through the
 // AllStoragesViewMut whose components are still in place (only inside an
 // Each) are in g's packed range.
-func (w *World) doomedInGroup(g *group) int {
+func (w *World) doomedInGroup(g *pack) int {
 	n := 0
 	for _, id := range w.scratch.doomed {
 		if p := g.index[0].pos(id); p >= 0 && p < g.n {

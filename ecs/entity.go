@@ -3,6 +3,7 @@ package ecs
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
 )
 
 // EntityID identifies an entity. It packs a 32-bit index (the slot the entity
@@ -216,4 +217,194 @@ func grow[S ~[]E, E any](s S, n int) S {
 		return ns
 	}
 	return s
+}
+
+// killAll kills every id of ids, as delete does for each in turn, if they
+// are all alive and distinct, and reports whether they were. If they are
+// not, it changes nothing. Checking and killing in the same pass reads
+// the ids and the entities storage once. From bulkParallelMin ids the
+// pass is split (killAllSplit).
+func (e *entities) killAll(ids []EntityID) bool {
+	if len(ids) >= bulkParallelMin {
+		return e.killAllSplit(ids)
+	}
+	free := grow(e.free, len(ids))
+	slots := e.slots
+	for k, id := range ids {
+		i, g := id.Index(), id.Generation()
+		if uint(i) >= uint(len(slots)) || !aliveAs(slots[i], g) {
+			// Undo: the ids before k were alive and distinct.
+			e.reviveIn(ids[:k], 0, math.MaxUint32+1)
+			e.free = free[:len(e.free)]
+			return false
+		}
+		if g < maxGeneration {
+			slots[i] = g + 1
+			free = append(free, i)
+		} else {
+			slots[i] = g // retired
+		}
+	}
+	e.free = free
+	e.live -= len(ids)
+	return true
+}
+
+// killAllSplit is killAll shared with a worker of the pool: the caller
+// kills the ids whose index is below a middle index, the worker the
+// others, up to the largest index an id can have (NullID's, which no
+// entity has: it fails there as a dead id, like any index past the
+// slots). Both read all the ids, but each writes only its own entities,
+// and the index of ids[k] goes to position k of the free list's new part,
+// where killAll would append it. An id given twice is on the same side
+// both times, so the side that meets it again finds it dead. An id that
+// reaches the last generation is retired, not freed, which would shift
+// the free list: it fails the split pass too, and killAll's caller falls
+// back to the one-by-one order. A side that fails brings its entities
+// back to life; if the other succeeded, it is undone here.
+func (e *entities) killAllSplit(ids []EntityID) bool {
+	base := len(e.free)
+	free := grow(e.free, len(ids))[:base+len(ids)]
+	// Side j kills the ids whose index is in [bounds[j], bounds[j+1]):
+	// every index, math.MaxUint32 included, is on one side.
+	bounds := [3]uint64{0, uint64(middleIndex(ids)), math.MaxUint32 + 1}
+	var ok [2]bool
+	inParallel(2, func(j int) {
+		ok[j] = e.killIn(ids, free[base:], bounds[j], bounds[j+1])
+	})
+	if ok[0] && ok[1] {
+		e.free = free
+		e.live -= len(ids)
+		return true
+	}
+	for j, done := range ok {
+		if done {
+			e.reviveIn(ids, bounds[j], bounds[j+1])
+		}
+	}
+	return false
+}
+
+// killIn kills the ids of ids whose index is in [lo, hi), writing the
+// index of ids[k] to out[k], and reports whether they were all alive,
+// distinct and short of the last generation. If not, it brings back those
+// it killed and returns false.
+func (e *entities) killIn(ids []EntityID, out []uint32, lo, hi uint64) bool {
+	slots := e.slots
+	for k, id := range ids {
+		i := id.Index()
+		if uint64(i) < lo || uint64(i) >= hi {
+			continue
+		}
+		g := id.Generation()
+		if uint(i) >= uint(len(slots)) || !aliveAs(slots[i], g) || g >= maxGeneration {
+			e.reviveIn(ids[:k], lo, hi)
+			return false
+		}
+		slots[i] = g + 1
+		out[k] = i
+	}
+	return true
+}
+
+// reviveIn brings back to life the entities of ids whose index is in
+// [lo, hi), which a kill of all of them (killIn, or killAll's loop) took
+// from alive and distinct ids.
+func (e *entities) reviveIn(ids []EntityID, lo, hi uint64) {
+	for _, id := range ids {
+		if i := id.Index(); uint64(i) >= lo && uint64(i) < hi {
+			e.slots[i] = id.Generation() | aliveBit
+		}
+	}
+}
+
+// middleIndex returns an entity index that splits ids into two parts of
+// about the same size: the median of the indices of the ids a quarter,
+// half and three quarters of the way through. For ids in index order
+// (either way round, as bulk creation hands them out) it is the middle
+// id's index.
+func middleIndex(ids []EntityID) uint32 {
+	n := len(ids)
+	a, b, c := ids[n/4].Index(), ids[n/2].Index(), ids[3*n/4].Index()
+	if a > b {
+		a, b = b, a
+	}
+	return max(a, min(b, c)) // the median of a ≤ b and c
+}
+
+// checkAlive returns a *BulkError for op naming the first of ids that is
+// not alive, or nil. From bulkParallelMin ids, it reads them on the worker
+// pool too: the check only reads, and two cores read memory faster than
+// one.
+func (e *entities) checkAlive(op string, ids []EntityID) error {
+	var k int
+	if len(ids) >= bulkParallelMin {
+		k = e.firstDeadParallel(ids)
+	} else {
+		k = e.firstDead(ids)
+	}
+	if k < 0 {
+		return nil
+	}
+	return &BulkError{Op: op, Index: k, Err: &EntityError{Op: op, ID: ids[k]}}
+}
+
+// firstDead returns the position of the first of ids that is not alive,
+// or -1.
+func (e *entities) firstDead(ids []EntityID) int {
+	slots := e.slots
+	for k, id := range ids {
+		i := id.Index()
+		if uint(i) >= uint(len(slots)) || !aliveAs(slots[i], id.Generation()) {
+			return k
+		}
+	}
+	return -1
+}
+
+// firstDeadParallel is firstDead with the ids split into chunks that the
+// caller and the worker pool check at once; the first dead id of any chunk
+// lowers the answer to its position.
+func (e *entities) firstDeadParallel(ids []EntityID) int {
+	var first atomic.Int64
+	first.Store(math.MaxInt64)
+	parallelFor(len(ids), bulkParallelMin/2, func(start, end int) {
+		k := e.firstDead(ids[start:end])
+		if k < 0 {
+			return
+		}
+		at := int64(start + k)
+		for old := first.Load(); at < old && !first.CompareAndSwap(old, at); old = first.Load() {
+		}
+	})
+	if k := first.Load(); k != math.MaxInt64 {
+		return int(k)
+	}
+	return -1
+}
+
+// deleteMany kills the live ones of ids, in order, as delete does for
+// each, and returns how many it killed. Dead ids (repeats included) are
+// skipped.
+func (e *entities) deleteMany(ids []EntityID) int {
+	free := grow(e.free, len(ids))
+	slots := e.slots
+	n := 0
+	for _, id := range ids {
+		i := id.Index()
+		g := id.Generation()
+		if uint(i) >= uint(len(slots)) || !aliveAs(slots[i], g) {
+			continue
+		}
+		n++
+		if g < maxGeneration {
+			slots[i] = g + 1
+			free = append(free, i)
+		} else {
+			slots[i] = g // retired
+		}
+	}
+	e.free = free
+	e.live -= n
+	return n
 }

@@ -39,131 +39,21 @@ func (e *GroupError) Error() string {
 // Unwrap returns [ErrGroup].
 func (e *GroupError) Unwrap() error { return ErrGroup }
 
-// group is a packed owning group over two or more storages (DESIGN.md §8):
-// the n entities that have a component in every member storage sit at
-// positions 0..n-1 of each member, in the same order. A join over exactly
-// the member types is then a loop over aligned slices, with no probe per
-// entity.
-//
-// Membership is kept by the storages' insertion and removal paths: an
-// entity that gains its last member component is swapped to position n of
-// every member (n grows); an entity losing a member component while in the
-// group is swapped to position n-1 of every other member (n shrinks), and
-// leaves the losing member by two moves there (deletePacked) or, if that
-// member is tracked, by the same swap followed by a swap-remove (leave).
-// Both are O(number of members).
+// group is a declared packed owning group: its pack, which the member
+// storages keep in step (pack.go), and the members as the world sees them
+// (their borrows and access keys), for the frames' group borrows and the
+// plans (partners).
 type group struct {
-	name    string
-	members []groupMember
-	// index[k] is members[k]'s type-free part (see sparseIndex): the
-	// group reads its sparse pages to find an entity's position there
-	// with no call.
-	index [maxGroup]*sparseIndex
-	n     int
+	*pack
+	storages []groupMember // storages[k] is pack.members[k]
 }
 
-// groupMember is the face a storage shows its group.
+// groupMember is the face a storage shows the group layer.
 type groupMember interface {
-	typeName() string
-	pos(EntityID) int
-	swapPos(i, j int)
-	ids() []EntityID
-	length() int
-	typeFree() *sparseIndex
-	noIdent()
-	groupOf() *group
-	setGroup(g *group, k int) // the storage is g.members[k]
+	packMember
 	borrowLock() *borrowState
 	accessKey() typeKey // the key of its type in Access values (keyOf)
 }
-
-// joined is called by member self after id gained its component there:
-// if id now has every member component, every other member moves it to
-// the group's end n, n grows, and joined returns n and true. The caller
-// then moves its own component to n (it knows its position, and a typed
-// call to its own storage costs less than a call through groupMember).
-// A component already at the group's end is not swapped (adding to
-// entities in storage order never swaps).
-func (g *group) joined(self int, id EntityID) (int, bool) {
-	n := g.n
-	if len(g.members) == 2 { // the usual group, without the loops
-		o := 1 - self
-		p := posIn(g.index[o].pages, id)
-		if p < 0 {
-			return 0, false
-		}
-		if p != n {
-			g.swap(o, p, n)
-		}
-		g.n = n + 1
-		return n, true
-	}
-	var at [maxGroup]int // id's position in each other member
-	for k := range g.members {
-		if k != self {
-			if at[k] = posIn(g.index[k].pages, id); at[k] < 0 {
-				return 0, false
-			}
-		}
-	}
-	for k := range g.members {
-		if k != self && at[k] != n {
-			g.swap(k, at[k], n)
-		}
-	}
-	g.n = n + 1
-	return n, true
-}
-
-// reader returns a member other than self that a View reads in a frame
-// that also changes self (sparseIndex.readers), or -1: adding or removing
-// self's components would move the reader's under that View.
-func (g *group) reader(self int) int {
-	for k := range g.members {
-		if k != self && g.index[k].readers > 0 {
-			return k
-		}
-	}
-	return -1
-}
-
-// moveError is the error of the call op of a ViewMut of member self
-// ("AddComponent"), doing ("adding") what would move the components of
-// member k, which a View of the same frame reads.
-func (g *group) moveError(self, k int, op, doing string) *GroupError {
-	m, r := g.members[self].typeName(), g.members[k].typeName()
-	return &GroupError{
-		Group: g.name,
-		Op:    "ViewMut[" + m + "]." + op,
-		View:  "View[" + r + "]",
-		Reason: doing + " a " + m + " component could move the " + r + " components of " + g.name +
-			", which a View[" + r + "] of the same system (or World.Borrow) is reading: take " + r +
-			" as a ViewMut[" + r + "] there instead, or make the change in another system",
-	}
-}
-
-// maxGroup is the most member types a group can have (AddGroup2 …
-// AddGroup8).
-const maxGroup = 8
-
-// leave is called by a member before the component at position x leaves
-// it, when its entity is in the group (x below n): the entity moves out of
-// the packed range of every member. It sits at position x in every member,
-// since the packed ranges hold the same entities in the same order, so no
-// member is searched.
-func (g *group) leave(x int) {
-	g.n--
-	if x == g.n {
-		return
-	}
-	for k := range g.members {
-		g.swap(k, x, g.n)
-	}
-}
-
-// swap swaps the components at positions i and j of members[k], with
-// their entities, sparse entries and tracking timestamps.
-func (g *group) swap(k, i, j int) { g.members[k].swapPos(i, j) }
 
 // addGroup declares the group over members, packing the entities that
 // already have all of them.
@@ -174,34 +64,18 @@ func (w *World) addGroup(name string, members []groupMember) error {
 				return &GroupError{Group: name, Reason: m.typeName() + " appears twice"}
 			}
 		}
-		if g := m.groupOf(); g != nil {
-			return &GroupError{Group: name, Reason: m.typeName() + " is already owned by " + g.name + "; a type can be owned by one group only"}
+		if p := m.packOf(); p != nil {
+			return &GroupError{Group: name, Reason: m.typeName() + " is already owned by " + p.name + "; a type can be owned by one group only"}
 		}
 		if err := refuseWalked("AddGroup"+strconv.Itoa(len(members)), "pack the "+m.typeName()+" storage into "+name, m.typeFree(), m.typeName()); err != nil {
 			return err
 		}
 	}
-	g := &group{name: name, members: members}
-	driver := 0 // the shortest member
+	packed := make([]packMember, len(members))
 	for k, m := range members {
-		m.noIdent() // a member keeps no identity prefix: the group reads its entries
-		g.index[k] = m.typeFree()
-		if m.length() < members[driver].length() {
-			driver = k
-		}
+		packed[k] = m
 	}
-	// Scanning the driver in order is safe while packing: a swap moves
-	// the entity at position n (n ≤ the scan position, already looked at)
-	// to the scan position.
-	ids := members[driver].ids()
-	for i := 0; i < len(ids); i++ {
-		if n, ok := g.joined(driver, ids[i]); ok && i != n {
-			g.swap(driver, i, n)
-		}
-	}
-	for k, m := range members {
-		m.setGroup(g, k)
-	}
+	g := &group{pack: newPack(name, packed), storages: members}
 	w.workMu.Lock()
 	w.groups = append(w.groups, g)
 	w.groupGen.Add(1)
@@ -303,11 +177,11 @@ func eachPartner(list []Access, groups []*group, fn func(writer Access, g *group
 			continue
 		}
 		for _, g := range groups {
-			self := slices.IndexFunc(g.members, func(m groupMember) bool { return m.accessKey() == a.key })
+			self := slices.IndexFunc(g.storages, func(m groupMember) bool { return m.accessKey() == a.key })
 			if self < 0 {
 				continue
 			}
-			for k, m := range g.members {
+			for k, m := range g.storages {
 				if k != self {
 					fn(a, g, m)
 				}
@@ -348,7 +222,7 @@ func GroupLen[T any](s Storages) (int, bool, error) {
 		return 0, false, err
 	}
 	defer endRead(w, locked, &st.lock)
-	if g := st.group; g != nil {
+	if g := st.pack; g != nil {
 		if !locked { // through an AllStoragesViewMut, maybe inside an Each
 			return g.n - w.doomedInGroup(g), true, nil
 		}
@@ -358,34 +232,3 @@ func GroupLen[T any](s Storages) (int, bool, error) {
 }
 
 // The methods below make *sparseSet[T] a groupMember.
-
-func (s *sparseSet[T]) groupOf() *group          { return s.group }
-func (s *sparseSet[T]) setGroup(g *group, k int) { s.group, s.member = g, k }
-func (s *sparseSet[T]) borrowLock() *borrowState { return &s.lock }
-func (s *sparseSet[T]) accessKey() typeKey       { return keyOf(s.typ) }
-
-// swapPos swaps the components at positions i and j, with their entities,
-// sparse entries and tracking timestamps.
-func (s *sparseSet[T]) swapPos(i, j int) {
-	if i == j {
-		return
-	}
-	s.cutIdent(min(i, j))
-	a, b := s.dense[i], s.dense[j]
-	s.dense[i], s.dense[j] = b, a
-	s.data[i], s.data[j] = s.data[j], s.data[i]
-	s.pages[a.Index()>>pageShift][a.Index()&pageMask] = sparseEntry(a, j)
-	s.pages[b.Index()>>pageShift][b.Index()&pageMask] = sparseEntry(b, i)
-	if t := s.track; t != nil {
-		if t.kinds&TrackInsertion != 0 {
-			x := t.insertedAt
-			x[i], x[j] = x[j], x[i]
-		}
-		if t.kinds&TrackModification != 0 {
-			x := t.modifiedAt
-			xi, xj := x[i], x[j]
-			t.setModified(i, xj)
-			t.setModified(j, xi)
-		}
-	}
-}

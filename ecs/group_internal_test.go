@@ -23,7 +23,7 @@ func (gT) Tracking() Tracking { return TrackAll }
 // checkGroup verifies a group's invariants: the first n positions of every
 // member hold the same entities in the same order, each of them has every
 // member component, and no entity past n has them all.
-func checkGroup(t testing.TB, g *group) {
+func checkGroup(t testing.TB, g *pack) {
 	t.Helper()
 	first := g.members[0].ids()
 	for _, m := range g.members {
@@ -69,7 +69,7 @@ func TestGroupErrors(t *testing.T) {
 			if !errors.Is(err, ErrGroup) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want ErrGroup containing %q", err, tc.want)
 			}
-			if g := storageFor[gC](w).group; g != nil {
+			if g := storageFor[gC](w).pack; g != nil {
 				t.Fatalf("gC was given group %s by a failed declaration", g.name)
 			}
 		})
@@ -84,7 +84,7 @@ func TestGroupErrors(t *testing.T) {
 		t.Fatalf("AddGroup2 while a view is borrowed: err = %v, want a *BorrowError", err)
 	}
 	release()
-	if storageFor[gC](w).group != nil || storageFor[gT](w).group != nil {
+	if storageFor[gC](w).pack != nil || storageFor[gT](w).pack != nil {
 		t.Fatal("a refused declaration changed the storages")
 	}
 	if n, ok, err := GroupLen[gC](w); err != nil || ok || n != 0 {
@@ -112,7 +112,7 @@ func TestGroupPacksAndJoins(t *testing.T) {
 	if err := AddGroup2[gA, gB](w); err != nil {
 		t.Fatal(err)
 	}
-	g := storageFor[gA](w).group
+	g := storageFor[gA](w).pack
 	checkGroup(t, g)
 	if n, ok, err := GroupLen[gB](w); err != nil || !ok || n != len(want) {
 		t.Fatalf("GroupLen = %d, %v; want %d", n, ok, len(want))
@@ -173,7 +173,7 @@ func TestGroupKeepsTimestampsWithEntities(t *testing.T) {
 		}
 	}
 	_, _, _ = Remove[gA](w, ids[9]) // swaps back out
-	checkGroup(t, storageFor[gT](w).group)
+	checkGroup(t, storageFor[gT](w).pack)
 	if got := modifiedKeys(t, w, func(c *gT) int { return c.V }); !slices.Equal(got, []int{103, 107}) {
 		t.Errorf("modified after group swaps = %v, want [103 107]", got)
 	}
@@ -401,7 +401,7 @@ func runGroupModel[C ~struct{ V int }](t *testing.T, ops []byte) {
 			}
 		}
 		if grouped {
-			checkGroup(t, storageFor[gA](w).group)
+			checkGroup(t, storageFor[gA](w).pack)
 		}
 		checkLayouts(t, w)
 		want := map[EntityID][3]int{}
@@ -461,7 +461,7 @@ func runGroupModel[C ~struct{ V int }](t *testing.T, ops []byte) {
 			t.Fatal(err)
 		}
 		if grouped {
-			checkGroup(t, storageFor[gA](w).group)
+			checkGroup(t, storageFor[gA](w).pack)
 		}
 		// A tracked C's insertion timestamps stay with their entities
 		// through the group's swaps: ordered by when the model inserted

@@ -70,7 +70,7 @@ func testGroupSwap[A, B comparable](t *testing.T, mkA func(int) A, mkB func(int)
 			t.Fatal(err)
 		}
 	}
-	g := storageFor[A](w).group
+	g := storageFor[A](w).pack
 	hasA, hasB := make([]bool, n), make([]bool, n)
 	for i := range hasA {
 		hasA[i] = true
@@ -176,7 +176,7 @@ func TestGroupSwapAfterTrackComponent(t *testing.T) {
 	if _, _, err := Remove[swPos](w, ids[4]); err != nil {
 		t.Fatal(err)
 	}
-	checkGroup(t, storageFor[swVec2](w).group)
+	checkGroup(t, storageFor[swVec2](w).pack)
 	if got := modifiedKeys(t, w, func(c *swVec2) float64 { return c.X }); !slices.Equal(got, []float64{3, 7}) {
 		t.Errorf("modified after group swaps = %v, want [3 7]", got)
 	}

@@ -16,7 +16,7 @@ func (s *sparseSet[T]) layoutError() error {
 	if n > uint64(len(s.dense)) {
 		return fmt.Errorf("%s: prefix of %d past %d components", s.name, n, len(s.dense))
 	}
-	if n > 0 && (s.track != nil || s.group != nil) {
+	if n > 0 && (s.track != nil || s.pack != nil) {
 		return fmt.Errorf("%s: prefix of %d in a tracked or grouped storage", s.name, n)
 	}
 	if s.pre.gen&^genMask != 0 {

@@ -22,7 +22,7 @@ type joinCore struct {
 	ix  [maxParts]*sparseIndex
 	tr  [maxParts]*stamps // nil: untracked
 	st  [maxParts]storage
-	grp [maxParts]*group
+	grp [maxParts]*pack
 	op  [maxParts]opTrack
 	not []Filter
 	w   *World // the views' world, or nil (made from storages, or views of several worlds)
@@ -87,7 +87,7 @@ func (b *joinBatch) pos(k, j int) int {
 
 // setStore sets storage k of the join: its index, tracking, storage and
 // group.
-func (c *joinCore) setStore(k int, ix *sparseIndex, tr *stamps, st storage, g *group) {
+func (c *joinCore) setStore(k int, ix *sparseIndex, tr *stamps, st storage, g *pack) {
 	c.ix[k], c.tr[k], c.st[k], c.grp[k] = ix, tr, st, g
 }
 
@@ -130,7 +130,7 @@ func (c *joinCore) pick() {
 
 // packed returns the group whose members are exactly the join's storages,
 // or nil.
-func (c *joinCore) packed() *group {
+func (c *joinCore) packed() *pack {
 	g := c.grp[0]
 	if g == nil || len(g.members) != c.n {
 		return nil

@@ -75,7 +75,7 @@ func newIter1[T1 any](s1 *sparseSet[T1]) Iter1[T1] {
 func (it *Iter1[T1]) setup() {
 	not := it.jc.not
 	it.jc = joinCore{n: 1, not: not}
-	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.group)
+	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.pack)
 	it.jc.pick()
 }
 
@@ -433,8 +433,8 @@ func newIter2[T1, T2 any](s1 *sparseSet[T1], s2 *sparseSet[T2]) Iter2[T1, T2] {
 func (it *Iter2[T1, T2]) setup() {
 	not := it.jc.not
 	it.jc = joinCore{n: 2, not: not}
-	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.group)
-	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.group)
+	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.pack)
+	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.pack)
 	it.jc.pick()
 }
 
@@ -912,9 +912,9 @@ func newIter3[T1, T2, T3 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSe
 func (it *Iter3[T1, T2, T3]) setup() {
 	not := it.jc.not
 	it.jc = joinCore{n: 3, not: not}
-	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.group)
-	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.group)
-	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.group)
+	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.pack)
+	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.pack)
+	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.pack)
 	it.jc.pick()
 }
 
@@ -1415,10 +1415,10 @@ func newIter4[T1, T2, T3, T4 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *spar
 func (it *Iter4[T1, T2, T3, T4]) setup() {
 	not := it.jc.not
 	it.jc = joinCore{n: 4, not: not}
-	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.group)
-	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.group)
-	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.group)
-	it.jc.setStore(3, &it.s4.sparseIndex, stampsOf(it.s4.track), it.s4, it.s4.group)
+	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.pack)
+	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.pack)
+	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.pack)
+	it.jc.setStore(3, &it.s4.sparseIndex, stampsOf(it.s4.track), it.s4, it.s4.pack)
 	it.jc.pick()
 }
 
@@ -1944,11 +1944,11 @@ func newIter5[T1, T2, T3, T4, T5 any](s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *
 func (it *Iter5[T1, T2, T3, T4, T5]) setup() {
 	not := it.jc.not
 	it.jc = joinCore{n: 5, not: not}
-	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.group)
-	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.group)
-	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.group)
-	it.jc.setStore(3, &it.s4.sparseIndex, stampsOf(it.s4.track), it.s4, it.s4.group)
-	it.jc.setStore(4, &it.s5.sparseIndex, stampsOf(it.s5.track), it.s5, it.s5.group)
+	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.pack)
+	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.pack)
+	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.pack)
+	it.jc.setStore(3, &it.s4.sparseIndex, stampsOf(it.s4.track), it.s4, it.s4.pack)
+	it.jc.setStore(4, &it.s5.sparseIndex, stampsOf(it.s5.track), it.s5, it.s5.pack)
 	it.jc.pick()
 }
 
@@ -2501,12 +2501,12 @@ func newIter6[T1, T2, T3, T4, T5, T6 any](s1 *sparseSet[T1], s2 *sparseSet[T2], 
 func (it *Iter6[T1, T2, T3, T4, T5, T6]) setup() {
 	not := it.jc.not
 	it.jc = joinCore{n: 6, not: not}
-	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.group)
-	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.group)
-	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.group)
-	it.jc.setStore(3, &it.s4.sparseIndex, stampsOf(it.s4.track), it.s4, it.s4.group)
-	it.jc.setStore(4, &it.s5.sparseIndex, stampsOf(it.s5.track), it.s5, it.s5.group)
-	it.jc.setStore(5, &it.s6.sparseIndex, stampsOf(it.s6.track), it.s6, it.s6.group)
+	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.pack)
+	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.pack)
+	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.pack)
+	it.jc.setStore(3, &it.s4.sparseIndex, stampsOf(it.s4.track), it.s4, it.s4.pack)
+	it.jc.setStore(4, &it.s5.sparseIndex, stampsOf(it.s5.track), it.s5, it.s5.pack)
+	it.jc.setStore(5, &it.s6.sparseIndex, stampsOf(it.s6.track), it.s6, it.s6.pack)
 	it.jc.pick()
 }
 
@@ -3084,13 +3084,13 @@ func newIter7[T1, T2, T3, T4, T5, T6, T7 any](s1 *sparseSet[T1], s2 *sparseSet[T
 func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) setup() {
 	not := it.jc.not
 	it.jc = joinCore{n: 7, not: not}
-	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.group)
-	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.group)
-	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.group)
-	it.jc.setStore(3, &it.s4.sparseIndex, stampsOf(it.s4.track), it.s4, it.s4.group)
-	it.jc.setStore(4, &it.s5.sparseIndex, stampsOf(it.s5.track), it.s5, it.s5.group)
-	it.jc.setStore(5, &it.s6.sparseIndex, stampsOf(it.s6.track), it.s6, it.s6.group)
-	it.jc.setStore(6, &it.s7.sparseIndex, stampsOf(it.s7.track), it.s7, it.s7.group)
+	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.pack)
+	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.pack)
+	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.pack)
+	it.jc.setStore(3, &it.s4.sparseIndex, stampsOf(it.s4.track), it.s4, it.s4.pack)
+	it.jc.setStore(4, &it.s5.sparseIndex, stampsOf(it.s5.track), it.s5, it.s5.pack)
+	it.jc.setStore(5, &it.s6.sparseIndex, stampsOf(it.s6.track), it.s6, it.s6.pack)
+	it.jc.setStore(6, &it.s7.sparseIndex, stampsOf(it.s7.track), it.s7, it.s7.pack)
 	it.jc.pick()
 }
 
@@ -3693,14 +3693,14 @@ func newIter8[T1, T2, T3, T4, T5, T6, T7, T8 any](s1 *sparseSet[T1], s2 *sparseS
 func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) setup() {
 	not := it.jc.not
 	it.jc = joinCore{n: 8, not: not}
-	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.group)
-	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.group)
-	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.group)
-	it.jc.setStore(3, &it.s4.sparseIndex, stampsOf(it.s4.track), it.s4, it.s4.group)
-	it.jc.setStore(4, &it.s5.sparseIndex, stampsOf(it.s5.track), it.s5, it.s5.group)
-	it.jc.setStore(5, &it.s6.sparseIndex, stampsOf(it.s6.track), it.s6, it.s6.group)
-	it.jc.setStore(6, &it.s7.sparseIndex, stampsOf(it.s7.track), it.s7, it.s7.group)
-	it.jc.setStore(7, &it.s8.sparseIndex, stampsOf(it.s8.track), it.s8, it.s8.group)
+	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.pack)
+	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.pack)
+	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.pack)
+	it.jc.setStore(3, &it.s4.sparseIndex, stampsOf(it.s4.track), it.s4, it.s4.pack)
+	it.jc.setStore(4, &it.s5.sparseIndex, stampsOf(it.s5.track), it.s5, it.s5.pack)
+	it.jc.setStore(5, &it.s6.sparseIndex, stampsOf(it.s6.track), it.s6, it.s6.pack)
+	it.jc.setStore(6, &it.s7.sparseIndex, stampsOf(it.s7.track), it.s7, it.s7.pack)
+	it.jc.setStore(7, &it.s8.sparseIndex, stampsOf(it.s8.track), it.s8, it.s8.pack)
 	it.jc.pick()
 }
 

@@ -94,10 +94,10 @@ type sparseSet[T any] struct {
 	// next to the slices, in the cache line every insertion and removal
 	// reads.
 	track *tracker[T]
-	// group is the packed owning group this storage is a member of
-	// (group.go), or nil.
-	group  *group
-	member int // which of group.members this storage is
+	// pack is the pack (the storage side of a packed owning group:
+	// pack.go) this storage is a member of, or nil.
+	pack   *pack
+	member int // which of pack.members this storage is
 	// ptrs reports whether T holds pointers: only then do removals zero
 	// the slots they free (dropLast, cutTo).
 	ptrs bool
@@ -204,16 +204,6 @@ func (p *identity) at(id EntityID) uint64 { return uint64(id) - p.gen }
 func newSparseSet[T any]() *sparseSet[T] {
 	t := reflect.TypeFor[T]()
 	return &sparseSet[T]{typ: t, name: typeName(t), ptrs: hasPointers(t)}
-}
-
-// newTrackedSparseSet returns the storage of T for w, tracking what T
-// declares with a Tracking method (see [Tracker]).
-func newTrackedSparseSet[T any](w *World) *sparseSet[T] {
-	s := newSparseSet[T]()
-	if k := declaredTracking[T](); k != 0 {
-		s.enableTracking(k, w)
-	}
-	return s
 }
 
 // entry returns a pointer to id's sparse entry if id has a component here,
@@ -376,7 +366,7 @@ func (s *sparseSet[T]) insert(id EntityID, v T) insertOutcome {
 	}
 	if e := s.freeEntry(id); e != nil {
 		s.putNew(e, id, v)
-		if s.group != nil && !s.joinNew(id) { // no call outside a group
+		if s.pack != nil && !s.joinNew(id) { // no call outside a group
 			return blocked
 		}
 		return inserted
@@ -401,7 +391,7 @@ func (s *sparseSet[T]) insert(id EntityID, v T) insertOutcome {
 // generation is noGen.
 func (s *sparseSet[T]) appendsIdent(id EntityID) bool {
 	n := uint64(len(s.dense))
-	return (uint64(id)-s.pre.gen == n || n == 0 && uint32(id) == 0 && s.group == nil) &&
+	return (uint64(id)-s.pre.gen == n || n == 0 && uint32(id) == 0 && s.pack == nil) &&
 		s.pre.n == n && n < uint64(cap(s.dense)) && n < uint64(cap(s.data)) && s.track == nil
 }
 
@@ -453,7 +443,7 @@ func (s *sparseSet[T]) putNew(e *uint64, id EntityID, v T) {
 // component appended by putNew is never a replacement), having undone it:
 // the storage is as it was before the call.
 func (s *sparseSet[T]) joinNew(id EntityID) bool {
-	if g := s.group; g != nil {
+	if g := s.pack; g != nil {
 		if g.reader(s.member) >= 0 {
 			*entryIn(s.pages, id) = 0
 			s.dropLast(len(s.dense) - 1)
@@ -468,7 +458,7 @@ func (s *sparseSet[T]) joinNew(id EntityID) bool {
 
 // join lets id, whose component was just appended, join g, the storage's
 // group, if id now has every member type.
-func (s *sparseSet[T]) join(g *group, id EntityID) {
+func (s *sparseSet[T]) join(g *pack, id EntityID) {
 	if n, ok := g.joined(s.member, id); ok {
 		s.swapPos(len(s.dense)-1, n) // no-op when already there
 	}
@@ -481,7 +471,7 @@ func (s *sparseSet[T]) join(g *group, id EntityID) {
 // rather than replace id's component or be refused for an old id. Call it
 // only for a storage in a group.
 func (s *sparseSet[T]) groupRefuses(id EntityID) bool {
-	if s.group.reader(s.member) < 0 {
+	if s.pack.reader(s.member) < 0 {
 		return false
 	}
 	e := s.entryFor(id) // a member has no identity prefix: the entry tells
@@ -494,7 +484,7 @@ func (s *sparseSet[T]) groupRefuses(id EntityID) bool {
 //
 //go:noinline
 func (s *sparseSet[T]) movesError(op, doing string) *GroupError {
-	g := s.group
+	g := s.pack
 	return g.moveError(s.member, g.reader(s.member), op, doing)
 }
 
@@ -503,7 +493,7 @@ func (s *sparseSet[T]) movesError(op, doing string) *GroupError {
 // records the insertion or joins the group (appendAny). An insertion the
 // group refuses (groupRefuses) changes nothing.
 func (s *sparseSet[T]) insertSlow(id EntityID, v T) insertOutcome {
-	if s.group != nil && s.groupRefuses(id) {
+	if s.pack != nil && s.groupRefuses(id) {
 		return blocked
 	}
 	if x := s.pre.at(id); x < s.pre.n { // id's component, in the prefix
@@ -547,7 +537,7 @@ func (s *sparseSet[T]) appendAny(e *uint64, id EntityID, v T) {
 	if s.track != nil {
 		s.track.appended()
 	}
-	if g := s.group; g != nil {
+	if g := s.pack; g != nil {
 		s.join(g, id) // insertSlow asked groupRefuses first
 	}
 }
@@ -559,7 +549,7 @@ func (s *sparseSet[T]) appendAny(e *uint64, id EntityID, v T) {
 func (s *sparseSet[T]) continuesIdent(id EntityID) bool {
 	n := uint64(len(s.dense))
 	return s.pre.n == n && uint64(uint32(id)) == n && (n == 0 || uint64(id)&genMask == s.pre.gen) &&
-		s.track == nil && s.group == nil && id.Index() <= maxIndex
+		s.track == nil && s.pack == nil && id.Index() <= maxIndex
 }
 
 // appendIdent appends id's component, which continues the identity
@@ -666,7 +656,7 @@ func (s *sparseSet[T]) insertOver(e *uint64, id EntityID, v T) insertOutcome {
 	case gen > id.Generation():
 		return refused
 	default: // a dead entity's leftover: the slot now belongs to id
-		if s.group != nil {
+		if s.pack != nil {
 			// The leftover may be in the group's packed range: delete it
 			// the ordinary way, and insert id anew.
 			s.deleteID(s.dense[i])
@@ -692,7 +682,7 @@ func (s *sparseSet[T]) remove(id EntityID) (v T, ok bool) {
 		return v, false
 	}
 	i := int(uint32(*e)) - 1
-	if g := s.group; g != nil && i < g.n {
+	if g := s.pack; g != nil && i < g.n {
 		if g.reader(s.member) >= 0 {
 			panic(s.movesError("Remove", "removing"))
 		}
@@ -733,7 +723,7 @@ func (s *sparseSet[T]) deleteID(id EntityID) bool {
 		return false
 	}
 	i := int(uint32(*e)) - 1
-	if g := s.group; g != nil && i < g.n {
+	if g := s.pack; g != nil && i < g.n {
 		if g.reader(s.member) >= 0 {
 			panic(s.movesError("Delete", "removing"))
 		}
@@ -766,7 +756,7 @@ func (s *sparseSet[T]) deleteID(id EntityID) bool {
 // component fills its place, so the leaving component is never moved.
 func (s *sparseSet[T]) deletePacked(e *uint64, i int) {
 	s.edited(i)
-	g := s.group
+	g := s.pack
 	g.n--
 	n := g.n
 	if i != n {
@@ -826,8 +816,8 @@ func (s *sparseSet[T]) clear() {
 	if s.track != nil {
 		s.track.cleared(s.dense, s.data)
 	}
-	if s.group != nil {
-		s.group.n = 0 // no entity has every member type any more
+	if s.pack != nil {
+		s.pack.n = 0 // no entity has every member type any more
 	}
 	for _, id := range s.dense[s.pre.n:] {
 		s.pages[id.Index()>>pageShift][id.Index()&pageMask] = 0
@@ -849,7 +839,7 @@ func (s *sparseSet[T]) ids() []EntityID      { return s.dense }
 // grown arrays, which are cut to length at the end.
 func (s *sparseSet[T]) bulkInsert(ids []EntityID, vals []T) {
 	vals = vals[:len(ids)]
-	if s.track != nil || s.group != nil {
+	if s.track != nil || s.pack != nil {
 		for k, id := range ids {
 			s.insert(id, vals[k])
 		}
@@ -884,4 +874,220 @@ func (s *sparseSet[T]) bulkInsert(ids []EntityID, vals []T) {
 		n++
 	}
 	s.dense, s.data = dense[:n], data[:n]
+}
+
+// hasPointers reports whether values of type t hold pointers the garbage
+// collector follows, so that a slice of them must be cleared where it is
+// cut, not just shortened. Storages compute it once, when created.
+func hasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return false
+	case reflect.Array:
+		return t.Len() > 0 && hasPointers(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+		return false
+	default: // pointers, strings, slices, maps, channels, functions, interfaces
+		return true
+	}
+}
+
+// newPage allocates a sparse page, every entry empty (zero).
+func (s *sparseSet[T]) newPage() *sparsePage { return new(sparsePage) }
+
+// reserve makes room for n more components, growing dense and data
+// together, as append does, so that they keep the same capacity.
+func (s *sparseSet[T]) reserve(n int) {
+	if cap(s.dense)-len(s.dense) >= n && cap(s.data)-len(s.data) >= n {
+		return
+	}
+	s.dense = slices.Grow(s.dense, n)
+	s.data = slices.Grow(s.data, cap(s.dense)-len(s.data))
+}
+
+// fitDense moves dense and data to arrays of exactly their length (none
+// when empty), so that the spare capacity can be garbage collected.
+func (s *sparseSet[T]) fitDense() {
+	s.dense = fit(s.dense)
+	s.data = fit(s.data)
+}
+
+// allocatedBytes returns the bytes of s's array, its elements being size
+// bytes each.
+func allocatedBytes[E any](s []E, size int) int { return cap(s) * size }
+
+func (s *sparseSet[T]) memory() StorageMemory {
+	size := int(reflect.TypeFor[T]().Size())
+	idSize := int(reflect.TypeFor[EntityID]().Size())
+	pages := 0
+	for _, p := range s.pages {
+		if p != &emptyPage {
+			pages++
+		}
+	}
+	trackUsed, trackAllocated := s.track.memory()
+	m := StorageMemory{
+		Type:           s.name,
+		Components:     len(s.dense),
+		Pages:          pages,
+		DataBytes:      len(s.data) * size,
+		IDBytes:        len(s.dense) * idSize,
+		PageBytes:      pages * pageBytes,
+		TrackingBytes:  trackUsed,
+		AllocatedBytes: allocatedBytes(s.dense, idSize) + allocatedBytes(s.data, size) + pages*pageBytes + cap(s.pages)*wordBytes + trackAllocated,
+	}
+	m.UsedBytes = m.DataBytes + m.IDBytes + m.PageBytes + m.TrackingBytes
+	return m
+}
+
+func (s *sparseSet[T]) shrink() {
+	used := make([]bool, len(s.pages))
+	for _, id := range s.dense[s.pre.n:] { // the prefix's entities have no entries
+		used[id.Index()>>pageShift] = true
+	}
+	last := -1
+	for i := range s.pages {
+		if !used[i] {
+			s.pages[i] = &emptyPage
+		} else {
+			last = i
+		}
+	}
+	s.pages = fit(s.pages[:last+1])
+	s.fitDense()
+	s.track.shrink()
+}
+
+// fit returns s in an array of exactly its length, so that the old array's
+// spare capacity can be garbage collected.
+func fit[S ~[]E, E any](s S) S {
+	if cap(s) == len(s) {
+		return s
+	}
+	if len(s) == 0 {
+		return nil
+	}
+	return append(S(make([]E, 0, len(s))), s...)
+}
+
+// The faces a storage shows the layers above: alignable (align.go),
+// packMember (pack.go) and groupMember (group.go).
+
+func (s *sparseSet[T]) position(id EntityID) int { return s.pos(id) }
+func (s *sparseSet[T]) inPack() bool             { return s.pack != nil }
+func (s *sparseSet[T]) packOf() *pack            { return s.pack }
+func (s *sparseSet[T]) setPack(p *pack, k int)   { s.pack, s.member = p, k }
+func (s *sparseSet[T]) borrowLock() *borrowState { return &s.lock }
+func (s *sparseSet[T]) accessKey() typeKey       { return keyOf(s.typ) }
+
+// swapPos swaps the components at positions i and j, with their entities,
+// sparse entries and tracking timestamps.
+func (s *sparseSet[T]) swapPos(i, j int) {
+	if i == j {
+		return
+	}
+	s.cutIdent(min(i, j))
+	a, b := s.dense[i], s.dense[j]
+	s.dense[i], s.dense[j] = b, a
+	s.data[i], s.data[j] = s.data[j], s.data[i]
+	s.pages[a.Index()>>pageShift][a.Index()&pageMask] = sparseEntry(a, j)
+	s.pages[b.Index()>>pageShift][b.Index()&pageMask] = sparseEntry(b, i)
+	if t := s.track; t != nil {
+		if t.kinds&TrackInsertion != 0 {
+			x := t.insertedAt
+			x[i], x[j] = x[j], x[i]
+		}
+		if t.kinds&TrackModification != 0 {
+			x := t.modifiedAt
+			xi, xj := x[i], x[j]
+			t.setModified(i, xj)
+			t.setModified(j, xi)
+		}
+	}
+}
+
+// notAlive is AddComponent's error, built out of line so that its string
+// concatenation does not weigh on the common path.
+//
+//go:noinline
+func (s *sparseSet[T]) notAlive(id EntityID) error {
+	return &EntityError{Op: "ViewMut[" + s.name + "].AddComponent", ID: id}
+}
+
+// refusedUnchecked is AddComponentUnchecked's error, built out of line as
+// notAlive is.
+//
+//go:noinline
+func (s *sparseSet[T]) refusedUnchecked(id EntityID) error {
+	return &EntityError{Op: "ViewMut[" + s.name + "].AddComponentUnchecked", ID: id}
+}
+
+// enableTracking makes s track kinds too, from now on.
+func (s *sparseSet[T]) enableTracking(kinds Tracking, clk *clock) {
+	if kinds == 0 {
+		return
+	}
+	s.cutIdent(0) // a tracked storage keeps no identity prefix
+	now := clk.tick.Load()
+	t := s.track
+	if t == nil {
+		t = &tracker[T]{stamps: stamps{clk: clk, insClear: now, modClear: now}}
+	}
+	add := kinds &^ t.kinds
+	if add&TrackInsertion != 0 {
+		t.insertedAt = filled(len(s.dense), cap(s.dense), now-ancient)
+	}
+	if add&TrackModification != 0 {
+		t.modifiedAt = filled(len(s.dense), cap(s.dense), now-ancient)
+		t.modBlock = filled(blocks(len(s.dense)), blocks(cap(s.dense)), summaryOf(now-ancient))
+	}
+	t.kinds |= kinds
+	s.track = t
+	s.tracked.Store(uint32(t.kinds))
+}
+
+// needs returns a *TrackingError for op unless s tracks every kind in kinds.
+func (s *sparseSet[T]) needs(op string, kinds Tracking) error {
+	var has Tracking
+	if s.track != nil {
+		has = s.track.kinds
+	}
+	if has&kinds != kinds {
+		return &TrackingError{Op: op, Type: s.name, Missing: kinds &^ has, Has: has}
+	}
+	return nil
+}
+
+func (s *sparseSet[T]) pagesRef() *[]*sparsePage { return &s.pages }
+
+func (s *sparseSet[T]) identRef() *identity { return &s.pre }
+
+// deleteFound is deleteID for an id known to have a component here, whose
+// sparse entry is at e. Storages with tracking or a group delete through
+// deleteID, which keeps them in step; the others swap-remove here,
+// without looking id up again.
+func (s *sparseSet[T]) deleteFound(id EntityID, e *uint64) {
+	if !s.bulkable() {
+		s.deleteID(id)
+		return
+	}
+	i := int(uint32(*e)) - 1
+	*e = 0
+	dense, data := s.dense, s.data
+	last := len(dense) - 1
+	s.edited(i)
+	if i != last {
+		moved := dense[last]
+		dense[i] = moved
+		data[i] = data[last]
+		s.pages[moved.Index()>>pageShift][moved.Index()&pageMask] = sparseEntry(moved, i)
+	}
+	s.dropLast(last)
 }

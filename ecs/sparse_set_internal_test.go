@@ -42,8 +42,8 @@ func snapshotOf[T any](s *sparseSet[T], ids []EntityID) storeSnapshot[T] {
 		snap.InsertedAt = slices.Clone(s.track.insertedAt)
 		snap.ModifiedAt = slices.Clone(s.track.modifiedAt)
 	}
-	if s.group != nil {
-		snap.GroupLen = s.group.n
+	if s.pack != nil {
+		snap.GroupLen = s.pack.n
 	}
 	return snap
 }
@@ -153,7 +153,7 @@ func addMatchesInsert[T any](t *testing.T, denseRoom, dataRoom int, setup func(w
 		if got := snapshotOf(storageFor[T](w), ids); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s left\n%+v\ninsertSlow left\n%+v", way.name, got, want)
 		}
-		if g := storageFor[T](w).group; g != nil {
+		if g := storageFor[T](w).pack; g != nil {
 			checkGroup(t, g)
 		}
 	}

@@ -18,7 +18,7 @@ type storage interface {
 	pagesRef() *[]*sparsePage
 	identRef() *identity
 	deleteFound(id EntityID, e *uint64)
-	deleteIDs(ids []EntityID, sc *bulkScratch) int
+	deleteIDs(ids []EntityID, freed *[]uint32) int
 	sweepable(n int) bool
 	bulkable() bool
 	zeroIDs(ids []EntityID) int
@@ -44,7 +44,13 @@ func storageFor[T any](w *World) *sparseSet[T] {
 //
 //go:noinline
 func addStorage[T any](w *World, k typeKey) *sparseSet[T] {
-	return w.comps.add(k, func() storage { return newTrackedSparseSet[T](w) }).(*sparseSet[T])
+	return w.comps.add(k, func() storage {
+		s := newSparseSet[T]()
+		if k := declaredTracking[T](); k != 0 {
+			s.enableTracking(k, &w.clock)
+		}
+		return s
+	}).(*sparseSet[T])
 }
 
 // uniqueSlot is the type-free face of a unique's storage.

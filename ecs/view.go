@@ -192,7 +192,7 @@ func (c *viewCore[T]) borrow(ctx *borrowCtx, s *sparseSet[T], kind accessKind, k
 	// (groupBorrows), and the view marks the storage read, so that the
 	// other member's additions and removals, which would move its
 	// components under the view, are refused (group.reader).
-	c.held = s.group != nil && len(ctx.held) > 0 && slices.Contains(ctx.held, s.accessKey())
+	c.held = s.pack != nil && len(ctx.held) > 0 && slices.Contains(ctx.held, s.accessKey())
 	if c.held {
 		s.readers++
 	} else if err := s.lock.acquire(&c.b, kind.exclusive(), s.name); err != nil {
@@ -543,21 +543,13 @@ func (v ViewMut[T]) AddComponent(entities AliveChecker, id EntityID, c T) error 
 		s.putIdent(id, c)
 	} else if e := s.freeEntry(id); e != nil {
 		s.putNew(e, id, c)
-		if s.group != nil && !s.joinNew(id) { // no call outside a group
+		if s.pack != nil && !s.joinNew(id) { // no call outside a group
 			return s.movesError("AddComponent", "adding")
 		}
 	} else if s.insertSlow(id, c) == blocked {
 		return s.movesError("AddComponent", "adding")
 	}
 	return nil
-}
-
-// notAlive is AddComponent's error, built out of line so that its string
-// concatenation does not weigh on the common path.
-//
-//go:noinline
-func (s *sparseSet[T]) notAlive(id EntityID) error {
-	return &EntityError{Op: "ViewMut[" + s.name + "].AddComponent", ID: id}
 }
 
 // AddComponentUnchecked gives id the component c without checking that id is
@@ -575,7 +567,7 @@ func (v ViewMut[T]) AddComponentUnchecked(id EntityID, c T) error {
 	}
 	if e := s.freeEntry(id); e != nil && id.Index() <= maxIndex {
 		s.putNew(e, id, c)
-		if s.group != nil && !s.joinNew(id) { // no call outside a group
+		if s.pack != nil && !s.joinNew(id) { // no call outside a group
 			return s.movesError("AddComponentUnchecked", "adding")
 		}
 		return nil
@@ -592,21 +584,13 @@ func (v ViewMut[T]) AddComponentUnchecked(id EntityID, c T) error {
 	return nil
 }
 
-// refusedUnchecked is AddComponentUnchecked's error, built out of line as
-// notAlive is.
-//
-//go:noinline
-func (s *sparseSet[T]) refusedUnchecked(id EntityID) error {
-	return &EntityError{Op: "ViewMut[" + s.name + "].AddComponentUnchecked", ID: id}
-}
-
 // AddEntity creates an entity whose only component is c: a shortcut for
 // [EntitiesViewMut.AddEntity] followed by [ViewMut.AddComponentUnchecked].
 // Panics with a [*GroupError], creating nothing, where AddComponent would
 // return one.
 func (v ViewMut[T]) AddEntity(entities EntitiesViewMut, c T) EntityID {
 	s := v.store()
-	if g := s.group; g != nil && g.reader(s.member) >= 0 {
+	if g := s.pack; g != nil && g.reader(s.member) >= 0 {
 		panic(s.movesError("AddEntity", "adding"))
 	}
 	id := entities.c.ents().create()

@@ -38,17 +38,10 @@ type World struct {
 	groupGen atomic.Uint64
 	tracing  atomic.Bool
 
-	tick atomic.Uint64 // the tracking clock (tracking.go)
+	clock // the tracking clock (clock.go)
 	// pool runs the workloads (pool.go): the one given to SetPool, or the
 	// world's own, made on first need; nil until then.
 	pool atomic.Pointer[Pool]
-	// allNow is the timestamp of the system holding an AllStoragesViewMut,
-	// 0 when none does: changes made through it carry it.
-	allNow uint64
-	// marked is the newest timestamp TrackingTimestamp returned, 0 before
-	// the first: deletions and removals logged after it carry a newer one
-	// (stamps.logStamp).
-	marked atomic.Uint64
 	// align holds the joins' requests for re-alignment (align.go).
 	align aligner
 	// eaching counts the Each1 … Each8 calls through an
@@ -404,32 +397,6 @@ type stripRef struct {
 	pages *[]*sparsePage
 	pre   *identity
 	st    storage
-}
-
-func (s *sparseSet[T]) pagesRef() *[]*sparsePage { return &s.pages }
-func (s *sparseSet[T]) identRef() *identity      { return &s.pre }
-
-// deleteFound is deleteID for an id known to have a component here, whose
-// sparse entry is at e. Storages with tracking or a group delete through
-// deleteID, which keeps them in step; the others swap-remove here,
-// without looking id up again.
-func (s *sparseSet[T]) deleteFound(id EntityID, e *uint64) {
-	if !s.bulkable() {
-		s.deleteID(id)
-		return
-	}
-	i := int(uint32(*e)) - 1
-	*e = 0
-	dense, data := s.dense, s.data
-	last := len(dense) - 1
-	s.edited(i)
-	if i != last {
-		moved := dense[last]
-		dense[i] = moved
-		data[i] = data[last]
-		s.pages[moved.Index()>>pageShift][moved.Index()&pageMask] = sparseEntry(moved, i)
-	}
-	s.dropLast(last)
 }
 
 // DeleteAny deletes every entity that has a component of type T (with all

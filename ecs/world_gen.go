@@ -142,7 +142,7 @@ func Each1[T1 any](s Storages, fn func(EntityID, *T1)) error {
 	defer endWrite(w, locked)
 	s1 := storageFor[T1](w)
 	if !locked { // through an AllStoragesViewMut, which fn may call (each.go)
-		walked := [...]walkedStore{{&s1.sparseIndex, s1.group}}
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.pack}}
 		w.beginEach(walked[:])
 		defer w.endEach(walked[:])
 	}
@@ -371,7 +371,7 @@ func Each2[T1, T2 any](s Storages, fn func(EntityID, *T1, *T2)) error {
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	if !locked { // through an AllStoragesViewMut, which fn may call (each.go)
-		walked := [...]walkedStore{{&s1.sparseIndex, s1.group}, {&s2.sparseIndex, s2.group}}
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.pack}, {&s2.sparseIndex, s2.pack}}
 		w.beginEach(walked[:])
 		defer w.endEach(walked[:])
 	}
@@ -625,7 +625,7 @@ func Each3[T1, T2, T3 any](s Storages, fn func(EntityID, *T1, *T2, *T3)) error {
 	s2 := storageFor[T2](w)
 	s3 := storageFor[T3](w)
 	if !locked { // through an AllStoragesViewMut, which fn may call (each.go)
-		walked := [...]walkedStore{{&s1.sparseIndex, s1.group}, {&s2.sparseIndex, s2.group}, {&s3.sparseIndex, s3.group}}
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.pack}, {&s2.sparseIndex, s2.pack}, {&s3.sparseIndex, s3.pack}}
 		w.beginEach(walked[:])
 		defer w.endEach(walked[:])
 	}
@@ -904,7 +904,7 @@ func Each4[T1, T2, T3, T4 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4)
 	s3 := storageFor[T3](w)
 	s4 := storageFor[T4](w)
 	if !locked { // through an AllStoragesViewMut, which fn may call (each.go)
-		walked := [...]walkedStore{{&s1.sparseIndex, s1.group}, {&s2.sparseIndex, s2.group}, {&s3.sparseIndex, s3.group}, {&s4.sparseIndex, s4.group}}
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.pack}, {&s2.sparseIndex, s2.pack}, {&s3.sparseIndex, s3.pack}, {&s4.sparseIndex, s4.pack}}
 		w.beginEach(walked[:])
 		defer w.endEach(walked[:])
 	}
@@ -1208,7 +1208,7 @@ func Each5[T1, T2, T3, T4, T5 any](s Storages, fn func(EntityID, *T1, *T2, *T3, 
 	s4 := storageFor[T4](w)
 	s5 := storageFor[T5](w)
 	if !locked { // through an AllStoragesViewMut, which fn may call (each.go)
-		walked := [...]walkedStore{{&s1.sparseIndex, s1.group}, {&s2.sparseIndex, s2.group}, {&s3.sparseIndex, s3.group}, {&s4.sparseIndex, s4.group}, {&s5.sparseIndex, s5.group}}
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.pack}, {&s2.sparseIndex, s2.pack}, {&s3.sparseIndex, s3.pack}, {&s4.sparseIndex, s4.pack}, {&s5.sparseIndex, s5.pack}}
 		w.beginEach(walked[:])
 		defer w.endEach(walked[:])
 	}
@@ -1537,7 +1537,7 @@ func Each6[T1, T2, T3, T4, T5, T6 any](s Storages, fn func(EntityID, *T1, *T2, *
 	s5 := storageFor[T5](w)
 	s6 := storageFor[T6](w)
 	if !locked { // through an AllStoragesViewMut, which fn may call (each.go)
-		walked := [...]walkedStore{{&s1.sparseIndex, s1.group}, {&s2.sparseIndex, s2.group}, {&s3.sparseIndex, s3.group}, {&s4.sparseIndex, s4.group}, {&s5.sparseIndex, s5.group}, {&s6.sparseIndex, s6.group}}
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.pack}, {&s2.sparseIndex, s2.pack}, {&s3.sparseIndex, s3.pack}, {&s4.sparseIndex, s4.pack}, {&s5.sparseIndex, s5.pack}, {&s6.sparseIndex, s6.pack}}
 		w.beginEach(walked[:])
 		defer w.endEach(walked[:])
 	}
@@ -1891,7 +1891,7 @@ func Each7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, fn func(EntityID, *T1, *T
 	s6 := storageFor[T6](w)
 	s7 := storageFor[T7](w)
 	if !locked { // through an AllStoragesViewMut, which fn may call (each.go)
-		walked := [...]walkedStore{{&s1.sparseIndex, s1.group}, {&s2.sparseIndex, s2.group}, {&s3.sparseIndex, s3.group}, {&s4.sparseIndex, s4.group}, {&s5.sparseIndex, s5.group}, {&s6.sparseIndex, s6.group}, {&s7.sparseIndex, s7.group}}
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.pack}, {&s2.sparseIndex, s2.pack}, {&s3.sparseIndex, s3.pack}, {&s4.sparseIndex, s4.pack}, {&s5.sparseIndex, s5.pack}, {&s6.sparseIndex, s6.pack}, {&s7.sparseIndex, s7.pack}}
 		w.beginEach(walked[:])
 		defer w.endEach(walked[:])
 	}
@@ -2270,7 +2270,7 @@ func Each8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, fn func(EntityID, *T1
 	s7 := storageFor[T7](w)
 	s8 := storageFor[T8](w)
 	if !locked { // through an AllStoragesViewMut, which fn may call (each.go)
-		walked := [...]walkedStore{{&s1.sparseIndex, s1.group}, {&s2.sparseIndex, s2.group}, {&s3.sparseIndex, s3.group}, {&s4.sparseIndex, s4.group}, {&s5.sparseIndex, s5.group}, {&s6.sparseIndex, s6.group}, {&s7.sparseIndex, s7.group}, {&s8.sparseIndex, s8.group}}
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.pack}, {&s2.sparseIndex, s2.pack}, {&s3.sparseIndex, s3.pack}, {&s4.sparseIndex, s4.pack}, {&s5.sparseIndex, s5.pack}, {&s6.sparseIndex, s6.pack}, {&s7.sparseIndex, s7.pack}, {&s8.sparseIndex, s8.pack}}
 		w.beginEach(walked[:])
 		defer w.endEach(walked[:])
 	}
