@@ -159,4 +159,3 @@ func (g *pack) leave(x int) {
 // swap swaps the components at positions i and j of members[k], with
 // their entities, sparse entries and tracking timestamps.
 func (g *pack) swap(k, i, j int) { g.members[k].swapPos(i, j) }
-
