@@ -45,10 +45,8 @@ func (s *sparseSet[T]) deleteIDs(ids []EntityID, freed *[]uint32) int {
 			}
 			page, cur = pages[p], p
 		}
-		e := &page[id&pageMask]
-		if x := (*e ^ uint64(id)&genMask) - 1; x < math.MaxUint32 {
-			*e = 0
-			holes = append(holes, uint32(x))
+		if x, ok := vacate(&page[id&pageMask], id); ok {
+			holes = append(holes, x)
 		}
 	}
 	*freed = holes
@@ -228,6 +226,17 @@ func newRun(page *sparsePage, ids []EntityID, e0 uint64) int {
 	return j
 }
 
+// vacate frees *e, the sparse entry at id's index, if it is id's
+// (its generation, and a position), and returns the position it held.
+func vacate(e *uint64, id EntityID) (uint32, bool) {
+	x := (*e ^ uint64(id)&genMask) - 1
+	if x >= math.MaxUint32 {
+		return 0, false
+	}
+	*e = 0
+	return uint32(x), true
+}
+
 // sweepable reports whether the storage deletes n ids by sweeping
 // (zeroIDs, then closeGaps): it takes the fast paths, has components, and
 // no more than n.
@@ -243,9 +252,9 @@ func (s *sparseSet[T]) sweepable(n int) bool {
 // Where a page starts with a run of consecutive ids, zeroRun frees the
 // run's entries in a tighter loop, as newRun writes them.
 //
-// deleteIDs repeats the id-at-a-time loop, collecting the positions it
-// frees; a loop shared by both, with a flag, measured much slower in the
-// bulk deletes, so the two copies stay: change them together.
+// deleteIDs walks the ids the same way, collecting the positions it
+// frees; both free an entry with vacate. They stay two loops: one loop
+// with a flag slows the bulk deletes (Delete2Comp/slipway-bulk).
 func (s *sparseSet[T]) zeroIDs(ids []EntityID) int {
 	if s.pre.n > 0 {
 		return s.zeroIDsIdent(ids)
@@ -269,9 +278,7 @@ func (s *sparseSet[T]) zeroIDs(ids []EntityID) int {
 				continue
 			}
 		}
-		e := &page[id&pageMask]
-		if (*e^uint64(id)&genMask)-1 < math.MaxUint32 {
-			*e = 0
+		if _, ok := vacate(&page[id&pageMask], id); ok {
 			k++
 		}
 	}
