@@ -28,31 +28,6 @@ type storage interface {
 	shrink()
 }
 
-// storageFor returns the storage of component type T, creating it on first
-// use. It never blocks on a borrow: creating a storage does not touch any
-// existing one.
-func storageFor[T any](w *World) *sparseSet[T] {
-	k := keyFor[T]()
-	if s, ok := w.comps.get(k); ok {
-		return s.(*sparseSet[T])
-	}
-	return addStorage[T](w, k)
-}
-
-// addStorage creates the storage of T, tracking what T declares. It runs
-// once per type and world.
-//
-//go:noinline
-func addStorage[T any](w *World, k typeKey) *sparseSet[T] {
-	return w.comps.add(k, func() storage {
-		s := newSparseSet[T]()
-		if k := declaredTracking[T](); k != 0 {
-			s.enableTracking(k, &w.clock)
-		}
-		return s
-	}).(*sparseSet[T])
-}
-
 // uniqueSlot is the type-free face of a unique's storage.
 type uniqueSlot interface {
 	typeName() string
@@ -71,10 +46,6 @@ type unique[T any] struct {
 
 func (u *unique[T]) typeName() string     { return u.resource }
 func (u *unique[T]) borrow() *borrowState { return &u.lock }
-
-func uniqueFor[T any](w *World) *unique[T] {
-	return w.uniques.getOrAdd(keyFor[T](), newUnique[T]).(*unique[T])
-}
 
 func newUnique[T any]() uniqueSlot {
 	name := typeName(reflect.TypeFor[T]())

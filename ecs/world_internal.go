@@ -1,8 +1,9 @@
 package ecs
 
 // World's internals: the borrows World-level calls take (beginWrite,
-// beginRead and their ends), and the deletion of entities with their
-// components. The public World API is world.go's.
+// beginRead and their ends), the deletion of entities with their
+// components, and the world's tables of storages and uniques (storageFor,
+// uniqueFor). The public World API is world.go's.
 
 // world makes *World a Storages.
 func (w *World) world() (*World, bool) { return w, false }
@@ -256,4 +257,34 @@ type stripRef struct {
 	pages *[]*sparsePage
 	pre   *identity
 	st    storage
+}
+
+// storageFor returns the storage of component type T, creating it on first
+// use. It never blocks on a borrow: creating a storage does not touch any
+// existing one.
+func storageFor[T any](w *World) *sparseSet[T] {
+	k := keyFor[T]()
+	if s, ok := w.comps.get(k); ok {
+		return s.(*sparseSet[T])
+	}
+	return addStorage[T](w, k)
+}
+
+// addStorage creates the storage of T, tracking what T declares. It runs
+// once per type and world.
+//
+//go:noinline
+func addStorage[T any](w *World, k typeKey) *sparseSet[T] {
+	return w.comps.add(k, func() storage {
+		s := newSparseSet[T]()
+		if k := declaredTracking[T](); k != 0 {
+			s.enableTracking(k, &w.clock)
+		}
+		return s
+	}).(*sparseSet[T])
+}
+
+// uniqueFor returns the slot of unique type T, creating it on first use.
+func uniqueFor[T any](w *World) *unique[T] {
+	return w.uniques.getOrAdd(keyFor[T](), newUnique[T]).(*unique[T])
 }
