@@ -83,16 +83,13 @@ type bulkScratch struct {
 // [AllStoragesViewMut.DeleteEntity] does there: the entities are dead at
 // once, their components stay in place until the Each returns.
 func DeleteEntities(s Storages, ids ...EntityID) error {
-	w, locked, err := beginWrite(s)
+	w, locked, ids, err := beginBulkWrite(s, ids, false)
 	if err != nil {
 		return err
 	}
 	defer endWrite(w, locked)
 	if w.eaching != 0 { // inside an Each through an AllStoragesViewMut
 		return w.deleteManyLater(ids)
-	}
-	if w.inStorage(ids) {
-		ids = w.ownIDs(ids)
 	}
 	if w.ents.killAll(ids) {
 		w.deleteComponents(ids)
@@ -127,7 +124,7 @@ func (v AllStoragesViewMut) DeleteEntities(ids ...EntityID) error { return Delet
 // View's release): it then reads them from a copy, so the deletions do not
 // change which components it deletes.
 func BulkDeleteComponent[T any](s Storages, ids ...EntityID) (int, error) {
-	w, locked, err := beginWrite(s)
+	w, locked, ids, err := beginBulkWrite(s, ids, false)
 	if err != nil {
 		return 0, err
 	}
@@ -141,14 +138,32 @@ func BulkDeleteComponent[T any](s Storages, ids ...EntityID) (int, error) {
 			return 0, err
 		}
 	}
-	if !st.bulkable() && w.inStorage(ids) {
-		// The per-element path reads each id after deleting the one
-		// before, which may move others (a group's swaps) in the
-		// storage's memory, which ids may be. The fast path reads every
-		// id before it moves a component (deleteIDs).
+	return st.deleteIDs(ids, &w.scratch.pos), nil
+}
+
+// beginBulkWrite is beginWrite for a bulk call given ids, which may be
+// the memory of a storage (a View's IDs, kept after the View's release):
+// once it holds every storage, it copies ids out of the storages (always
+// when copy is set, as insertions need; otherwise when they lie in one,
+// inStorage) and only then purges what deleted entities left behind
+// (stripDoomed), since the purge moves components within the storages.
+// It returns the ids to read. The bulk calls run once per call, so this
+// path keeps none of beginWrite's shortcuts.
+func beginBulkWrite(s Storages, ids []EntityID, copy bool) (*World, bool, []EntityID, error) {
+	if err := checkWorld(s); err != nil {
+		return nil, false, nil, err
+	}
+	w, held := s.world()
+	if !held {
+		if err := w.allLock.acquire(worldWrite, true, allName); err != nil {
+			return nil, false, nil, err
+		}
+	}
+	if copy || w.inStorage(ids) {
 		ids = w.ownIDs(ids)
 	}
-	return st.deleteIDs(ids, &w.scratch.pos), nil
+	w.stripDoomed()
+	return w, !held, ids, nil
 }
 
 // ownIDs copies ids, given by the caller of a bulk operation, into the

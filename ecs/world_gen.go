@@ -99,7 +99,7 @@ func BulkAddComponent1[T1 any](s Storages, ids []EntityID, c1 []T1) error {
 	if len(c1) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent1", 1, len(c1), len(ids))
 	}
-	w, locked, err := beginWrite(s)
+	w, locked, ids, err := beginBulkWrite(s, ids, true)
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,6 @@ func BulkAddComponent1[T1 any](s Storages, ids []EntityID, c1 []T1) error {
 	if err := w.ents.checkAlive("BulkAddComponent1", ids); err != nil {
 		return err
 	}
-	ids = w.ownIDs(ids)
 	if w.eaching != 0 {
 		if err := refuseAdd("BulkAddComponent1", false, ids, storageFor[T1](w)); err != nil {
 			return err
@@ -280,7 +279,7 @@ func BulkAddComponent2[T1, T2 any](s Storages, ids []EntityID, c1 []T1, c2 []T2)
 	if len(c2) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent2", 2, len(c2), len(ids))
 	}
-	w, locked, err := beginWrite(s)
+	w, locked, ids, err := beginBulkWrite(s, ids, true)
 	if err != nil {
 		return err
 	}
@@ -288,7 +287,6 @@ func BulkAddComponent2[T1, T2 any](s Storages, ids []EntityID, c1 []T1, c2 []T2)
 	if err := w.ents.checkAlive("BulkAddComponent2", ids); err != nil {
 		return err
 	}
-	ids = w.ownIDs(ids)
 	if w.eaching != 0 {
 		if err := refuseAdd("BulkAddComponent2", false, ids, storageFor[T1](w), storageFor[T2](w)); err != nil {
 			return err
@@ -523,7 +521,7 @@ func BulkAddComponent3[T1, T2, T3 any](s Storages, ids []EntityID, c1 []T1, c2 [
 	if len(c3) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent3", 3, len(c3), len(ids))
 	}
-	w, locked, err := beginWrite(s)
+	w, locked, ids, err := beginBulkWrite(s, ids, true)
 	if err != nil {
 		return err
 	}
@@ -531,7 +529,6 @@ func BulkAddComponent3[T1, T2, T3 any](s Storages, ids []EntityID, c1 []T1, c2 [
 	if err := w.ents.checkAlive("BulkAddComponent3", ids); err != nil {
 		return err
 	}
-	ids = w.ownIDs(ids)
 	if w.eaching != 0 {
 		if err := refuseAdd("BulkAddComponent3", false, ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w)); err != nil {
 			return err
@@ -791,7 +788,7 @@ func BulkAddComponent4[T1, T2, T3, T4 any](s Storages, ids []EntityID, c1 []T1, 
 	if len(c4) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent4", 4, len(c4), len(ids))
 	}
-	w, locked, err := beginWrite(s)
+	w, locked, ids, err := beginBulkWrite(s, ids, true)
 	if err != nil {
 		return err
 	}
@@ -799,7 +796,6 @@ func BulkAddComponent4[T1, T2, T3, T4 any](s Storages, ids []EntityID, c1 []T1, 
 	if err := w.ents.checkAlive("BulkAddComponent4", ids); err != nil {
 		return err
 	}
-	ids = w.ownIDs(ids)
 	if w.eaching != 0 {
 		if err := refuseAdd("BulkAddComponent4", false, ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w)); err != nil {
 			return err
@@ -1084,7 +1080,7 @@ func BulkAddComponent5[T1, T2, T3, T4, T5 any](s Storages, ids []EntityID, c1 []
 	if len(c5) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent5", 5, len(c5), len(ids))
 	}
-	w, locked, err := beginWrite(s)
+	w, locked, ids, err := beginBulkWrite(s, ids, true)
 	if err != nil {
 		return err
 	}
@@ -1092,7 +1088,6 @@ func BulkAddComponent5[T1, T2, T3, T4, T5 any](s Storages, ids []EntityID, c1 []
 	if err := w.ents.checkAlive("BulkAddComponent5", ids); err != nil {
 		return err
 	}
-	ids = w.ownIDs(ids)
 	if w.eaching != 0 {
 		if err := refuseAdd("BulkAddComponent5", false, ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w)); err != nil {
 			return err
@@ -1402,7 +1397,7 @@ func BulkAddComponent6[T1, T2, T3, T4, T5, T6 any](s Storages, ids []EntityID, c
 	if len(c6) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent6", 6, len(c6), len(ids))
 	}
-	w, locked, err := beginWrite(s)
+	w, locked, ids, err := beginBulkWrite(s, ids, true)
 	if err != nil {
 		return err
 	}
@@ -1410,7 +1405,6 @@ func BulkAddComponent6[T1, T2, T3, T4, T5, T6 any](s Storages, ids []EntityID, c
 	if err := w.ents.checkAlive("BulkAddComponent6", ids); err != nil {
 		return err
 	}
-	ids = w.ownIDs(ids)
 	if w.eaching != 0 {
 		if err := refuseAdd("BulkAddComponent6", false, ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w)); err != nil {
 			return err
@@ -1745,7 +1739,7 @@ func BulkAddComponent7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, ids []EntityI
 	if len(c7) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent7", 7, len(c7), len(ids))
 	}
-	w, locked, err := beginWrite(s)
+	w, locked, ids, err := beginBulkWrite(s, ids, true)
 	if err != nil {
 		return err
 	}
@@ -1753,7 +1747,6 @@ func BulkAddComponent7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, ids []EntityI
 	if err := w.ents.checkAlive("BulkAddComponent7", ids); err != nil {
 		return err
 	}
-	ids = w.ownIDs(ids)
 	if w.eaching != 0 {
 		if err := refuseAdd("BulkAddComponent7", false, ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w)); err != nil {
 			return err
@@ -2113,7 +2106,7 @@ func BulkAddComponent8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, ids []Ent
 	if len(c8) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent8", 8, len(c8), len(ids))
 	}
-	w, locked, err := beginWrite(s)
+	w, locked, ids, err := beginBulkWrite(s, ids, true)
 	if err != nil {
 		return err
 	}
@@ -2121,7 +2114,6 @@ func BulkAddComponent8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, ids []Ent
 	if err := w.ents.checkAlive("BulkAddComponent8", ids); err != nil {
 		return err
 	}
-	ids = w.ownIDs(ids)
 	if w.eaching != 0 {
 		if err := refuseAdd("BulkAddComponent8", false, ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w), storageFor[T8](w)); err != nil {
 			return err
