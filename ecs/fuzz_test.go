@@ -1140,14 +1140,6 @@ func (r *fzRun) deleteEntities(ids []ecs.EntityID, path byte) {
 	}
 }
 
-// fzSkipAliasedLeftovers makes deleteAliased skip a slice of ids that
-// names a leftover of DeleteUnchecked: DeleteEntities purges the leftover
-// (from the very array the ids are in) before it copies them, so that it
-// reads other ids than the caller passed and deletes an entity it was not
-// given instead of refusing the dead id. Set it to false once that is
-// fixed.
-const fzSkipAliasedLeftovers = true
-
 // deleteAliased deletes the first n entities of a storage (of fzA, fzB or
 // fzC, as typ says) through DeleteEntities, passing a slice of the
 // storage's own id array (View.IDs, the view released): deleting from
@@ -1165,11 +1157,7 @@ func (r *fzRun) deleteAliased(n int, typ byte) {
 	}
 	ids = ids[:min(n, len(ids))]
 	want := slices.Clone(ids) // the storage may hold dead ids' components
-	skip := fzSkipAliasedLeftovers && slices.ContainsFunc(want, func(id ecs.EntityID) bool { return slices.Contains(r.m.unpurged, id) })
-	r.logf("deleteEntities aliasing storage %d: %v%s", typ, want, map[bool]string{true: " (skipped: names a leftover of DeleteUnchecked)"}[skip])
-	if skip {
-		return
-	}
+	r.logf("deleteEntities aliasing storage %d: %v", typ, want)
 	// The View's borrow did not purge the leftovers of DeleteUnchecked:
 	// ids may name them. DeleteEntities purges them first, then refuses
 	// their (dead) ids, as the caller passed them.
