@@ -515,3 +515,85 @@ func TestNilFunc(t *testing.T) {
 		}))
 	})
 }
+
+type (
+	wtPos struct{ X int }
+	wtVel struct{ X int }
+)
+
+// TestWorldEntityCalls: the World-level calls on one entity, for a live
+// entity with and without the component, a deleted one and NullID. A dead
+// id gets an error wrapping ErrDeadEntity (an *EntityError), a missing
+// component an error wrapping ErrMissingComponent (Get) or ok false, and
+// nothing changes then; Contains only says false for a dead id.
+func TestWorldEntityCalls(t *testing.T) {
+	w := ecs.NewWorld()
+	withPos, err := ecs.AddEntity2(w, wtPos{1}, wtVel{2})
+	must(t, err)
+	bare, err := w.AddEntity()
+	must(t, err)
+	dead, err := ecs.AddEntity1(w, wtPos{3})
+	must(t, err)
+	must(t, w.DeleteEntity(dead))
+	equal(t, "EntityCount", w.EntityCount(), 2)
+
+	for _, c := range []struct {
+		name    string
+		id      ecs.EntityID
+		alive   bool
+		has     bool
+		wantErr error // of Get, Remove, DeleteComponent, Strip, DeleteEntity
+	}{
+		{"live with the component", withPos, true, true, nil},
+		{"live without it", bare, true, false, nil},
+		{"deleted", dead, false, false, ecs.ErrDeadEntity},
+		{"NullID", ecs.NullID, false, false, ecs.ErrDeadEntity},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			equal(t, "IsAlive", w.IsAlive(c.id), c.alive)
+			ok, err := ecs.Contains[wtPos](w, c.id) // false for a dead id, no error
+			must(t, err)
+			equal(t, "Contains", ok, c.has)
+			p, err := ecs.Get[wtPos](w, c.id)
+			switch {
+			case c.wantErr != nil:
+				errIs(t, err, c.wantErr)
+				errAs[*ecs.EntityError](t, err)
+			case !c.has:
+				errIs(t, err, ecs.ErrMissingComponent)
+			default:
+				must(t, err)
+				equal(t, "Get", p, wtPos{1})
+			}
+			if c.wantErr != nil {
+				_, _, err := ecs.Remove[wtPos](w, c.id)
+				errIs(t, err, c.wantErr)
+				_, err = ecs.DeleteComponent[wtPos](w, c.id)
+				errIs(t, err, c.wantErr)
+				errIs(t, w.Strip(c.id), c.wantErr)
+				errIs(t, w.DeleteEntity(c.id), c.wantErr)
+				equal(t, "EntityCount after refused calls", w.EntityCount(), 2)
+			}
+		})
+	}
+
+	// Remove, DeleteComponent and Strip on the live entities.
+	v, ok, err := ecs.Remove[wtPos](w, withPos)
+	must(t, err)
+	equal(t, "Remove", v, wtPos{1})
+	isTrue(t, ok, "Remove found no wtPos")
+	_, ok, err = ecs.Remove[wtPos](w, withPos)
+	must(t, err)
+	isTrue(t, !ok, "Remove found wtPos twice")
+	ok, err = ecs.DeleteComponent[wtPos](w, bare)
+	must(t, err)
+	isTrue(t, !ok, "DeleteComponent found a wtPos on an entity without one")
+	must(t, w.Strip(withPos))
+	ok, err = ecs.Contains[wtVel](w, withPos)
+	must(t, err)
+	isTrue(t, !ok, "Strip left a wtVel")
+	isTrue(t, w.IsAlive(withPos), "Strip deleted the entity")
+	must(t, w.DeleteEntity(withPos))
+	equal(t, "EntityCount", w.EntityCount(), 1)
+	errIs(t, w.DeleteEntity(withPos), ecs.ErrDeadEntity)
+}
