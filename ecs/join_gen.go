@@ -4,8 +4,8 @@ package ecs
 
 import "iter"
 
-// Iter1 iterates over the entities that have a component in each of
-// 1 views, made by [Join1]. Use it as a cursor,
+// Iter1 iterates over the entities that have a component in the one view
+// it joins, made by [Join1]. Use it as a cursor,
 //
 //	it := ecs.Join1(v1)
 //	for it.Next() {
@@ -13,7 +13,7 @@ import "iter"
 //	}
 //
 // or with range over All, WithID, or with Each. The order is unspecified.
-// Do not add or remove components of the joined types while iterating.
+// Do not add or remove components of the joined type while iterating.
 // Between iterations, do: each iteration reads the join's views afresh
 // when it begins (every range over a sequence from All, WithID or Runs,
 // each call to Each, EachWithID, Count, Packed or ParEach, a cursor's
@@ -26,8 +26,8 @@ import "iter"
 type Iter1[T1 any] struct {
 	jc joinCore
 	s1 *sparseSet[T1]
-	// c1..c1 are the states of the views the join was made of, and
-	// keys their kinds, or nil when the join was made from storages
+	// c1 is the state of the view the join was made of, and keys its
+	// kind, or nil when the join was made from a storage
 	// (under a world-wide borrow). Each iteration reads the views afresh
 	// (start); started says that this value's iteration has begun: a
 	// cursor reads them once, at its first Next.
@@ -38,9 +38,9 @@ type Iter1[T1 any] struct {
 	p1      *T1
 }
 
-// Join1 joins 1 views ([View] or [ViewMut], in any mix): the
-// iteration visits each entity that has all 1 components, driven by the
-// shortest storage. Pointers from a View are for reading only.
+// Join1 makes a join of one view ([View] or [ViewMut]): the iteration
+// visits each entity that has its component. Pointers from a View are for
+// reading only.
 //
 // A [Changed] view restricts the join to the components inserted or
 // modified in its window; a [ViewMut] of a type tracking modification marks
@@ -138,10 +138,10 @@ func (it *Iter1[T1]) Next() bool {
 // ID returns the entity [Iter1.Next] stopped at.
 func (it *Iter1[T1]) ID() EntityID { return it.id }
 
-// Values returns the components of the entity [Iter1.Next] stopped at.
+// Values returns the component of the entity [Iter1.Next] stopped at.
 func (it *Iter1[T1]) Values() *T1 { return it.p1 }
 
-// Each calls fn with the components of every matching entity.
+// Each calls fn with the component of every matching entity.
 func (it Iter1[T1]) Each(fn func(*T1)) {
 	visit := func(_ EntityID, p1 *T1) bool {
 		fn(p1)
@@ -174,7 +174,7 @@ func (it Iter1[T1]) Each(fn func(*T1)) {
 	}
 }
 
-// EachWithID calls fn with the id and components of every matching entity.
+// EachWithID calls fn with the id and component of every matching entity.
 func (it Iter1[T1]) EachWithID(fn func(EntityID, *T1)) {
 	visit := func(id EntityID, p1 *T1) bool {
 		fn(id, p1)
@@ -207,7 +207,7 @@ func (it Iter1[T1]) EachWithID(fn func(EntityID, *T1)) {
 	}
 }
 
-// All iterates over the components of every matching entity.
+// All iterates over the component of every matching entity.
 func (it Iter1[T1]) All() iter.Seq[*T1] {
 	return func(yield func(*T1) bool) {
 		it := it // each range starts afresh (start), and ranges may run at once
@@ -273,7 +273,7 @@ func (it Iter1[T1]) WithID() iter.Seq2[EntityID, *T1] {
 	}
 }
 
-// ParEach calls fn with the components of every matching entity, splitting
+// ParEach calls fn with the component of every matching entity, splitting
 // the driving storage across the worker pool (inner parallelism, the
 // guide's par_iter). fn runs on several goroutines at once, on different
 // entities. Joins over fewer than 2×[ParallelMin] candidates run on the
@@ -325,8 +325,8 @@ func (it Iter1[T1]) ParEachMin(grain int, fn func(*T1)) {
 	})
 }
 
-// Get returns the components of entity id, and false if it lacks one of
-// them or is excluded by a Not filter.
+// Get returns the component of entity id, and false if it lacks it or is
+// excluded by a Not filter.
 // A Changed view's filter applies, and ViewMuts of types tracking
 // modification mark what Get hands out.
 func (it Iter1[T1]) Get(id EntityID) (*T1, bool) {

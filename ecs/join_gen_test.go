@@ -637,7 +637,7 @@ func jgOps1() []jgOps {
 	return []jgOps{jgOpsFor[jgC1]()}
 }
 
-// jgAddAll1 creates n entities with the 1 types through AddEntity1,
+// jgAddAll1 creates n entities with the 1 type through AddEntity1,
 // while their ids can be predicted (so that each component holds its own).
 func jgAddAll1(m *jgModel, n int) {
 	for range n {
@@ -777,7 +777,7 @@ func jgWrite1(t *testing.T, label string, it ecs.Iter1[jgC1], m *jgModel, want m
 	check("ParEachMin")
 }
 
-// jgViews1 checks the joins of the 1 types of m's world: of Views, of
+// jgViews1 checks the joins of the 1 type of m's world: of Views, of
 // Views with a Not filter, of ViewMuts (and writes through them, with and
 // without the filter). grouped says that a group of exactly these types
 // was declared. A join or cursor kept past the release of its views panics.
@@ -876,7 +876,7 @@ func jgTracked1(t *testing.T, label string, m *jgModel, grouped bool) {
 	})
 }
 
-// TestGenJoin1 checks the joins of 1 views against the model, over
+// TestGenJoin1 checks the joins of 1 view against the model, over
 // types tracking nothing and types tracking everything.
 func TestGenJoin1(t *testing.T) {
 	t.Run("untracked", func(t *testing.T) { jgSuite1(t, false) })
@@ -886,7 +886,7 @@ func TestGenJoin1(t *testing.T) {
 func jgSuite1(t *testing.T, tracked bool) {
 	ops := jgOps1()
 	t.Run("aligned", func(t *testing.T) {
-		// Entities created in order with the 1 types: their storages
+		// Entities created in order with the 1 type: their storages
 		// line up (unless they track changes).
 		m := newJgModel(t, jgSeed(1, 0), ops, tracked)
 		jgAddAll1(m, 40)

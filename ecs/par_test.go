@@ -1,6 +1,7 @@
 package ecs_test
 
 import (
+	"errors"
 	"math"
 	"runtime"
 	"sync/atomic"
@@ -227,5 +228,84 @@ func TestParEachRunsChunksAtOnce(t *testing.T) {
 			noErr(t, w.Run(c.run(r)))
 			r.check(t, c.name)
 		})
+	}
+}
+
+func TestParEachNilAndGoexit(t *testing.T) {
+	w := ecs.NewWorld()
+	qs := make([]leakQ, 3*ecs.ParallelMin)
+	for i := range qs {
+		qs[i].V = i
+	}
+	if _, err := ecs.BulkAddEntity1(w, qs); err != nil {
+		t.Fatal(err)
+	}
+	var v ecs.ViewMut[leakQ]
+	release, err := w.Borrow(&v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := mustPanic(t, func() { v.ParEach(nil) })
+	if got := panicText(r); got != "ecs: ViewMut.ParEach: fn is nil" {
+		t.Errorf("ParEach(nil) panicked with %q", got)
+	}
+	r = mustPanic(t, func() { ecs.Join1(v).ParEach(nil) })
+	if got := panicText(r); got != "ecs: Iter1.ParEach: fn is nil" {
+		t.Errorf("Join1.ParEach(nil) panicked with %q", got)
+	}
+	release()
+
+	if runtime.GOOS == "js" {
+		return
+	}
+	newTestPool(t, w)
+	// The function ends the goroutine of whoever gets the last component:
+	// a worker (then ParEach panics with ErrGoexit on the caller) or the
+	// caller (then its goroutine ends after the workers are done).
+	var rv ecs.View[leakQ]
+	release, err = w.Borrow(&rv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	outcome := make(chan string, 1)
+	go func() {
+		ended := true
+		defer func() {
+			if r := recover(); r != nil {
+				if err, ok := r.(error); ok && errors.Is(err, ecs.ErrGoexit) {
+					outcome <- "panic"
+					return
+				}
+				outcome <- "other panic"
+				return
+			}
+			if ended {
+				outcome <- "goexit"
+			}
+		}()
+		rv.ParEachMin(64, func(q *leakQ) {
+			if q.V == len(qs)-1 {
+				runtime.Goexit()
+			}
+		})
+		ended = false
+		outcome <- "returned"
+	}()
+	select {
+	case o := <-outcome:
+		if o != "panic" && o != "goexit" {
+			t.Errorf("ParEach with runtime.Goexit in fn: %s", o)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("ParEach hung after runtime.Goexit in fn")
+	}
+	n := 0
+	rv.ParEach(func(*leakQ) {}) // the pool still works
+	for range rv.All() {
+		n++
+	}
+	if n != len(qs) {
+		t.Errorf("%d components, want %d", n, len(qs))
 	}
 }

@@ -4,11 +4,14 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"iter"
 	"reflect"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/slipway-ecs/slipway/ecs"
 )
 
 // Small assertion helpers shared by the tests of this package. They report
@@ -191,3 +194,129 @@ func (r *recorder) Errorf(string, ...any)     { r.failed = true }
 func (r *recorder) Error(...any)              { r.failed = true }
 func (r *recorder) Fatalf(f string, a ...any) { r.failed, r.stopped = true, true; runtime.Goexit() }
 func (r *recorder) Fatal(...any)              { r.failed, r.stopped = true, true; runtime.Goexit() }
+
+// The components and unique of the borrow, hook and Goexit tests
+// (borrow_test.go, system_custom_view_test.go, pool_test.go, par_test.go,
+// world_test.go), built into a world by leakWorld.
+type leakQ struct{ V int }
+
+type leakR struct{ V int }
+
+type leakTick struct{ N int }
+
+// nothingHeld reports whether every storage, unique and the entities
+// storage of w can be borrowed exclusively at once (an AllStoragesViewMut
+// conflicts with every other borrow), failing the test if not.
+func nothingHeld(t *testing.T, w *ecs.World) bool {
+	t.Helper()
+	var all ecs.AllStoragesViewMut
+	release, err := w.Borrow(&all)
+	if err != nil {
+		t.Errorf("something is still borrowed: %v", err)
+		return false
+	}
+	release()
+	return true
+}
+
+// mustPanic runs fn and returns the value it panicked with, failing the
+// test if it did not panic.
+func mustPanic(t *testing.T, fn func()) (r any) {
+	t.Helper()
+	defer func() { r = recover() }()
+	fn()
+	t.Fatal("no panic")
+	return nil
+}
+
+func leakWorld(t *testing.T) *ecs.World {
+	t.Helper()
+	w := ecs.NewWorld()
+	if _, err := ecs.AddEntity2(w, leakQ{1}, leakR{2}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ecs.AddUnique(w, leakTick{}); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// panicText is the text of a recovered panic value.
+func panicText(r any) string {
+	switch v := r.(type) {
+	case error:
+		return v.Error()
+	case string:
+		return v
+	}
+	return ""
+}
+
+// newTestPool gives w a pool of two workers for the test's length, so
+// that systems can run side by side however many cores the machine has.
+func newTestPool(t *testing.T, w *ecs.World) {
+	t.Helper()
+	p := ecs.NewPool(2)
+	w.SetPool(p)
+	t.Cleanup(p.Close)
+}
+
+// mustPanicReleased calls each use and fails t for each that does not
+// panic with an error wrapping ErrReleased.
+func mustPanicReleased(t *testing.T, uses map[string]func()) {
+	t.Helper()
+	for name, use := range uses {
+		if r := recovered(use); !errors.Is(asError(r), ecs.ErrReleased) {
+			t.Errorf("%s after release: recovered %v, want a panic wrapping ErrReleased", name, r)
+		}
+	}
+}
+
+func rangeOver[K, V any](seq iter.Seq2[K, V]) func() {
+	return func() {
+		for range seq {
+		}
+	}
+}
+
+func rangeOver1[V any](seq iter.Seq[V]) func() {
+	return func() {
+		for range seq {
+		}
+	}
+}
+
+type (
+	naPos    struct{ X int }
+	naVel    struct{ X int }
+	naPlayer struct{ HP int }
+)
+
+// naWorld returns a world with two entities and a unique.
+func naWorld(t *testing.T) *ecs.World {
+	t.Helper()
+	w := ecs.NewWorld()
+	_, err := ecs.AddEntity2(w, naPos{1}, naVel{1})
+	must(t, err)
+	_, err = ecs.AddEntity1(w, naPos{2})
+	must(t, err)
+	must(t, ecs.AddUnique(w, naPlayer{10}))
+	return w
+}
+
+// naState describes w for comparing it before and after a refused call:
+// the live entities, the components of both types with their entities,
+// and the unique. It also checks that nothing stays borrowed: it borrows
+// everything exclusively.
+func naState(t *testing.T, w *ecs.World) string {
+	t.Helper()
+	var b strings.Builder
+	must(t, w.Run(func(all ecs.AllStoragesViewMut) {
+		must(t, ecs.Each1(all, func(id ecs.EntityID, p *naPos) { fmt.Fprintf(&b, "%v:%v ", id, *p) }))
+		must(t, ecs.Each1(all, func(id ecs.EntityID, v *naVel) { fmt.Fprintf(&b, "%v:%v ", id, *v) }))
+		p, err := ecs.GetUnique[naPlayer](all)
+		fmt.Fprintf(&b, "unique %v %v", p, err)
+	}))
+	fmt.Fprintf(&b, " entities %d", w.EntityCount())
+	return b.String()
+}

@@ -218,3 +218,8 @@ func checkModified(t *testing.T, w *ecs.World, when string, want []ecs.EntityID)
 		}
 	})
 }
+
+func asError(r any) error {
+	err, _ := r.(error)
+	return err
+}

@@ -1,7 +1,7 @@
 package ecs_test
 
 import (
-	"errors"
+	"slices"
 	"testing"
 
 	"github.com/slipway-ecs/slipway/ecs"
@@ -30,175 +30,98 @@ func TestDeleteFromSeveralViews(t *testing.T) {
 	}
 }
 
-func TestUpdateUnique(t *testing.T) {
-	w := ecs.NewWorld()
-	err := ecs.UpdateUnique(w, func(c *wClock) { c.Ticks++ })
-	if err == nil || !errors.Is(err, ecs.ErrMissingUnique) {
-		t.Fatalf("missing unique: %v", err)
+// TestSequencesAfterReleasePanic: a sequence a view returned, kept past
+// the view's release, panics when ranged over, rather than reading a
+// storage others may be changing.
+func TestSequencesAfterReleasePanic(t *testing.T) {
+	w, ids, _, _ := lookupWorld(t)
+	var v ecs.View[wPos]
+	var vm ecs.ViewMut[wVel]
+	release, err := w.Borrow(&v, &vm)
+	must(t, err)
+	seqs := map[string]func(){
+		"View.Lookup":    rangeOver(v.Lookup(ids)),
+		"View.All":       rangeOver1(v.All()),
+		"View.WithID":    rangeOver(v.WithID()),
+		"ViewMut.Lookup": rangeOver(vm.Lookup(ids)),
+		"ViewMut.All":    rangeOver1(vm.All()),
+		"ViewMut.WithID": rangeOver(vm.WithID()),
 	}
-	noErr(t, ecs.AddUnique(w, wClock{Ticks: 1}))
-	// Works while a component storage is borrowed elsewhere...
-	var pos ecs.ViewMut[wPos]
-	release, err := w.Borrow(&pos)
-	noErr(t, err)
-	noErr(t, ecs.UpdateUnique(w, func(c *wClock) { c.Ticks += 10 }))
 	release()
-	c, err := ecs.GetUnique[wClock](w)
-	noErr(t, err)
-	if c.Ticks != 11 {
-		t.Fatalf("ticks = %d", c.Ticks)
+	must(t, w.DeleteEntity(ids[0]))
+	mustPanicReleased(t, seqs)
+}
+
+// TestViewCopiesAfterRelease: a copy of a View kept past the release
+// panics on every look-up, in the identity prefix too, though it holds
+// its own copies of the storage's layout; and it still does after the
+// original variable is borrowed again over a storage whose components
+// moved (grew past its capacity), instead of reading the new prefix's
+// length against the old array. The original reads the new components.
+func TestViewCopiesAfterRelease(t *testing.T) {
+	w := ecs.NewWorld()
+	ids, err := ecs.BulkAddEntity1(w, []wPos{{0, 0}, {1, 0}, {2, 0}, {3, 0}})
+	must(t, err)
+	var v ecs.View[wPos]
+	release, err := w.Borrow(&v)
+	must(t, err)
+	if p, ok := v.Get(ids[3]); !ok || p.X != 3 {
+		t.Fatalf("Get(ids[3]) = %v, %v before the release", p, ok)
 	}
-	// ...but not while the unique itself is.
-	var clock ecs.UniqueView[wClock]
-	release, err = w.Borrow(&clock)
-	noErr(t, err)
+	kept := v
+	release()
+	uses := func(c ecs.View[wPos], id ecs.EntityID) map[string]func() {
+		return map[string]func(){
+			"Get":     func() { c.Get(id) },
+			"MustGet": func() { c.MustGet(id) },
+			"Lookup":  rangeOver(c.Lookup([]ecs.EntityID{id})),
+		}
+	}
+	mustPanicReleased(t, uses(kept, ids[3]))
+
+	more := make([]wPos, 5000)
+	for i := range more {
+		more[i] = wPos{float64(4 + i), 0}
+	}
+	moreIDs, err := ecs.BulkAddEntity1(w, more)
+	must(t, err)
+	release, err = w.Borrow(&v)
+	must(t, err)
 	defer release()
-	err = ecs.UpdateUnique(w, func(c *wClock) { c.Ticks++ })
-	var be *ecs.BorrowError
-	if !errors.As(err, &be) || be.Resource != "unique ecs_test.wClock" {
-		t.Fatalf("err = %v", err)
+	last := moreIDs[len(moreIDs)-1]
+	if p, ok := v.Get(last); !ok || p.X != 5003 {
+		t.Errorf("Get(%v) = %v, %v after the borrow again, want X = 5003", last, p, ok)
 	}
-}
+	mustPanicReleased(t, uses(kept, last))
+	mustPanicReleased(t, uses(kept, ids[3]))
 
-func TestUniqueBorrowDoesNotAllocate(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector makes sync.Pool drop frames on purpose")
-	}
-	w := ecs.NewWorld()
-	noErr(t, ecs.AddUnique(w, wClock{}))
-	sys := func(c ecs.UniqueViewMut[wClock]) { c.Get().Ticks++ }
-	noErr(t, w.Run(sys))
-	if n := testing.AllocsPerRun(100, func() { _ = w.Run(sys) }); n != 0 {
-		t.Fatalf("%v allocations per run of a unique system", n)
-	}
-}
-
-// TestBorrowInAnotherWorldDoesNotAllocate: a system run in turn on two
-// worlds borrows its views afresh each time, and a view's borrower keeps
-// its name in parts, so that costs no allocation either.
-func TestBorrowInAnotherWorldDoesNotAllocate(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector makes sync.Pool drop frames on purpose")
-	}
-	worlds := [2]*ecs.World{ecs.NewWorld(), ecs.NewWorld()}
-	for _, w := range worlds {
-		_, err := ecs.AddEntity2(w, wPos{1, 2}, wVel{3, 4})
-		noErr(t, err)
-		noErr(t, ecs.AddUnique(w, wClock{}))
-	}
-	sys := func(pos ecs.ViewMut[wPos], vel ecs.View[wVel], c ecs.UniqueViewMut[wClock]) {
-		c.Get().Ticks += pos.Len() + vel.Len()
-	}
-	k := 0
-	round := func() {
-		noErr(t, worlds[k%2].Run(sys))
-		k++
-	}
-	round()
-	round()
-	if n := testing.AllocsPerRun(100, round); n != 0 {
-		t.Fatalf("%v allocations per run, alternating worlds", n)
-	}
-}
-
-// TestCustomViewSystemDoesNotAllocate: a system taking a custom view made
-// of views only is called without reflect, so running it allocates nothing.
-func TestCustomViewSystemDoesNotAllocate(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector makes sync.Pool drop frames on purpose")
-	}
-	w := ecs.NewWorld()
-	_, err := ecs.AddEntity2(w, wPos{1, 2}, wVel{3, 4})
-	noErr(t, err)
-	type bundle struct {
-		Pos ecs.ViewMut[wPos]
-		Vel ecs.View[wVel]
-	}
-	runs := 0
-	sys := func(b bundle, e ecs.EntitiesView) {
-		for p, v := range ecs.Join2(b.Pos, b.Vel).All() {
-			p.X += v.X
-		}
-		runs += e.Len()
-	}
-	noErr(t, w.Run(sys))
-	if n := testing.AllocsPerRun(100, func() { _ = w.Run(sys) }); n != 0 {
-		t.Fatalf("%v allocations per run of a system with a custom view", n)
-	}
-	p, err := ecs.Get[wPos](w, 0)
-	noErr(t, err)
-	if runs != 102 || p.X != 1+3*102 {
-		t.Fatalf("after 102 runs: %d runs counted, Pos.X = %v; want 102 and %v", runs, p.X, 1+3*102)
-	}
-}
-
-// A copy of a borrowed view shares its state; borrowing the copy gives it
-// state of its own, so each is released by its own release: releasing the
-// copy of a shared view leaves the original borrowed and usable, and a
-// failed borrow of an exclusive view's copy releases nothing of the
-// original's. For every kind of view.
-func TestBorrowACopyOfABorrowedView(t *testing.T) {
-	cases := []struct {
-		name string
-		run  func(t *testing.T)
-	}{
-		{"View", copyBorrow(true, func(t *testing.T, v ecs.View[Pos], ids []ecs.EntityID) {
-			if p, ok := v.Get(ids[1]); !ok || p.X != 2 {
-				t.Errorf("Get = %v, %v; want {2 0}", p, ok)
-			}
-		})},
-		{"ViewMut", copyBorrow(false, func(t *testing.T, v ecs.ViewMut[Pos], ids []ecs.EntityID) {
-			if p := v.MustGet(ids[0]); p.X != 1 {
-				t.Errorf("MustGet = %v, want {1 0}", p)
-			}
-		})},
-		{"EntitiesView", copyBorrow(true, func(t *testing.T, v ecs.EntitiesView, ids []ecs.EntityID) {
-			isTrue(t, v.IsAlive(ids[0]), "IsAlive(%v) is false", ids[0])
-		})},
-		{"EntitiesViewMut", copyBorrow(false, func(t *testing.T, v ecs.EntitiesViewMut, ids []ecs.EntityID) {
-			isTrue(t, v.IsAlive(ids[0]), "IsAlive(%v) is false", ids[0])
-		})},
-		{"UniqueView", copyBorrow(true, func(t *testing.T, v ecs.UniqueView[Camera], ids []ecs.EntityID) { v.Get() })},
-		{"UniqueViewMut", copyBorrow(false, func(t *testing.T, v ecs.UniqueViewMut[Camera], ids []ecs.EntityID) { v.Get() })},
-		{"AllStoragesViewMut", copyBorrow(false, func(t *testing.T, v ecs.AllStoragesViewMut, ids []ecs.EntityID) {
-			_, err := ecs.Get[Pos](v, ids[0])
-			must(t, err)
-		})},
-	}
-	for _, c := range cases {
-		t.Run(c.name, c.run)
-	}
-}
-
-// copyBorrow makes a world of two entities with Pos {1, 0} and {2, 0}
-// and a Camera unique, borrows a view of type V, then a copy of it, which
-// succeeds for a shared view (and is then released) and fails with a
-// borrow conflict for an exclusive one; use must then still work on the
-// original (a released view panics), and releasing the original must
-// leave nothing borrowed. use gets the ids of the two entities.
-func copyBorrow[V any](shared bool, use func(t *testing.T, v V, ids []ecs.EntityID)) func(*testing.T) {
-	return func(t *testing.T) {
-		w := ecs.NewWorld()
-		ids, err := ecs.BulkAddEntity1(w, []Pos{{1, 0}, {2, 0}})
+	// The same off the prefix: components given in reverse order, so
+	// that the storage has no identity prefix, and every look-up goes
+	// through the sparse pages to a position below n.
+	w = ecs.NewWorld()
+	reversed := func(n int) []ecs.EntityID {
+		ids, err := ecs.BulkAddEntity1(w, make([]wVel, n))
 		must(t, err)
-		must(t, ecs.AddUnique(w, Camera{}))
-		var orig V
-		release, err := w.Borrow(&orig)
-		must(t, err)
-		cp := orig
-		releaseCopy, err := w.Borrow(&cp)
-		switch {
-		case shared && err != nil:
-			t.Fatalf("borrowing a copy of a shared view: %v", err)
-		case shared:
-			releaseCopy()
-		case !errors.Is(err, ecs.ErrBorrowConflict):
-			t.Fatalf("borrowing a copy of an exclusive view: got %v, want a borrow conflict", err)
-		}
-		if r := recovered(func() { use(t, orig, ids) }); r != nil {
-			t.Errorf("the original after its copy's borrow: %v", r)
-		}
-		release()
-		assertNothingBorrowed(t, w)
+		slices.Reverse(ids)
+		must(t, ecs.BulkAddComponent1(w, ids, make([]wPos, n)))
+		return ids
 	}
+	few := reversed(4)
+	var u ecs.View[wPos]
+	release2, err := w.Borrow(&u)
+	must(t, err)
+	if _, ok := u.Get(few[0]); !ok {
+		t.Fatalf("Get(%v) missed before the release", few[0])
+	}
+	kept = u
+	release2()
+	many := reversed(5000)
+	release2, err = w.Borrow(&u)
+	must(t, err)
+	defer release2()
+	if _, ok := u.Get(many[0]); !ok {
+		t.Errorf("Get(%v) missed after the borrow again", many[0])
+	}
+	mustPanicReleased(t, uses(kept, many[0]))
+	mustPanicReleased(t, uses(kept, few[0]))
 }

@@ -116,8 +116,8 @@ func BulkAddComponent1[T1 any](s Storages, ids []EntityID, c1 []T1) error {
 	return nil
 }
 
-// Each1 calls fn with every entity that has components of types
-// T1, and pointers to them, which fn may change: like a [ViewMut],
+// Each1 calls fn with every entity that has a component of type T1, and a
+// pointer to it, which fn may change: like a [ViewMut],
 // it marks the components it hands out modified if their type tracks
 // modification. Through a [*World] it borrows all storages for the whole
 // iteration: fn must not call other World functions (they would fail with
@@ -159,7 +159,8 @@ func Each1[T1 any](s Storages, fn func(EntityID, *T1)) error {
 
 // AddEntity2 creates an entity with the components c1, c2 and
 // returns its id. Through a [*World] it borrows all storages for the call,
-// and fails with a [*BorrowError] when something is borrowed elsewhere. If two components have the same type, the last one wins.
+// and fails with a [*BorrowError] when something is borrowed elsewhere.
+// If two components have the same type, the last one wins.
 func AddEntity2[T1, T2 any](s Storages, c1 T1, c2 T2) (EntityID, error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -389,7 +390,8 @@ func Each2[T1, T2 any](s Storages, fn func(EntityID, *T1, *T2)) error {
 
 // AddEntity3 creates an entity with the components c1, c2, c3 and
 // returns its id. Through a [*World] it borrows all storages for the call,
-// and fails with a [*BorrowError] when something is borrowed elsewhere. If two components have the same type, the last one wins.
+// and fails with a [*BorrowError] when something is borrowed elsewhere.
+// If two components have the same type, the last one wins.
 func AddEntity3[T1, T2, T3 any](s Storages, c1 T1, c2 T2, c3 T3) (EntityID, error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -644,7 +646,8 @@ func Each3[T1, T2, T3 any](s Storages, fn func(EntityID, *T1, *T2, *T3)) error {
 
 // AddEntity4 creates an entity with the components c1, c2, c3, c4 and
 // returns its id. Through a [*World] it borrows all storages for the call,
-// and fails with a [*BorrowError] when something is borrowed elsewhere. If two components have the same type, the last one wins.
+// and fails with a [*BorrowError] when something is borrowed elsewhere.
+// If two components have the same type, the last one wins.
 func AddEntity4[T1, T2, T3, T4 any](s Storages, c1 T1, c2 T2, c3 T3, c4 T4) (EntityID, error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -924,7 +927,8 @@ func Each4[T1, T2, T3, T4 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4)
 
 // AddEntity5 creates an entity with the components c1, c2, c3, c4, c5 and
 // returns its id. Through a [*World] it borrows all storages for the call,
-// and fails with a [*BorrowError] when something is borrowed elsewhere. If two components have the same type, the last one wins.
+// and fails with a [*BorrowError] when something is borrowed elsewhere.
+// If two components have the same type, the last one wins.
 func AddEntity5[T1, T2, T3, T4, T5 any](s Storages, c1 T1, c2 T2, c3 T3, c4 T4, c5 T5) (EntityID, error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -1229,7 +1233,8 @@ func Each5[T1, T2, T3, T4, T5 any](s Storages, fn func(EntityID, *T1, *T2, *T3, 
 
 // AddEntity6 creates an entity with the components c1, c2, c3, c4, c5, c6 and
 // returns its id. Through a [*World] it borrows all storages for the call,
-// and fails with a [*BorrowError] when something is borrowed elsewhere. If two components have the same type, the last one wins.
+// and fails with a [*BorrowError] when something is borrowed elsewhere.
+// If two components have the same type, the last one wins.
 func AddEntity6[T1, T2, T3, T4, T5, T6 any](s Storages, c1 T1, c2 T2, c3 T3, c4 T4, c5 T5, c6 T6) (EntityID, error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -1559,7 +1564,8 @@ func Each6[T1, T2, T3, T4, T5, T6 any](s Storages, fn func(EntityID, *T1, *T2, *
 
 // AddEntity7 creates an entity with the components c1, c2, c3, c4, c5, c6, c7 and
 // returns its id. Through a [*World] it borrows all storages for the call,
-// and fails with a [*BorrowError] when something is borrowed elsewhere. If two components have the same type, the last one wins.
+// and fails with a [*BorrowError] when something is borrowed elsewhere.
+// If two components have the same type, the last one wins.
 func AddEntity7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, c1 T1, c2 T2, c3 T3, c4 T4, c5 T5, c6 T6, c7 T7) (EntityID, error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
@@ -1914,7 +1920,8 @@ func Each7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, fn func(EntityID, *T1, *T
 
 // AddEntity8 creates an entity with the components c1, c2, c3, c4, c5, c6, c7, c8 and
 // returns its id. Through a [*World] it borrows all storages for the call,
-// and fails with a [*BorrowError] when something is borrowed elsewhere. If two components have the same type, the last one wins.
+// and fails with a [*BorrowError] when something is borrowed elsewhere.
+// If two components have the same type, the last one wins.
 func AddEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, c1 T1, c2 T2, c3 T3, c4 T4, c5 T5, c6 T6, c7 T7, c8 T8) (EntityID, error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {

@@ -20,7 +20,7 @@ import (
 	"github.com/slipway-ecs/slipway/ecs"
 )
 
-// TestGenWorld1 checks the World-level operations on 1 component types.
+// TestGenWorld1 checks the World-level operations on 1 component type.
 func TestGenWorld1(t *testing.T) {
 	for _, grouped := range []bool{false} {
 		t.Run(fmt.Sprintf("untracked/grouped=%v", grouped), func(t *testing.T) { wgSuite1(t, grouped, false) })
@@ -157,7 +157,7 @@ func wgSuite1(t *testing.T, grouped, tracked bool) {
 	restore()
 	m.verify("parallel bulk calls")
 
-	// Each1 visits the entities with the 1 types, hands out their
+	// Each1 visits the entities with the 1 type, hands out their
 	// components for writing and marks them modified.
 	if tracked {
 		m.clearChanges()

@@ -60,10 +60,19 @@ func (a Arity) TypeArgs() string { return a.List(", ", "T#") }
 // Letter returns the row field name of the k-th view: A, B, C...
 func Letter(k int) string { return string(rune('A' + k - 1)) }
 
+// Plural returns the "s" of a plural noun counted by n: "" for 1, "s"
+// otherwise, so that a template writes "{{$n}} type{{s $n}}".
+func Plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
 // Generate renders the template named name for arities 1..MaxArity into a
 // gofmt-ed Go file.
 func Generate(name string) ([]byte, error) {
-	t, err := template.New(name).Funcs(template.FuncMap{"letter": Letter, "dec": func(k int) int { return k - 1 }}).ParseFS(templates, name)
+	t, err := template.New(name).Funcs(template.FuncMap{"letter": Letter, "dec": func(k int) int { return k - 1 }, "s": Plural}).ParseFS(templates, name)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +94,7 @@ func Generate(name string) ([]byte, error) {
 func main() {
 	dir := flag.String("dir", ".", "directory to write the generated files to")
 	flag.Parse()
-	for _, name := range []string{"join_gen.go.tmpl", "world_gen.go.tmpl", "group_gen.go.tmpl", "system_gen.go.tmpl", "system_gen_test.go.tmpl", "join_gen_test.go.tmpl", "world_gen_test.go.tmpl"} {
+	for _, name := range []string{"join_gen.go.tmpl", "world_gen.go.tmpl", "group_gen.go.tmpl", "system_gen.go.tmpl", "system_gen_test.go.tmpl", "join_gen_test.go.tmpl", "world_gen_test.go.tmpl", "group_gen_test.go.tmpl"} {
 		out, err := Generate(name)
 		if err != nil {
 			log.Fatal(err)

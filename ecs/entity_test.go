@@ -7,6 +7,7 @@ package ecs_test
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -471,5 +472,40 @@ func TestDeleteUncheckedPurgeTiming(t *testing.T) {
 			}
 			must(t, ecs.CheckLayouts(w))
 		})
+	}
+}
+
+// TestEntityIDParts: an id's index and generation, how it prints, and
+// NullID, which no entity ever has.
+func TestEntityIDParts(t *testing.T) {
+	w := ecs.NewWorld()
+	first, err := w.AddEntity()
+	must(t, err)
+	second, err := w.AddEntity()
+	must(t, err)
+	must(t, w.DeleteEntity(first))
+	reused, err := w.AddEntity()
+	must(t, err)
+	for _, c := range []struct {
+		name       string
+		id         ecs.EntityID
+		index, gen uint32
+		null       bool
+		str        string
+	}{
+		{"the first entity", first, 0, 0, false, "EntityID(0.0)"},
+		{"the second entity", second, 1, 0, false, "EntityID(1.0)"},
+		{"the first index reused", reused, 0, 1, false, "EntityID(0.1)"},
+		{"the zero id", ecs.EntityID(0), 0, 0, false, "EntityID(0.0)"},
+		{"NullID", ecs.NullID, math.MaxUint32, math.MaxUint32, true, "EntityID(null)"},
+	} {
+		if c.id.Index() != c.index || c.id.Generation() != c.gen || c.id.IsNull() != c.null || c.id.String() != c.str {
+			t.Errorf("%s: Index %d, Generation %d, IsNull %v, String %q; want %d, %d, %v, %q",
+				c.name, c.id.Index(), c.id.Generation(), c.id.IsNull(), c.id.String(), c.index, c.gen, c.null, c.str)
+		}
+	}
+	if w.IsAlive(first) || !w.IsAlive(reused) || w.IsAlive(ecs.NullID) {
+		t.Errorf("IsAlive: deleted %v, reused %v, NullID %v; want false, true, false",
+			w.IsAlive(first), w.IsAlive(reused), w.IsAlive(ecs.NullID))
 	}
 }

@@ -1,5 +1,9 @@
 package ecs_test
 
+// Tests of custom views (system.go): structs of views given to a system or
+// to World.Borrow, their OnBorrow and OnRelease hooks, and the shapes the
+// analysis accepts or refuses.
+//
 // Custom views whose fields have odd types: recursive types, types of the
 // standard library, functions, interfaces, and views behind pointers,
 // slices, maps and channels. The analysis of a custom view must end on
@@ -311,3 +315,190 @@ func checkCustomView(t *testing.T, what string, v reflect.Value) {
 		isTrue(t, v.IsZero(), "%s: a field that is not a view was set: %v", what, v)
 	}
 }
+
+// Borrows are never left held by a panic in a hook.
+func TestHookPanicsReleaseEveryBorrow(t *testing.T) {
+	borrowSys := func(u ecs.UniqueViewMut[leakTick], e ecs.EntitiesViewMut, h panicOnBorrow) {
+		t.Error("the system ran although OnBorrow panicked")
+	}
+	releaseSys := func(u ecs.UniqueViewMut[leakTick], q ecs.ViewMut[leakQ], h panicOnRelease, e ecs.EntitiesView) {}
+	for _, tc := range []struct {
+		name string
+		run  func(w *ecs.World)
+		want string
+	}{
+		{"Run, OnBorrow", func(w *ecs.World) { _ = w.Run(borrowSys) }, "OnBorrow failed"},
+		{"Run, OnRelease", func(w *ecs.World) { _ = w.Run(releaseSys) }, "OnRelease failed"},
+		{"Borrow, OnBorrow", func(w *ecs.World) {
+			var u ecs.UniqueViewMut[leakTick]
+			var h panicOnBorrow
+			_, _ = w.Borrow(&u, &h)
+		}, "OnBorrow failed"},
+		{"Borrow, OnRelease", func(w *ecs.World) {
+			var q ecs.ViewMut[leakQ]
+			var h panicOnRelease
+			release, err := w.Borrow(&q, &h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			release()
+		}, "OnRelease failed"},
+		{"RunWorkload, OnBorrow", func(w *ecs.World) {
+			if err := w.AddWorkload("w", borrowSys); err != nil {
+				t.Fatal(err)
+			}
+			_ = w.RunWorkload("w")
+		}, "OnBorrow failed"},
+		{"RunWorkload, OnRelease", func(w *ecs.World) {
+			if err := w.AddWorkload("w", releaseSys); err != nil {
+				t.Fatal(err)
+			}
+			_ = w.RunWorkload("w")
+		}, "OnRelease failed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := leakWorld(t)
+			r := mustPanic(t, func() { tc.run(w) })
+			if !strings.Contains(panicText(r), tc.want) {
+				t.Errorf("panic %v, want one mentioning %q", r, tc.want)
+			}
+			nothingHeld(t, w)
+			if _, err := ecs.AddEntity1(w, leakQ{3}); err != nil {
+				t.Errorf("AddEntity after the panic: %v", err)
+			}
+		})
+	}
+}
+
+// TestOnReleasePanicReleasesTheRestFirst checks that a panicking OnRelease
+// still lets the hooks of the other custom views run and every view go.
+func TestOnReleasePanicReleasesTheRestFirst(t *testing.T) {
+	w := leakWorld(t)
+	onReleaseCalls = 0
+	sys := func(a panicOnRelease, q ecs.ViewMut[leakQ], b panicOnRelease) {}
+	mustPanic(t, func() { _ = w.Run(sys) })
+	if onReleaseCalls != 2 {
+		t.Errorf("%d OnRelease calls, want 2: a panicking hook must not skip the others", onReleaseCalls)
+	}
+	nothingHeld(t, w)
+}
+
+// Custom views of unusual shapes: each is borrowed in full, or refused
+// when the system is analysed with an error naming the field.
+
+type embedsPtr struct {
+	*ecs.View[leakQ]
+}
+
+type embedsBeside struct {
+	ecs.View[leakQ]
+	R ecs.ViewMut[leakR]
+}
+
+type arrayOfViews struct {
+	Vs [2]ecs.View[leakQ]
+	R  ecs.View[leakR]
+}
+
+type sliceOfViews struct {
+	Vs []ecs.View[leakQ]
+}
+
+type arrayOfMuts struct {
+	Vs [2]ecs.ViewMut[leakQ]
+}
+
+func TestCustomViewShapes(t *testing.T) {
+	w := leakWorld(t)
+	for _, tc := range []struct {
+		name    string
+		sys     any
+		wantErr []string // the error's text must contain each; nil: the system runs
+	}{
+		{"embedded *View", func(v embedsPtr) { t.Error("ran") }, []string{"field View", "pointer"}},
+		{"embedded View beside a field", func(v embedsBeside) {
+			if v.Len() != 1 || v.R.Len() != 1 {
+				t.Errorf("lengths %d and %d, want 1 and 1", v.Len(), v.R.Len())
+			}
+			if q, ok := v.Get(ecs.EntityID(0)); !ok || q.V != 1 {
+				t.Errorf("embedded View.Get: %v %v", q, ok)
+			}
+		}, nil},
+		{"array of views", func(v arrayOfViews) {
+			for i, e := range v.Vs {
+				if e.Len() != 1 {
+					t.Errorf("Vs[%d].Len() = %d, want 1", i, e.Len())
+				}
+			}
+			if v.R.Len() != 1 {
+				t.Error("R not borrowed")
+			}
+		}, nil},
+		{"slice of views", func(v sliceOfViews) { t.Error("ran") }, []string{"field Vs", "slice"}},
+		{"array of conflicting views", func(v arrayOfMuts) { t.Error("ran") }, []string{"ViewMut"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := w.Run(tc.sys)
+			switch {
+			case tc.wantErr == nil && err != nil:
+				t.Fatalf("Run: %v", err)
+			case tc.wantErr != nil && err == nil:
+				t.Fatalf("Run succeeded, want an error mentioning %q", tc.wantErr)
+			}
+			for _, s := range tc.wantErr {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("error %q does not mention %q", err, s)
+				}
+			}
+			nothingHeld(t, w)
+		})
+	}
+}
+
+// TestCustomViewSystemDoesNotAllocate: a system taking a custom view made
+// of views only is called without reflect, so running it allocates nothing.
+func TestCustomViewSystemDoesNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop frames on purpose")
+	}
+	w := ecs.NewWorld()
+	_, err := ecs.AddEntity2(w, wPos{1, 2}, wVel{3, 4})
+	noErr(t, err)
+	type bundle struct {
+		Pos ecs.ViewMut[wPos]
+		Vel ecs.View[wVel]
+	}
+	runs := 0
+	sys := func(b bundle, e ecs.EntitiesView) {
+		for p, v := range ecs.Join2(b.Pos, b.Vel).All() {
+			p.X += v.X
+		}
+		runs += e.Len()
+	}
+	noErr(t, w.Run(sys))
+	if n := testing.AllocsPerRun(100, func() { _ = w.Run(sys) }); n != 0 {
+		t.Fatalf("%v allocations per run of a system with a custom view", n)
+	}
+	p, err := ecs.Get[wPos](w, 0)
+	noErr(t, err)
+	if runs != 102 || p.X != 1+3*102 {
+		t.Fatalf("after 102 runs: %d runs counted, Pos.X = %v; want 102 and %v", runs, p.X, 1+3*102)
+	}
+}
+
+// panicOnBorrow is a custom view whose OnBorrow panics.
+type panicOnBorrow struct {
+	Q ecs.ViewMut[leakQ]
+}
+
+func (*panicOnBorrow) OnBorrow() error { panic("OnBorrow failed") }
+
+// panicOnRelease is a custom view whose OnRelease panics; released counts
+// the calls.
+type panicOnRelease struct {
+	R ecs.View[leakR]
+}
+
+var onReleaseCalls int
+
+func (*panicOnRelease) OnRelease() { onReleaseCalls++; panic("OnRelease failed") }
