@@ -381,13 +381,27 @@ func appendNew(list []Access, more ...Access) []Access {
 // selfConflict returns a *SystemError if two views of shape, a system or
 // run condition named name, conflict with each other: a function's views
 // are borrowed together, so it would fail with a BorrowError at every run.
+// [World.Run] and [World.AddWorkload] both refuse such a function with
+// it. The check is made once per function type (buildSystem).
+func selfConflict(shape *sysShape, name string) error {
+	if shape.conflict == nil {
+		return nil
+	}
+	e := *shape.conflict
+	e.System = name
+	return &e
+}
+
+// viewsConflict returns a *SystemError, with no System, if two of params,
+// views borrowed together, conflict with each other; fails says what
+// would fail then: "every run" of a system, "every call" of World.Borrow.
 // Custom views are looked into, field by field. It compares the views as
 // declared, without the group members a ViewMut also borrows (partners):
 // a View of one member beside a ViewMut of another is allowed (see
 // groupBorrows).
-func selfConflict(shape *sysShape, name string) error {
+func viewsConflict(params []*viewShape, fails string) *SystemError {
 	var leaves []viewLeaf
-	for i, p := range shape.params {
+	for i, p := range params {
 		leaves = p.leaves(i, "", leaves)
 	}
 	for j, y := range leaves {
@@ -399,13 +413,13 @@ func selfConflict(shape *sysShape, name string) error {
 			if x.acc.Kind == AllStorages || y.acc.Kind == AllStorages {
 				res = allName
 			}
-			why := "; the views are borrowed together, so every run would fail to borrow " + res
+			why := "; the views are borrowed together, so " + fails + " would fail to borrow " + res
 			if res == allName {
 				why += " (AllStoragesViewMut reaches every storage itself: take no other view beside it)"
 			} else {
 				why += " (take one view of it: an exclusive view reads as well)"
 			}
-			e := &SystemError{System: name, Param: x.param + 1, Type: x.paramType(shape)}
+			e := &SystemError{Param: x.param + 1, Type: x.paramType(params), kind: conflictKind{ErrInvalidSystem}}
 			if x.param == y.param {
 				e.Reason = fmt.Sprintf("has two views that conflict: %s (%s) and %s (%s), on %s%s", x.where(), x.acc.View, y.where(), y.acc.View, res, why)
 			} else {
@@ -416,7 +430,7 @@ func selfConflict(shape *sysShape, name string) error {
 				if y.field != "" {
 					theirs = " " + y.part()
 				}
-				e.Reason = fmt.Sprintf("%sconflicts with parameter %d (%s)%s on %s%s", mine, y.param+1, y.paramType(shape), theirs, res, why)
+				e.Reason = fmt.Sprintf("%sconflicts with parameter %d (%s)%s on %s%s", mine, y.param+1, y.paramType(params), theirs, res, why)
 			}
 			return e
 		}
@@ -459,11 +473,11 @@ func (s *viewShape) leaves(param int, field string, out []viewLeaf) []viewLeaf {
 
 // paramType names the leaf's parameter: its view, "View[main.Pos]", or
 // the custom view's type, "main.Movement".
-func (l viewLeaf) paramType(shape *sysShape) string {
+func (l viewLeaf) paramType(params []*viewShape) string {
 	if l.field == "" {
 		return l.acc.View
 	}
-	return typeName(shape.params[l.param].t)
+	return typeName(params[l.param].t)
 }
 
 // where names the part of its custom view or array parameter that the

@@ -308,8 +308,8 @@ func (p *SystemPanic) Unwrap() error {
 // View[T] beside ViewMut[T], ViewMut[T] twice, UniqueView[T] beside
 // UniqueViewMut[T], or AllStoragesViewMut beside any view that borrows
 // something. Its views are borrowed together, so every run would fail
-// with a [*BorrowError]. (World.Run of such a system returns that
-// BorrowError.) Views that only share, such as View[T] twice, do not
+// with a [*BorrowError]; [World.Run] refuses such a system with the same
+// *SystemError. Views that only share, such as View[T] twice, do not
 // conflict.
 func (w *World) AddWorkload(name string, items ...any) error {
 	if w == nil {
