@@ -958,63 +958,65 @@ func TestEdgeViewsAfterRelease(t *testing.T) {
 	must(t, w.Run(func(p ecs.View[Pos]) { escaped = p }))
 	var never ecs.View[Pos]
 
-	// Every view panics with an error wrapping ErrReleased. Component
-	// views panic with a constant, so that accessors stay inlinable: it
-	// cannot name the type; the others name what they are.
+	// Every view panics with an error wrapping ErrReleased that names
+	// the view and its type, once.
 	uses := []struct {
 		name string
 		fn   func()
 		want string // what the message names besides the advice
 	}{
-		{"View.Len", func() { v.Len() }, "a view was"},
-		{"View.Get", func() { v.Get(id) }, "a view was"},
-		{"View.MustGet", func() { v.MustGet(id) }, "a view was"},
-		{"ViewMut.MustGet", func() { vm.MustGet(id) }, "a view was"},
+		{"View.Len", func() { v.Len() }, "View[ecs_test.Pos]"},
+		{"View.Get", func() { v.Get(id) }, "View[ecs_test.Pos]"},
+		{"View.MustGet", func() { v.MustGet(id) }, "View[ecs_test.Pos]"},
+		{"ViewMut.MustGet", func() { vm.MustGet(id) }, "ViewMut[ecs_test.Vel]"},
 		{"View.All", func() {
 			for range v.All() {
 			}
-		}, "a view was"},
-		{"Join1 of a released View", func() { ecs.Join1(v) }, "a view was"},
-		{"ViewMut.AddComponentUnchecked", func() { _ = vm.AddComponentUnchecked(id, Vel{}) }, "a view was"},
-		{"ViewMut.Remove", func() { vm.Remove(id) }, "a view was"},
-		{"ViewMut.Delete", func() { vm.Delete(id) }, "a view was"},
-		{"a ViewMut never borrowed, Delete", func() { var z ecs.ViewMut[Pos]; z.Delete(id) }, "a view was"},
-		{"UniqueView.Get", func() { u.Get() }, "ecs_test.Camera"},
-		{"UniqueViewMut.Get", func() { um.Get() }, "ecs_test.bookPlayer"},
-		{"EntitiesView.IsAlive", func() { e.IsAlive(id) }, "entities"},
+		}, "View[ecs_test.Pos]"},
+		{"Join1 of a released View", func() { ecs.Join1(v) }, "View[ecs_test.Pos]"},
+		{"ViewMut.AddComponentUnchecked", func() { _ = vm.AddComponentUnchecked(id, Vel{}) }, "ViewMut[ecs_test.Vel]"},
+		{"ViewMut.Remove", func() { vm.Remove(id) }, "ViewMut[ecs_test.Vel]"},
+		{"ViewMut.Delete", func() { vm.Delete(id) }, "ViewMut[ecs_test.Vel]"},
+		{"a ViewMut never borrowed, Delete", func() { var z ecs.ViewMut[Pos]; z.Delete(id) }, "ViewMut[ecs_test.Pos]"},
+		{"UniqueView.Get", func() { u.Get() }, "UniqueView[ecs_test.Camera]"},
+		{"UniqueViewMut.Get", func() { um.Get() }, "UniqueViewMut[ecs_test.bookPlayer]"},
+		{"EntitiesView.IsAlive", func() { e.IsAlive(id) }, "EntitiesView used"},
 		{"EntitiesView.All", func() {
 			for range e.All() {
 			}
-		}, "entities"},
+		}, "EntitiesView used"},
 		{"EntitiesView.All made before release", func() {
 			for range entitiesSeq {
 			}
-		}, "entities"},
-		{"EntitiesViewMut.AddEntity", func() { em.AddEntity() }, "entities"},
+		}, "EntitiesView used"},
+		{"EntitiesViewMut.AddEntity", func() { em.AddEntity() }, "EntitiesViewMut used"},
 		{"AllStoragesViewMut.AddEntity", func() { all.AddEntity() }, "AllStoragesViewMut"},
 		{"AllStoragesViewMut through AddEntity1", func() { _, _ = ecs.AddEntity1(all, Pos{}) }, "AllStoragesViewMut"},
 		{"AllStoragesViewMut.DeleteEntity", func() { _ = all.DeleteEntity(id) }, "AllStoragesViewMut"},
 		{"AllStoragesViewMut.Strip", func() { _ = all.Strip(id) }, "AllStoragesViewMut"},
-		{"a View escaped from a system", func() { escaped.Len() }, "a view was"},
+		{"a View escaped from a system", func() { escaped.Len() }, "View[ecs_test.Pos]"},
 		// Get, MustGet and Lookup read the view's copies of the storage's
 		// layout, which the release zeroes: an escaped view's look-ups,
 		// of an id in the storage's identity prefix too, panic.
-		{"a View escaped from a system, Get", func() { escaped.Get(id) }, "a view was"},
-		{"a View escaped from a system, MustGet", func() { escaped.MustGet(id) }, "a view was"},
+		{"a View escaped from a system, Get", func() { escaped.Get(id) }, "View[ecs_test.Pos]"},
+		{"a View escaped from a system, MustGet", func() { escaped.MustGet(id) }, "View[ecs_test.Pos]"},
 		{"a View escaped from a system, Lookup", func() {
 			for range escaped.Lookup([]ecs.EntityID{id}) {
 			}
-		}, "a view was"},
-		{"a View never borrowed", func() { never.Len() }, "a view was"},
+		}, "View[ecs_test.Pos]"},
+		{"a View never borrowed", func() { never.Len() }, "View[ecs_test.Pos]"},
 		{"a View never borrowed, Lookup", func() {
 			for range never.Lookup(nil) {
 			}
-		}, "a view was"},
+		}, "View[ecs_test.Pos]"},
 	}
 	for _, use := range uses {
 		t.Run(use.name, func(t *testing.T) {
-			msg := panicsWith(t, use.fn, "after release")
-			hasAll(t, msg, use.want, "never borrowed", "release function of World.Borrow")
+			msg := panicsWith(t, use.fn, "ecs: "+use.want)
+			hasAll(t, msg, "used after its system returned or its Borrow was released (or never borrowed)", "release function of World.Borrow")
+			if n := strings.Count(msg, "release"); n != 2 {
+				t.Errorf("%q speaks of a release %d times, want 2", msg, n)
+			}
 			r := recovered(use.fn)
 			err, _ := r.(error)
 			isTrue(t, errors.Is(err, ecs.ErrReleased), "panic value %v (%T) does not wrap ErrReleased", r, r)
