@@ -539,18 +539,21 @@ func (b *planBuilder) order() error {
 	for i := range reach {
 		reach[i] = make([]uint64, words)
 	}
+	has := func(u, v int) bool { return reach[u][v/64]&(1<<(v%64)) != 0 }
+	// reaches records that x reaches v, and so what v reaches.
+	reaches := func(x, v int) {
+		reach[x][v/64] |= 1 << (v % 64)
+		for w := range reach[x] {
+			reach[x][w] |= reach[v][w]
+		}
+	}
 	topo := topoOrder(n, func(v int) []edge { return p.systems[v].preds })
 	for i := len(topo) - 1; i >= 0; i-- {
 		u := topo[i]
 		for _, e := range succ[u] {
-			v := e.from
-			reach[u][v/64] |= 1 << (v % 64)
-			for w := range reach[u] {
-				reach[u][w] |= reach[v][w]
-			}
+			reaches(u, e.from)
 		}
 	}
-	has := func(u, v int) bool { return reach[u][v/64]&(1<<(v%64)) != 0 }
 	// Conflict edges, in declared order unless already ordered the other way.
 	access := make([][]Access, n)
 	for i, s := range p.systems {
@@ -571,10 +574,7 @@ func (b *planBuilder) order() error {
 			// everything reaching u (and u) now reaches v and what v reaches
 			for x := 0; x < n; x++ {
 				if x == u || has(x, u) {
-					reach[x][v/64] |= 1 << (v % 64)
-					for w := range reach[x] {
-						reach[x][w] |= reach[v][w]
-					}
+					reaches(x, v)
 				}
 			}
 		}
