@@ -107,6 +107,10 @@ type edge struct {
 	from   int
 	reason string
 	label  string // the label of an explicit constraint; "" for a conflict
+	// after says that the constraint is an After(label) of the later
+	// system; otherwise an explicit edge is a Before(label) of the
+	// earlier one.
+	after bool
 }
 
 // planCond is a run condition.
@@ -326,6 +330,9 @@ func (b *planBuilder) addSystem(spec *SystemSpec, ctx flatCtx) error {
 		onCaller:  spec.onCaller,
 		wconds:    ctx.wconds,
 		p:         b.p,
+		// Named before any run, so that a system never run (its run
+		// conditions false) is listed by name with Runs 0.
+		stats: SystemStats{Workload: ctx.path, System: spec.name},
 	}
 	for _, c := range spec.conds {
 		pc, err := newCond(c, spec.name)
@@ -506,9 +513,9 @@ func (b *planBuilder) order() error {
 	}
 	// Explicit edges.
 	succ := make([][]edge, n) // succ[u] = edges u->v, with edge.from = v
-	addExplicit := func(u, v int, label, reason string) {
-		succ[u] = append(succ[u], edge{from: v, reason: reason, label: label})
-		p.systems[v].preds = append(p.systems[v].preds, edge{from: u, reason: reason, label: label})
+	addExplicit := func(u, v int, label string, after bool, reason string) {
+		succ[u] = append(succ[u], edge{from: v, reason: reason, label: label, after: after})
+		p.systems[v].preds = append(p.systems[v].preds, edge{from: u, reason: reason, label: label, after: after})
 	}
 	for _, s := range p.systems {
 		for _, l := range s.before {
@@ -517,7 +524,7 @@ func (b *planBuilder) order() error {
 				return &WorkloadBuildError{Workload: p.name, System: s.name, Reason: fmt.Sprintf("Before(%q): no system has the label %q", l, l)}
 			}
 			for _, t := range targets {
-				addExplicit(s.idx, t, l, "ordered: "+strconvQuote(s.name)+" runs before "+strconvQuote(l))
+				addExplicit(s.idx, t, l, false, "ordered: "+strconvQuote(s.name)+" runs before "+strconvQuote(l))
 			}
 		}
 		for _, l := range s.after {
@@ -526,7 +533,7 @@ func (b *planBuilder) order() error {
 				return &WorkloadBuildError{Workload: p.name, System: s.name, Reason: fmt.Sprintf("After(%q): no system has the label %q", l, l)}
 			}
 			for _, t := range targets {
-				addExplicit(t, s.idx, l, "ordered: "+strconvQuote(s.name)+" runs after "+strconvQuote(l))
+				addExplicit(t, s.idx, l, true, "ordered: "+strconvQuote(s.name)+" runs after "+strconvQuote(l))
 			}
 		}
 	}
@@ -663,7 +670,8 @@ func topoOrder(n int, preds func(int) []edge) []int {
 	return order
 }
 
-// findCycle returns a printed cycle of explicit edges, or "".
+// findCycle returns a printed cycle of explicit edges (see cycleText),
+// or "".
 func findCycle(systems []*planSystem, succ [][]edge) string {
 	const (
 		white = iota
@@ -672,8 +680,8 @@ func findCycle(systems []*planSystem, succ [][]edge) string {
 	)
 	color := make([]int, len(systems))
 	type step struct {
-		v     int
-		label string // the label of the edge that led here
+		v int
+		e edge // the edge that led here, from the step before
 	}
 	var stack []step
 	var found string
@@ -681,7 +689,6 @@ func findCycle(systems []*planSystem, succ [][]edge) string {
 	visit = func(v int) bool {
 		color[v] = grey
 		for _, e := range succ[v] {
-			label := e.label
 			if color[e.from] == grey {
 				// the cycle is the stack from e.from to v, then back to e.from
 				start := 0
@@ -690,19 +697,16 @@ func findCycle(systems []*planSystem, succ [][]edge) string {
 						start = i
 					}
 				}
-				var parts []string
-				for i := start; i < len(stack); i++ {
-					if i > start {
-						parts = append(parts, stack[i].label)
-					}
-					parts = append(parts, systems[stack[i].v].name)
+				var steps []string
+				for i := start + 1; i < len(stack); i++ {
+					steps = append(steps, cycleStep(systems, stack[i-1].v, stack[i].v, stack[i].e))
 				}
-				parts = append(parts, label, systems[e.from].name)
-				found = strings.Join(parts, " -> ")
+				steps = append(steps, cycleStep(systems, v, e.from, e))
+				found = strings.Join(steps, "; ")
 				return true
 			}
 			if color[e.from] == white {
-				stack = append(stack, step{v: e.from, label: label})
+				stack = append(stack, step{v: e.from, e: e})
 				if visit(e.from) {
 					return true
 				}
@@ -721,6 +725,32 @@ func findCycle(systems []*planSystem, succ [][]edge) string {
 		}
 	}
 	return ""
+}
+
+// cycleStep prints the explicit edge e from system u to system v, one
+// step of a cycle: which system must run before which, and the
+// constraint that says so, telling labels (quoted) from systems:
+//
+//	system main.move must run before system main.bounce (main.move has Before("physics"), and label "physics" includes main.bounce)
+//	system main.bounce must run before system main.move (main.move has After("main.bounce"))
+//
+// A label that is the name of the system it leads to (every system has
+// its name as a label) is not spelled out again.
+func cycleStep(systems []*planSystem, u, v int, e edge) string {
+	from, to := systems[u].name, systems[v].name
+	holder, kind, other := from, "Before", to // other is the system the label picks
+	if e.after {
+		holder, kind, other = to, "After", from
+	}
+	what := "system " + to
+	if u == v {
+		what = "itself"
+	}
+	why := fmt.Sprintf("%s has %s(%q)", holder, kind, e.label)
+	if e.label != other {
+		why += fmt.Sprintf(", and label %q includes %s", e.label, other)
+	}
+	return fmt.Sprintf("system %s must run before %s (%s)", from, what, why)
 }
 
 // SystemStats are the timing statistics of one system in one workload,
