@@ -360,10 +360,10 @@ func (v View[T]) MustGet(id EntityID) *T {
 }
 
 // absent panics for MustGet of an id with no component, naming the type
-// and the id, or with ErrReleased for a released view.
+// and the id. It reads the storage as borrowed: View.MustGet calls it
+// only after Get, which panics for a view released (or borrowed again).
 func (c *viewCore[T]) absent(id EntityID) {
-	panic(absent{id, c.s.name, len(c.s.dense)}) // Get panicked if released
-
+	panic(absent{id, c.s.name, len(c.s.dense)})
 }
 
 // All iterates over every component, in storage order (unspecified, and
