@@ -16,7 +16,8 @@ var (
 	// bad item, unknown label, nil condition...). See [WorkloadBuildError].
 	ErrInvalidWorkload = errors.New("invalid workload")
 	// ErrCyclicOrdering: before/after constraints form a cycle. The error's
-	// text prints the cycle.
+	// text goes round the cycle: for each step, which system must run
+	// before which, and the Before or After (and its label) that says so.
 	ErrCyclicOrdering = errors.New("cyclic ordering")
 	// ErrWorkloadRunning: the workload is already running (a workload cannot
 	// run twice at once, for instance from inside one of its own systems).
