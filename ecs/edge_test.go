@@ -616,8 +616,10 @@ func TestEdgeSparseIDsFarApart(t *testing.T) {
 }
 
 // TestEdgeBorrowConflicts: conflicting borrows give a *BorrowError that
-// names the type and both accesses (and who holds them); the refused
-// system does not run and nothing stays borrowed.
+// names the type and both accesses (and who holds them); a system whose
+// own views conflict is refused before borrowing, with a *SystemError
+// that names both parameters and the fix. The refused system does not
+// run and nothing stays borrowed.
 func TestEdgeBorrowConflicts(t *testing.T) {
 	cases := []struct {
 		name string
@@ -628,10 +630,10 @@ func TestEdgeBorrowConflicts(t *testing.T) {
 	}{
 		{"two ViewMut[Pos] in one system", nil,
 			func(a, b ecs.ViewMut[Pos]) { edgeRan++ },
-			[]string{"ecs_test.Pos", "ViewMut[ecs_test.Pos]", "already borrowed as ViewMut[ecs_test.Pos]", "TestEdgeBorrowConflicts"}},
+			[]string{"parameter 1 (ViewMut[ecs_test.Pos]) conflicts with parameter 2 (ViewMut[ecs_test.Pos]) on ecs_test.Pos", "TestEdgeBorrowConflicts", "take one view of it"}},
 		{"View and ViewMut of Pos in one system", nil,
 			func(a ecs.View[Pos], b ecs.ViewMut[Pos]) { edgeRan++ },
-			[]string{"ViewMut[ecs_test.Pos]", "already borrowed as View[ecs_test.Pos]"}},
+			[]string{"parameter 1 (View[ecs_test.Pos]) conflicts with parameter 2 (ViewMut[ecs_test.Pos])", "take one view of it"}},
 		{"ViewMut while World.Borrow holds a View", func(w *ecs.World) (func(), error) {
 			var v ecs.View[Pos]
 			return w.Borrow(&v)
@@ -644,10 +646,10 @@ func TestEdgeBorrowConflicts(t *testing.T) {
 			[]string{"ecs_test.Pos", "as View[ecs_test.Pos]", "ViewMut[ecs_test.Pos] by World.Borrow"}},
 		{"AllStoragesViewMut then View", nil,
 			func(a ecs.AllStoragesViewMut, b ecs.View[Vel]) { edgeRan++ },
-			[]string{"all storages", "View[ecs_test.Vel]", "AllStoragesViewMut"}},
+			[]string{"all storages", "View[ecs_test.Vel]", "AllStoragesViewMut", "take no other view beside it"}},
 		{"View then AllStoragesViewMut", nil,
 			func(b ecs.View[Vel], a ecs.AllStoragesViewMut) { edgeRan++ },
-			[]string{"all storages", "View[ecs_test.Vel]", "AllStoragesViewMut"}},
+			[]string{"all storages", "View[ecs_test.Vel]", "AllStoragesViewMut", "take no other view beside it"}},
 		{"AllStoragesViewMut and EntitiesView", nil,
 			func(a ecs.AllStoragesViewMut, b ecs.EntitiesView) { edgeRan++ },
 			[]string{"all storages", "EntitiesView", "AllStoragesViewMut"}},
@@ -656,7 +658,7 @@ func TestEdgeBorrowConflicts(t *testing.T) {
 			[]string{"all storages", "UniqueView[ecs_test.Camera]", "AllStoragesViewMut"}},
 		{"two AllStoragesViewMut", nil,
 			func(a, b ecs.AllStoragesViewMut) { edgeRan++ },
-			[]string{"all storages", "AllStoragesViewMut", "already borrowed as AllStoragesViewMut"}},
+			[]string{"parameter 1 (AllStoragesViewMut) conflicts with parameter 2 (AllStoragesViewMut) on all storages"}},
 		{"AllStoragesViewMut while World.Borrow holds a View", func(w *ecs.World) (func(), error) {
 			var v ecs.View[Vel]
 			return w.Borrow(&v)
@@ -664,10 +666,10 @@ func TestEdgeBorrowConflicts(t *testing.T) {
 			[]string{"all storages", "AllStoragesViewMut", "View[ecs_test.Vel] by World.Borrow"}},
 		{"two EntitiesViewMut", nil,
 			func(a, b ecs.EntitiesViewMut) { edgeRan++ },
-			[]string{"entities", "EntitiesViewMut", "already borrowed as EntitiesViewMut"}},
+			[]string{"parameter 1 (EntitiesViewMut) conflicts with parameter 2 (EntitiesViewMut) on entities"}},
 		{"two UniqueViewMut", nil,
 			func(a, b ecs.UniqueViewMut[Camera]) { edgeRan++ },
-			[]string{"unique ecs_test.Camera", "UniqueViewMut[ecs_test.Camera]", "already borrowed as UniqueViewMut[ecs_test.Camera]"}},
+			[]string{"parameter 1 (UniqueViewMut[ecs_test.Camera]) conflicts with parameter 2 (UniqueViewMut[ecs_test.Camera]) on unique ecs_test.Camera"}},
 		{"UniqueView while World.Borrow holds a UniqueViewMut", func(w *ecs.World) (func(), error) {
 			var v ecs.UniqueViewMut[Camera]
 			return w.Borrow(&v)
@@ -689,10 +691,15 @@ func TestEdgeBorrowConflicts(t *testing.T) {
 			edgeRan = 0
 			err := w.Run(c.sys)
 			errIs(t, err, ecs.ErrBorrowConflict)
-			be := errAs[*ecs.BorrowError](t, err)
-			isTrue(t, be.Access != "" && be.HeldAccess != "" && be.By != "" && be.HeldBy != "", "BorrowError has empty fields: %+v", *be)
 			errHas(t, err, c.want...)
-			errAs[*ecs.SystemFailure](t, err)
+			if c.hold == nil { // the system's own views conflict
+				errIs(t, err, ecs.ErrInvalidSystem)
+				errAs[*ecs.SystemError](t, err)
+			} else {
+				be := errAs[*ecs.BorrowError](t, err)
+				isTrue(t, be.Access != "" && be.HeldAccess != "" && be.By != "" && be.HeldBy != "", "BorrowError has empty fields: %+v", *be)
+				errAs[*ecs.SystemFailure](t, err)
+			}
 			equal(t, "runs of the refused system", edgeRan, 0)
 			if c.hold == nil {
 				assertNothingBorrowed(t, w)
@@ -871,7 +878,7 @@ func TestEdgeBorrowAllOrNothing(t *testing.T) {
 			release, err := w.Borrow(views...)
 			errIs(t, err, c.kind)
 			isTrue(t, release == nil, "a failed Borrow returned a release function")
-			if errors.Is(err, ecs.ErrInvalidView) {
+			if c.kind == ecs.ErrInvalidView {
 				se := errAs[*ecs.SystemError](t, err)
 				equal(t, "position of the bad argument", se.Param, 2)
 				hasAll(t, err.Error(), "World.Borrow", "parameter 2")
@@ -951,63 +958,65 @@ func TestEdgeViewsAfterRelease(t *testing.T) {
 	must(t, w.Run(func(p ecs.View[Pos]) { escaped = p }))
 	var never ecs.View[Pos]
 
-	// Every view panics with an error wrapping ErrReleased. Component
-	// views panic with a constant, so that accessors stay inlinable: it
-	// cannot name the type; the others name what they are.
+	// Every view panics with an error wrapping ErrReleased that names
+	// the view and its type, once.
 	uses := []struct {
 		name string
 		fn   func()
 		want string // what the message names besides the advice
 	}{
-		{"View.Len", func() { v.Len() }, "a view was"},
-		{"View.Get", func() { v.Get(id) }, "a view was"},
-		{"View.MustGet", func() { v.MustGet(id) }, "a view was"},
-		{"ViewMut.MustGet", func() { vm.MustGet(id) }, "a view was"},
+		{"View.Len", func() { v.Len() }, "View[ecs_test.Pos]"},
+		{"View.Get", func() { v.Get(id) }, "View[ecs_test.Pos]"},
+		{"View.MustGet", func() { v.MustGet(id) }, "View[ecs_test.Pos]"},
+		{"ViewMut.MustGet", func() { vm.MustGet(id) }, "ViewMut[ecs_test.Vel]"},
 		{"View.All", func() {
 			for range v.All() {
 			}
-		}, "a view was"},
-		{"Join1 of a released View", func() { ecs.Join1(v) }, "a view was"},
-		{"ViewMut.AddComponentUnchecked", func() { _ = vm.AddComponentUnchecked(id, Vel{}) }, "a view was"},
-		{"ViewMut.Remove", func() { vm.Remove(id) }, "a view was"},
-		{"ViewMut.Delete", func() { vm.Delete(id) }, "a view was"},
-		{"a ViewMut never borrowed, Delete", func() { var z ecs.ViewMut[Pos]; z.Delete(id) }, "a view was"},
-		{"UniqueView.Get", func() { u.Get() }, "ecs_test.Camera"},
-		{"UniqueViewMut.Get", func() { um.Get() }, "ecs_test.bookPlayer"},
-		{"EntitiesView.IsAlive", func() { e.IsAlive(id) }, "entities"},
+		}, "View[ecs_test.Pos]"},
+		{"Join1 of a released View", func() { ecs.Join1(v) }, "View[ecs_test.Pos]"},
+		{"ViewMut.AddComponentUnchecked", func() { _ = vm.AddComponentUnchecked(id, Vel{}) }, "ViewMut[ecs_test.Vel]"},
+		{"ViewMut.Remove", func() { vm.Remove(id) }, "ViewMut[ecs_test.Vel]"},
+		{"ViewMut.Delete", func() { vm.Delete(id) }, "ViewMut[ecs_test.Vel]"},
+		{"a ViewMut never borrowed, Delete", func() { var z ecs.ViewMut[Pos]; z.Delete(id) }, "ViewMut[ecs_test.Pos]"},
+		{"UniqueView.Get", func() { u.Get() }, "UniqueView[ecs_test.Camera]"},
+		{"UniqueViewMut.Get", func() { um.Get() }, "UniqueViewMut[ecs_test.bookPlayer]"},
+		{"EntitiesView.IsAlive", func() { e.IsAlive(id) }, "EntitiesView used"},
 		{"EntitiesView.All", func() {
 			for range e.All() {
 			}
-		}, "entities"},
+		}, "EntitiesView used"},
 		{"EntitiesView.All made before release", func() {
 			for range entitiesSeq {
 			}
-		}, "entities"},
-		{"EntitiesViewMut.AddEntity", func() { em.AddEntity() }, "entities"},
+		}, "EntitiesView used"},
+		{"EntitiesViewMut.AddEntity", func() { em.AddEntity() }, "EntitiesViewMut used"},
 		{"AllStoragesViewMut.AddEntity", func() { all.AddEntity() }, "AllStoragesViewMut"},
 		{"AllStoragesViewMut through AddEntity1", func() { _, _ = ecs.AddEntity1(all, Pos{}) }, "AllStoragesViewMut"},
 		{"AllStoragesViewMut.DeleteEntity", func() { _ = all.DeleteEntity(id) }, "AllStoragesViewMut"},
 		{"AllStoragesViewMut.Strip", func() { _ = all.Strip(id) }, "AllStoragesViewMut"},
-		{"a View escaped from a system", func() { escaped.Len() }, "a view was"},
+		{"a View escaped from a system", func() { escaped.Len() }, "View[ecs_test.Pos]"},
 		// Get, MustGet and Lookup read the view's copies of the storage's
 		// layout, which the release zeroes: an escaped view's look-ups,
 		// of an id in the storage's identity prefix too, panic.
-		{"a View escaped from a system, Get", func() { escaped.Get(id) }, "a view was"},
-		{"a View escaped from a system, MustGet", func() { escaped.MustGet(id) }, "a view was"},
+		{"a View escaped from a system, Get", func() { escaped.Get(id) }, "View[ecs_test.Pos]"},
+		{"a View escaped from a system, MustGet", func() { escaped.MustGet(id) }, "View[ecs_test.Pos]"},
 		{"a View escaped from a system, Lookup", func() {
 			for range escaped.Lookup([]ecs.EntityID{id}) {
 			}
-		}, "a view was"},
-		{"a View never borrowed", func() { never.Len() }, "a view was"},
+		}, "View[ecs_test.Pos]"},
+		{"a View never borrowed", func() { never.Len() }, "View[ecs_test.Pos]"},
 		{"a View never borrowed, Lookup", func() {
 			for range never.Lookup(nil) {
 			}
-		}, "a view was"},
+		}, "View[ecs_test.Pos]"},
 	}
 	for _, use := range uses {
 		t.Run(use.name, func(t *testing.T) {
-			msg := panicsWith(t, use.fn, "after release")
-			hasAll(t, msg, use.want, "never borrowed", "release function of World.Borrow")
+			msg := panicsWith(t, use.fn, "ecs: "+use.want)
+			hasAll(t, msg, "used after its system returned or its Borrow was released (or never borrowed)", "release function of World.Borrow")
+			if n := strings.Count(msg, "release"); n != 2 {
+				t.Errorf("%q speaks of a release %d times, want 2", msg, n)
+			}
 			r := recovered(use.fn)
 			err, _ := r.(error)
 			isTrue(t, errors.Is(err, ecs.ErrReleased), "panic value %v (%T) does not wrap ErrReleased", r, r)

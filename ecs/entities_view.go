@@ -29,11 +29,11 @@ type entitiesCore struct {
 	b borrower
 }
 
-// ents returns the entities storage c borrows, and panics if c is
-// released.
+// ents returns the entities storage c borrows, and panics with
+// [ErrReleased], naming the view, if c is released.
 func (c *entitiesCore) ents() *entities {
 	if c == nil || c.w == nil {
-		panic(errEntitiesReleased)
+		panic((*releasedEntities)(c))
 	}
 	return &c.w.ents
 }
@@ -175,6 +175,26 @@ func (v EntitiesViewMut) BulkAddEntity(dst []EntityID, n int) []EntityID {
 func (v EntitiesViewMut) DeleteUnchecked(id EntityID) bool {
 	return v.c.ents().deleteUnpurged(id)
 }
+
+// errAllStoragesReleased is the panic value of an AllStoragesViewMut used
+// outside its borrow.
+var errAllStoragesReleased error = released{"AllStoragesViewMut"}
+
+// releasedEntities is the panic value of an entities view used outside
+// its borrow, as a *releasedEntities: it names the view by its core's
+// borrower, or both kinds if the core is nil (a zero view, never
+// borrowed). The conversion of the core's pointer costs nothing, so that
+// the accessors stay small enough to inline.
+type releasedEntities entitiesCore
+
+func (e *releasedEntities) Error() string {
+	if e == nil {
+		return released{"EntitiesView (or EntitiesViewMut)"}.Error()
+	}
+	return released{e.b.view}.Error()
+}
+
+func (e *releasedEntities) Unwrap() error { return ErrReleased }
 
 // AllStoragesViewMut is exclusive access to everything in the world: the
 // only way, inside a system, to delete entities from every storage at once.

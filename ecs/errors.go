@@ -21,7 +21,9 @@ var (
 	// ErrMissingUnique: no unique of the type was added to the world.
 	ErrMissingUnique = errors.New("no such unique")
 	// ErrBorrowConflict: a storage is already borrowed in a way that forbids
-	// the requested access. See [BorrowError].
+	// the requested access. See [BorrowError]. A [SystemError] refusing
+	// views that conflict with each other, borrowed together by one
+	// system or one [World.Borrow], wraps it too.
 	ErrBorrowConflict = errors.New("conflicting borrow")
 	// ErrInvalidSystem: a value given as a system is not a function whose
 	// parameters are views. See [SystemError].
@@ -170,10 +172,20 @@ func (e *SystemError) detail() string {
 	return e.Reason
 }
 
-// Unwrap returns [ErrInvalidSystem] or [ErrInvalidView].
+// Unwrap returns [ErrInvalidSystem] or [ErrInvalidView]. For views that
+// conflict with each other, which could never be borrowed together, it
+// returns an error wrapping that and [ErrBorrowConflict].
 func (e *SystemError) Unwrap() error {
 	if e.kind == nil {
 		return ErrInvalidSystem
 	}
 	return e.kind
 }
+
+// conflictKind is the kind of a *SystemError refusing views that conflict
+// with each other (see viewsConflict): an invalid system or view, and a
+// borrow conflict, as the views could never be borrowed together.
+type conflictKind struct{ kind error }
+
+func (k conflictKind) Error() string   { return k.kind.Error() + ": " + ErrBorrowConflict.Error() }
+func (k conflictKind) Unwrap() []error { return []error{k.kind, ErrBorrowConflict} }

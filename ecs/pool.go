@@ -438,7 +438,9 @@ func (w *World) SetTracing(on bool) {
 
 // SystemStats returns the timing statistics of every system of every
 // workload, collected while tracing was on, sorted by workload then
-// declared order. A workload running at the time is left out.
+// declared order. A system that never ran (tracing off, or its run
+// conditions false) is listed too, by name, with Runs 0. A workload
+// running at the time is left out.
 func (w *World) SystemStats() []SystemStats {
 	w.mustWorld("SystemStats")
 	var out []SystemStats
@@ -881,7 +883,6 @@ func (s *planSystem) execTraced() {
 			s.err = s.shape.call(s.fn, s.frame)
 		})
 		d := time.Since(start)
-		s.stats.Workload, s.stats.System = s.path, s.name
 		s.stats.Runs++
 		s.stats.Last = d
 		s.stats.Total += d

@@ -107,6 +107,10 @@ type edge struct {
 	from   int
 	reason string
 	label  string // the label of an explicit constraint; "" for a conflict
+	// after says that the constraint is an After(label) of the later
+	// system; otherwise an explicit edge is a Before(label) of the
+	// earlier one.
+	after bool
 }
 
 // planCond is a run condition.
@@ -326,6 +330,9 @@ func (b *planBuilder) addSystem(spec *SystemSpec, ctx flatCtx) error {
 		onCaller:  spec.onCaller,
 		wconds:    ctx.wconds,
 		p:         b.p,
+		// Named before any run, so that a system never run (its run
+		// conditions false) is listed by name with Runs 0.
+		stats: SystemStats{Workload: ctx.path, System: spec.name},
 	}
 	for _, c := range spec.conds {
 		pc, err := newCond(c, spec.name)
@@ -381,13 +388,27 @@ func appendNew(list []Access, more ...Access) []Access {
 // selfConflict returns a *SystemError if two views of shape, a system or
 // run condition named name, conflict with each other: a function's views
 // are borrowed together, so it would fail with a BorrowError at every run.
+// [World.Run] and [World.AddWorkload] both refuse such a function with
+// it. The check is made once per function type (buildSystem).
+func selfConflict(shape *sysShape, name string) error {
+	if shape.conflict == nil {
+		return nil
+	}
+	e := *shape.conflict
+	e.System = name
+	return &e
+}
+
+// viewsConflict returns a *SystemError, with no System, if two of params,
+// views borrowed together, conflict with each other; fails says what
+// would fail then: "every run" of a system, "every call" of World.Borrow.
 // Custom views are looked into, field by field. It compares the views as
 // declared, without the group members a ViewMut also borrows (partners):
 // a View of one member beside a ViewMut of another is allowed (see
 // groupBorrows).
-func selfConflict(shape *sysShape, name string) error {
+func viewsConflict(params []*viewShape, fails string) *SystemError {
 	var leaves []viewLeaf
-	for i, p := range shape.params {
+	for i, p := range params {
 		leaves = p.leaves(i, "", leaves)
 	}
 	for j, y := range leaves {
@@ -399,13 +420,13 @@ func selfConflict(shape *sysShape, name string) error {
 			if x.acc.Kind == AllStorages || y.acc.Kind == AllStorages {
 				res = allName
 			}
-			why := "; the views are borrowed together, so every run would fail to borrow " + res
+			why := "; the views are borrowed together, so " + fails + " would fail to borrow " + res
 			if res == allName {
 				why += " (AllStoragesViewMut reaches every storage itself: take no other view beside it)"
 			} else {
 				why += " (take one view of it: an exclusive view reads as well)"
 			}
-			e := &SystemError{System: name, Param: x.param + 1, Type: x.paramType(shape)}
+			e := &SystemError{Param: x.param + 1, Type: x.paramType(params), kind: conflictKind{ErrInvalidSystem}}
 			if x.param == y.param {
 				e.Reason = fmt.Sprintf("has two views that conflict: %s (%s) and %s (%s), on %s%s", x.where(), x.acc.View, y.where(), y.acc.View, res, why)
 			} else {
@@ -416,7 +437,7 @@ func selfConflict(shape *sysShape, name string) error {
 				if y.field != "" {
 					theirs = " " + y.part()
 				}
-				e.Reason = fmt.Sprintf("%sconflicts with parameter %d (%s)%s on %s%s", mine, y.param+1, y.paramType(shape), theirs, res, why)
+				e.Reason = fmt.Sprintf("%sconflicts with parameter %d (%s)%s on %s%s", mine, y.param+1, y.paramType(params), theirs, res, why)
 			}
 			return e
 		}
@@ -459,11 +480,11 @@ func (s *viewShape) leaves(param int, field string, out []viewLeaf) []viewLeaf {
 
 // paramType names the leaf's parameter: its view, "View[main.Pos]", or
 // the custom view's type, "main.Movement".
-func (l viewLeaf) paramType(shape *sysShape) string {
+func (l viewLeaf) paramType(params []*viewShape) string {
 	if l.field == "" {
 		return l.acc.View
 	}
-	return typeName(shape.params[l.param].t)
+	return typeName(params[l.param].t)
 }
 
 // where names the part of its custom view or array parameter that the
@@ -492,9 +513,9 @@ func (b *planBuilder) order() error {
 	}
 	// Explicit edges.
 	succ := make([][]edge, n) // succ[u] = edges u->v, with edge.from = v
-	addExplicit := func(u, v int, label, reason string) {
-		succ[u] = append(succ[u], edge{from: v, reason: reason, label: label})
-		p.systems[v].preds = append(p.systems[v].preds, edge{from: u, reason: reason, label: label})
+	addExplicit := func(u, v int, label string, after bool, reason string) {
+		succ[u] = append(succ[u], edge{from: v, reason: reason, label: label, after: after})
+		p.systems[v].preds = append(p.systems[v].preds, edge{from: u, reason: reason, label: label, after: after})
 	}
 	for _, s := range p.systems {
 		for _, l := range s.before {
@@ -503,7 +524,7 @@ func (b *planBuilder) order() error {
 				return &WorkloadBuildError{Workload: p.name, System: s.name, Reason: fmt.Sprintf("Before(%q): no system has the label %q", l, l)}
 			}
 			for _, t := range targets {
-				addExplicit(s.idx, t, l, "ordered: "+strconvQuote(s.name)+" runs before "+strconvQuote(l))
+				addExplicit(s.idx, t, l, false, "ordered: "+strconvQuote(s.name)+" runs before "+strconvQuote(l))
 			}
 		}
 		for _, l := range s.after {
@@ -512,7 +533,7 @@ func (b *planBuilder) order() error {
 				return &WorkloadBuildError{Workload: p.name, System: s.name, Reason: fmt.Sprintf("After(%q): no system has the label %q", l, l)}
 			}
 			for _, t := range targets {
-				addExplicit(t, s.idx, l, "ordered: "+strconvQuote(s.name)+" runs after "+strconvQuote(l))
+				addExplicit(t, s.idx, l, true, "ordered: "+strconvQuote(s.name)+" runs after "+strconvQuote(l))
 			}
 		}
 	}
@@ -525,18 +546,21 @@ func (b *planBuilder) order() error {
 	for i := range reach {
 		reach[i] = make([]uint64, words)
 	}
+	has := func(u, v int) bool { return reach[u][v/64]&(1<<(v%64)) != 0 }
+	// reaches records that x reaches v, and so what v reaches.
+	reaches := func(x, v int) {
+		reach[x][v/64] |= 1 << (v % 64)
+		for w := range reach[x] {
+			reach[x][w] |= reach[v][w]
+		}
+	}
 	topo := topoOrder(n, func(v int) []edge { return p.systems[v].preds })
 	for i := len(topo) - 1; i >= 0; i-- {
 		u := topo[i]
 		for _, e := range succ[u] {
-			v := e.from
-			reach[u][v/64] |= 1 << (v % 64)
-			for w := range reach[u] {
-				reach[u][w] |= reach[v][w]
-			}
+			reaches(u, e.from)
 		}
 	}
-	has := func(u, v int) bool { return reach[u][v/64]&(1<<(v%64)) != 0 }
 	// Conflict edges, in declared order unless already ordered the other way.
 	access := make([][]Access, n)
 	for i, s := range p.systems {
@@ -557,10 +581,7 @@ func (b *planBuilder) order() error {
 			// everything reaching u (and u) now reaches v and what v reaches
 			for x := 0; x < n; x++ {
 				if x == u || has(x, u) {
-					reach[x][v/64] |= 1 << (v % 64)
-					for w := range reach[x] {
-						reach[x][w] |= reach[v][w]
-					}
+					reaches(x, v)
 				}
 			}
 		}
@@ -649,7 +670,8 @@ func topoOrder(n int, preds func(int) []edge) []int {
 	return order
 }
 
-// findCycle returns a printed cycle of explicit edges, or "".
+// findCycle returns a printed cycle of explicit edges (see cycleText),
+// or "".
 func findCycle(systems []*planSystem, succ [][]edge) string {
 	const (
 		white = iota
@@ -658,8 +680,8 @@ func findCycle(systems []*planSystem, succ [][]edge) string {
 	)
 	color := make([]int, len(systems))
 	type step struct {
-		v     int
-		label string // the label of the edge that led here
+		v int
+		e edge // the edge that led here, from the step before
 	}
 	var stack []step
 	var found string
@@ -667,7 +689,6 @@ func findCycle(systems []*planSystem, succ [][]edge) string {
 	visit = func(v int) bool {
 		color[v] = grey
 		for _, e := range succ[v] {
-			label := e.label
 			if color[e.from] == grey {
 				// the cycle is the stack from e.from to v, then back to e.from
 				start := 0
@@ -676,19 +697,16 @@ func findCycle(systems []*planSystem, succ [][]edge) string {
 						start = i
 					}
 				}
-				var parts []string
-				for i := start; i < len(stack); i++ {
-					if i > start {
-						parts = append(parts, stack[i].label)
-					}
-					parts = append(parts, systems[stack[i].v].name)
+				var steps []string
+				for i := start + 1; i < len(stack); i++ {
+					steps = append(steps, cycleStep(systems, stack[i-1].v, stack[i].v, stack[i].e))
 				}
-				parts = append(parts, label, systems[e.from].name)
-				found = strings.Join(parts, " -> ")
+				steps = append(steps, cycleStep(systems, v, e.from, e))
+				found = strings.Join(steps, "; ")
 				return true
 			}
 			if color[e.from] == white {
-				stack = append(stack, step{v: e.from, label: label})
+				stack = append(stack, step{v: e.from, e: e})
 				if visit(e.from) {
 					return true
 				}
@@ -707,6 +725,32 @@ func findCycle(systems []*planSystem, succ [][]edge) string {
 		}
 	}
 	return ""
+}
+
+// cycleStep prints the explicit edge e from system u to system v, one
+// step of a cycle: which system must run before which, and the
+// constraint that says so, telling labels (quoted) from systems:
+//
+//	system main.move must run before system main.bounce (main.move has Before("physics"), and label "physics" includes main.bounce)
+//	system main.bounce must run before system main.move (main.move has After("main.bounce"))
+//
+// A label that is the name of the system it leads to (every system has
+// its name as a label) is not spelled out again.
+func cycleStep(systems []*planSystem, u, v int, e edge) string {
+	from, to := systems[u].name, systems[v].name
+	holder, kind, other := from, "Before", to // other is the system the label picks
+	if e.after {
+		holder, kind, other = to, "After", from
+	}
+	what := "system " + to
+	if u == v {
+		what = "itself"
+	}
+	why := fmt.Sprintf("%s has %s(%q)", holder, kind, e.label)
+	if e.label != other {
+		why += fmt.Sprintf(", and label %q includes %s", e.label, other)
+	}
+	return fmt.Sprintf("system %s must run before %s (%s)", from, what, why)
 }
 
 // SystemStats are the timing statistics of one system in one workload,

@@ -80,12 +80,12 @@ var (
 // viewShape is the analysis of one view type: a Slipway view, or a custom
 // view (a struct whose fields include views, with optional hooks).
 type viewShape struct {
-	t        reflect.Type
-	builtin  bool
-	fields   []fieldShape
-	onBorrow bool
-	onRelase bool
-	access   []Access
+	t         reflect.Type
+	builtin   bool
+	fields    []fieldShape
+	onBorrow  bool
+	onRelease bool
+	access    []Access
 }
 
 // fieldShape is a view field of a custom view, or the elements of an
@@ -157,8 +157,8 @@ func buildShape(t reflect.Type, depth int) (*viewShape, string) {
 		return nil, "nests custom views more than 16 deep"
 	}
 	s := &viewShape{t: t,
-		onBorrow: reflect.PointerTo(t).Implements(borrowHookType),
-		onRelase: reflect.PointerTo(t).Implements(releaseHookType),
+		onBorrow:  reflect.PointerTo(t).Implements(borrowHookType),
+		onRelease: reflect.PointerTo(t).Implements(releaseHookType),
 	}
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -261,7 +261,7 @@ func (s *viewShape) instance(v reflect.Value) viewParam {
 	if s.onBorrow {
 		c.onBorrow = addrOf(v).Interface().(BorrowHook)
 	}
-	if s.onRelase {
+	if s.onRelease {
 		c.onRelease = addrOf(v).Interface().(ReleaseHook)
 	}
 	return c
@@ -369,6 +369,9 @@ type sysShape struct {
 	returnsErr  bool
 	returnsBool bool      // a condition, not a system
 	frames      sync.Pool // *frame
+	// conflict says which two of params conflict with each other, with
+	// no System (see selfConflict); nil if none do.
+	conflict *SystemError
 }
 
 // frame is the argument storage for one call of a system: the parameter
@@ -481,6 +484,7 @@ func buildSystem(t reflect.Type) (*sysShape, *SystemError) {
 		s.params = append(s.params, vs)
 		s.access = append(s.access, vs.access...)
 	}
+	s.conflict = viewsConflict(s.params, "every run")
 	s.frames.New = func() any { return s.newFrame() }
 	return s, nil
 }
@@ -696,9 +700,13 @@ func (e *SystemFailure) Unwrap() error { return e.Err }
 // — and which returns nothing or an error. The parameter list is analysed
 // once per function type and cached.
 //
-// Run returns a [*SystemError] if system is not such a function, a
+// Run returns a [*SystemError] if system is not such a function, or if
+// two of its views conflict with each other (ViewMut[T] twice, View[T]
+// beside ViewMut[T], AllStoragesViewMut beside any other view: they could
+// never be borrowed together), as [World.AddWorkload] does (the error
+// wraps [ErrInvalidSystem] and [ErrBorrowConflict]); a
 // [*SystemFailure] wrapping a [*BorrowError] if a view cannot be borrowed
-// (the system is not called then), and a *SystemFailure wrapping the
+// (the system is not called then); and a *SystemFailure wrapping the
 // system's own error if it returns one.
 func (w *World) Run(system any) error {
 	if w == nil {
@@ -706,6 +714,9 @@ func (w *World) Run(system any) error {
 	}
 	name := funcName(system)
 	s, err := analyseSystem(system, name)
+	if err == nil {
+		err = selfConflict(s, name)
+	}
 	if err != nil {
 		return err
 	}
@@ -725,7 +736,10 @@ func (w *World) Run(system any) error {
 // returns a function that releases them all; call it when done (it may be
 // called more than once). Borrowing is all or nothing: on error nothing
 // stays borrowed, and the error is a [*BorrowError], [*UniqueError] or
-// [*SystemError].
+// [*SystemError]. Views that conflict with each other (two ViewMut[T],
+// View[T] beside ViewMut[T]) are refused before anything is borrowed,
+// with a *SystemError wrapping [ErrInvalidView] (and [ErrBorrowConflict])
+// that names both.
 //
 //	var pos ecs.ViewMut[Pos]
 //	var vel ecs.View[Vel]
@@ -737,6 +751,7 @@ func (w *World) Borrow(views ...any) (release func(), err error) {
 		return nil, errNilWorld
 	}
 	f := &frame{}
+	shapes := make([]*viewShape, 0, len(views))
 	for i, v := range views {
 		rv := reflect.ValueOf(v)
 		if v == nil || rv.Kind() != reflect.Pointer || rv.IsNil() {
@@ -751,7 +766,12 @@ func (w *World) Borrow(views ...any) (release func(), err error) {
 				return nil, &SystemError{System: "World.Borrow", Param: i + 1, Type: fmt.Sprintf("%T", v), Reason: fmt.Sprintf("shares memory with argument %d (the same variable, or a custom view and one of its fields); borrow each view once", j+1), kind: ErrInvalidView}
 			}
 		}
+		shapes = append(shapes, s)
 		f.params = append(f.params, s.instance(rv.Elem()))
+	}
+	if e := viewsConflict(shapes, "every call"); e != nil {
+		e.System, e.kind = "World.Borrow", conflictKind{ErrInvalidView}
+		return nil, e
 	}
 	f.held = make([]releaser, len(f.params))
 	f.hooks = hasHooks(f.params)

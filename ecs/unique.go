@@ -119,16 +119,19 @@ type uniqueCore[T any] struct {
 
 // Get returns a copy of the unique. Panics if the view was released (or
 // is a copy of one).
-func (v UniqueView[T]) Get() T { return *v.c.ptr(v.epoch) }
+func (v UniqueView[T]) Get() T { return *v.c.ptr(v.epoch, "UniqueView") }
 
 // Get returns a pointer to the unique, to read or change it. Do not keep the
 // pointer after the view is released. Panics if the view was released (or
 // is a copy of one).
-func (v UniqueViewMut[T]) Get() *T { return v.c.ptr(v.epoch) }
+func (v UniqueViewMut[T]) Get() *T { return v.c.ptr(v.epoch, "UniqueViewMut") }
 
-func (c *uniqueCore[T]) ptr(epoch uint64) *T {
+// ptr returns the unique c borrows, and panics with [ErrReleased],
+// naming the view (view is its kind, "UniqueView"), if c is released or
+// borrowed again since the borrow epoch.
+func (c *uniqueCore[T]) ptr(epoch uint64, view string) *T {
 	if c == nil || c.u == nil || c.epoch != epoch {
-		panic(uniqueReleased[T]())
+		panic(releasedOf[T]{view})
 	}
 	return &c.u.v
 }

@@ -1,7 +1,6 @@
 package ecs
 
 import (
-	"fmt"
 	"iter"
 	"math"
 	"slices"
@@ -29,8 +28,7 @@ type View[T any] struct {
 	// its generation bits and its length. They sit in the View, not
 	// behind c, because Go keeps a struct of up to four words in
 	// registers: a loop of Gets over a View then tests the prefix with
-	// no load, where behind c it reloaded them for every id (Random at
-	// N = 16,000 took twice as long).
+	// no load, where behind c it reloaded them for every id.
 	gen, ident uint64
 }
 
@@ -140,43 +138,76 @@ func (c *viewCore[T]) trackOp(k partKey) (op opTrack) {
 
 // store returns the storage borrowed by the borrow epoch of c, and panics
 // if c is not borrowed or is borrowed again since (a copy of a view kept
-// past its release).
+// past its release), naming the view by c's borrower (a join of a zero
+// view, never borrowed, has no core: it names the type only).
 func (c *viewCore[T]) store(epoch uint64) *sparseSet[T] {
 	if c == nil || c.s == nil || c.epoch != epoch {
-		panic(errViewReleased)
+		panic((*releasedCore[T])(c))
 	}
 	return c.s
 }
 
-// store returns the view's storage; see viewCore.store.
-func (v View[T]) store() *sparseSet[T] { return v.c.store(v.epoch) }
-
-// store returns the view's storage; see viewCore.store.
-func (v ViewMut[T]) store() *sparseSet[T] { return v.c.store(v.epoch) }
-
-// errViewReleased is the panic value of a view used outside its borrow.
-var errViewReleased = releasedError("a view was")
-
-// The panic values of the other views used outside their borrow. They name
-// the view.
-var (
-	errEntitiesReleased    = releasedError("an entities view was")
-	errAllStoragesReleased = releasedError("an AllStoragesViewMut was")
-)
-
-// uniqueReleased is the panic value of a unique view of T used outside its
-// borrow, naming T. Out of line, so that the accessors stay inlinable.
-//
-//go:noinline
-func uniqueReleased[T any]() error {
-	return releasedError("a unique view of " + typeName(typeOf[T]()) + " was")
+// store returns the view's storage, and panics with [ErrReleased] as
+// viewCore.store does, naming the View.
+func (v View[T]) store() *sparseSet[T] {
+	if c := v.c; c != nil && c.s != nil && c.epoch == v.epoch {
+		return c.s
+	}
+	panic(releasedOf[T]{"View"})
 }
 
-// releasedError returns the error of a view used after release: what
-// names the view, and the error wraps [ErrReleased].
-func releasedError(what string) error {
-	return fmt.Errorf("ecs: %s used after release, or was never borrowed: use views only inside the system, or before calling the release function of World.Borrow: %w", what, ErrReleased)
+// store returns the view's storage; see View.store.
+func (v ViewMut[T]) store() *sparseSet[T] {
+	if c := v.c; c != nil && c.s != nil && c.epoch == v.epoch {
+		return c.s
+	}
+	panic(releasedOf[T]{"ViewMut"})
 }
+
+// errViewReleased is the panic value of a join whose view was released
+// while it iterated.
+var errViewReleased error = released{"a view of a join"}
+
+// released is the panic value of a view used outside its borrow: view
+// names it ("EntitiesView"). It wraps [ErrReleased].
+type released struct{ view string }
+
+func (e released) Error() string {
+	return "ecs: " + e.view + " used after its system returned or its Borrow was released (or never borrowed): use a view only inside its system, or before calling the release function of World.Borrow"
+}
+
+func (e released) Unwrap() error { return ErrReleased }
+
+// releasedOf is released for a view of the type T: view is its kind
+// ("ViewMut", "UniqueView"), or "" if unknown. It names T only when the
+// message is read, so that the accessors that panic with it stay small
+// enough to inline.
+type releasedOf[T any] struct{ view string }
+
+func (e releasedOf[T]) Error() string {
+	if e.view == "" {
+		return released{"a view of " + typeName(typeOf[T]())}.Error()
+	}
+	return released{e.view + "[" + typeName(typeOf[T]()) + "]"}.Error()
+}
+
+func (e releasedOf[T]) Unwrap() error { return ErrReleased }
+
+// releasedCore is the panic value of a view used outside its borrow
+// where only its core is at hand, as a *releasedCore: it names the view
+// by the core's borrower, or only T if the core is nil (a zero view,
+// never borrowed). The conversion of the core's pointer costs nothing, so
+// that the accessors that panic with it stay small enough to inline.
+type releasedCore[T any] viewCore[T]
+
+func (e *releasedCore[T]) Error() string {
+	if e == nil {
+		return releasedOf[T]{}.Error()
+	}
+	return releasedOf[T]{e.b.view}.Error()
+}
+
+func (e *releasedCore[T]) Unwrap() error { return ErrReleased }
 
 // borrow borrows s, the storage of T in ctx.w, for the view.
 func (c *viewCore[T]) borrow(ctx *borrowCtx, s *sparseSet[T], kind accessKind, kindName string) error {
@@ -300,11 +331,11 @@ func (v View[T]) Contains(id EntityID) bool { return v.store().has(id) }
 func (v View[T]) Get(id EntityID) (*T, bool) {
 	c := v.c
 	if c.epoch != v.epoch {
-		panic(errViewReleased) // released, or borrowed again since
+		panic((*releasedCore[T])(c)) // released, or borrowed again since
 	}
 	// sparseSet.slot, spelled out (slotIn included) so that Get stays
 	// within the inliner's budget: a loop of look-ups inlined in the
-	// caller runs three times faster than a call per id.
+	// caller makes no call per id.
 	x := uint64(id) - v.gen // the identity prefix: see sparseSet.pre
 	if x >= v.ident {
 		x = math.MaxUint64
@@ -329,10 +360,10 @@ func (v View[T]) MustGet(id EntityID) *T {
 }
 
 // absent panics for MustGet of an id with no component, naming the type
-// and the id, or with ErrReleased for a released view.
+// and the id. It reads the storage as borrowed: View.MustGet calls it
+// only after Get, which panics for a view released (or borrowed again).
 func (c *viewCore[T]) absent(id EntityID) {
-	panic(absent{id, c.s.name, len(c.s.dense)}) // Get panicked if released
-
+	panic(absent{id, c.s.name, len(c.s.dense)})
 }
 
 // All iterates over every component, in storage order (unspecified, and

@@ -16,7 +16,8 @@ var (
 	// bad item, unknown label, nil condition...). See [WorkloadBuildError].
 	ErrInvalidWorkload = errors.New("invalid workload")
 	// ErrCyclicOrdering: before/after constraints form a cycle. The error's
-	// text prints the cycle.
+	// text goes round the cycle: for each step, which system must run
+	// before which, and the Before or After (and its label) that says so.
 	ErrCyclicOrdering = errors.New("cyclic ordering")
 	// ErrWorkloadRunning: the workload is already running (a workload cannot
 	// run twice at once, for instance from inside one of its own systems).
@@ -308,8 +309,8 @@ func (p *SystemPanic) Unwrap() error {
 // View[T] beside ViewMut[T], ViewMut[T] twice, UniqueView[T] beside
 // UniqueViewMut[T], or AllStoragesViewMut beside any view that borrows
 // something. Its views are borrowed together, so every run would fail
-// with a [*BorrowError]. (World.Run of such a system returns that
-// BorrowError.) Views that only share, such as View[T] twice, do not
+// with a [*BorrowError]; [World.Run] refuses such a system with the same
+// *SystemError. Views that only share, such as View[T] twice, do not
 // conflict.
 func (w *World) AddWorkload(name string, items ...any) error {
 	if w == nil {

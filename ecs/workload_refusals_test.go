@@ -106,8 +106,11 @@ func TestSelfConflictingSystemRefused(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			w := rfWorld(t)
-			// The check agrees with what a run would find.
-			errIs(t, w.Run(c.sys), ecs.ErrBorrowConflict)
+			// Run refuses it with the words AddWorkload uses.
+			runErr := w.Run(c.sys)
+			errIs(t, runErr, ecs.ErrInvalidSystem)
+			errHas(t, runErr, c.others...)
+			assertNothingBorrowed(t, w)
 
 			spec := ecs.System(c.sys).Named("torn")
 			for k, items := range [][]any{
@@ -124,6 +127,8 @@ func TestSelfConflictingSystemRefused(t *testing.T) {
 				errHas(t, err, "every run would fail to borrow")
 				if k > 0 {
 					errHas(t, err, "system torn")
+				} else {
+					equal(t, "AddWorkload's message", err.Error(), "ecs: workload w: "+strings.TrimPrefix(runErr.Error(), "ecs: "))
 				}
 				// The workload's message names the system once.
 				if n := strings.Count(err.Error(), "system "); n != 1 {

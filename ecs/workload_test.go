@@ -445,11 +445,11 @@ func TestCycleErrors(t *testing.T) {
 		want  string
 	}{
 		{"self", []any{ecs.System(updateClock).Label("ClockUpdated").After("ClockUpdated")},
-			"cyclic ordering: ecs_test.updateClock -> ClockUpdated -> ecs_test.updateClock"},
+			`cyclic ordering: system ecs_test.updateClock must run before itself (ecs_test.updateClock has After("ClockUpdated"), and label "ClockUpdated" includes ecs_test.updateClock)`},
 		{"two", []any{
 			ecs.System(updateClock).Label("U").Before("R"),
 			ecs.System(readClock).Label("R").Before("U"),
-		}, "cyclic ordering: ecs_test.updateClock -> R -> ecs_test.readClock -> U -> ecs_test.updateClock"},
+		}, `cyclic ordering: system ecs_test.updateClock must run before system ecs_test.readClock (ecs_test.updateClock has Before("R"), and label "R" includes ecs_test.readClock); system ecs_test.readClock must run before system ecs_test.updateClock (ecs_test.readClock has Before("U"), and label "U" includes ecs_test.updateClock)`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -47,13 +47,13 @@
 //
 // # Broken links and their limits
 //
-// Package ecs has no lifecycle hooks yet, so this package cannot see an
-// entity deleted with [ecs.World.DeleteEntity] (or stripped of its Parent or
-// Child component by hand). Its links stay behind and name a dead entity: a
-// dangling link. Delete hierarchy members with [ViewMut.Delete] or
-// [ViewMut.DeleteSubtree], which repair the links first.
+// The links are kept by this package's own calls: it does not see an
+// entity deleted with [ecs.World.DeleteEntity] (or stripped of its Parent
+// or Child component by hand). Its links stay behind and name a dead
+// entity: a dangling link. Delete hierarchy members with [ViewMut.Delete]
+// or [ViewMut.DeleteSubtree], which repair the links first.
 //
-// Until lifecycle hooks exist, every walk guards itself:
+// Every walk guards itself:
 //
 //   - a dead entity, a missing component or a link that contradicts another
 //     ends the walk. The plain iterators (Children, Descendants...) then stop
