@@ -218,26 +218,3 @@ func TestNestedJobsOnOnePool(t *testing.T) {
 		t.Fatalf("sum %d", sum.Load())
 	}
 }
-
-// SystemStats, read while workloads run, never makes a run fail.
-func TestSystemStatsDoesNotBlockRuns(t *testing.T) {
-	w := NewWorld()
-	check(t, w.AddWorkload("w", func(View[gA]) {}))
-	done := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-done:
-				return
-			default:
-				_ = w.SystemStats()
-			}
-		}
-	}()
-	defer close(done)
-	for range 2000 {
-		if err := w.RunWorkload("w"); err != nil {
-			t.Fatal(err)
-		}
-	}
-}

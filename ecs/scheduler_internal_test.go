@@ -3,7 +3,6 @@ package ecs
 import (
 	"slices"
 	"testing"
-	"time"
 )
 
 // TestTopoOrder: the order keeps every edge, and among the systems ready
@@ -51,23 +50,5 @@ func TestDedup(t *testing.T) {
 	}
 	if got := dedup(nil); len(got) != 0 {
 		t.Errorf("dedup(nil) = %v", got)
-	}
-}
-
-// TestSystemStatsMean: the mean of the runs counted, 0 for a system that
-// never ran.
-func TestSystemStatsMean(t *testing.T) {
-	for _, c := range []struct {
-		s    SystemStats
-		want time.Duration
-	}{
-		{SystemStats{}, 0},
-		{SystemStats{Runs: 0, Total: time.Second}, 0},
-		{SystemStats{Runs: 1, Total: 3 * time.Millisecond}, 3 * time.Millisecond},
-		{SystemStats{Runs: 4, Total: 10 * time.Millisecond}, 2500 * time.Microsecond},
-	} {
-		if got := c.s.Mean(); got != c.want {
-			t.Errorf("%+v.Mean() = %v, want %v", c.s, got, c.want)
-		}
 	}
 }
