@@ -45,7 +45,7 @@ func (c *entitiesCore) borrow(ctx *borrowCtx, kind accessKind, view string) erro
 	if err := ctx.lockAll(&c.b); err != nil {
 		return err
 	}
-	if err := ctx.w.entLock.acquire(&c.b, kind.exclusive(), "entities"); err != nil {
+	if err := ctx.w.ents.lock.acquire(&c.b, kind.exclusive(), "entities"); err != nil {
 		ctx.unlockAll(&c.b)
 		return err
 	}
@@ -57,7 +57,7 @@ func (c *entitiesCore) release() {
 	if c == nil || c.w == nil {
 		return
 	}
-	c.w.entLock.release(&c.b, c.b.kind.exclusive())
+	c.w.ents.lock.release(&c.b, c.b.kind.exclusive())
 	c.w.allLock.release(&c.b, false)
 	c.w = nil
 }

@@ -84,6 +84,7 @@ type entities struct {
 	free     []uint32
 	live     int
 	unpurged []EntityID
+	lock     borrowState // its borrow flag (EntitiesView, EntitiesViewMut, World-level reads)
 }
 
 // aliveAs reports whether slot s holds the live entity of generation g.

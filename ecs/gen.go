@@ -50,7 +50,7 @@ func beginReads(s Storages, sts []storage) (*World, bool, error) {
 		return nil, false, err
 	}
 	// The entities storage too, shared, as beginRead.
-	if err := w.entLock.acquire(worldRead, false, "entities"); err != nil {
+	if err := w.ents.lock.acquire(worldRead, false, "entities"); err != nil {
 		w.allLock.release(worldRead, false)
 		return nil, false, err
 	}
@@ -59,7 +59,7 @@ func beginReads(s Storages, sts []storage) (*World, bool, error) {
 			for j := i - 1; j >= 0; j-- {
 				sts[j].borrow().release(worldRead, false)
 			}
-			w.entLock.release(worldRead, false)
+			w.ents.lock.release(worldRead, false)
 			w.allLock.release(worldRead, false)
 			return nil, false, err
 		}
@@ -74,6 +74,6 @@ func endReads(w *World, locked bool, sts []storage) {
 	for i := len(sts) - 1; i >= 0; i-- {
 		sts[i].borrow().release(worldRead, false)
 	}
-	w.entLock.release(worldRead, false)
+	w.ents.lock.release(worldRead, false)
 	w.allLock.release(worldRead, false)
 }

@@ -23,7 +23,6 @@ type World struct {
 	uniques typeTable[uniqueSlot]
 
 	ents    entities
-	entLock borrowState
 	allLock borrowState
 	scratch bulkScratch // memory the bulk operations reuse (bulk.go)
 	strip   []stripRef  // every storage, for stripAll

@@ -99,12 +99,12 @@ func beginRead(s Storages, st *borrowState, name string) (*World, bool, error) {
 	}
 	// The entities storage too, shared: the read checks that ids are
 	// alive, which a system holding EntitiesViewMut may be changing.
-	if err := w.entLock.acquire(worldRead, false, "entities"); err != nil {
+	if err := w.ents.lock.acquire(worldRead, false, "entities"); err != nil {
 		w.allLock.release(worldRead, false)
 		return nil, false, err
 	}
 	if err := st.acquire(worldRead, false, name); err != nil {
-		w.entLock.release(worldRead, false)
+		w.ents.lock.release(worldRead, false)
 		w.allLock.release(worldRead, false)
 		return nil, false, err
 	}
@@ -114,7 +114,7 @@ func beginRead(s Storages, st *borrowState, name string) (*World, bool, error) {
 func endRead(w *World, locked bool, st *borrowState) {
 	if locked {
 		st.release(worldRead, false)
-		w.entLock.release(worldRead, false)
+		w.ents.lock.release(worldRead, false)
 		w.allLock.release(worldRead, false)
 	}
 }
@@ -134,15 +134,15 @@ func (w *World) peekEntities(b *borrower) {
 	if !w.allLock.peek() {
 		panic(w.allLock.conflict(b, allName))
 	}
-	if !w.entLock.peek() {
+	if !w.ents.lock.peek() {
 		w.allLock.endPeek()
-		panic(w.entLock.conflict(b, "entities"))
+		panic(w.ents.lock.conflict(b, "entities"))
 	}
 }
 
 // endPeekEntities gives back the borrows of peekEntities.
 func (w *World) endPeekEntities() {
-	w.entLock.endPeek()
+	w.ents.lock.endPeek()
 	w.allLock.endPeek()
 }
 
