@@ -118,6 +118,14 @@ func TestReleasedViewMessages(t *testing.T) {
 	must(t, w.Run(func(p ecs.ViewMut[msgPos]) { escaped = p }))
 	var never ecs.View[msgPos]
 	var neverEnts ecs.EntitiesView
+	var mid ecs.View[msgPos]
+	release, err = w.Borrow(&mid)
+	must(t, err)
+	cursor := ecs.Join1(mid)
+	if !cursor.Next() {
+		t.Fatal("the cursor found no entity")
+	}
+	release()
 
 	cases := []struct {
 		name string
@@ -130,6 +138,7 @@ func TestReleasedViewMessages(t *testing.T) {
 		{"ViewMut escaped from its system", func() { escaped.Len() }, "ViewMut[ecs_test.msgPos]"},
 		{"a join of a released ViewMut", func() { moving.Count() }, "ViewMut[ecs_test.msgPos]"},
 		{"Join1 of a released View", func() { ecs.Join1(v) }, "View[ecs_test.msgPos]"},
+		{"a cursor whose View was released mid-iteration", func() { cursor.Next() }, "View[ecs_test.msgPos]"},
 		{"Join1 of a View never borrowed", func() { ecs.Join1(never) }, "a view of ecs_test.msgPos"},
 		{"a View never borrowed", func() { never.Len() }, "View[ecs_test.msgPos]"},
 		{"UniqueView.Get", func() { u.Get() }, "UniqueView[ecs_test.msgTick]"},

@@ -93,7 +93,7 @@ func (it *Iter1[T1]) start() {
 		it.started = true
 		it.read()
 	case it.released():
-		panic(errViewReleased)
+		panic(it.releasedView())
 	}
 	it.jc.begin()
 }
@@ -102,6 +102,15 @@ func (it *Iter1[T1]) start() {
 // longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter1[T1]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch)
+}
+
+// releasedView returns the panic value of a join whose view released()
+// found released: it names that view and its type.
+func (it *Iter1[T1]) releasedView() error {
+	if it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch {
+		return (*releasedCore[T1])(it.c1)
+	}
+	return errViewReleased
 }
 
 // Not returns the join restricted to entities that are in none of filters
@@ -452,7 +461,7 @@ func (it *Iter2[T1, T2]) start() {
 		it.started = true
 		it.read()
 	case it.released():
-		panic(errViewReleased)
+		panic(it.releasedView())
 	}
 	it.jc.begin()
 }
@@ -461,6 +470,18 @@ func (it *Iter2[T1, T2]) start() {
 // longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter2[T1, T2]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch)
+}
+
+// releasedView returns the panic value of a join whose view released()
+// found released: it names that view and its type.
+func (it *Iter2[T1, T2]) releasedView() error {
+	if it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch {
+		return (*releasedCore[T1])(it.c1)
+	}
+	if it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch {
+		return (*releasedCore[T2])(it.c2)
+	}
+	return errViewReleased
 }
 
 // Not returns the join restricted to entities that are in none of filters
@@ -932,7 +953,7 @@ func (it *Iter3[T1, T2, T3]) start() {
 		it.started = true
 		it.read()
 	case it.released():
-		panic(errViewReleased)
+		panic(it.releasedView())
 	}
 	it.jc.begin()
 }
@@ -941,6 +962,21 @@ func (it *Iter3[T1, T2, T3]) start() {
 // longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter3[T1, T2, T3]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch)
+}
+
+// releasedView returns the panic value of a join whose view released()
+// found released: it names that view and its type.
+func (it *Iter3[T1, T2, T3]) releasedView() error {
+	if it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch {
+		return (*releasedCore[T1])(it.c1)
+	}
+	if it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch {
+		return (*releasedCore[T2])(it.c2)
+	}
+	if it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch {
+		return (*releasedCore[T3])(it.c3)
+	}
+	return errViewReleased
 }
 
 // Not returns the join restricted to entities that are in none of filters
@@ -1436,7 +1472,7 @@ func (it *Iter4[T1, T2, T3, T4]) start() {
 		it.started = true
 		it.read()
 	case it.released():
-		panic(errViewReleased)
+		panic(it.releasedView())
 	}
 	it.jc.begin()
 }
@@ -1445,6 +1481,24 @@ func (it *Iter4[T1, T2, T3, T4]) start() {
 // longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter4[T1, T2, T3, T4]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch)
+}
+
+// releasedView returns the panic value of a join whose view released()
+// found released: it names that view and its type.
+func (it *Iter4[T1, T2, T3, T4]) releasedView() error {
+	if it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch {
+		return (*releasedCore[T1])(it.c1)
+	}
+	if it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch {
+		return (*releasedCore[T2])(it.c2)
+	}
+	if it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch {
+		return (*releasedCore[T3])(it.c3)
+	}
+	if it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch {
+		return (*releasedCore[T4])(it.c4)
+	}
+	return errViewReleased
 }
 
 // Not returns the join restricted to entities that are in none of filters
@@ -1966,7 +2020,7 @@ func (it *Iter5[T1, T2, T3, T4, T5]) start() {
 		it.started = true
 		it.read()
 	case it.released():
-		panic(errViewReleased)
+		panic(it.releasedView())
 	}
 	it.jc.begin()
 }
@@ -1975,6 +2029,27 @@ func (it *Iter5[T1, T2, T3, T4, T5]) start() {
 // longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter5[T1, T2, T3, T4, T5]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch || it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch)
+}
+
+// releasedView returns the panic value of a join whose view released()
+// found released: it names that view and its type.
+func (it *Iter5[T1, T2, T3, T4, T5]) releasedView() error {
+	if it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch {
+		return (*releasedCore[T1])(it.c1)
+	}
+	if it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch {
+		return (*releasedCore[T2])(it.c2)
+	}
+	if it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch {
+		return (*releasedCore[T3])(it.c3)
+	}
+	if it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch {
+		return (*releasedCore[T4])(it.c4)
+	}
+	if it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch {
+		return (*releasedCore[T5])(it.c5)
+	}
+	return errViewReleased
 }
 
 // Not returns the join restricted to entities that are in none of filters
@@ -2524,7 +2599,7 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) start() {
 		it.started = true
 		it.read()
 	case it.released():
-		panic(errViewReleased)
+		panic(it.releasedView())
 	}
 	it.jc.begin()
 }
@@ -2533,6 +2608,30 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) start() {
 // longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter6[T1, T2, T3, T4, T5, T6]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch || it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch || it.c6.s != it.s6 || it.c6.epoch != it.keys[5].epoch)
+}
+
+// releasedView returns the panic value of a join whose view released()
+// found released: it names that view and its type.
+func (it *Iter6[T1, T2, T3, T4, T5, T6]) releasedView() error {
+	if it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch {
+		return (*releasedCore[T1])(it.c1)
+	}
+	if it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch {
+		return (*releasedCore[T2])(it.c2)
+	}
+	if it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch {
+		return (*releasedCore[T3])(it.c3)
+	}
+	if it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch {
+		return (*releasedCore[T4])(it.c4)
+	}
+	if it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch {
+		return (*releasedCore[T5])(it.c5)
+	}
+	if it.c6.s != it.s6 || it.c6.epoch != it.keys[5].epoch {
+		return (*releasedCore[T6])(it.c6)
+	}
+	return errViewReleased
 }
 
 // Not returns the join restricted to entities that are in none of filters
@@ -3108,7 +3207,7 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) start() {
 		it.started = true
 		it.read()
 	case it.released():
-		panic(errViewReleased)
+		panic(it.releasedView())
 	}
 	it.jc.begin()
 }
@@ -3117,6 +3216,33 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) start() {
 // longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch || it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch || it.c6.s != it.s6 || it.c6.epoch != it.keys[5].epoch || it.c7.s != it.s7 || it.c7.epoch != it.keys[6].epoch)
+}
+
+// releasedView returns the panic value of a join whose view released()
+// found released: it names that view and its type.
+func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) releasedView() error {
+	if it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch {
+		return (*releasedCore[T1])(it.c1)
+	}
+	if it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch {
+		return (*releasedCore[T2])(it.c2)
+	}
+	if it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch {
+		return (*releasedCore[T3])(it.c3)
+	}
+	if it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch {
+		return (*releasedCore[T4])(it.c4)
+	}
+	if it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch {
+		return (*releasedCore[T5])(it.c5)
+	}
+	if it.c6.s != it.s6 || it.c6.epoch != it.keys[5].epoch {
+		return (*releasedCore[T6])(it.c6)
+	}
+	if it.c7.s != it.s7 || it.c7.epoch != it.keys[6].epoch {
+		return (*releasedCore[T7])(it.c7)
+	}
+	return errViewReleased
 }
 
 // Not returns the join restricted to entities that are in none of filters
@@ -3718,7 +3844,7 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) start() {
 		it.started = true
 		it.read()
 	case it.released():
-		panic(errViewReleased)
+		panic(it.releasedView())
 	}
 	it.jc.begin()
 }
@@ -3727,6 +3853,36 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) start() {
 // longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) released() bool {
 	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch || it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch || it.c6.s != it.s6 || it.c6.epoch != it.keys[5].epoch || it.c7.s != it.s7 || it.c7.epoch != it.keys[6].epoch || it.c8.s != it.s8 || it.c8.epoch != it.keys[7].epoch)
+}
+
+// releasedView returns the panic value of a join whose view released()
+// found released: it names that view and its type.
+func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) releasedView() error {
+	if it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch {
+		return (*releasedCore[T1])(it.c1)
+	}
+	if it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch {
+		return (*releasedCore[T2])(it.c2)
+	}
+	if it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch {
+		return (*releasedCore[T3])(it.c3)
+	}
+	if it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch {
+		return (*releasedCore[T4])(it.c4)
+	}
+	if it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch {
+		return (*releasedCore[T5])(it.c5)
+	}
+	if it.c6.s != it.s6 || it.c6.epoch != it.keys[5].epoch {
+		return (*releasedCore[T6])(it.c6)
+	}
+	if it.c7.s != it.s7 || it.c7.epoch != it.keys[6].epoch {
+		return (*releasedCore[T7])(it.c7)
+	}
+	if it.c8.s != it.s8 || it.c8.epoch != it.keys[7].epoch {
+		return (*releasedCore[T8])(it.c8)
+	}
+	return errViewReleased
 }
 
 // Not returns the join restricted to entities that are in none of filters
