@@ -31,7 +31,11 @@ func (k accessKind) exclusive() bool {
 
 // borrower describes who holds or wants a borrow. Borrowers are created once
 // (per system parameter, or per API function) and shared, so that borrowing
-// allocates nothing.
+// allocates nothing. A borrower is never changed once made: a borrow state
+// keeps pointers to its holders (excl, shared), whose fields a conflict on
+// another goroutine reads, also after the holder has released and borrows
+// again; a view whose next borrow differs (another system, another kind)
+// takes a new borrower.
 type borrower struct {
 	kind accessKind
 	view string // the view type, "ViewMut", or what borrows: "World-level change"

@@ -25,8 +25,8 @@ type EntitiesView struct{ c *entitiesCore }
 type EntitiesViewMut struct{ c *entitiesCore }
 
 type entitiesCore struct {
-	w *World // nil unless borrowed
-	b borrower
+	w *World    // nil unless borrowed
+	b *borrower // immutable once published: a new borrow that differs takes a new one
 }
 
 // ents returns the entities storage c borrows, and panics with
@@ -39,14 +39,14 @@ func (c *entitiesCore) ents() *entities {
 }
 
 func (c *entitiesCore) borrow(ctx *borrowCtx, kind accessKind, view string) error {
-	if c.b.by != ctx.by || c.b.kind != kind {
-		c.b = borrower{kind: kind, view: view, by: ctx.by}
+	if c.b == nil || c.b.by != ctx.by || c.b.kind != kind {
+		c.b = &borrower{kind: kind, view: view, by: ctx.by}
 	}
-	if err := ctx.lockAll(&c.b); err != nil {
+	if err := ctx.lockAll(c.b); err != nil {
 		return err
 	}
-	if err := ctx.w.ents.lock.acquire(&c.b, kind.exclusive(), "entities"); err != nil {
-		ctx.unlockAll(&c.b)
+	if err := ctx.w.ents.lock.acquire(c.b, kind.exclusive(), "entities"); err != nil {
+		ctx.unlockAll(c.b)
 		return err
 	}
 	c.w = ctx.w
@@ -57,8 +57,8 @@ func (c *entitiesCore) release() {
 	if c == nil || c.w == nil {
 		return
 	}
-	c.w.ents.lock.release(&c.b, c.b.kind.exclusive())
-	c.w.allLock.release(&c.b, false)
+	c.w.ents.lock.release(c.b, c.b.kind.exclusive())
+	c.w.allLock.release(c.b, false)
 	c.w = nil
 }
 
@@ -191,6 +191,9 @@ func (e *releasedEntities) Error() string {
 	if e == nil {
 		return released{"EntitiesView (or EntitiesViewMut)"}.Error()
 	}
+	if e.b == nil {
+		return released{"EntitiesView (or EntitiesViewMut)"}.Error()
+	}
 	return released{e.b.view}.Error()
 }
 
@@ -233,8 +236,8 @@ func (e *releasedEntities) Unwrap() error { return ErrReleased }
 type AllStoragesViewMut struct{ c *allCore }
 
 type allCore struct {
-	w *World // nil unless borrowed
-	b borrower
+	w *World    // nil unless borrowed
+	b *borrower // immutable once published: a new borrow that differs takes a new one
 }
 
 // world returns the world, with the components of the entities deleted so
@@ -265,10 +268,10 @@ func (v *AllStoragesViewMut) borrowView(ctx *borrowCtx) (releaser, error) {
 	if v.c == nil || v.c.w != nil { // borrowed already: as View.borrowView
 		v.c = &allCore{}
 	}
-	if v.c.b.by != ctx.by {
-		v.c.b = borrower{kind: accAllStoragesViewMut, view: "AllStoragesViewMut", by: ctx.by}
+	if v.c.b == nil || v.c.b.by != ctx.by {
+		v.c.b = &borrower{kind: accAllStoragesViewMut, view: "AllStoragesViewMut", by: ctx.by}
 	}
-	if err := ctx.w.allLock.acquire(&v.c.b, true, allName); err != nil {
+	if err := ctx.w.allLock.acquire(v.c.b, true, allName); err != nil {
 		*v = old
 		return nil, err
 	}
@@ -286,7 +289,7 @@ func (c *allCore) release() {
 	}
 	c.w.stripDoomed() // with the view's timestamp, for tracking
 	c.w.allNow = 0
-	c.w.allLock.release(&c.b, true)
+	c.w.allLock.release(c.b, true)
 	c.w = nil
 }
 

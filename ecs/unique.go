@@ -113,8 +113,8 @@ type UniqueViewMut[T any] struct {
 type uniqueCore[T any] struct {
 	u     *unique[T] // nil when not borrowed
 	w     *World
-	b     borrower
-	epoch uint64 // moved on by every borrow and release
+	b     *borrower // immutable once published: a new borrow that differs takes a new one
+	epoch uint64    // moved on by every borrow and release
 }
 
 // Get returns a copy of the unique. Panics if the view was released (or
@@ -167,20 +167,20 @@ func (v *UniqueViewMut[T]) borrowView(ctx *borrowCtx) (releaser, error) {
 
 func (c *uniqueCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string) error {
 	u := uniqueFor[T](ctx.w)
-	if c.w != ctx.w || c.b.by != ctx.by {
-		c.w = ctx.w
-		c.b = borrower{kind: kind, view: kindName, typ: u.name, by: ctx.by}
+	c.w = ctx.w
+	if c.b == nil || c.b.by != ctx.by || c.b.kind != kind {
+		c.b = &borrower{kind: kind, view: kindName, typ: u.name, by: ctx.by}
 	}
-	if err := ctx.lockAll(&c.b); err != nil {
+	if err := ctx.lockAll(c.b); err != nil {
 		return err
 	}
-	if err := u.lock.acquire(&c.b, c.b.kind.exclusive(), u.typeName()); err != nil {
-		ctx.unlockAll(&c.b)
+	if err := u.lock.acquire(c.b, c.b.kind.exclusive(), u.typeName()); err != nil {
+		ctx.unlockAll(c.b)
 		return err
 	}
 	if !u.present {
-		u.lock.release(&c.b, c.b.kind.exclusive())
-		ctx.unlockAll(&c.b)
+		u.lock.release(c.b, c.b.kind.exclusive())
+		ctx.unlockAll(c.b)
 		return &UniqueError{Op: c.b.access() + " in " + ctx.by, Type: u.name}
 	}
 	c.u = u
@@ -192,8 +192,8 @@ func (c *uniqueCore[T]) release() {
 	if c == nil || c.u == nil {
 		return
 	}
-	c.u.lock.release(&c.b, c.b.kind.exclusive())
-	c.w.allLock.release(&c.b, false)
+	c.u.lock.release(c.b, c.b.kind.exclusive())
+	c.w.allLock.release(c.b, false)
 	c.u = nil
 	c.epoch++
 }

@@ -68,8 +68,8 @@ type viewCore[T any] struct {
 	data  []T
 
 	w    *World
-	b    borrower
-	held bool // the frame holds the storage's borrow (see groupBorrows): the view takes none
+	b    *borrower // immutable once published: a new borrow that differs takes a new one
+	held bool      // the frame holds the storage's borrow (see groupBorrows): the view takes none
 
 	// home and homeS remember the storage of T in the world the core was
 	// last borrowed from: a world keeps its storages for good, so later
@@ -204,6 +204,9 @@ func (e *releasedCore[T]) Error() string {
 	if e == nil {
 		return releasedOf[T]{}.Error()
 	}
+	if e.b == nil {
+		return releasedOf[T]{}.Error()
+	}
 	return releasedOf[T]{e.b.view}.Error()
 }
 
@@ -211,11 +214,11 @@ func (e *releasedCore[T]) Unwrap() error { return ErrReleased }
 
 // borrow borrows s, the storage of T in ctx.w, for the view.
 func (c *viewCore[T]) borrow(ctx *borrowCtx, s *sparseSet[T], kind accessKind, kindName string) error {
-	if c.w != ctx.w || c.b.by != ctx.by || c.b.kind != kind {
-		c.w = ctx.w
-		c.b = borrower{kind: kind, view: kindName, typ: s.name, by: ctx.by}
+	c.w = ctx.w
+	if c.b == nil || c.b.by != ctx.by || c.b.kind != kind {
+		c.b = &borrower{kind: kind, view: kindName, typ: s.name, by: ctx.by}
 	}
-	if err := ctx.lockAll(&c.b); err != nil {
+	if err := ctx.lockAll(c.b); err != nil {
 		return err
 	}
 	// A View of a group member beside a ViewMut of another member in
@@ -226,8 +229,8 @@ func (c *viewCore[T]) borrow(ctx *borrowCtx, s *sparseSet[T], kind accessKind, k
 	c.held = s.pack != nil && len(ctx.held) > 0 && slices.Contains(ctx.held, s.accessKey())
 	if c.held {
 		s.readers++
-	} else if err := s.lock.acquire(&c.b, kind.exclusive(), s.name); err != nil {
-		ctx.unlockAll(&c.b)
+	} else if err := s.lock.acquire(c.b, kind.exclusive(), s.name); err != nil {
+		ctx.unlockAll(c.b)
 		return err
 	}
 	c.s = s
@@ -256,9 +259,9 @@ func (c *viewCore[T]) release() {
 	if c.held {
 		c.s.readers--
 	} else {
-		c.s.lock.release(&c.b, c.b.kind.exclusive())
+		c.s.lock.release(c.b, c.b.kind.exclusive())
 	}
-	c.w.allLock.release(&c.b, false)
+	c.w.allLock.release(c.b, false)
 	c.s, c.pages, c.data = nil, nil, nil
 	c.epoch++ // copies of the view, and joins of it, now panic when used
 }
