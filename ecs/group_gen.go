@@ -14,8 +14,8 @@ package ecs
 // [ViewMut] of one member borrows every member exclusively: a system (or
 // [World.Borrow]) may hold views of several members, but a view of a
 // member held elsewhere conflicts with it, and workloads run such systems
-// in different batches (a workload added before the group is planned
-// again at its next run). Where one system holds a [View] of a member and
+// in different batches (a workload added before the group gets a new
+// plan at its next run). Where one system holds a [View] of a member and
 // a ViewMut of another, the ViewMut refuses the additions and removals
 // that could move the View's components, with a [*GroupError].
 //
@@ -44,8 +44,8 @@ func AddGroup2[T1, T2 any](s Storages) error {
 // [ViewMut] of one member borrows every member exclusively: a system (or
 // [World.Borrow]) may hold views of several members, but a view of a
 // member held elsewhere conflicts with it, and workloads run such systems
-// in different batches (a workload added before the group is planned
-// again at its next run). Where one system holds a [View] of a member and
+// in different batches (a workload added before the group gets a new
+// plan at its next run). Where one system holds a [View] of a member and
 // a ViewMut of another, the ViewMut refuses the additions and removals
 // that could move the View's components, with a [*GroupError].
 //
@@ -74,8 +74,8 @@ func AddGroup3[T1, T2, T3 any](s Storages) error {
 // [ViewMut] of one member borrows every member exclusively: a system (or
 // [World.Borrow]) may hold views of several members, but a view of a
 // member held elsewhere conflicts with it, and workloads run such systems
-// in different batches (a workload added before the group is planned
-// again at its next run). Where one system holds a [View] of a member and
+// in different batches (a workload added before the group gets a new
+// plan at its next run). Where one system holds a [View] of a member and
 // a ViewMut of another, the ViewMut refuses the additions and removals
 // that could move the View's components, with a [*GroupError].
 //
@@ -104,8 +104,8 @@ func AddGroup4[T1, T2, T3, T4 any](s Storages) error {
 // [ViewMut] of one member borrows every member exclusively: a system (or
 // [World.Borrow]) may hold views of several members, but a view of a
 // member held elsewhere conflicts with it, and workloads run such systems
-// in different batches (a workload added before the group is planned
-// again at its next run). Where one system holds a [View] of a member and
+// in different batches (a workload added before the group gets a new
+// plan at its next run). Where one system holds a [View] of a member and
 // a ViewMut of another, the ViewMut refuses the additions and removals
 // that could move the View's components, with a [*GroupError].
 //
@@ -134,8 +134,8 @@ func AddGroup5[T1, T2, T3, T4, T5 any](s Storages) error {
 // [ViewMut] of one member borrows every member exclusively: a system (or
 // [World.Borrow]) may hold views of several members, but a view of a
 // member held elsewhere conflicts with it, and workloads run such systems
-// in different batches (a workload added before the group is planned
-// again at its next run). Where one system holds a [View] of a member and
+// in different batches (a workload added before the group gets a new
+// plan at its next run). Where one system holds a [View] of a member and
 // a ViewMut of another, the ViewMut refuses the additions and removals
 // that could move the View's components, with a [*GroupError].
 //
@@ -164,8 +164,8 @@ func AddGroup6[T1, T2, T3, T4, T5, T6 any](s Storages) error {
 // [ViewMut] of one member borrows every member exclusively: a system (or
 // [World.Borrow]) may hold views of several members, but a view of a
 // member held elsewhere conflicts with it, and workloads run such systems
-// in different batches (a workload added before the group is planned
-// again at its next run). Where one system holds a [View] of a member and
+// in different batches (a workload added before the group gets a new
+// plan at its next run). Where one system holds a [View] of a member and
 // a ViewMut of another, the ViewMut refuses the additions and removals
 // that could move the View's components, with a [*GroupError].
 //
@@ -194,8 +194,8 @@ func AddGroup7[T1, T2, T3, T4, T5, T6, T7 any](s Storages) error {
 // [ViewMut] of one member borrows every member exclusively: a system (or
 // [World.Borrow]) may hold views of several members, but a view of a
 // member held elsewhere conflicts with it, and workloads run such systems
-// in different batches (a workload added before the group is planned
-// again at its next run). Where one system holds a [View] of a member and
+// in different batches (a workload added before the group gets a new
+// plan at its next run). Where one system holds a [View] of a member and
 // a ViewMut of another, the ViewMut refuses the additions and removals
 // that could move the View's components, with a [*GroupError].
 //

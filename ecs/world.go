@@ -31,8 +31,8 @@ type World struct {
 	workloads map[string]*plan
 	defaultWL string
 	// groups are the packed groups (group.go), under workMu; groupGen
-	// counts them, so that a workload planned before the last one was
-	// added is planned again (World.currentPlan).
+	// counts them, so that a workload whose plan was made before the
+	// last one was added gets a new plan (World.currentPlan).
 	groups   []*group
 	groupGen atomic.Uint64
 	tracing  atomic.Bool
