@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Re-alignment: keeping joins fast in a world that churns.
@@ -25,15 +26,28 @@ import (
 // else is borrowed, the world sorts each other storage of the join in the
 // order of the driving one (sortAs), in one pass over the driving storage
 // that moves only the components out of place. A storage follows one
-// driving storage at a time: while the join that set its order still runs
-// (it says so at each iteration, seen), another join's requests wait
-// (alignPatience sync points with requests), so two joins that want
-// different orders do not undo each other at every sync point.
+// driving storage at a time (its lead): while the join that set its order
+// still runs (it says so at each iteration, seen), another join's request
+// is resolved without undoing that order (resolve, below), or waits
+// (alignPatience sync points with requests).
 //
 // Re-alignment moves components within their storages, as removals do:
 // the order of a storage is unspecified, and so is iteration order. It
 // never moves a member of a packed group, which has an order of its own.
 // World.SetAutoAlign turns it off; SortAs re-aligns on demand.
+//
+// Several joins may share a storage and want it in different orders:
+// move over Pos and Vel, count over Pos and Tag. One storage has one
+// order, so the world builds a chain instead of alternating: Pos follows
+// the smallest of the drivers that ask for it (Tag, whose join then reads
+// Pos in order from its start), gathers the entities of the larger
+// drivers next, and those drivers follow Pos (Vel is sorted in Pos's
+// order). A join whose driver follows one of its storages
+// finds its entities there in order, with others between them (Pos holds
+// entities without Vel): it counts those look-ups ahead of its guess as
+// the price of sharing, not as disorder (skips), and asks again only for
+// look-ups behind it. When a storage is sorted again, the storages that
+// follow it are sorted after it. World.AlignStats reports each sort.
 //
 // A join measures disorder only as it runs, so a request comes after a
 // pass that paid for it. Where the world churns between the passes of a
@@ -76,12 +90,73 @@ type aligner struct {
 	// says whether there are any, for the sync points' first test.
 	pairs    []alignPair
 	watching atomic.Bool
+
+	// stats are what the sorts did (AlignStats); statsAt finds a
+	// storage's entry for a lead.
+	statsMu sync.Mutex
+	stats   []AlignStat
+	statsAt map[[2]*sparseIndex]int
+}
+
+// AlignStat is what re-alignment did to one storage in one order: the
+// sorts at sync points ([World.SetAutoAlign]) and by [SortAs], and the
+// requests that waited. See [World.AlignStats].
+type AlignStat struct {
+	Storage string // the storage sorted, by its component type
+	Lead    string // the storage whose order it was sorted in
+	// Sorts counts the sorts, Moved the components they moved, and Time
+	// what they took. A sort that finds the storage in order moves none.
+	Sorts, Moved int
+	Time         time.Duration
+	// Waits counts the sync points at which a join asked for this order
+	// and the storage kept another, because the join that set it still
+	// ran and neither could follow the other.
+	Waits int
+}
+
+// record adds a sort of follow in lead's order that moved n components
+// in d, or a request that waited (n < 0), to the statistics.
+func (a *aligner) record(follow, lead alignable, n int, d time.Duration) {
+	a.statsMu.Lock()
+	defer a.statsMu.Unlock()
+	key := [2]*sparseIndex{follow.typeFree(), lead.typeFree()}
+	k, ok := a.statsAt[key]
+	if !ok {
+		if a.statsAt == nil {
+			a.statsAt = make(map[[2]*sparseIndex]int)
+		}
+		k = len(a.stats)
+		a.statsAt[key] = k
+		a.stats = append(a.stats, AlignStat{Storage: follow.typeName(), Lead: lead.typeName()})
+	}
+	st := &a.stats[k]
+	if n < 0 {
+		st.Waits++
+		return
+	}
+	st.Sorts++
+	st.Moved += n
+	st.Time += d
+}
+
+// AlignStats returns what re-alignment has done in w, one entry per
+// storage and order, in the order of their first sort or wait. A storage
+// sorted again and again at every frame, or requests that keep waiting,
+// say that joins over it want orders the world cannot give them all (see
+// the "Joins after churn" section of docs/performance-tips.md). Panics if
+// w is nil.
+func (w *World) AlignStats() []AlignStat {
+	w.mustWorld("AlignStats")
+	a := &w.align
+	a.statsMu.Lock()
+	defer a.statsMu.Unlock()
+	return slices.Clone(a.stats)
 }
 
 // alignPair is a storage sorted in its lead's order, and what the two
 // had counted at the sort (see sparseIndex.changes and leadUses).
 type alignPair struct {
-	follow         alignable
+	follow, lead   alignable
 	fi, li         *sparseIndex
 	drift, changes uint64 // fi.drift and li.changes at the sort
 	uses           uint64 // fi.leadUses at the sort
@@ -104,25 +179,112 @@ func (a *aligner) due(p *alignPair) bool {
 }
 
 // sorted sorts follow in lead's order, and watches the pair from then on;
-// asked says that a join asked for the sort. The world holds every
-// storage.
-func (a *aligner) sorted(follow alignable, lead *sparseIndex, round uint64, asked bool) int {
-	fi := follow.typeFree()
-	n := sortAs(follow, lead)
+// asked says that a join asked for the sort. The storages that follow
+// follow are sorted after it, if it moved. The world holds every storage.
+func (a *aligner) sorted(follow, lead alignable, round uint64, asked bool) int {
+	fi, li := follow.typeFree(), lead.typeFree()
+	var then []*sparseIndex
+	for _, q := range a.pairs {
+		if q.li == fi && q.fi.lead == fi && q.fi != li {
+			then = append(then, q.fi)
+		}
+	}
+	start := time.Now()
+	n := sortAs(follow, li, then)
+	a.record(follow, lead, n, time.Since(start))
 	uses := fi.leadUses.Load()
 	live := asked
-	if k := slices.IndexFunc(a.pairs, func(q alignPair) bool { return q.fi == fi && q.li == lead }); k >= 0 {
+	if k := slices.IndexFunc(a.pairs, func(q alignPair) bool { return q.fi == fi && q.li == li }); k >= 0 {
 		live = live || a.pairs[k].uses != uses
 	}
-	fi.lead = lead
+	// A storage that follows follow, directly or not, cannot be its lead
+	// too: the link that closes the loop goes (SortAs can ask for it).
+	for x := li; x != nil; x = x.lead {
+		if x.lead == fi {
+			x.lead = nil
+			break
+		}
+	}
+	fi.lead = li
 	fi.leadSeen.Store(round)
-	fi.sorted = min(len(fi.dense), len(lead.dense))
-	p := alignPair{follow: follow, fi: fi, li: lead, drift: fi.drift, changes: lead.changes, uses: uses, live: live}
+	fi.sorted = min(len(fi.dense), len(li.dense))
+	p := alignPair{follow: follow, lead: lead, fi: fi, li: li, drift: fi.drift, changes: li.changes, uses: uses, live: live}
 	a.pairs = slices.DeleteFunc(a.pairs, func(q alignPair) bool { return q.fi == fi || q.fi.lead != q.li })
 	a.pairs = append(a.pairs, p)
 	a.watching.Store(true)
+	if n > 0 {
+		for _, q := range slices.Clone(a.pairs) {
+			if q.li == fi && q.fi.lead == fi {
+				a.sorted(q.follow, follow, round, false)
+			}
+		}
+	}
 	return n
 }
+
+// resolve acts on a join's request that follow be sorted in lead's order,
+// at a sync point (see the top of this file).
+func (a *aligner) resolve(r alignReq, round uint64) {
+	follow, lead := r.follow.(alignable), r.lead.(alignable)
+	fi, li := follow.typeFree(), lead.typeFree()
+	switch {
+	case follow.inPack():
+	case li.lead == fi:
+		// The driver follows this storage already, and drifted from it.
+		a.sorted(lead, follow, round, true)
+	case a.free(fi, li, round):
+		a.sorted(follow, lead, round, true)
+	default:
+		// follow keeps the order of another driver whose join still runs.
+		// The smaller of the two drivers keeps follow, the larger follows
+		// follow: swap them if lead is the smaller, else sort lead.
+		k := slices.IndexFunc(a.pairs, func(q alignPair) bool { return q.fi == fi && q.li == fi.lead })
+		if k >= 0 && len(li.dense) < len(fi.lead.dense) && !chains(li, fi) {
+			old := a.pairs[k].lead
+			if oi := old.typeFree(); !old.inPack() && !chains(li, oi) {
+				oi.lead = nil // free: it follows follow from now on
+				a.sorted(old, follow, round, true)
+				a.sorted(follow, lead, round, true)
+				return
+			}
+		}
+		if !lead.inPack() && a.free(li, fi, round) {
+			// Then follow again, to gather lead's entities after those
+			// of its own lead.
+			a.sorted(lead, follow, round, true)
+			if k >= 0 {
+				a.sorted(follow, a.pairs[k].lead, round, false)
+			}
+			return
+		}
+		a.record(follow, lead, -1, 0)
+	}
+}
+
+// free reports whether x may take y's order: x follows nothing, or y
+// already, or a lead whose join has stopped running, and y does not
+// follow x (directly or not).
+func (a *aligner) free(x, y *sparseIndex, round uint64) bool {
+	if chains(y, x) {
+		return false
+	}
+	return x.lead == nil || x.lead == y || round-x.leadSeen.Load() > alignPatience
+}
+
+// chains reports whether x is y or follows y, directly or through other
+// storages.
+func chains(x, y *sparseIndex) bool {
+	for n := 0; x != nil && n <= maxChain; x, n = x.lead, n+1 {
+		if x == y {
+			return true
+		}
+	}
+	return false
+}
+
+// maxChain bounds a walk up the leads: sorted keeps them free of loops,
+// so the bound only guards against a mistake there.
+const maxChain = 64
 
 // alignReq asks that follow be sorted in lead's order.
 type alignReq struct {
@@ -132,6 +294,7 @@ type alignReq struct {
 // alignable is what re-alignment needs of a storage beyond storage.
 type alignable interface {
 	typeFree() *sparseIndex
+	typeName() string
 	position(id EntityID) int
 	swapPos(i, j int)
 	inPack() bool
@@ -215,48 +378,51 @@ func (w *World) syncPoint() {
 		if k > 0 && reqs[k-1].follow == r.follow {
 			continue // one order per storage and sync point
 		}
-		f := r.follow.(alignable)
-		fi, li := f.typeFree(), r.lead.(alignable).typeFree()
-		if fi.lead != nil && fi.lead != li && round-fi.leadSeen.Load() <= alignPatience {
-			continue // its join still runs
-		}
-		a.sorted(f, li, round, true)
+		a.resolve(r, round)
 	}
 	// The watched pairs that drifted, in the order they were sorted.
 	for _, p := range slices.Clone(a.pairs) {
 		if !a.off.Load() && a.due(&p) {
-			a.sorted(p.follow, p.li, round, false)
+			a.sorted(p.follow, p.lead, round, false)
 		}
 	}
 }
 
 // sortAs moves follow's components of lead's entities to the front of
-// follow, in lead's order: after it, a join driven by lead finds each
-// entity in follow right after the previous one. It reads lead's ids in
-// order, and moves only the components out of place, each once: position
-// k holds its final entity once the pass has gone past it, so a swap
-// never takes a component from before k.
-func sortAs(follow alignable, lead *sparseIndex) int {
+// follow, in lead's order, then those of the entities of each storage of
+// then, in its order: after it, a join driven by lead finds each entity in
+// follow right after the previous one, and a join driven by a storage of
+// then sorted in follow's order finds its entities close together. It
+// reads the ids of lead and then in order, and moves only the components
+// out of place, each once: position k holds its final entity once the
+// pass has gone past it, so a swap never takes a component from before k.
+func sortAs(follow alignable, lead *sparseIndex, then []*sparseIndex) int {
 	if follow.inPack() {
 		return 0
 	}
 	fi := follow.typeFree()
 	moved, k := 0, 0
-	for _, id := range lead.dense {
-		if k == len(fi.dense) {
-			break // every component of follow is in place
+	for j := -1; j < len(then); j++ {
+		ids := lead.dense
+		if j >= 0 {
+			ids = then[j].dense
 		}
-		if fi.dense[k] == id {
+		for _, id := range ids {
+			if k == len(fi.dense) {
+				return moved // every component of follow is in place
+			}
+			if fi.dense[k] == id {
+				k++
+				continue
+			}
+			x := follow.position(id)
+			if x < k {
+				continue // not in follow, or placed already
+			}
+			follow.swapPos(k, x)
+			moved++
 			k++
-			continue
 		}
-		x := follow.position(id)
-		if x < 0 {
-			continue
-		}
-		follow.swapPos(k, x)
-		moved++
-		k++
 	}
 	return moved
 }
@@ -305,32 +471,51 @@ func SortAs[F, L any](s Storages) (int, error) {
 	if f.pack != nil {
 		return 0, &argError{op: op, what: "F is a member of a packed group, which keeps its own order", kind: ErrSortRefused}
 	}
-	return w.align.sorted(f, &l.sparseIndex, w.align.round.Load(), false), nil
+	return w.align.sorted(f, l, w.align.round.Load(), false), nil
 }
 
 // settleJoin is a join's report at the end of a pass over n of its
-// driver's entities (ss[driver] drives) in which misses guesses missed: it
-// asks w to re-align the other storages when they missed often, and
-// otherwise marks those that follow the driver as still in use.
-func settleJoin(w *World, driver, misses, n int, ss []storage) {
+// driver's entities (ss[driver] drives) in which misses look-ups found an
+// entity behind their guess and skips ahead of it: it asks w to re-align
+// the other storages when they missed often, and otherwise marks the
+// orders it relies on as still in use.
+func settleJoin(w *World, driver, misses, skips, n int, ss []storage) {
+	a := &w.align
 	lead := ss[driver]
 	li := lead.(alignable).typeFree()
+	follows := false
 	for k, s := range ss {
-		if fi := s.(alignable).typeFree(); k != driver && fi.lead == li {
+		if k == driver {
+			continue
+		}
+		fi := s.(alignable).typeFree()
+		if fi.lead == li {
 			fi.leadUses.Add(1)
 		}
+		if li.lead == fi {
+			li.leadUses.Add(1)
+			follows = true
+		}
 	}
-	if w.align.misaligned(misses, n) {
+	// A driver sorted in the order of one of the join's storages finds
+	// its entities there in order, with other entities between them:
+	// skipping those is the price of sharing that storage, not disorder.
+	if !follows {
+		misses += skips
+	}
+	if a.misaligned(misses, n) {
 		for k, s := range ss {
 			if k != driver {
-				w.align.want(lead, s)
+				a.want(lead, s)
 			}
 		}
 		return
 	}
 	for k, s := range ss {
 		if k != driver {
-			w.align.seen(li, s.(alignable).typeFree())
+			fi := s.(alignable).typeFree()
+			a.seen(li, fi)
+			a.seen(fi, li)
 		}
 	}
 }

@@ -37,7 +37,8 @@ type joinCore struct {
 	// Pass state: the position of the last entity found in each storage,
 	// and how many guesses missed (see align.go).
 	last   [maxParts]int
-	misses int
+	misses int // look-ups that found an entity behind the guess
+	skips  int // look-ups that found it ahead of the guess
 	from   int
 	// runTo is the end of the run that starts at i, when a list batch
 	// found it (0: not known), and runAt where it starts in each storage.
@@ -169,7 +170,7 @@ func (c *joinCore) begin() {
 		c.last[k] = c.i - 1
 		c.guess[k] = true
 	}
-	c.misses, c.from, c.runTo, c.curLeft, c.curTry = 0, c.i, 0, 0, true
+	c.misses, c.skips, c.from, c.runTo, c.curLeft, c.curTry = 0, 0, c.i, 0, 0, true
 }
 
 // next fills b with the pass's next batch and reports whether there was
@@ -306,7 +307,8 @@ func (c *joinCore) match(i int, x *[maxParts]int) (ok, hits bool) {
 // right after the last entity found; after a miss, it looks id up first
 // (seek), and guesses again once the entity found is where the guess
 // would have been. Entities neither there nor in line with the driver
-// count as misses (see align.go).
+// count as skips when they sit ahead of the guess, and as misses behind
+// it (see align.go).
 func (c *joinCore) find(k int, id EntityID, i int) int {
 	ix, p := c.ix[k], c.last[k]+1
 	if c.guess[k] {
@@ -316,9 +318,13 @@ func (c *joinCore) find(k int, id EntityID, i int) int {
 		c.guess[k] = false
 	}
 	x := ix.seek(id, i)
-	if x == p {
+	switch {
+	case x == p:
 		c.guess[k] = true
-	} else if x >= 0 && x != i {
+	case x < 0 || x == i:
+	case x > p:
+		c.skips++
+	default:
 		c.misses++
 	}
 	return x
@@ -430,7 +436,7 @@ func (c *joinCore) settle(end int) {
 	if c.w == nil || c.driver < 0 || c.from < 0 {
 		return
 	}
-	settleJoin(c.w, c.driver, c.misses, end-c.from, c.st[:c.n])
+	settleJoin(c.w, c.driver, c.misses, c.skips, end-c.from, c.st[:c.n])
 	c.from = -1 // once per pass
 }
 

@@ -11,7 +11,7 @@ import (
 
 // workloadOrder is the order of the workloads on the page.
 var workloadOrder = []string{
-	"Query2Comp", "Query2CompChurned", "FrameChurn", "Query32Arch", "Query256Arch", "Query256ArchChurned", "Query256ArchMixed",
+	"Query2Comp", "Query2CompChurned", "FrameChurn", "SharedJoins", "SharedJoins3", "Query32Arch", "Query256Arch", "Query256ArchChurned", "Query256ArchMixed",
 	"Random", "RandomChurned", "RandomMoved",
 	"Create2Comp", "Create2CompAlloc", "Create10Comp",
 	"AddRemove", "AddRemoveLarge", "Delete2Comp", "Delete10Comp", "NewWorld",
@@ -48,6 +48,8 @@ var descriptions = map[string]string{
 	"Query2Comp":          "N entities with Position and Velocity, then 10N with Position only; a round adds Velocity to Position for the N. Slipway runs a system ranging over `Join2(pos, vel).Runs()`, a loop over aligned slices per run (one run for the group in slipway-group, or for entities given both components together); plain loops over an array of N structs holding both components.",
 	"Query2CompChurned":   "Query2Comp after the churn, untimed: a random fifth of the N movers lose Velocity and get it back, in another random order; a random tenth of the 10N others are deleted and as many created with Position (one entity at a time, fixed seed). Removal swaps a storage's last component into the hole and a component given back is appended, so the movers' Position and Velocity no longer line up and most runs of the join are short; a group keeps them packed. Plain is Query2Comp's: an array of structs has no storage order to lose.",
 	"FrameChurn":          "A whole frame on Query2Comp's churned world: 1% of the 11N entities change, one entity at a time (a mover loses its Velocity and gets it back for every five others deleted and replaced: 0.22N calls, in three systems, deletions through `AllStoragesViewMut.DeleteEntity`), then the move system runs. ns/entity is the frame's time per entity the query visits (N); the world keeps mixing from frame to frame. No plain baseline. The table below it compares the frame with Query2Comp's query alone on a fresh world.",
+	"SharedJoins":         "Two systems join Position with different partners, as a new user writes them with the default join (range over `All()`), in one workload: move (Position and Velocity) and count (Position and a tag every fourth mover holds). N movers have Position and Velocity, then 15 entities have Position alone, so Velocity drives move and the tag drives count: both want Position in their driver's order. slipway-noalign is the same frame with `SetAutoAlign(false)`; slipway-noextras the frame without the 15 entities, where Position drives move. Plain loops over a slice of structs, then over the tagged movers' indices.",
+	"SharedJoins3":        "SharedJoins with a third system over Position and a component every third mover holds.",
 	"Query32Arch":         "As Query2Comp, but without the 10N and with each of the N also having a random subset of C1..C5 (32 combinations).",
 	"Query256Arch":        "N entities with Position and Velocity, then 4N with Position and a random subset of C1..C8 (256 combinations): the Go ECS benchmarks' order of creation, on which the issue's figures for Ark were measured. The movers come first in the Position storage.",
 	"Query256ArchChurned": "Query256Arch after the churn, untimed: a random fifth of the movers lose Position or Velocity (one of the two at random) and get it back, in another random order; a random tenth of the 4N others are deleted and as many created with the same components. Plain is Query256Arch's.",
@@ -148,8 +150,14 @@ func (ix index) get(workload, impl string, n int) (result, bool) {
 
 // ratioToPlain returns r's metric divided by plain's at the same N.
 func (ix index) ratioToPlain(r result, unit string) (float64, bool) {
-	p, ok := ix.get(r.workload, "plain", r.n)
-	if !ok || r.impl == "plain" {
+	return ix.ratioTo(r, "plain", unit)
+}
+
+// ratioTo returns r's figure in unit divided by impl's at the same
+// workload and N.
+func (ix index) ratioTo(r result, impl, unit string) (float64, bool) {
+	p, ok := ix.get(r.workload, impl, r.n)
+	if !ok || r.impl == impl {
 		return 0, false
 	}
 	v, ok1 := r.value(unit)

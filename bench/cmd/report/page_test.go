@@ -30,6 +30,9 @@ BenchmarkCreate2Comp/slipway-bulk/n=1000000-2  10  1 ns/op  7.0 cpu-ns/entity  9
 BenchmarkNewWorld/slipway/n=1-2          10  1 ns/op  200 cpu-ns/entity  2500 ns/entity  208 B/op  1 allocs/op
 BenchmarkHeavyCompute/slipway/n=1000-2      10  1 ns/op  4000 cpu-ns/entity  4000 ns/entity  0 B/op  0 allocs/op
 BenchmarkHeavyCompute/slipway-par/n=1000-2  10  1 ns/op  4400 cpu-ns/entity  2000 ns/entity  0 B/op  1 allocs/op
+BenchmarkSharedJoins/slipway/n=1000000-2           10  1 ns/op  6.0 cpu-ns/entity  6.0 ns/entity  0 B/op  0 allocs/op
+BenchmarkSharedJoins/slipway-noalign/n=1000000-2   10  1 ns/op  10 cpu-ns/entity  4.0 ns/entity  0 B/op  0 allocs/op
+BenchmarkSharedJoins/slipway-noextras/n=1000000-2  10  1 ns/op  5.5 cpu-ns/entity  5.5 ns/entity  0 B/op  0 allocs/op
 `
 
 func suiteResults(t *testing.T) []result {
@@ -52,6 +55,9 @@ func TestTargetsHoldOrNot(t *testing.T) {
 		"Random within 1.5× of plain, N = 1,000,000":          {notMeasured, "—", notMeasured, "—"},
 		"Query2Comp group ≤ 1.2 ns":                           {notMeasured + ": no packed groups yet", "—", notMeasured, "—"},
 		"HeavyCompute parallel ≥ 1.7× faster than sequential": {"2.00×", "yes", "2.20 cores busy (CPU time / wall time)", "—"},
+		// Ratios to another impl than plain name it.
+		"SharedJoins within 1.2× of re-alignment off":         {"1.50× slipway-noalign", "**no**", "0.60× slipway-noalign", "yes"},
+		"SharedJoins within 1.2× of the frame without extras": {"1.09× slipway-noextras", "yes", "1.09× slipway-noextras", "yes"},
 	} {
 		r, ok := rows[text]
 		if !ok {
