@@ -14,7 +14,7 @@ var workloadOrder = []string{
 	"Query2Comp", "Query2CompChurned", "FrameChurn", "SharedJoins", "SharedJoins3", "Query32Arch", "Query256Arch", "Query256ArchChurned", "Query256ArchMixed",
 	"Random", "RandomChurned", "RandomMoved",
 	"Create2Comp", "Create2CompAlloc", "Create10Comp",
-	"AddRemove", "AddRemoveLarge", "Delete2Comp", "Delete10Comp", "NewWorld",
+	"AddRemove", "AddRemoveLarge", "Delete2Comp", "Delete10Comp", "NewWorld", "RunOverhead",
 	"SimpleInsert", "SimpleIter", "FragIter", "HeavyCompute", "Schedule", "AddRemoveComponent",
 }
 
@@ -65,6 +65,7 @@ var descriptions = map[string]string{
 	"Delete2Comp":         "Delete N entities that have Position and Velocity (re-creating them between rounds is not timed). Slipway deletes one at a time in a system holding an `AllStoragesViewMut` (whose `DeleteEntity` strips the components of the entities it deleted together, one pass per storage, when the system ends). Bulk deletes the list of ids with one `World.DeleteEntities` call. Plain clears the entity in a slice of structs, marks it dead and pushes it on a free list.",
 	"Delete10Comp":        "As Delete2Comp with entities having C1..C10.",
 	"NewWorld":            "Create an empty world; the figure is per world.",
+	"RunOverhead":         "The fixed cost of running a system, which decides small worlds: a system that borrows `ViewMut[Position]` and `View[Velocity]` in a world of one entity and does nothing. slipway runs it with `World.Run` (called through reflect.Value.Call), slipway-typed as an `ecs.Func2` (called directly), slipway-workload as the one system of a workload run with `RunWorkload`. The figure is per run.",
 	"SimpleInsert":        "Rust ecs_bench_suite: create a world and 10,000 entities with a 4×4 matrix, a position, a rotation and a velocity (float32), every round.",
 	"SimpleIter":          "Rust ecs_bench_suite: add velocity to position for 10,000 entities with the four components of SimpleInsert.",
 	"FragIter":            "Rust ecs_bench_suite: 26 component types A..Z, 20 entities with each, all also having Data; a round doubles every Data (Slipway iterates `ViewMut.Slice`).",

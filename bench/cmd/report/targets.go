@@ -59,6 +59,10 @@ var targets = []target{
 	{text: "Delete10Comp bulk ≤ 18 ns", workload: "Delete10Comp", impl: "slipway-bulk", n: bigN, maxNs: 18},
 	{text: "NewWorld ≤ 3 µs", workload: "NewWorld", impl: "slipway", n: 1, maxNs: 3000},
 	{text: "HeavyCompute parallel ≥ 1.7× faster than sequential", workload: "HeavyCompute", impl: "slipway-par", n: 1_000, minSpeedup: 1.7, slower: "slipway"},
+	// Issue 52, item 7: the fixed cost of a run.
+	{text: "RunOverhead: World.Run of a two-view system ≤ 120 ns", workload: "RunOverhead", impl: "slipway", n: 1, maxNs: 120},
+	{text: "RunOverhead: a typed system (Func2) ≤ 50 ns", workload: "RunOverhead", impl: "slipway-typed", n: 1, maxNs: 50},
+	{text: "RunOverhead: a one-system workload ≤ 150 ns", workload: "RunOverhead", impl: "slipway-workload", n: 1, maxNs: 150},
 	// Issue 52, item 0: joins sharing a storage do not fight.
 	{text: "SharedJoins within 1.2× of re-alignment off, N = 16,000", workload: "SharedJoins", impl: "slipway", n: 16_000, maxRatio: 1.2, versus: "slipway-noalign"},
 	{text: "SharedJoins within 1.2× of the frame without extras, N = 16,000", workload: "SharedJoins", impl: "slipway", n: 16_000, maxRatio: 1.2, versus: "slipway-noextras"},
