@@ -19,7 +19,7 @@ var workloadOrder = []string{
 }
 
 // implOrder is the order of the implementations in tables and legends.
-var implOrder = []string{"plain", refImpl, refGroupImpl, "slipway", "slipway-group", "slipway-bulk", "slipway-par", "slipway-seq"}
+var implOrder = []string{"plain", "plain-grow", refImpl, refGroupImpl, "slipway", "slipway-group", "slipway-bulk", "slipway-fill", "slipway-par", "slipway-seq"}
 
 var implColors = map[string]string{
 	"plain":         "#6b6b6b",
@@ -28,6 +28,8 @@ var implColors = map[string]string{
 	"slipway":       "#1f77b4",
 	"slipway-group": "#2ca02c",
 	"slipway-bulk":  "#ff7f0e",
+	"slipway-fill":  "#8c6d31",
+	"plain-grow":    "#b0b0b0",
 	"slipway-par":   "#d62728",
 	"slipway-seq":   "#9467bd",
 }
@@ -57,9 +59,9 @@ var descriptions = map[string]string{
 	"Random":              "N entities with Position, their ids shuffled; a round sums Position.X looking each id up through a `View`: with `View.Get` for each id (slipway), or ranging over `View.Lookup(ids)` (slipway-bulk), which keeps the storage's layout in registers for the whole loop. Plain indexes a slice with the same shuffled indices. The entities were created in order with their Position in a new world, so the storage holds entity i at position i: a lookup of such an id reads the component at its index and skips the sparse page (the storage's identity prefix; RandomMoved shows a storage without it).",
 	"RandomChurned":       "Random after the churn, untimed: a random fifth of the entities lose their Position and get it back, in another random order, and a random tenth are deleted and as many created with Position; a round looks up the N live entities in a shuffled order. The storage no longer follows the entities' indices for most of them, and the new entities have a new generation. Plain is Random's: a slice indexed with shuffled indices has nothing to churn.",
 	"RandomMoved":         "Random after every Position was taken out and put back in another shuffled order, so the storage's order follows neither the entities' indices nor the ids' order, and every lookup reads the sparse page, then the component. No target: it shows Random without the identity prefix.",
-	"Create2Comp":         "Create N entities with Position and Velocity in a world where N such entities were created and deleted before (deleting them again is not timed). Slipway creates one at a time in a system (`EntitiesViewMut.AddEntity`, `ViewMut.AddComponentUnchecked`); bulk uses `BulkAppendEntity2`, reusing one id slice; plain appends to a slice with room for N.",
+	"Create2Comp":         "Create N entities with Position and Velocity in a world where N such entities were created and deleted before (deleting them again is not timed). Slipway creates one at a time in a system (`EntitiesViewMut.AddEntity`, `ViewMut.AddComponentUnchecked`); bulk uses `BulkAppendEntity2`, reusing one id slice; fill creates them with zero components in place with `BulkNewEntity2` (nil fill), reusing one id slice; plain appends to a slice with room for N; plain-grow grows two slices with room for N by N zero values each (the baseline of fill).",
 	"Create2CompAlloc":    "Create a fresh world and N entities with Position and Velocity in it, every round: growth and garbage collection included. Plain appends to a nil slice.",
-	"Create10Comp":        "As Create2Comp with C1..C10. `BulkAppendEntityN` stops at 8 components: bulk creates the entities with C1..C8 in one call and adds C9 and C10 with `BulkAddComponent2`.",
+	"Create10Comp":        "As Create2Comp with C1..C10. `BulkAppendEntityN` stops at 8 components: bulk creates the entities with C1..C8 in one call and adds C9 and C10 with `BulkAddComponent2`; fill does the same in place with zero components, `BulkNewEntity8` then `BulkFillComponent2` (nil fills); plain-grow grows ten slices by N zero values each.",
 	"AddRemove":           "N entities with Position; a round adds Velocity to all, then removes it from all (after one warm-up round); ns/entity is per add+remove pair. Slipway uses the checked `ViewMut.AddComponent` and `ViewMut.Delete`. Bulk calls `BulkAddComponent1` with all the ids, then `BulkDeleteComponent[Velocity]`. Plain keeps the component in a slice indexed by entity with a presence flag.",
 	"AddRemoveLarge":      "As AddRemove on entities that also have C1..C10.",
 	"Delete2Comp":         "Delete N entities that have Position and Velocity (re-creating them between rounds is not timed). Slipway deletes one at a time in a system holding an `AllStoragesViewMut` (whose `DeleteEntity` strips the components of the entities it deleted together, one pass per storage, when the system ends). Bulk deletes the list of ids with one `World.DeleteEntities` call. Plain clears the entity in a slice of structs, marks it dead and pushes it on a free list.",

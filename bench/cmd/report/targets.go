@@ -48,6 +48,10 @@ var targets = []target{
 	{text: "Create2Comp bulk ≤ 8 ns", workload: "Create2Comp", impl: "slipway-bulk", n: bigN, maxNs: 8},
 	{text: "Create10Comp ≤ 70 ns", workload: "Create10Comp", impl: "slipway", n: bigN, maxNs: 70},
 	{text: "Create10Comp bulk ≤ 25 ns", workload: "Create10Comp", impl: "slipway-bulk", n: bigN, maxNs: 25},
+	// Issue 52, item 2: in-place bulk creation.
+	{text: "Create10Comp fill within 1.2× of growing ten plain slices, N = 16,000", workload: "Create10Comp", impl: "slipway-fill", n: 16_000, maxRatio: 1.2, versus: "plain-grow"},
+	{text: "Create10Comp fill within 1.2× of growing ten plain slices", workload: "Create10Comp", impl: "slipway-fill", n: bigN, maxRatio: 1.2, versus: "plain-grow"},
+	{text: "Create10Comp fill ≤ 7.4 ns (Ark's batch), N = 16,000", workload: "Create10Comp", impl: "slipway-fill", n: 16_000, maxNs: 7.4},
 	{text: "AddRemove ≤ 20 ns", workload: "AddRemove", impl: "slipway", n: bigN, maxNs: 20},
 	{text: "AddRemove bulk ≤ 8 ns", workload: "AddRemove", impl: "slipway-bulk", n: bigN, maxNs: 8},
 	{text: "AddRemove with a group owning Position+Velocity ≤ 30 ns", workload: "AddRemove", impl: "slipway-group", n: bigN, maxNs: 30, missing: "no packed groups yet"},
