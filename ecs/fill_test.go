@@ -9,6 +9,7 @@ package ecs_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -194,7 +195,7 @@ func TestBulkNewEntityRefusals(t *testing.T) {
 	before := bkSnap(t, w)
 	dst := append(make([]ecs.EntityID, 0, 8), live[0])
 	fill := func(int, ecs.EntityID, *bkPos, *bkLife) { t.Error("fill called by a refused call") }
-	for _, n := range []int{-1, -1 << 40} {
+	for _, n := range []int{-1, math.MinInt} {
 		got, err := ecs.BulkNewEntity2(w, dst, n, fill)
 		errIs(t, err, ecs.ErrNegativeCount)
 		errHas(t, err, "ecs: BulkNewEntity2: n is negative ("+fmt.Sprint(n)+")", "number of entities to create")
