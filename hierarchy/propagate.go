@@ -42,10 +42,11 @@ func Propagate[S any](t View, root ecs.EntityID, value S, visit func(id ecs.Enti
 	// the compiler can inline.
 	limit := t.ChildView.Len()
 	var buf [16]level[S]
-	stack := append(buf[:0], level[S]{parent: root, first: rp.FirstChild, value: value})
+	stack, depth := buf[:], 0 // stack[depth] is the level being walked
+	stack[0] = level[S]{parent: root, first: rp.FirstChild, value: value}
 	from, link, cur := root, "Parent.FirstChild", rp.FirstChild
 	for steps := 1; ; steps++ {
-		top := &stack[len(stack)-1]
+		top := &stack[depth]
 		if !t.Entities.IsAlive(cur) {
 			return deadLink(from, link, cur)
 		}
@@ -66,19 +67,22 @@ func Propagate[S any](t View, root ecs.EntityID, value S, visit func(id ecs.Enti
 			if p.NumChildren <= 0 {
 				return brokenLink(cur, "Parent.NumChildren", ecs.NullID, "NumChildren is %d", p.NumChildren)
 			}
-			stack = append(stack, level[S]{parent: cur, first: p.FirstChild, next: next, value: own})
+			if depth++; depth == len(stack) {
+				stack = append(stack, level[S]{})
+			}
+			l := &stack[depth]
+			l.parent, l.first, l.next, l.value = cur, p.FirstChild, next, own
 			from, link, cur = cur, "Parent.FirstChild", p.FirstChild
 			continue
 		}
 		// Along, to the next sibling, or up until there is one. The stack is
 		// never deeper than the steps taken, which the limit bounds.
-		for next == stack[len(stack)-1].first {
-			if len(stack) == 1 {
+		for next == stack[depth].first {
+			if depth == 0 {
 				return nil
 			}
-			up := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			cur, next = up.parent, up.next
+			cur, next = stack[depth].parent, stack[depth].next
+			depth--
 		}
 		from, link, cur = cur, "Child.Next", next
 	}

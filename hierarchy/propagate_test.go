@@ -147,3 +147,40 @@ func TestPropagateRandomForests(t *testing.T) {
 		}))
 	}
 }
+
+// TestRoots checks that both views list the live entities with children and
+// no parent, and stop when the loop breaks.
+func TestRoots(t *testing.T) {
+	w := ecs.NewWorld()
+	h, x, release := buildIn(t, w)
+	// A root deleted behind the hierarchy's back keeps its Parent component
+	// until the world purges it: it is no root.
+	dead := h.Entities.AddEntity()
+	mustNew(t, h, dead)
+	if !h.Entities.DeleteUnchecked(dead) {
+		t.Fatal("could not delete the dead root")
+	}
+	if !h.ParentView.Contains(dead) {
+		t.Fatal("the dead root lost its Parent before the purge")
+	}
+	want := []ecs.EntityID{x.root, x.other}
+	sorted := func(ids []ecs.EntityID) []ecs.EntityID {
+		return slices.SortedFunc(slices.Values(ids), func(a, b ecs.EntityID) int { return int(a.Index()) - int(b.Index()) })
+	}
+	wantSeq(t, "ViewMut.Roots", sorted(slices.Collect(h.Roots())), want...)
+	for range h.Roots() {
+		break // must not panic: the iterator stops
+	}
+	release()
+	must(t, w.Run(func(v hierarchy.View) {
+		wantSeq(t, "View.Roots", sorted(slices.Collect(v.Roots())), want...)
+		n := 0
+		for range v.Roots() {
+			n++
+			break
+		}
+		if n != 1 {
+			t.Errorf("a loop over Roots broken at once ran %d times", n)
+		}
+	}))
+}
