@@ -176,3 +176,41 @@ func ExampleView_DescendantsErr() {
 	// true true
 	// true Child.Parent
 }
+
+// Propagate carries a value down a tree: here each entity's path from the
+// root, built from its parent's.
+func ExamplePropagate() {
+	w := ecs.NewWorld()
+	names := map[ecs.EntityID]string{}
+	_ = w.Run(func(h hierarchy.ViewMut) {
+		add := func(name string, parent ecs.EntityID) ecs.EntityID {
+			id := h.Entities.AddEntity()
+			if !parent.IsNull() {
+				_ = h.Attach(id, parent)
+			}
+			names[id] = name
+			return id
+		}
+		root := add("ship", ecs.NullID)
+		turret := add("turret", root)
+		add("gun", turret)
+		add("flag", root)
+	})
+	_ = w.Run(func(t hierarchy.View) error {
+		for root := range t.Roots() {
+			err := hierarchy.Propagate(t, root, names[root], func(id ecs.EntityID, parent string) string {
+				path := parent + "/" + names[id]
+				fmt.Println(path)
+				return path
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	// Output:
+	// ship/turret
+	// ship/turret/gun
+	// ship/flag
+}
