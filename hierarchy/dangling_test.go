@@ -85,6 +85,9 @@ func walkAll(t *testing.T, v walker, ids []ecs.EntityID) []error {
 		if _, err := v.Depth(id); err != nil {
 			errs = append(errs, err)
 		}
+		if v, ok := v.(hierarchy.View); ok {
+			propagateAgrees(t, v, id)
+		}
 	}
 	return errs
 }
@@ -235,7 +238,9 @@ func TestCorruptedByHand(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h, x := build(t)
+			w := ecs.NewWorld()
+			h, x, release := buildIn(t, w)
+			defer func() { release() }()
 			tc.corrupt(h, x)
 			all := []ecs.EntityID{x.root, x.a, x.a1, x.a2, x.a21, x.b, x.other, x.o1, x.lone}
 			if err := h.Check(); !errors.Is(err, hierarchy.ErrBrokenLink) {
@@ -247,6 +252,15 @@ func TestCorruptedByHand(t *testing.T) {
 			}
 			allBroken(t, errs)
 			attachesRefusedCleanly(t, h, all)
+
+			// Propagate, which only a View offers, ends as DescendantsErr.
+			release()
+			var v hierarchy.View
+			release, err := w.Borrow(&v)
+			must(t, err)
+			for _, id := range all {
+				propagateAgrees(t, v, id)
+			}
 		})
 	}
 }

@@ -27,10 +27,14 @@
 // [View] holds shared views of the same storages, for systems that only read
 // the trees; several of them run in parallel. Both views walk the trees:
 // Parent, Children, Ancestors, Descendants (depth first, parents before their
-// children), DescendantsBreadthFirst and Depth.
+// children), DescendantsBreadthFirst, Depth and Roots.
+//
+// [Propagate] walks a View's tree in the order of Descendants and carries a
+// value down it, each entity getting its parent's: transform propagation
+// without a look-up of the parent.
 //
 //	func printTrees(t hierarchy.View) {
-//		for root := range ecs.Join1(t.ParentView).Not(t.ChildView).WithID() {
+//		for root := range t.Roots() {
 //			for id := range t.Descendants(root) {
 //				fmt.Println(id)
 //			}

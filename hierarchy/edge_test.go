@@ -59,7 +59,17 @@ func growMain(t *testing.T, h hierarchy.ViewMut, x *tree) {
 
 func build(t *testing.T) (hierarchy.ViewMut, tree) {
 	t.Helper()
-	h := borrowMut(t, ecs.NewWorld())
+	h, x, release := buildIn(t, ecs.NewWorld())
+	t.Cleanup(release)
+	return h, x
+}
+
+// buildIn is build in w, with the release of the ViewMut it borrows.
+func buildIn(t *testing.T, w *ecs.World) (hierarchy.ViewMut, tree, func()) {
+	t.Helper()
+	var h hierarchy.ViewMut
+	release, err := w.Borrow(&h)
+	must(t, err)
 	var x tree
 	growMain(t, h, &x)
 	x.other = h.Entities.AddEntity()
@@ -67,9 +77,10 @@ func build(t *testing.T) (hierarchy.ViewMut, tree) {
 	x.lone = h.Entities.AddEntity()
 	x.gone = h.Entities.AddEntity()
 	if !h.Entities.DeleteUnchecked(x.gone) {
+		release()
 		t.Fatal("could not delete the fixture's dead entity")
 	}
-	return h, x
+	return h, x, release
 }
 
 // TestErrorsChangeNothing checks every refusal: the error's kind, that its

@@ -17,18 +17,23 @@ type Local struct{ X, Y float64 }
 type Global struct{ X, Y float64 }
 
 // propagate is the transform system: it computes every Global from the
-// Locals, down each tree, parents before their children.
+// Locals, down each tree, parents before their children. Propagate hands
+// each entity its parent's Global, so that it needs no look-up.
 func propagate(t hierarchy.View, local ecs.View[Local], global ecs.ViewMut[Global]) error {
-	// The roots, and the entities outside any tree: no Child component.
-	for id, l := range ecs.Join1(local).Not(t.ChildView).WithID() {
-		*global.MustGet(id) = Global(*l)
-		for d, err := range t.DescendantsErr(id) {
-			if err != nil {
-				return err
-			}
-			p := global.MustGet(t.ChildView.MustGet(d).Parent)
-			l := local.MustGet(d)
-			*global.MustGet(d) = Global{p.X + l.X, p.Y + l.Y}
+	// Every Global starts as its Local: right for the roots, and for the
+	// entities in no tree.
+	for l, g := range ecs.Join2(local, global).All() {
+		*g = Global(*l)
+	}
+	// Then each tree, down from its root.
+	for root := range t.Roots() {
+		err := hierarchy.Propagate(t, root, *global.MustGet(root), func(id ecs.EntityID, parent Global) Global {
+			l, g := local.MustGet(id), global.MustGet(id)
+			*g = Global{parent.X + l.X, parent.Y + l.Y}
+			return *g
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil
@@ -170,4 +175,42 @@ func ExampleView_DescendantsErr() {
 	// Output:
 	// true true
 	// true Child.Parent
+}
+
+// Propagate carries a value down a tree: here each entity's path from the
+// root, built from its parent's.
+func ExamplePropagate() {
+	w := ecs.NewWorld()
+	names := map[ecs.EntityID]string{}
+	_ = w.Run(func(h hierarchy.ViewMut) {
+		add := func(name string, parent ecs.EntityID) ecs.EntityID {
+			id := h.Entities.AddEntity()
+			if !parent.IsNull() {
+				_ = h.Attach(id, parent)
+			}
+			names[id] = name
+			return id
+		}
+		root := add("ship", ecs.NullID)
+		turret := add("turret", root)
+		add("gun", turret)
+		add("flag", root)
+	})
+	_ = w.Run(func(t hierarchy.View) error {
+		for root := range t.Roots() {
+			err := hierarchy.Propagate(t, root, names[root], func(id ecs.EntityID, parent string) string {
+				path := parent + "/" + names[id]
+				fmt.Println(path)
+				return path
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	// Output:
+	// ship/turret
+	// ship/turret/gun
+	// ship/flag
 }

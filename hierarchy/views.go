@@ -13,6 +13,24 @@ func (v View) r() reader[ecs.EntitiesView, ecs.View[Parent], ecs.View[Child]] {
 	return reader[ecs.EntitiesView, ecs.View[Parent], ecs.View[Child]]{v.Entities, v.ParentView, v.ChildView}
 }
 
+// Roots iterates over the roots: the live entities that have children and
+// no parent, in the order of the Parent storage. It is the loop to start
+// each tree's walk from, and cheaper than the join it stands for
+// (ecs.Join1(v.ParentView).Not(v.ChildView)): one look-up per Parent
+// component, with no join to set up.
+func (v View) Roots() iter.Seq[ecs.EntityID] {
+	return func(yield func(ecs.EntityID) bool) {
+		for _, id := range v.ParentView.IDs() {
+			if _, ok := v.ChildView.Get(id); ok || !v.Entities.IsAlive(id) {
+				continue
+			}
+			if !yield(id) {
+				return
+			}
+		}
+	}
+}
+
 // Parent returns id's parent as its Child component links it, and false if id
 // has no parent. It does not check the link: [View.Ancestors] does.
 func (v View) Parent(id ecs.EntityID) (ecs.EntityID, bool) {
@@ -96,6 +114,22 @@ func (v View) Check() error {
 // r returns the reader over v's views.
 func (v ViewMut) r() reader[ecs.EntitiesViewMut, ecs.ViewMut[Parent], ecs.ViewMut[Child]] {
 	return reader[ecs.EntitiesViewMut, ecs.ViewMut[Parent], ecs.ViewMut[Child]]{v.Entities, v.ParentView, v.ChildView}
+}
+
+// Roots iterates over the roots: the live entities that have children and
+// no parent, in the order of the Parent storage. It reads no component, so
+// it marks none modified.
+func (v ViewMut) Roots() iter.Seq[ecs.EntityID] {
+	return func(yield func(ecs.EntityID) bool) {
+		for _, id := range v.ParentView.IDs() {
+			if v.ChildView.Contains(id) || !v.Entities.IsAlive(id) {
+				continue
+			}
+			if !yield(id) {
+				return
+			}
+		}
+	}
 }
 
 // Parent returns id's parent as its Child component links it, and false if id
