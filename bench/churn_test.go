@@ -315,10 +315,10 @@ func borrowShapes(tb testing.TB, w *ecs.World, cs int) (shapeViews, func()) {
 // replaced: 0.22N calls), then the move system runs over the world.
 // ns/entity is the frame's time per entity the query visits (N: every
 // Velocity taken away in a frame is given back before the query).
-// Slipway alone: a plain baseline of the changes would measure slices,
-// not churn.
+// The plain baseline (churn_plain_test.go) makes the same changes to two
+// tables of slices.
 func BenchmarkFrameChurn(b *testing.B) {
-	var impls []impl
+	impls := []impl{plainFrameChurnImpl}
 	for _, l := range queryLayouts {
 		impls = append(impls, impl{l.name, func(b *testing.B, n int) {
 			w := buildFrameChurn(b, l, n)

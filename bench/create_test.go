@@ -36,8 +36,34 @@ func BenchmarkCreate2Comp(b *testing.B) {
 				return err
 			})
 		}},
+		impl{"slipway-fill", func(b *testing.B, n int) {
+			ids := make([]ecs.EntityID, 0, n)
+			benchRecycled[Position](b, n, func(w *ecs.World) error {
+				_, err := ecs.BulkNewEntity2[Position, Velocity](w, ids, n, nil)
+				return err
+			})
+		}},
+		impl{"plain-grow", func(b *testing.B, n int) {
+			var g grow2
+			g.ps, g.vs = make([]Position, 0, n), make([]Velocity, 0, n)
+			measure(b, n, func() { g.grow(n) })
+		}},
 		refCreateImpl(2),
 	)
+}
+
+// grow2 is the baseline of in-place creation with two components: two
+// plain slices, each grown by n zero values per round (emptied first, so
+// that the rounds reuse their memory as the worlds do).
+type grow2 struct {
+	ps []Position
+	vs []Velocity
+}
+
+//go:noinline
+func (g *grow2) grow(n int) {
+	g.ps = append(g.ps[:0], make([]Position, n)...)
+	g.vs = append(g.vs[:0], make([]Velocity, n)...)
 }
 
 // benchRecycled runs create rounds on worlds in which as many entities as a
@@ -137,8 +163,66 @@ func BenchmarkCreate10Comp(b *testing.B) {
 				return err
 			})
 		}},
+		impl{"slipway-fill", func(b *testing.B, n int) {
+			ids := make([]ecs.EntityID, 0, n)
+			benchRecycled[C1](b, n, func(w *ecs.World) error {
+				_, err := new10(w, ids, n)
+				return err
+			})
+		}},
+		impl{"plain-grow", func(b *testing.B, n int) {
+			g := newGrow10(n)
+			measure(b, n, func() { g.grow(n) })
+		}},
 		refCreateImpl(10),
 	)
+}
+
+// new10 creates n entities with C1..C10, all zero, in place: in one
+// BulkNewEntity8 call for C1..C8, then one BulkFillComponent2 call for C9
+// and C10. It returns their ids, in dst's memory when it has room.
+func new10(w *ecs.World, dst []ecs.EntityID, n int) ([]ecs.EntityID, error) {
+	ids, err := ecs.BulkNewEntity8[C1, C2, C3, C4, C5, C6, C7, C8](w, dst[:0], n, nil)
+	if err != nil {
+		return nil, err
+	}
+	return ids, ecs.BulkFillComponent2[C9, C10](w, ids, nil)
+}
+
+// grow10 is the baseline of in-place creation with ten components: ten
+// plain slices, each grown by n zero values per round, as grow2.
+type grow10 struct {
+	c1  []C1
+	c2  []C2
+	c3  []C3
+	c4  []C4
+	c5  []C5
+	c6  []C6
+	c7  []C7
+	c8  []C8
+	c9  []C9
+	c10 []C10
+}
+
+func newGrow10(n int) *grow10 {
+	return &grow10{
+		make([]C1, 0, n), make([]C2, 0, n), make([]C3, 0, n), make([]C4, 0, n), make([]C5, 0, n),
+		make([]C6, 0, n), make([]C7, 0, n), make([]C8, 0, n), make([]C9, 0, n), make([]C10, 0, n),
+	}
+}
+
+//go:noinline
+func (g *grow10) grow(n int) {
+	g.c1 = append(g.c1[:0], make([]C1, n)...)
+	g.c2 = append(g.c2[:0], make([]C2, n)...)
+	g.c3 = append(g.c3[:0], make([]C3, n)...)
+	g.c4 = append(g.c4[:0], make([]C4, n)...)
+	g.c5 = append(g.c5[:0], make([]C5, n)...)
+	g.c6 = append(g.c6[:0], make([]C6, n)...)
+	g.c7 = append(g.c7[:0], make([]C7, n)...)
+	g.c8 = append(g.c8[:0], make([]C8, n)...)
+	g.c9 = append(g.c9[:0], make([]C9, n)...)
+	g.c10 = append(g.c10[:0], make([]C10, n)...)
 }
 
 // ent10 is an entity of the baselines with ten components.

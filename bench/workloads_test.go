@@ -236,6 +236,20 @@ func TestCreateWorkloadsCreateEntitiesWithTheirComponents(t *testing.T) {
 
 	equal(t, "plain Create2Comp", len(create2Plain(nil, n)), n)
 
+	w = recycled(func(w *ecs.World) error {
+		_, err := ecs.BulkNewEntity2[Position, Velocity](w, make([]ecs.EntityID, 0, n), n, nil)
+		return err
+	})
+	equal(t, "fill Create2Comp positions", count[Position](t, w), n)
+	equal(t, "fill Create2Comp velocities", count[Velocity](t, w), n)
+	var g2 grow2
+	for range 2 {
+		g2.ps = append(g2.ps, Position{1, 1}) // not zero: the grow must clear it
+		g2.grow(n)
+		equal(t, "plain-grow Create2Comp", [2]int{len(g2.ps), len(g2.vs)}, [2]int{n, n})
+		equal(t, "plain-grow Create2Comp position", g2.ps[0], Position{})
+	}
+
 	sys10 := func(v views10) error { return create10(v, n) }
 	src := newCols10(n)
 	for name, create := range map[string]func(*ecs.World) error{
@@ -255,6 +269,27 @@ func TestCreateWorkloadsCreateEntitiesWithTheirComponents(t *testing.T) {
 			t.Errorf("%s: C10 is %v", name, c10)
 		}
 	}
+	w = recycled(func(w *ecs.World) error { _, err := new10(w, nil, n); return err })
+	equal(t, "fill Create10Comp entities", w.EntityCount(), n)
+	seen := 0
+	check(t, ecs.Each8(w, func(id ecs.EntityID, c1 *C1, _ *C2, _ *C3, _ *C4, _ *C5, _ *C6, _ *C7, c8 *C8) {
+		seen++
+		if *c1 != (C1{}) || *c8 != (C8{}) {
+			t.Errorf("fill Create10Comp: %v has %v %v, want zero values", id, *c1, *c8)
+		}
+	}))
+	check(t, ecs.Each2(w, func(id ecs.EntityID, c9 *C9, c10 *C10) {
+		seen++
+		if *c9 != (C9{}) || *c10 != (C10{}) {
+			t.Errorf("fill Create10Comp: %v has %v %v, want zero values", id, *c9, *c10)
+		}
+	}))
+	equal(t, "fill Create10Comp entities with C1..C8, and with C9 and C10", seen, 2*n)
+	g10 := newGrow10(n)
+	g10.c10 = append(g10.c10, C10{1, 1})
+	g10.grow(n)
+	equal(t, "plain-grow Create10Comp", [2]int{len(g10.c1), len(g10.c10)}, [2]int{n, n})
+	equal(t, "plain-grow Create10Comp C10", g10.c10[0], C10{})
 	es := create10Plain(nil, n)
 	equal(t, "plain Create10Comp", len(es), n)
 	equal(t, "plain Create10Comp C10", es[n-1].C10, C10{1, 10})

@@ -58,22 +58,32 @@ func (b *borrower) access() string {
 //
 // n > 0 counts shared borrows, n == -1 marks an exclusive one, n == 0 is free.
 // excl names the most recent exclusive holder (the current one while n < 0);
-// shared lists the current shared holders, under mu, so that a conflict names
-// a borrower that really holds the storage.
+// the current shared holders are listed in slots, and beyond those in
+// shared under mu, so that a conflict names a borrower that really holds
+// the storage.
 //
 // Taking and giving back an exclusive borrow costs one atomic
 // read-modify-write each (a World-level change does both, so they are on its
-// per-entity path). Shared borrows also update the holder list under mu:
-// they are taken once per view per system run, not per entity. Peeks
+// per-entity path). A shared borrow also takes a free slot, with one more
+// (and its release gives the slot back, with one more): systems take one
+// per view per run, and a storage rarely has more than a few readers at
+// once. Past sharedSlots readers the list under mu takes the rest. Peeks
 // (peek) are shared borrows that skip the list, for reads that may be
 // made once per entity.
 type borrowState struct {
 	n    atomic.Int32
 	excl atomic.Pointer[borrower]
 
+	// slots and shared hold one entry per shared borrow held: a borrower
+	// may appear more than once.
+	slots  [sharedSlots]atomic.Pointer[borrower]
 	mu     sync.Mutex
-	shared []*borrower // a multiset: one entry per shared borrow held
+	shared []*borrower
 }
+
+// sharedSlots is how many shared holders a borrow flag lists without a
+// lock.
+const sharedSlots = 4
 
 // acquire takes a borrow for b, or returns a *BorrowError naming what holds
 // it. resource names what is borrowed ("main.Pos", "unique main.Player").
@@ -120,6 +130,12 @@ func (s *borrowState) release(b *borrower, excl bool) {
 		s.n.Store(0)
 		return
 	}
+	for i := range s.slots {
+		if x := &s.slots[i]; x.Load() == b && x.CompareAndSwap(b, nil) {
+			s.n.Add(-1)
+			return
+		}
+	}
 	s.mu.Lock()
 	for i := len(s.shared) - 1; i >= 0; i-- {
 		if s.shared[i] == b {
@@ -156,6 +172,11 @@ func (s *borrowState) peek() bool {
 func (s *borrowState) endPeek() { s.n.Add(-1) }
 
 func (s *borrowState) addShared(b *borrower) {
+	for i := range s.slots {
+		if x := &s.slots[i]; x.Load() == nil && x.CompareAndSwap(nil, b) {
+			return
+		}
+	}
 	s.mu.Lock()
 	s.shared = append(s.shared, b)
 	s.mu.Unlock()
@@ -167,11 +188,21 @@ func (s *borrowState) conflict(b *borrower, resource string) error {
 	if s.n.Load() < 0 {
 		held = s.excl.Load()
 	} else {
-		s.mu.Lock()
-		if len(s.shared) > 0 {
-			held = s.shared[0] // the longest-held of the current holders
+		// The lowest slot taken holds the longest-held of the holders
+		// that took a slot, as a rule (a slot freed meanwhile may be
+		// taken again by a newer one).
+		for i := range s.slots {
+			if held = s.slots[i].Load(); held != nil {
+				break
+			}
 		}
-		s.mu.Unlock()
+		if held == nil {
+			s.mu.Lock()
+			if len(s.shared) > 0 {
+				held = s.shared[0]
+			}
+			s.mu.Unlock()
+		}
 	}
 	if held != nil {
 		e.HeldAccess, e.HeldBy = held.access(), held.by

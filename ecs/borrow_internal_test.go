@@ -99,3 +99,72 @@ func TestBorrowerAccess(t *testing.T) {
 		}
 	}
 }
+
+// TestBorrowStateManyReaders: past the lock-free slots, shared holders go
+// to the list; releases in any order find them, a conflict names a holder
+// still held, and the flag ends free.
+func TestBorrowStateManyReaders(t *testing.T) {
+	sys := &borrower{kind: accViewMut, view: "ViewMut", typ: "main.Pos", by: "main.sys"}
+	var rs []*borrower
+	for i := range 2*sharedSlots + 1 {
+		rs = append(rs, &borrower{kind: accView, view: "View", typ: "main.Pos", by: "main.r" + string(rune('a'+i))})
+	}
+	for _, order := range []string{"forward", "backward", "odd first"} {
+		t.Run(order, func(t *testing.T) {
+			var s borrowState
+			for _, r := range rs {
+				if err := s.acquire(r, false, "main.Pos"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			idx := make([]int, 0, len(rs))
+			switch order {
+			case "forward":
+				for i := range rs {
+					idx = append(idx, i)
+				}
+			case "backward":
+				for i := range rs {
+					idx = append(idx, len(rs)-1-i)
+				}
+			default:
+				for i := 1; i < len(rs); i += 2 {
+					idx = append(idx, i)
+				}
+				for i := 0; i < len(rs); i += 2 {
+					idx = append(idx, i)
+				}
+			}
+			held := map[*borrower]bool{}
+			for _, r := range rs {
+				held[r] = true
+			}
+			for _, i := range idx {
+				var be *BorrowError
+				if err := s.acquire(sys, true, "main.Pos"); !errors.As(err, &be) {
+					t.Fatalf("exclusive borrow beside %d readers: %v, want a *BorrowError", len(held), err)
+				}
+				named := false
+				for r := range held {
+					named = named || be.HeldBy == r.by
+				}
+				if !named {
+					t.Errorf("the conflict names %q, which holds nothing", be.HeldBy)
+				}
+				s.release(rs[i], false)
+				delete(held, rs[i])
+			}
+			if n := s.n.Load(); n != 0 || len(s.shared) != 0 {
+				t.Fatalf("after every release: n = %d, %d listed", n, len(s.shared))
+			}
+			for i := range s.slots {
+				if s.slots[i].Load() != nil {
+					t.Fatalf("slot %d still holds a reader", i)
+				}
+			}
+			if err := s.acquire(sys, true, "main.Pos"); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

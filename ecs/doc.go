@@ -14,8 +14,10 @@
 //
 // An entity is an [EntityID]: an index and a generation. [World.AddEntity]
 // creates one with no component, [AddEntity1] … [AddEntity8] create one with
-// components, and [BulkAddEntity1] … [BulkAddEntity8] create many at once
-// from slices. [World.DeleteEntity] deletes an entity with all its
+// components, [BulkAddEntity1] … [BulkAddEntity8] create many at once
+// from slices, and [BulkNewEntity1] … [BulkNewEntity8] create many with
+// their components made in place (zero values, set by a function you
+// pass). [World.DeleteEntity] deletes an entity with all its
 // components, [World.DeleteEntities] many at once. Its index is reused
 // later, with a new generation, so an id kept after the delete is stale:
 // every call given it reports [ErrDeadEntity] (or false, for the calls that
@@ -41,7 +43,9 @@
 //
 // The bulk calls do the same for many entities at once, in one pass per
 // storage: [BulkAddEntity1] … [BulkAddEntity8], [BulkAddComponent1] …
-// [BulkAddComponent8], [BulkDeleteComponent] and [DeleteEntities]. Each
+// [BulkAddComponent8], their in-place forms [BulkNewEntity1] …
+// [BulkNewEntity8] and [BulkFillComponent1] … [BulkFillComponent8],
+// [BulkDeleteComponent] and [DeleteEntities]. Each
 // has the outcome of the one-entity call applied to every id in turn, and
 // checks every id before it changes anything: a dead one is reported in a
 // [*BulkError] with its position.

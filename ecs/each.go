@@ -25,6 +25,11 @@ package ecs
 //
 // Through a *World, an Each holds every storage for the whole iteration,
 // so fn cannot reach them: none of this applies.
+//
+// The fill function of an in-place bulk call (BulkNewEntity1 …,
+// BulkFillComponent1 …) through an AllStoragesViewMut gets pointers into
+// the storages it fills in the same way, and the call walks them while
+// fill runs by the same rules (fill.go).
 
 // walkedStore is a storage an Each walks, and its group (nil if none).
 type walkedStore struct {
@@ -58,7 +63,7 @@ func (w *World) walk(sts []walkedStore, d int) {
 func walkRefusal(op, doing, typ string) error {
 	return &argError{
 		op:   op,
-		what: "would " + doing + " while an Each (Each1 … Each8) through the AllStoragesViewMut walks the " + typ + " storage or one packed in a group with it; make the change after the Each returns (deleting entities is allowed inside it)",
+		what: "would " + doing + " while an Each (Each1 … Each8), or the fill of a BulkNewEntity or BulkFillComponent call, through the AllStoragesViewMut walks the " + typ + " storage or one packed in a group with it; make the change after it returns (deleting entities is allowed inside it)",
 		kind: ErrIterating,
 	}
 }

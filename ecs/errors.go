@@ -54,8 +54,14 @@ var (
 	// components in a storage the Each walks (or in a storage packed in a
 	// group with one), or is [DeleteAny]. It changes nothing. Make the
 	// change after the Each returns; deleting entities is allowed inside
-	// it (see [AllStoragesViewMut]).
+	// it (see [AllStoragesViewMut]). The fill function of
+	// [BulkNewEntity1] … [BulkNewEntity8] and [BulkFillComponent1] …
+	// [BulkFillComponent8] called through an AllStoragesViewMut gets the
+	// same error for the storages it fills.
 	ErrIterating = errors.New("storage is being iterated")
+	// ErrNegativeCount: [BulkNewEntity1] … [BulkNewEntity8] were asked
+	// for a negative number of entities. The call changes nothing.
+	ErrNegativeCount = errors.New("negative count")
 )
 
 // argError reports a bad argument: which call, when known, and what is

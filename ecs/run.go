@@ -90,11 +90,24 @@ func (p *plan) run(w *World) error {
 	}
 	pool := w.Pool()
 	n := pool.Workers()
-	if n <= 0 {
+	if n <= 0 || p.oneAtATime() {
 		return p.runSequential(tctx)
 	}
 	p.crew.pool = pool
 	return p.runParallel(tctx, n)
+}
+
+// oneAtATime reports whether the plan's systems can only run one after
+// the other, in seq's order (every batch holds one system): the caller
+// then runs them itself, without waking workers, as it would on a pool
+// with none.
+func (p *plan) oneAtATime() bool {
+	for _, b := range p.batches {
+		if len(b) > 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // runSequential runs every system on the caller, in declared order

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // borrowCtx is what a view needs to borrow itself.
@@ -712,18 +713,15 @@ func (w *World) Run(system any) error {
 	if w == nil {
 		return errNilWorld
 	}
-	name := funcName(system)
-	s, err := analyseSystem(system, name)
-	if err == nil {
-		err = selfConflict(s, name)
+	in := runInfoOf(system)
+	if in.err != nil {
+		return in.err
 	}
-	if err != nil {
-		return err
-	}
+	name, s := in.name, in.shape
 	f := s.frames.Get().(*frame)
 	defer s.frames.Put(f)
 	f.ctx = borrowCtx{w: w, by: name}
-	err = s.call(calleeOf(system), f)
+	err := s.call(calleeOf(system), f)
 	w.syncPoint()
 	if err != nil {
 		return &SystemFailure{System: name, Err: err}
@@ -794,6 +792,63 @@ func (w *World) Borrow(views ...any) (release func(), err error) {
 //
 //	w.Run(ecs.Func2(move)) // move is func(ecs.ViewMut[Pos], ecs.View[Vel])
 type TypedSystem struct {
-	fn   any                    // the function, for its name and analysis
-	call func(args []any) error // calls fn with *args[i] as its parameters
+	fn   any                     // the function, for its name and analysis
+	call func(args []any) error  // calls fn with *args[i] as its parameters
+	info atomic.Pointer[runInfo] // for World.Run, made at its first run
+}
+
+// runInfo is what World.Run needs of a system before it borrows: its name,
+// its analysis, and the error that refuses it.
+type runInfo struct {
+	name  string
+	shape *sysShape
+	err   error
+}
+
+// runInfos caches the runInfo of plain functions by code pointer and type
+// (runKey): the name and the analysis in one look-up.
+var runInfos sync.Map // runKey -> *runInfo
+
+type runKey struct {
+	pc uintptr
+	t  reflect.Type
+}
+
+// runInfoOf returns system's runInfo: kept in a *TypedSystem, cached by
+// runKey for a function. A system refused is analysed again at each run:
+// each call gets an error of its own, which the caller may change.
+func runInfoOf(system any) *runInfo {
+	ts, typed := system.(*TypedSystem)
+	if typed && ts != nil {
+		if in := ts.info.Load(); in != nil {
+			return in
+		}
+		in := newRunInfo(system)
+		if in.err == nil {
+			ts.info.Store(in)
+		}
+		return in
+	}
+	v := reflect.ValueOf(system)
+	if v.Kind() != reflect.Func || v.IsNil() {
+		return newRunInfo(system)
+	}
+	key := runKey{v.Pointer(), v.Type()}
+	if in, ok := runInfos.Load(key); ok {
+		return in.(*runInfo)
+	}
+	in := newRunInfo(system)
+	if in.err == nil {
+		runInfos.Store(key, in)
+	}
+	return in
+}
+
+func newRunInfo(system any) *runInfo {
+	in := &runInfo{name: funcName(system)}
+	in.shape, in.err = analyseSystem(system, in.name)
+	if in.err == nil {
+		in.err = selfConflict(in.shape, in.name)
+	}
+	return in
 }

@@ -44,9 +44,10 @@ type World struct {
 	// align holds the joins' requests for re-alignment (align.go).
 	align aligner
 	// eaching counts the Each1 … Each8 calls through an
-	// AllStoragesViewMut under way, nested ones included: while it is
-	// above zero, stripDoomed waits, and World-level changes check that
-	// they move no component of a storage an Each walks (each.go).
+	// AllStoragesViewMut under way, nested ones included, and the fills
+	// of in-place bulk calls through one (fill.go): while it is above
+	// zero, stripDoomed waits, and World-level changes check that they
+	// move no component of a storage an Each or a fill walks (each.go).
 	eaching int
 }
 

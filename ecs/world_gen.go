@@ -116,6 +116,142 @@ func BulkAddComponent1[T1 any](s Storages, ids []EntityID, c1 []T1) error {
 	return nil
 }
 
+// BulkNewEntity1 creates n entities with a component of type T1
+// made in place, and appends their ids to dst: it returns the extended
+// slice, or dst as it was with an error. Every component starts as its
+// type's zero value; then, unless fill is nil, fill is called once per
+// entity, in creation order, with i (0 … n-1), the entity's id and
+// a pointer to its component, to set it. It is the bulk form of
+// [AddEntity1] for components made as the entities are, with nothing
+// copied from slices ([BulkAddEntity1] takes slices); with room in dst
+// for the ids, it allocates nothing for them.
+//
+// The pointers are valid during that call of fill only: do not keep
+// them. Through a [*World], the world is borrowed for the whole
+// call, fill included: fill must not call the world (those calls fail
+// with a [*BorrowError], or panic with it when they return no error).
+// Through an [AllStoragesViewMut], fill may make calls through it as the
+// fn of [Each1] may: those that would add or remove a component of type
+// T1 (or of a type packed in a group with it) return an error wrapping
+// [ErrIterating], and entities fill deletes keep their components until
+// the call returns.
+//
+// If fill panics, the panic reaches the caller once the world is given
+// back: the n entities exist, with the components fill did not set still
+// zero, and their ids are in dst's array past len(dst) when it had room
+// for them.
+//
+// A negative n returns an error wrapping [ErrNegativeCount]. Where a type
+// tracks insertion, its components count as inserted by this call; fill's
+// writes mark nothing more. With 65,536 entities or more, a worker of the pool
+// clears the components while the caller writes the storage's index, as
+// [BulkAddEntity1] does; fill is called on the caller's goroutine either
+// way.
+func BulkNewEntity1[T1 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1)) ([]EntityID, error) {
+	const op = "BulkNewEntity1"
+	if n < 0 {
+		return dst, negativeCount(op, n)
+	}
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return dst, err
+	}
+	defer endWrite(w, locked)
+	s1 := storageFor[T1](w)
+	if w.eaching != 0 && n != 0 {
+		if err := refuseAdd(op, true, nil, s1); err != nil {
+			return dst, err
+		}
+	}
+	all := w.ents.createMany(dst, n)
+	ids := all[len(dst):]
+	base := [...]int{len(s1.dense)}
+	run := len(ids) != 0 && (s1.continuesIdent(ids[0])) && consecutive(ids)
+	s1.zeroManyAlone(ids, run)
+	if fill != nil && n != 0 {
+		fill1(w, locked, ids, base, fill, s1)
+	}
+	return all, nil
+}
+
+// BulkFillComponent1 gives each entity ids[i] a component of type T1
+// made in place, replacing any it had of the same type. Every
+// component starts as its type's zero value; then, unless fill is nil,
+// fill is called once per id, in order, with i, ids[i] and a pointer to
+// its component, to set it. It is [BulkAddComponent1] without the component
+// slices: one borrow, one lookup per type and one pass over each
+// storage, and nothing copied.
+//
+// Every id must be alive; otherwise it returns a [*BulkError] naming the
+// first id that is not and its position in ids (it wraps an
+// [*EntityError]), and changes nothing. An id given more than once has
+// its components zeroed once and is filled once per occurrence, in order,
+// through the same pointers: the last call's writes win. It reads ids
+// from a copy, so they may be a storage's memory (a View's [View.IDs],
+// kept after the View's release).
+//
+// The pointers, and what fill may call, follow [BulkNewEntity1]'s rules.
+// If fill panics, the panic reaches the caller once the world is given
+// back: every id has its components, those fill did not set zero. Where a
+// type tracks insertion or modification, its components count as
+// inserted (new) or modified (replaced) by this call, as with
+// [BulkAddComponent1]; fill's writes mark nothing more.
+func BulkFillComponent1[T1 any](s Storages, ids []EntityID, fill func(i int, id EntityID, c1 *T1)) error {
+	const op = "BulkFillComponent1"
+	w, locked, ids, err := beginBulkWrite(s, ids, true)
+	if err != nil {
+		return err
+	}
+	defer endWrite(w, locked)
+	if err := w.ents.checkAlive(op, ids); err != nil {
+		return err
+	}
+	s1 := storageFor[T1](w)
+	if w.eaching != 0 {
+		if err := refuseAdd(op, false, ids, s1); err != nil {
+			return err
+		}
+	}
+	base := [...]int{len(s1.dense)}
+	run := len(ids) != 0 && (s1.continuesIdent(ids[0])) && consecutive(ids)
+	s1.zeroManyAlone(ids, run)
+	if fill != nil && len(ids) != 0 {
+		fill1(w, locked, ids, base, fill, s1)
+	}
+	return nil
+}
+
+// fill1 calls fill with each of ids in turn and pointers to its
+// components, which zeroMany made from position base[k-1] of storage k
+// on: by position when every storage holds them in a span (spanOf),
+// otherwise looked up by id from a copy of ids. Through an AllStoragesViewMut (not locked), the storages count as
+// walked while fill runs, and the world's id scratch memory is the
+// loop's (see fill.go).
+func fill1[T1 any](w *World, locked bool, ids []EntityID, base [1]int, fill func(int, EntityID, *T1), s1 *sparseSet[T1]) {
+	d1 := s1.spanOf(base[0], len(ids))
+	spans := d1 != nil
+	if !spans {
+		ids = w.ownIDs(ids)
+	}
+	if !locked {
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.pack}}
+		w.beginEach(walked[:])
+		defer w.endEach(walked[:])
+		scratch := w.takeScratch()
+		defer w.giveScratch(scratch)
+	}
+	if spans {
+		d1 = d1[:len(ids)]
+		for j, id := range ids {
+			fill(j, id, &d1[j])
+		}
+		return
+	}
+	for j, id := range ids {
+		fill(j, id, s1.fillAt(d1, j, id))
+	}
+}
+
 // Each1 calls fn with every entity that has a component of type T1, and a
 // pointer to it, which fn may change: like a [ViewMut],
 // it marks the components it hands out modified if their type tracks
@@ -309,6 +445,170 @@ func BulkAddComponent2[T1, T2 any](s Storages, ids []EntityID, c1 []T1, c2 []T2)
 		s2.insertMany(ids, c2)
 	}
 	return nil
+}
+
+// BulkNewEntity2 creates n entities with components of types T1, T2
+// made in place, and appends their ids to dst: it returns the extended
+// slice, or dst as it was with an error. Every component starts as its
+// type's zero value; then, unless fill is nil, fill is called once per
+// entity, in creation order, with i (0 … n-1), the entity's id and
+// pointers to its components, to set them. It is the bulk form of
+// [AddEntity2] for components made as the entities are, with nothing
+// copied from slices ([BulkAddEntity2] takes slices); with room in dst
+// for the ids, it allocates nothing for them.
+//
+// The pointers are valid during that call of fill only: do not keep
+// them. If two types are the same, their pointers point to the same
+// component. Through a [*World], the world is borrowed for the whole
+// call, fill included: fill must not call the world (those calls fail
+// with a [*BorrowError], or panic with it when they return no error).
+// Through an [AllStoragesViewMut], fill may make calls through it as the
+// fn of [Each2] may: those that would add or remove a component of types
+// T1, T2 (or of a type packed in a group with one) return an error wrapping
+// [ErrIterating], and entities fill deletes keep their components until
+// the call returns.
+//
+// If fill panics, the panic reaches the caller once the world is given
+// back: the n entities exist, with the components fill did not set still
+// zero, and their ids are in dst's array past len(dst) when it had room
+// for them.
+//
+// A negative n returns an error wrapping [ErrNegativeCount]. Where a type
+// tracks insertion, its components count as inserted by this call; fill's
+// writes mark nothing more. With 65,536 entities or more, the storages are
+// grown at once on the worker pool, as [BulkAddEntity2] does; fill is
+// called on the caller's goroutine either way.
+func BulkNewEntity2[T1, T2 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1, c2 *T2)) ([]EntityID, error) {
+	const op = "BulkNewEntity2"
+	if n < 0 {
+		return dst, negativeCount(op, n)
+	}
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return dst, err
+	}
+	defer endWrite(w, locked)
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	if w.eaching != 0 && n != 0 {
+		if err := refuseAdd(op, true, nil, s1, s2); err != nil {
+			return dst, err
+		}
+	}
+	all := w.ents.createMany(dst, n)
+	ids := all[len(dst):]
+	base := [...]int{len(s1.dense), len(s2.dense)}
+	run := len(ids) != 0 && (s1.continuesIdent(ids[0]) || s2.continuesIdent(ids[0])) && consecutive(ids)
+	if bulkParallel(len(ids), s1, s2) {
+		inParallel(2, func(i int) {
+			switch i {
+			case 0:
+				s1.zeroMany(ids, run)
+			case 1:
+				s2.zeroMany(ids, run)
+			}
+		})
+	} else {
+		s1.zeroMany(ids, run)
+		s2.zeroMany(ids, run)
+	}
+	if fill != nil && n != 0 {
+		fill2(w, locked, ids, base, fill, s1, s2)
+	}
+	return all, nil
+}
+
+// BulkFillComponent2 gives each entity ids[i] components of types T1, T2
+// made in place, replacing any it had of the same types. Every
+// component starts as its type's zero value; then, unless fill is nil,
+// fill is called once per id, in order, with i, ids[i] and pointers to its
+// components, to set them. It is [BulkAddComponent2] without the component
+// slices: one borrow, one lookup per type and one pass over each
+// storage, and nothing copied.
+//
+// Every id must be alive; otherwise it returns a [*BulkError] naming the
+// first id that is not and its position in ids (it wraps an
+// [*EntityError]), and changes nothing. An id given more than once has
+// its components zeroed once and is filled once per occurrence, in order,
+// through the same pointers: the last call's writes win. It reads ids
+// from a copy, so they may be a storage's memory (a View's [View.IDs],
+// kept after the View's release).
+//
+// The pointers, and what fill may call, follow [BulkNewEntity2]'s rules.
+// If fill panics, the panic reaches the caller once the world is given
+// back: every id has its components, those fill did not set zero. Where a
+// type tracks insertion or modification, its components count as
+// inserted (new) or modified (replaced) by this call, as with
+// [BulkAddComponent2]; fill's writes mark nothing more.
+func BulkFillComponent2[T1, T2 any](s Storages, ids []EntityID, fill func(i int, id EntityID, c1 *T1, c2 *T2)) error {
+	const op = "BulkFillComponent2"
+	w, locked, ids, err := beginBulkWrite(s, ids, true)
+	if err != nil {
+		return err
+	}
+	defer endWrite(w, locked)
+	if err := w.ents.checkAlive(op, ids); err != nil {
+		return err
+	}
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	if w.eaching != 0 {
+		if err := refuseAdd(op, false, ids, s1, s2); err != nil {
+			return err
+		}
+	}
+	base := [...]int{len(s1.dense), len(s2.dense)}
+	run := len(ids) != 0 && (s1.continuesIdent(ids[0]) || s2.continuesIdent(ids[0])) && consecutive(ids)
+	if bulkParallel(len(ids), s1, s2) {
+		inParallel(2, func(i int) {
+			switch i {
+			case 0:
+				s1.zeroMany(ids, run)
+			case 1:
+				s2.zeroMany(ids, run)
+			}
+		})
+	} else {
+		s1.zeroMany(ids, run)
+		s2.zeroMany(ids, run)
+	}
+	if fill != nil && len(ids) != 0 {
+		fill2(w, locked, ids, base, fill, s1, s2)
+	}
+	return nil
+}
+
+// fill2 calls fill with each of ids in turn and pointers to its
+// components, which zeroMany made from position base[k-1] of storage k
+// on: by position when every storage holds them in a span (spanOf),
+// otherwise looked up by id from a copy of ids. Through an AllStoragesViewMut (not locked), the storages count as
+// walked while fill runs, and the world's id scratch memory is the
+// loop's (see fill.go).
+func fill2[T1, T2 any](w *World, locked bool, ids []EntityID, base [2]int, fill func(int, EntityID, *T1, *T2), s1 *sparseSet[T1], s2 *sparseSet[T2]) {
+	d1 := s1.spanOf(base[0], len(ids))
+	d2 := s2.spanOf(base[1], len(ids))
+	spans := d1 != nil && d2 != nil
+	if !spans {
+		ids = w.ownIDs(ids)
+	}
+	if !locked {
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.pack}, {&s2.sparseIndex, s2.pack}}
+		w.beginEach(walked[:])
+		defer w.endEach(walked[:])
+		scratch := w.takeScratch()
+		defer w.giveScratch(scratch)
+	}
+	if spans {
+		d1 = d1[:len(ids)]
+		d2 = d2[:len(ids)]
+		for j, id := range ids {
+			fill(j, id, &d1[j], &d2[j])
+		}
+		return
+	}
+	for j, id := range ids {
+		fill(j, id, s1.fillAt(d1, j, id), s2.fillAt(d2, j, id))
+	}
 }
 
 // Get2 returns copies of id's components of types T1, T2. It returns
@@ -556,6 +856,180 @@ func BulkAddComponent3[T1, T2, T3 any](s Storages, ids []EntityID, c1 []T1, c2 [
 		s3.insertMany(ids, c3)
 	}
 	return nil
+}
+
+// BulkNewEntity3 creates n entities with components of types T1, T2, T3
+// made in place, and appends their ids to dst: it returns the extended
+// slice, or dst as it was with an error. Every component starts as its
+// type's zero value; then, unless fill is nil, fill is called once per
+// entity, in creation order, with i (0 … n-1), the entity's id and
+// pointers to its components, to set them. It is the bulk form of
+// [AddEntity3] for components made as the entities are, with nothing
+// copied from slices ([BulkAddEntity3] takes slices); with room in dst
+// for the ids, it allocates nothing for them.
+//
+// The pointers are valid during that call of fill only: do not keep
+// them. If two types are the same, their pointers point to the same
+// component. Through a [*World], the world is borrowed for the whole
+// call, fill included: fill must not call the world (those calls fail
+// with a [*BorrowError], or panic with it when they return no error).
+// Through an [AllStoragesViewMut], fill may make calls through it as the
+// fn of [Each3] may: those that would add or remove a component of types
+// T1, T2, T3 (or of a type packed in a group with one) return an error wrapping
+// [ErrIterating], and entities fill deletes keep their components until
+// the call returns.
+//
+// If fill panics, the panic reaches the caller once the world is given
+// back: the n entities exist, with the components fill did not set still
+// zero, and their ids are in dst's array past len(dst) when it had room
+// for them.
+//
+// A negative n returns an error wrapping [ErrNegativeCount]. Where a type
+// tracks insertion, its components count as inserted by this call; fill's
+// writes mark nothing more. With 65,536 entities or more, the storages are
+// grown at once on the worker pool, as [BulkAddEntity3] does; fill is
+// called on the caller's goroutine either way.
+func BulkNewEntity3[T1, T2, T3 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3)) ([]EntityID, error) {
+	const op = "BulkNewEntity3"
+	if n < 0 {
+		return dst, negativeCount(op, n)
+	}
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return dst, err
+	}
+	defer endWrite(w, locked)
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	if w.eaching != 0 && n != 0 {
+		if err := refuseAdd(op, true, nil, s1, s2, s3); err != nil {
+			return dst, err
+		}
+	}
+	all := w.ents.createMany(dst, n)
+	ids := all[len(dst):]
+	base := [...]int{len(s1.dense), len(s2.dense), len(s3.dense)}
+	run := len(ids) != 0 && (s1.continuesIdent(ids[0]) || s2.continuesIdent(ids[0]) || s3.continuesIdent(ids[0])) && consecutive(ids)
+	if bulkParallel(len(ids), s1, s2, s3) {
+		inParallel(3, func(i int) {
+			switch i {
+			case 0:
+				s1.zeroMany(ids, run)
+			case 1:
+				s2.zeroMany(ids, run)
+			case 2:
+				s3.zeroMany(ids, run)
+			}
+		})
+	} else {
+		s1.zeroMany(ids, run)
+		s2.zeroMany(ids, run)
+		s3.zeroMany(ids, run)
+	}
+	if fill != nil && n != 0 {
+		fill3(w, locked, ids, base, fill, s1, s2, s3)
+	}
+	return all, nil
+}
+
+// BulkFillComponent3 gives each entity ids[i] components of types T1, T2, T3
+// made in place, replacing any it had of the same types. Every
+// component starts as its type's zero value; then, unless fill is nil,
+// fill is called once per id, in order, with i, ids[i] and pointers to its
+// components, to set them. It is [BulkAddComponent3] without the component
+// slices: one borrow, one lookup per type and one pass over each
+// storage, and nothing copied.
+//
+// Every id must be alive; otherwise it returns a [*BulkError] naming the
+// first id that is not and its position in ids (it wraps an
+// [*EntityError]), and changes nothing. An id given more than once has
+// its components zeroed once and is filled once per occurrence, in order,
+// through the same pointers: the last call's writes win. It reads ids
+// from a copy, so they may be a storage's memory (a View's [View.IDs],
+// kept after the View's release).
+//
+// The pointers, and what fill may call, follow [BulkNewEntity3]'s rules.
+// If fill panics, the panic reaches the caller once the world is given
+// back: every id has its components, those fill did not set zero. Where a
+// type tracks insertion or modification, its components count as
+// inserted (new) or modified (replaced) by this call, as with
+// [BulkAddComponent3]; fill's writes mark nothing more.
+func BulkFillComponent3[T1, T2, T3 any](s Storages, ids []EntityID, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3)) error {
+	const op = "BulkFillComponent3"
+	w, locked, ids, err := beginBulkWrite(s, ids, true)
+	if err != nil {
+		return err
+	}
+	defer endWrite(w, locked)
+	if err := w.ents.checkAlive(op, ids); err != nil {
+		return err
+	}
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	if w.eaching != 0 {
+		if err := refuseAdd(op, false, ids, s1, s2, s3); err != nil {
+			return err
+		}
+	}
+	base := [...]int{len(s1.dense), len(s2.dense), len(s3.dense)}
+	run := len(ids) != 0 && (s1.continuesIdent(ids[0]) || s2.continuesIdent(ids[0]) || s3.continuesIdent(ids[0])) && consecutive(ids)
+	if bulkParallel(len(ids), s1, s2, s3) {
+		inParallel(3, func(i int) {
+			switch i {
+			case 0:
+				s1.zeroMany(ids, run)
+			case 1:
+				s2.zeroMany(ids, run)
+			case 2:
+				s3.zeroMany(ids, run)
+			}
+		})
+	} else {
+		s1.zeroMany(ids, run)
+		s2.zeroMany(ids, run)
+		s3.zeroMany(ids, run)
+	}
+	if fill != nil && len(ids) != 0 {
+		fill3(w, locked, ids, base, fill, s1, s2, s3)
+	}
+	return nil
+}
+
+// fill3 calls fill with each of ids in turn and pointers to its
+// components, which zeroMany made from position base[k-1] of storage k
+// on: by position when every storage holds them in a span (spanOf),
+// otherwise looked up by id from a copy of ids. Through an AllStoragesViewMut (not locked), the storages count as
+// walked while fill runs, and the world's id scratch memory is the
+// loop's (see fill.go).
+func fill3[T1, T2, T3 any](w *World, locked bool, ids []EntityID, base [3]int, fill func(int, EntityID, *T1, *T2, *T3), s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3]) {
+	d1 := s1.spanOf(base[0], len(ids))
+	d2 := s2.spanOf(base[1], len(ids))
+	d3 := s3.spanOf(base[2], len(ids))
+	spans := d1 != nil && d2 != nil && d3 != nil
+	if !spans {
+		ids = w.ownIDs(ids)
+	}
+	if !locked {
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.pack}, {&s2.sparseIndex, s2.pack}, {&s3.sparseIndex, s3.pack}}
+		w.beginEach(walked[:])
+		defer w.endEach(walked[:])
+		scratch := w.takeScratch()
+		defer w.giveScratch(scratch)
+	}
+	if spans {
+		d1 = d1[:len(ids)]
+		d2 = d2[:len(ids)]
+		d3 = d3[:len(ids)]
+		for j, id := range ids {
+			fill(j, id, &d1[j], &d2[j], &d3[j])
+		}
+		return
+	}
+	for j, id := range ids {
+		fill(j, id, s1.fillAt(d1, j, id), s2.fillAt(d2, j, id), s3.fillAt(d3, j, id))
+	}
 }
 
 // Get3 returns copies of id's components of types T1, T2, T3. It returns
@@ -828,6 +1302,190 @@ func BulkAddComponent4[T1, T2, T3, T4 any](s Storages, ids []EntityID, c1 []T1, 
 		s4.insertMany(ids, c4)
 	}
 	return nil
+}
+
+// BulkNewEntity4 creates n entities with components of types T1, T2, T3, T4
+// made in place, and appends their ids to dst: it returns the extended
+// slice, or dst as it was with an error. Every component starts as its
+// type's zero value; then, unless fill is nil, fill is called once per
+// entity, in creation order, with i (0 … n-1), the entity's id and
+// pointers to its components, to set them. It is the bulk form of
+// [AddEntity4] for components made as the entities are, with nothing
+// copied from slices ([BulkAddEntity4] takes slices); with room in dst
+// for the ids, it allocates nothing for them.
+//
+// The pointers are valid during that call of fill only: do not keep
+// them. If two types are the same, their pointers point to the same
+// component. Through a [*World], the world is borrowed for the whole
+// call, fill included: fill must not call the world (those calls fail
+// with a [*BorrowError], or panic with it when they return no error).
+// Through an [AllStoragesViewMut], fill may make calls through it as the
+// fn of [Each4] may: those that would add or remove a component of types
+// T1, T2, T3, T4 (or of a type packed in a group with one) return an error wrapping
+// [ErrIterating], and entities fill deletes keep their components until
+// the call returns.
+//
+// If fill panics, the panic reaches the caller once the world is given
+// back: the n entities exist, with the components fill did not set still
+// zero, and their ids are in dst's array past len(dst) when it had room
+// for them.
+//
+// A negative n returns an error wrapping [ErrNegativeCount]. Where a type
+// tracks insertion, its components count as inserted by this call; fill's
+// writes mark nothing more. With 65,536 entities or more, the storages are
+// grown at once on the worker pool, as [BulkAddEntity4] does; fill is
+// called on the caller's goroutine either way.
+func BulkNewEntity4[T1, T2, T3, T4 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3, c4 *T4)) ([]EntityID, error) {
+	const op = "BulkNewEntity4"
+	if n < 0 {
+		return dst, negativeCount(op, n)
+	}
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return dst, err
+	}
+	defer endWrite(w, locked)
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	if w.eaching != 0 && n != 0 {
+		if err := refuseAdd(op, true, nil, s1, s2, s3, s4); err != nil {
+			return dst, err
+		}
+	}
+	all := w.ents.createMany(dst, n)
+	ids := all[len(dst):]
+	base := [...]int{len(s1.dense), len(s2.dense), len(s3.dense), len(s4.dense)}
+	run := len(ids) != 0 && (s1.continuesIdent(ids[0]) || s2.continuesIdent(ids[0]) || s3.continuesIdent(ids[0]) || s4.continuesIdent(ids[0])) && consecutive(ids)
+	if bulkParallel(len(ids), s1, s2, s3, s4) {
+		inParallel(4, func(i int) {
+			switch i {
+			case 0:
+				s1.zeroMany(ids, run)
+			case 1:
+				s2.zeroMany(ids, run)
+			case 2:
+				s3.zeroMany(ids, run)
+			case 3:
+				s4.zeroMany(ids, run)
+			}
+		})
+	} else {
+		s1.zeroMany(ids, run)
+		s2.zeroMany(ids, run)
+		s3.zeroMany(ids, run)
+		s4.zeroMany(ids, run)
+	}
+	if fill != nil && n != 0 {
+		fill4(w, locked, ids, base, fill, s1, s2, s3, s4)
+	}
+	return all, nil
+}
+
+// BulkFillComponent4 gives each entity ids[i] components of types T1, T2, T3, T4
+// made in place, replacing any it had of the same types. Every
+// component starts as its type's zero value; then, unless fill is nil,
+// fill is called once per id, in order, with i, ids[i] and pointers to its
+// components, to set them. It is [BulkAddComponent4] without the component
+// slices: one borrow, one lookup per type and one pass over each
+// storage, and nothing copied.
+//
+// Every id must be alive; otherwise it returns a [*BulkError] naming the
+// first id that is not and its position in ids (it wraps an
+// [*EntityError]), and changes nothing. An id given more than once has
+// its components zeroed once and is filled once per occurrence, in order,
+// through the same pointers: the last call's writes win. It reads ids
+// from a copy, so they may be a storage's memory (a View's [View.IDs],
+// kept after the View's release).
+//
+// The pointers, and what fill may call, follow [BulkNewEntity4]'s rules.
+// If fill panics, the panic reaches the caller once the world is given
+// back: every id has its components, those fill did not set zero. Where a
+// type tracks insertion or modification, its components count as
+// inserted (new) or modified (replaced) by this call, as with
+// [BulkAddComponent4]; fill's writes mark nothing more.
+func BulkFillComponent4[T1, T2, T3, T4 any](s Storages, ids []EntityID, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3, c4 *T4)) error {
+	const op = "BulkFillComponent4"
+	w, locked, ids, err := beginBulkWrite(s, ids, true)
+	if err != nil {
+		return err
+	}
+	defer endWrite(w, locked)
+	if err := w.ents.checkAlive(op, ids); err != nil {
+		return err
+	}
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	if w.eaching != 0 {
+		if err := refuseAdd(op, false, ids, s1, s2, s3, s4); err != nil {
+			return err
+		}
+	}
+	base := [...]int{len(s1.dense), len(s2.dense), len(s3.dense), len(s4.dense)}
+	run := len(ids) != 0 && (s1.continuesIdent(ids[0]) || s2.continuesIdent(ids[0]) || s3.continuesIdent(ids[0]) || s4.continuesIdent(ids[0])) && consecutive(ids)
+	if bulkParallel(len(ids), s1, s2, s3, s4) {
+		inParallel(4, func(i int) {
+			switch i {
+			case 0:
+				s1.zeroMany(ids, run)
+			case 1:
+				s2.zeroMany(ids, run)
+			case 2:
+				s3.zeroMany(ids, run)
+			case 3:
+				s4.zeroMany(ids, run)
+			}
+		})
+	} else {
+		s1.zeroMany(ids, run)
+		s2.zeroMany(ids, run)
+		s3.zeroMany(ids, run)
+		s4.zeroMany(ids, run)
+	}
+	if fill != nil && len(ids) != 0 {
+		fill4(w, locked, ids, base, fill, s1, s2, s3, s4)
+	}
+	return nil
+}
+
+// fill4 calls fill with each of ids in turn and pointers to its
+// components, which zeroMany made from position base[k-1] of storage k
+// on: by position when every storage holds them in a span (spanOf),
+// otherwise looked up by id from a copy of ids. Through an AllStoragesViewMut (not locked), the storages count as
+// walked while fill runs, and the world's id scratch memory is the
+// loop's (see fill.go).
+func fill4[T1, T2, T3, T4 any](w *World, locked bool, ids []EntityID, base [4]int, fill func(int, EntityID, *T1, *T2, *T3, *T4), s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3], s4 *sparseSet[T4]) {
+	d1 := s1.spanOf(base[0], len(ids))
+	d2 := s2.spanOf(base[1], len(ids))
+	d3 := s3.spanOf(base[2], len(ids))
+	d4 := s4.spanOf(base[3], len(ids))
+	spans := d1 != nil && d2 != nil && d3 != nil && d4 != nil
+	if !spans {
+		ids = w.ownIDs(ids)
+	}
+	if !locked {
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.pack}, {&s2.sparseIndex, s2.pack}, {&s3.sparseIndex, s3.pack}, {&s4.sparseIndex, s4.pack}}
+		w.beginEach(walked[:])
+		defer w.endEach(walked[:])
+		scratch := w.takeScratch()
+		defer w.giveScratch(scratch)
+	}
+	if spans {
+		d1 = d1[:len(ids)]
+		d2 = d2[:len(ids)]
+		d3 = d3[:len(ids)]
+		d4 = d4[:len(ids)]
+		for j, id := range ids {
+			fill(j, id, &d1[j], &d2[j], &d3[j], &d4[j])
+		}
+		return
+	}
+	for j, id := range ids {
+		fill(j, id, s1.fillAt(d1, j, id), s2.fillAt(d2, j, id), s3.fillAt(d3, j, id), s4.fillAt(d4, j, id))
+	}
 }
 
 // Get4 returns copies of id's components of types T1, T2, T3, T4. It returns
@@ -1125,6 +1783,200 @@ func BulkAddComponent5[T1, T2, T3, T4, T5 any](s Storages, ids []EntityID, c1 []
 		s5.insertMany(ids, c5)
 	}
 	return nil
+}
+
+// BulkNewEntity5 creates n entities with components of types T1, T2, T3, T4, T5
+// made in place, and appends their ids to dst: it returns the extended
+// slice, or dst as it was with an error. Every component starts as its
+// type's zero value; then, unless fill is nil, fill is called once per
+// entity, in creation order, with i (0 … n-1), the entity's id and
+// pointers to its components, to set them. It is the bulk form of
+// [AddEntity5] for components made as the entities are, with nothing
+// copied from slices ([BulkAddEntity5] takes slices); with room in dst
+// for the ids, it allocates nothing for them.
+//
+// The pointers are valid during that call of fill only: do not keep
+// them. If two types are the same, their pointers point to the same
+// component. Through a [*World], the world is borrowed for the whole
+// call, fill included: fill must not call the world (those calls fail
+// with a [*BorrowError], or panic with it when they return no error).
+// Through an [AllStoragesViewMut], fill may make calls through it as the
+// fn of [Each5] may: those that would add or remove a component of types
+// T1, T2, T3, T4, T5 (or of a type packed in a group with one) return an error wrapping
+// [ErrIterating], and entities fill deletes keep their components until
+// the call returns.
+//
+// If fill panics, the panic reaches the caller once the world is given
+// back: the n entities exist, with the components fill did not set still
+// zero, and their ids are in dst's array past len(dst) when it had room
+// for them.
+//
+// A negative n returns an error wrapping [ErrNegativeCount]. Where a type
+// tracks insertion, its components count as inserted by this call; fill's
+// writes mark nothing more. With 65,536 entities or more, the storages are
+// grown at once on the worker pool, as [BulkAddEntity5] does; fill is
+// called on the caller's goroutine either way.
+func BulkNewEntity5[T1, T2, T3, T4, T5 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3, c4 *T4, c5 *T5)) ([]EntityID, error) {
+	const op = "BulkNewEntity5"
+	if n < 0 {
+		return dst, negativeCount(op, n)
+	}
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return dst, err
+	}
+	defer endWrite(w, locked)
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	if w.eaching != 0 && n != 0 {
+		if err := refuseAdd(op, true, nil, s1, s2, s3, s4, s5); err != nil {
+			return dst, err
+		}
+	}
+	all := w.ents.createMany(dst, n)
+	ids := all[len(dst):]
+	base := [...]int{len(s1.dense), len(s2.dense), len(s3.dense), len(s4.dense), len(s5.dense)}
+	run := len(ids) != 0 && (s1.continuesIdent(ids[0]) || s2.continuesIdent(ids[0]) || s3.continuesIdent(ids[0]) || s4.continuesIdent(ids[0]) || s5.continuesIdent(ids[0])) && consecutive(ids)
+	if bulkParallel(len(ids), s1, s2, s3, s4, s5) {
+		inParallel(5, func(i int) {
+			switch i {
+			case 0:
+				s1.zeroMany(ids, run)
+			case 1:
+				s2.zeroMany(ids, run)
+			case 2:
+				s3.zeroMany(ids, run)
+			case 3:
+				s4.zeroMany(ids, run)
+			case 4:
+				s5.zeroMany(ids, run)
+			}
+		})
+	} else {
+		s1.zeroMany(ids, run)
+		s2.zeroMany(ids, run)
+		s3.zeroMany(ids, run)
+		s4.zeroMany(ids, run)
+		s5.zeroMany(ids, run)
+	}
+	if fill != nil && n != 0 {
+		fill5(w, locked, ids, base, fill, s1, s2, s3, s4, s5)
+	}
+	return all, nil
+}
+
+// BulkFillComponent5 gives each entity ids[i] components of types T1, T2, T3, T4, T5
+// made in place, replacing any it had of the same types. Every
+// component starts as its type's zero value; then, unless fill is nil,
+// fill is called once per id, in order, with i, ids[i] and pointers to its
+// components, to set them. It is [BulkAddComponent5] without the component
+// slices: one borrow, one lookup per type and one pass over each
+// storage, and nothing copied.
+//
+// Every id must be alive; otherwise it returns a [*BulkError] naming the
+// first id that is not and its position in ids (it wraps an
+// [*EntityError]), and changes nothing. An id given more than once has
+// its components zeroed once and is filled once per occurrence, in order,
+// through the same pointers: the last call's writes win. It reads ids
+// from a copy, so they may be a storage's memory (a View's [View.IDs],
+// kept after the View's release).
+//
+// The pointers, and what fill may call, follow [BulkNewEntity5]'s rules.
+// If fill panics, the panic reaches the caller once the world is given
+// back: every id has its components, those fill did not set zero. Where a
+// type tracks insertion or modification, its components count as
+// inserted (new) or modified (replaced) by this call, as with
+// [BulkAddComponent5]; fill's writes mark nothing more.
+func BulkFillComponent5[T1, T2, T3, T4, T5 any](s Storages, ids []EntityID, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3, c4 *T4, c5 *T5)) error {
+	const op = "BulkFillComponent5"
+	w, locked, ids, err := beginBulkWrite(s, ids, true)
+	if err != nil {
+		return err
+	}
+	defer endWrite(w, locked)
+	if err := w.ents.checkAlive(op, ids); err != nil {
+		return err
+	}
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	if w.eaching != 0 {
+		if err := refuseAdd(op, false, ids, s1, s2, s3, s4, s5); err != nil {
+			return err
+		}
+	}
+	base := [...]int{len(s1.dense), len(s2.dense), len(s3.dense), len(s4.dense), len(s5.dense)}
+	run := len(ids) != 0 && (s1.continuesIdent(ids[0]) || s2.continuesIdent(ids[0]) || s3.continuesIdent(ids[0]) || s4.continuesIdent(ids[0]) || s5.continuesIdent(ids[0])) && consecutive(ids)
+	if bulkParallel(len(ids), s1, s2, s3, s4, s5) {
+		inParallel(5, func(i int) {
+			switch i {
+			case 0:
+				s1.zeroMany(ids, run)
+			case 1:
+				s2.zeroMany(ids, run)
+			case 2:
+				s3.zeroMany(ids, run)
+			case 3:
+				s4.zeroMany(ids, run)
+			case 4:
+				s5.zeroMany(ids, run)
+			}
+		})
+	} else {
+		s1.zeroMany(ids, run)
+		s2.zeroMany(ids, run)
+		s3.zeroMany(ids, run)
+		s4.zeroMany(ids, run)
+		s5.zeroMany(ids, run)
+	}
+	if fill != nil && len(ids) != 0 {
+		fill5(w, locked, ids, base, fill, s1, s2, s3, s4, s5)
+	}
+	return nil
+}
+
+// fill5 calls fill with each of ids in turn and pointers to its
+// components, which zeroMany made from position base[k-1] of storage k
+// on: by position when every storage holds them in a span (spanOf),
+// otherwise looked up by id from a copy of ids. Through an AllStoragesViewMut (not locked), the storages count as
+// walked while fill runs, and the world's id scratch memory is the
+// loop's (see fill.go).
+func fill5[T1, T2, T3, T4, T5 any](w *World, locked bool, ids []EntityID, base [5]int, fill func(int, EntityID, *T1, *T2, *T3, *T4, *T5), s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3], s4 *sparseSet[T4], s5 *sparseSet[T5]) {
+	d1 := s1.spanOf(base[0], len(ids))
+	d2 := s2.spanOf(base[1], len(ids))
+	d3 := s3.spanOf(base[2], len(ids))
+	d4 := s4.spanOf(base[3], len(ids))
+	d5 := s5.spanOf(base[4], len(ids))
+	spans := d1 != nil && d2 != nil && d3 != nil && d4 != nil && d5 != nil
+	if !spans {
+		ids = w.ownIDs(ids)
+	}
+	if !locked {
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.pack}, {&s2.sparseIndex, s2.pack}, {&s3.sparseIndex, s3.pack}, {&s4.sparseIndex, s4.pack}, {&s5.sparseIndex, s5.pack}}
+		w.beginEach(walked[:])
+		defer w.endEach(walked[:])
+		scratch := w.takeScratch()
+		defer w.giveScratch(scratch)
+	}
+	if spans {
+		d1 = d1[:len(ids)]
+		d2 = d2[:len(ids)]
+		d3 = d3[:len(ids)]
+		d4 = d4[:len(ids)]
+		d5 = d5[:len(ids)]
+		for j, id := range ids {
+			fill(j, id, &d1[j], &d2[j], &d3[j], &d4[j], &d5[j])
+		}
+		return
+	}
+	for j, id := range ids {
+		fill(j, id, s1.fillAt(d1, j, id), s2.fillAt(d2, j, id), s3.fillAt(d3, j, id), s4.fillAt(d4, j, id), s5.fillAt(d5, j, id))
+	}
 }
 
 // Get5 returns copies of id's components of types T1, T2, T3, T4, T5. It returns
@@ -1447,6 +2299,210 @@ func BulkAddComponent6[T1, T2, T3, T4, T5, T6 any](s Storages, ids []EntityID, c
 		s6.insertMany(ids, c6)
 	}
 	return nil
+}
+
+// BulkNewEntity6 creates n entities with components of types T1, T2, T3, T4, T5, T6
+// made in place, and appends their ids to dst: it returns the extended
+// slice, or dst as it was with an error. Every component starts as its
+// type's zero value; then, unless fill is nil, fill is called once per
+// entity, in creation order, with i (0 … n-1), the entity's id and
+// pointers to its components, to set them. It is the bulk form of
+// [AddEntity6] for components made as the entities are, with nothing
+// copied from slices ([BulkAddEntity6] takes slices); with room in dst
+// for the ids, it allocates nothing for them.
+//
+// The pointers are valid during that call of fill only: do not keep
+// them. If two types are the same, their pointers point to the same
+// component. Through a [*World], the world is borrowed for the whole
+// call, fill included: fill must not call the world (those calls fail
+// with a [*BorrowError], or panic with it when they return no error).
+// Through an [AllStoragesViewMut], fill may make calls through it as the
+// fn of [Each6] may: those that would add or remove a component of types
+// T1, T2, T3, T4, T5, T6 (or of a type packed in a group with one) return an error wrapping
+// [ErrIterating], and entities fill deletes keep their components until
+// the call returns.
+//
+// If fill panics, the panic reaches the caller once the world is given
+// back: the n entities exist, with the components fill did not set still
+// zero, and their ids are in dst's array past len(dst) when it had room
+// for them.
+//
+// A negative n returns an error wrapping [ErrNegativeCount]. Where a type
+// tracks insertion, its components count as inserted by this call; fill's
+// writes mark nothing more. With 65,536 entities or more, the storages are
+// grown at once on the worker pool, as [BulkAddEntity6] does; fill is
+// called on the caller's goroutine either way.
+func BulkNewEntity6[T1, T2, T3, T4, T5, T6 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3, c4 *T4, c5 *T5, c6 *T6)) ([]EntityID, error) {
+	const op = "BulkNewEntity6"
+	if n < 0 {
+		return dst, negativeCount(op, n)
+	}
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return dst, err
+	}
+	defer endWrite(w, locked)
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	s6 := storageFor[T6](w)
+	if w.eaching != 0 && n != 0 {
+		if err := refuseAdd(op, true, nil, s1, s2, s3, s4, s5, s6); err != nil {
+			return dst, err
+		}
+	}
+	all := w.ents.createMany(dst, n)
+	ids := all[len(dst):]
+	base := [...]int{len(s1.dense), len(s2.dense), len(s3.dense), len(s4.dense), len(s5.dense), len(s6.dense)}
+	run := len(ids) != 0 && (s1.continuesIdent(ids[0]) || s2.continuesIdent(ids[0]) || s3.continuesIdent(ids[0]) || s4.continuesIdent(ids[0]) || s5.continuesIdent(ids[0]) || s6.continuesIdent(ids[0])) && consecutive(ids)
+	if bulkParallel(len(ids), s1, s2, s3, s4, s5, s6) {
+		inParallel(6, func(i int) {
+			switch i {
+			case 0:
+				s1.zeroMany(ids, run)
+			case 1:
+				s2.zeroMany(ids, run)
+			case 2:
+				s3.zeroMany(ids, run)
+			case 3:
+				s4.zeroMany(ids, run)
+			case 4:
+				s5.zeroMany(ids, run)
+			case 5:
+				s6.zeroMany(ids, run)
+			}
+		})
+	} else {
+		s1.zeroMany(ids, run)
+		s2.zeroMany(ids, run)
+		s3.zeroMany(ids, run)
+		s4.zeroMany(ids, run)
+		s5.zeroMany(ids, run)
+		s6.zeroMany(ids, run)
+	}
+	if fill != nil && n != 0 {
+		fill6(w, locked, ids, base, fill, s1, s2, s3, s4, s5, s6)
+	}
+	return all, nil
+}
+
+// BulkFillComponent6 gives each entity ids[i] components of types T1, T2, T3, T4, T5, T6
+// made in place, replacing any it had of the same types. Every
+// component starts as its type's zero value; then, unless fill is nil,
+// fill is called once per id, in order, with i, ids[i] and pointers to its
+// components, to set them. It is [BulkAddComponent6] without the component
+// slices: one borrow, one lookup per type and one pass over each
+// storage, and nothing copied.
+//
+// Every id must be alive; otherwise it returns a [*BulkError] naming the
+// first id that is not and its position in ids (it wraps an
+// [*EntityError]), and changes nothing. An id given more than once has
+// its components zeroed once and is filled once per occurrence, in order,
+// through the same pointers: the last call's writes win. It reads ids
+// from a copy, so they may be a storage's memory (a View's [View.IDs],
+// kept after the View's release).
+//
+// The pointers, and what fill may call, follow [BulkNewEntity6]'s rules.
+// If fill panics, the panic reaches the caller once the world is given
+// back: every id has its components, those fill did not set zero. Where a
+// type tracks insertion or modification, its components count as
+// inserted (new) or modified (replaced) by this call, as with
+// [BulkAddComponent6]; fill's writes mark nothing more.
+func BulkFillComponent6[T1, T2, T3, T4, T5, T6 any](s Storages, ids []EntityID, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3, c4 *T4, c5 *T5, c6 *T6)) error {
+	const op = "BulkFillComponent6"
+	w, locked, ids, err := beginBulkWrite(s, ids, true)
+	if err != nil {
+		return err
+	}
+	defer endWrite(w, locked)
+	if err := w.ents.checkAlive(op, ids); err != nil {
+		return err
+	}
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	s6 := storageFor[T6](w)
+	if w.eaching != 0 {
+		if err := refuseAdd(op, false, ids, s1, s2, s3, s4, s5, s6); err != nil {
+			return err
+		}
+	}
+	base := [...]int{len(s1.dense), len(s2.dense), len(s3.dense), len(s4.dense), len(s5.dense), len(s6.dense)}
+	run := len(ids) != 0 && (s1.continuesIdent(ids[0]) || s2.continuesIdent(ids[0]) || s3.continuesIdent(ids[0]) || s4.continuesIdent(ids[0]) || s5.continuesIdent(ids[0]) || s6.continuesIdent(ids[0])) && consecutive(ids)
+	if bulkParallel(len(ids), s1, s2, s3, s4, s5, s6) {
+		inParallel(6, func(i int) {
+			switch i {
+			case 0:
+				s1.zeroMany(ids, run)
+			case 1:
+				s2.zeroMany(ids, run)
+			case 2:
+				s3.zeroMany(ids, run)
+			case 3:
+				s4.zeroMany(ids, run)
+			case 4:
+				s5.zeroMany(ids, run)
+			case 5:
+				s6.zeroMany(ids, run)
+			}
+		})
+	} else {
+		s1.zeroMany(ids, run)
+		s2.zeroMany(ids, run)
+		s3.zeroMany(ids, run)
+		s4.zeroMany(ids, run)
+		s5.zeroMany(ids, run)
+		s6.zeroMany(ids, run)
+	}
+	if fill != nil && len(ids) != 0 {
+		fill6(w, locked, ids, base, fill, s1, s2, s3, s4, s5, s6)
+	}
+	return nil
+}
+
+// fill6 calls fill with each of ids in turn and pointers to its
+// components, which zeroMany made from position base[k-1] of storage k
+// on: by position when every storage holds them in a span (spanOf),
+// otherwise looked up by id from a copy of ids. Through an AllStoragesViewMut (not locked), the storages count as
+// walked while fill runs, and the world's id scratch memory is the
+// loop's (see fill.go).
+func fill6[T1, T2, T3, T4, T5, T6 any](w *World, locked bool, ids []EntityID, base [6]int, fill func(int, EntityID, *T1, *T2, *T3, *T4, *T5, *T6), s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3], s4 *sparseSet[T4], s5 *sparseSet[T5], s6 *sparseSet[T6]) {
+	d1 := s1.spanOf(base[0], len(ids))
+	d2 := s2.spanOf(base[1], len(ids))
+	d3 := s3.spanOf(base[2], len(ids))
+	d4 := s4.spanOf(base[3], len(ids))
+	d5 := s5.spanOf(base[4], len(ids))
+	d6 := s6.spanOf(base[5], len(ids))
+	spans := d1 != nil && d2 != nil && d3 != nil && d4 != nil && d5 != nil && d6 != nil
+	if !spans {
+		ids = w.ownIDs(ids)
+	}
+	if !locked {
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.pack}, {&s2.sparseIndex, s2.pack}, {&s3.sparseIndex, s3.pack}, {&s4.sparseIndex, s4.pack}, {&s5.sparseIndex, s5.pack}, {&s6.sparseIndex, s6.pack}}
+		w.beginEach(walked[:])
+		defer w.endEach(walked[:])
+		scratch := w.takeScratch()
+		defer w.giveScratch(scratch)
+	}
+	if spans {
+		d1 = d1[:len(ids)]
+		d2 = d2[:len(ids)]
+		d3 = d3[:len(ids)]
+		d4 = d4[:len(ids)]
+		d5 = d5[:len(ids)]
+		d6 = d6[:len(ids)]
+		for j, id := range ids {
+			fill(j, id, &d1[j], &d2[j], &d3[j], &d4[j], &d5[j], &d6[j])
+		}
+		return
+	}
+	for j, id := range ids {
+		fill(j, id, s1.fillAt(d1, j, id), s2.fillAt(d2, j, id), s3.fillAt(d3, j, id), s4.fillAt(d4, j, id), s5.fillAt(d5, j, id), s6.fillAt(d6, j, id))
+	}
 }
 
 // Get6 returns copies of id's components of types T1, T2, T3, T4, T5, T6. It returns
@@ -1794,6 +2850,220 @@ func BulkAddComponent7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, ids []EntityI
 		s7.insertMany(ids, c7)
 	}
 	return nil
+}
+
+// BulkNewEntity7 creates n entities with components of types T1, T2, T3, T4, T5, T6, T7
+// made in place, and appends their ids to dst: it returns the extended
+// slice, or dst as it was with an error. Every component starts as its
+// type's zero value; then, unless fill is nil, fill is called once per
+// entity, in creation order, with i (0 … n-1), the entity's id and
+// pointers to its components, to set them. It is the bulk form of
+// [AddEntity7] for components made as the entities are, with nothing
+// copied from slices ([BulkAddEntity7] takes slices); with room in dst
+// for the ids, it allocates nothing for them.
+//
+// The pointers are valid during that call of fill only: do not keep
+// them. If two types are the same, their pointers point to the same
+// component. Through a [*World], the world is borrowed for the whole
+// call, fill included: fill must not call the world (those calls fail
+// with a [*BorrowError], or panic with it when they return no error).
+// Through an [AllStoragesViewMut], fill may make calls through it as the
+// fn of [Each7] may: those that would add or remove a component of types
+// T1, T2, T3, T4, T5, T6, T7 (or of a type packed in a group with one) return an error wrapping
+// [ErrIterating], and entities fill deletes keep their components until
+// the call returns.
+//
+// If fill panics, the panic reaches the caller once the world is given
+// back: the n entities exist, with the components fill did not set still
+// zero, and their ids are in dst's array past len(dst) when it had room
+// for them.
+//
+// A negative n returns an error wrapping [ErrNegativeCount]. Where a type
+// tracks insertion, its components count as inserted by this call; fill's
+// writes mark nothing more. With 65,536 entities or more, the storages are
+// grown at once on the worker pool, as [BulkAddEntity7] does; fill is
+// called on the caller's goroutine either way.
+func BulkNewEntity7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3, c4 *T4, c5 *T5, c6 *T6, c7 *T7)) ([]EntityID, error) {
+	const op = "BulkNewEntity7"
+	if n < 0 {
+		return dst, negativeCount(op, n)
+	}
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return dst, err
+	}
+	defer endWrite(w, locked)
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	s6 := storageFor[T6](w)
+	s7 := storageFor[T7](w)
+	if w.eaching != 0 && n != 0 {
+		if err := refuseAdd(op, true, nil, s1, s2, s3, s4, s5, s6, s7); err != nil {
+			return dst, err
+		}
+	}
+	all := w.ents.createMany(dst, n)
+	ids := all[len(dst):]
+	base := [...]int{len(s1.dense), len(s2.dense), len(s3.dense), len(s4.dense), len(s5.dense), len(s6.dense), len(s7.dense)}
+	run := len(ids) != 0 && (s1.continuesIdent(ids[0]) || s2.continuesIdent(ids[0]) || s3.continuesIdent(ids[0]) || s4.continuesIdent(ids[0]) || s5.continuesIdent(ids[0]) || s6.continuesIdent(ids[0]) || s7.continuesIdent(ids[0])) && consecutive(ids)
+	if bulkParallel(len(ids), s1, s2, s3, s4, s5, s6, s7) {
+		inParallel(7, func(i int) {
+			switch i {
+			case 0:
+				s1.zeroMany(ids, run)
+			case 1:
+				s2.zeroMany(ids, run)
+			case 2:
+				s3.zeroMany(ids, run)
+			case 3:
+				s4.zeroMany(ids, run)
+			case 4:
+				s5.zeroMany(ids, run)
+			case 5:
+				s6.zeroMany(ids, run)
+			case 6:
+				s7.zeroMany(ids, run)
+			}
+		})
+	} else {
+		s1.zeroMany(ids, run)
+		s2.zeroMany(ids, run)
+		s3.zeroMany(ids, run)
+		s4.zeroMany(ids, run)
+		s5.zeroMany(ids, run)
+		s6.zeroMany(ids, run)
+		s7.zeroMany(ids, run)
+	}
+	if fill != nil && n != 0 {
+		fill7(w, locked, ids, base, fill, s1, s2, s3, s4, s5, s6, s7)
+	}
+	return all, nil
+}
+
+// BulkFillComponent7 gives each entity ids[i] components of types T1, T2, T3, T4, T5, T6, T7
+// made in place, replacing any it had of the same types. Every
+// component starts as its type's zero value; then, unless fill is nil,
+// fill is called once per id, in order, with i, ids[i] and pointers to its
+// components, to set them. It is [BulkAddComponent7] without the component
+// slices: one borrow, one lookup per type and one pass over each
+// storage, and nothing copied.
+//
+// Every id must be alive; otherwise it returns a [*BulkError] naming the
+// first id that is not and its position in ids (it wraps an
+// [*EntityError]), and changes nothing. An id given more than once has
+// its components zeroed once and is filled once per occurrence, in order,
+// through the same pointers: the last call's writes win. It reads ids
+// from a copy, so they may be a storage's memory (a View's [View.IDs],
+// kept after the View's release).
+//
+// The pointers, and what fill may call, follow [BulkNewEntity7]'s rules.
+// If fill panics, the panic reaches the caller once the world is given
+// back: every id has its components, those fill did not set zero. Where a
+// type tracks insertion or modification, its components count as
+// inserted (new) or modified (replaced) by this call, as with
+// [BulkAddComponent7]; fill's writes mark nothing more.
+func BulkFillComponent7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, ids []EntityID, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3, c4 *T4, c5 *T5, c6 *T6, c7 *T7)) error {
+	const op = "BulkFillComponent7"
+	w, locked, ids, err := beginBulkWrite(s, ids, true)
+	if err != nil {
+		return err
+	}
+	defer endWrite(w, locked)
+	if err := w.ents.checkAlive(op, ids); err != nil {
+		return err
+	}
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	s6 := storageFor[T6](w)
+	s7 := storageFor[T7](w)
+	if w.eaching != 0 {
+		if err := refuseAdd(op, false, ids, s1, s2, s3, s4, s5, s6, s7); err != nil {
+			return err
+		}
+	}
+	base := [...]int{len(s1.dense), len(s2.dense), len(s3.dense), len(s4.dense), len(s5.dense), len(s6.dense), len(s7.dense)}
+	run := len(ids) != 0 && (s1.continuesIdent(ids[0]) || s2.continuesIdent(ids[0]) || s3.continuesIdent(ids[0]) || s4.continuesIdent(ids[0]) || s5.continuesIdent(ids[0]) || s6.continuesIdent(ids[0]) || s7.continuesIdent(ids[0])) && consecutive(ids)
+	if bulkParallel(len(ids), s1, s2, s3, s4, s5, s6, s7) {
+		inParallel(7, func(i int) {
+			switch i {
+			case 0:
+				s1.zeroMany(ids, run)
+			case 1:
+				s2.zeroMany(ids, run)
+			case 2:
+				s3.zeroMany(ids, run)
+			case 3:
+				s4.zeroMany(ids, run)
+			case 4:
+				s5.zeroMany(ids, run)
+			case 5:
+				s6.zeroMany(ids, run)
+			case 6:
+				s7.zeroMany(ids, run)
+			}
+		})
+	} else {
+		s1.zeroMany(ids, run)
+		s2.zeroMany(ids, run)
+		s3.zeroMany(ids, run)
+		s4.zeroMany(ids, run)
+		s5.zeroMany(ids, run)
+		s6.zeroMany(ids, run)
+		s7.zeroMany(ids, run)
+	}
+	if fill != nil && len(ids) != 0 {
+		fill7(w, locked, ids, base, fill, s1, s2, s3, s4, s5, s6, s7)
+	}
+	return nil
+}
+
+// fill7 calls fill with each of ids in turn and pointers to its
+// components, which zeroMany made from position base[k-1] of storage k
+// on: by position when every storage holds them in a span (spanOf),
+// otherwise looked up by id from a copy of ids. Through an AllStoragesViewMut (not locked), the storages count as
+// walked while fill runs, and the world's id scratch memory is the
+// loop's (see fill.go).
+func fill7[T1, T2, T3, T4, T5, T6, T7 any](w *World, locked bool, ids []EntityID, base [7]int, fill func(int, EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7), s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3], s4 *sparseSet[T4], s5 *sparseSet[T5], s6 *sparseSet[T6], s7 *sparseSet[T7]) {
+	d1 := s1.spanOf(base[0], len(ids))
+	d2 := s2.spanOf(base[1], len(ids))
+	d3 := s3.spanOf(base[2], len(ids))
+	d4 := s4.spanOf(base[3], len(ids))
+	d5 := s5.spanOf(base[4], len(ids))
+	d6 := s6.spanOf(base[5], len(ids))
+	d7 := s7.spanOf(base[6], len(ids))
+	spans := d1 != nil && d2 != nil && d3 != nil && d4 != nil && d5 != nil && d6 != nil && d7 != nil
+	if !spans {
+		ids = w.ownIDs(ids)
+	}
+	if !locked {
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.pack}, {&s2.sparseIndex, s2.pack}, {&s3.sparseIndex, s3.pack}, {&s4.sparseIndex, s4.pack}, {&s5.sparseIndex, s5.pack}, {&s6.sparseIndex, s6.pack}, {&s7.sparseIndex, s7.pack}}
+		w.beginEach(walked[:])
+		defer w.endEach(walked[:])
+		scratch := w.takeScratch()
+		defer w.giveScratch(scratch)
+	}
+	if spans {
+		d1 = d1[:len(ids)]
+		d2 = d2[:len(ids)]
+		d3 = d3[:len(ids)]
+		d4 = d4[:len(ids)]
+		d5 = d5[:len(ids)]
+		d6 = d6[:len(ids)]
+		d7 = d7[:len(ids)]
+		for j, id := range ids {
+			fill(j, id, &d1[j], &d2[j], &d3[j], &d4[j], &d5[j], &d6[j], &d7[j])
+		}
+		return
+	}
+	for j, id := range ids {
+		fill(j, id, s1.fillAt(d1, j, id), s2.fillAt(d2, j, id), s3.fillAt(d3, j, id), s4.fillAt(d4, j, id), s5.fillAt(d5, j, id), s6.fillAt(d6, j, id), s7.fillAt(d7, j, id))
+	}
 }
 
 // Get7 returns copies of id's components of types T1, T2, T3, T4, T5, T6, T7. It returns
@@ -2166,6 +3436,230 @@ func BulkAddComponent8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, ids []Ent
 		s8.insertMany(ids, c8)
 	}
 	return nil
+}
+
+// BulkNewEntity8 creates n entities with components of types T1, T2, T3, T4, T5, T6, T7, T8
+// made in place, and appends their ids to dst: it returns the extended
+// slice, or dst as it was with an error. Every component starts as its
+// type's zero value; then, unless fill is nil, fill is called once per
+// entity, in creation order, with i (0 … n-1), the entity's id and
+// pointers to its components, to set them. It is the bulk form of
+// [AddEntity8] for components made as the entities are, with nothing
+// copied from slices ([BulkAddEntity8] takes slices); with room in dst
+// for the ids, it allocates nothing for them.
+//
+// The pointers are valid during that call of fill only: do not keep
+// them. If two types are the same, their pointers point to the same
+// component. Through a [*World], the world is borrowed for the whole
+// call, fill included: fill must not call the world (those calls fail
+// with a [*BorrowError], or panic with it when they return no error).
+// Through an [AllStoragesViewMut], fill may make calls through it as the
+// fn of [Each8] may: those that would add or remove a component of types
+// T1, T2, T3, T4, T5, T6, T7, T8 (or of a type packed in a group with one) return an error wrapping
+// [ErrIterating], and entities fill deletes keep their components until
+// the call returns.
+//
+// If fill panics, the panic reaches the caller once the world is given
+// back: the n entities exist, with the components fill did not set still
+// zero, and their ids are in dst's array past len(dst) when it had room
+// for them.
+//
+// A negative n returns an error wrapping [ErrNegativeCount]. Where a type
+// tracks insertion, its components count as inserted by this call; fill's
+// writes mark nothing more. With 65,536 entities or more, the storages are
+// grown at once on the worker pool, as [BulkAddEntity8] does; fill is
+// called on the caller's goroutine either way.
+func BulkNewEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3, c4 *T4, c5 *T5, c6 *T6, c7 *T7, c8 *T8)) ([]EntityID, error) {
+	const op = "BulkNewEntity8"
+	if n < 0 {
+		return dst, negativeCount(op, n)
+	}
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return dst, err
+	}
+	defer endWrite(w, locked)
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	s6 := storageFor[T6](w)
+	s7 := storageFor[T7](w)
+	s8 := storageFor[T8](w)
+	if w.eaching != 0 && n != 0 {
+		if err := refuseAdd(op, true, nil, s1, s2, s3, s4, s5, s6, s7, s8); err != nil {
+			return dst, err
+		}
+	}
+	all := w.ents.createMany(dst, n)
+	ids := all[len(dst):]
+	base := [...]int{len(s1.dense), len(s2.dense), len(s3.dense), len(s4.dense), len(s5.dense), len(s6.dense), len(s7.dense), len(s8.dense)}
+	run := len(ids) != 0 && (s1.continuesIdent(ids[0]) || s2.continuesIdent(ids[0]) || s3.continuesIdent(ids[0]) || s4.continuesIdent(ids[0]) || s5.continuesIdent(ids[0]) || s6.continuesIdent(ids[0]) || s7.continuesIdent(ids[0]) || s8.continuesIdent(ids[0])) && consecutive(ids)
+	if bulkParallel(len(ids), s1, s2, s3, s4, s5, s6, s7, s8) {
+		inParallel(8, func(i int) {
+			switch i {
+			case 0:
+				s1.zeroMany(ids, run)
+			case 1:
+				s2.zeroMany(ids, run)
+			case 2:
+				s3.zeroMany(ids, run)
+			case 3:
+				s4.zeroMany(ids, run)
+			case 4:
+				s5.zeroMany(ids, run)
+			case 5:
+				s6.zeroMany(ids, run)
+			case 6:
+				s7.zeroMany(ids, run)
+			case 7:
+				s8.zeroMany(ids, run)
+			}
+		})
+	} else {
+		s1.zeroMany(ids, run)
+		s2.zeroMany(ids, run)
+		s3.zeroMany(ids, run)
+		s4.zeroMany(ids, run)
+		s5.zeroMany(ids, run)
+		s6.zeroMany(ids, run)
+		s7.zeroMany(ids, run)
+		s8.zeroMany(ids, run)
+	}
+	if fill != nil && n != 0 {
+		fill8(w, locked, ids, base, fill, s1, s2, s3, s4, s5, s6, s7, s8)
+	}
+	return all, nil
+}
+
+// BulkFillComponent8 gives each entity ids[i] components of types T1, T2, T3, T4, T5, T6, T7, T8
+// made in place, replacing any it had of the same types. Every
+// component starts as its type's zero value; then, unless fill is nil,
+// fill is called once per id, in order, with i, ids[i] and pointers to its
+// components, to set them. It is [BulkAddComponent8] without the component
+// slices: one borrow, one lookup per type and one pass over each
+// storage, and nothing copied.
+//
+// Every id must be alive; otherwise it returns a [*BulkError] naming the
+// first id that is not and its position in ids (it wraps an
+// [*EntityError]), and changes nothing. An id given more than once has
+// its components zeroed once and is filled once per occurrence, in order,
+// through the same pointers: the last call's writes win. It reads ids
+// from a copy, so they may be a storage's memory (a View's [View.IDs],
+// kept after the View's release).
+//
+// The pointers, and what fill may call, follow [BulkNewEntity8]'s rules.
+// If fill panics, the panic reaches the caller once the world is given
+// back: every id has its components, those fill did not set zero. Where a
+// type tracks insertion or modification, its components count as
+// inserted (new) or modified (replaced) by this call, as with
+// [BulkAddComponent8]; fill's writes mark nothing more.
+func BulkFillComponent8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, ids []EntityID, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3, c4 *T4, c5 *T5, c6 *T6, c7 *T7, c8 *T8)) error {
+	const op = "BulkFillComponent8"
+	w, locked, ids, err := beginBulkWrite(s, ids, true)
+	if err != nil {
+		return err
+	}
+	defer endWrite(w, locked)
+	if err := w.ents.checkAlive(op, ids); err != nil {
+		return err
+	}
+	s1 := storageFor[T1](w)
+	s2 := storageFor[T2](w)
+	s3 := storageFor[T3](w)
+	s4 := storageFor[T4](w)
+	s5 := storageFor[T5](w)
+	s6 := storageFor[T6](w)
+	s7 := storageFor[T7](w)
+	s8 := storageFor[T8](w)
+	if w.eaching != 0 {
+		if err := refuseAdd(op, false, ids, s1, s2, s3, s4, s5, s6, s7, s8); err != nil {
+			return err
+		}
+	}
+	base := [...]int{len(s1.dense), len(s2.dense), len(s3.dense), len(s4.dense), len(s5.dense), len(s6.dense), len(s7.dense), len(s8.dense)}
+	run := len(ids) != 0 && (s1.continuesIdent(ids[0]) || s2.continuesIdent(ids[0]) || s3.continuesIdent(ids[0]) || s4.continuesIdent(ids[0]) || s5.continuesIdent(ids[0]) || s6.continuesIdent(ids[0]) || s7.continuesIdent(ids[0]) || s8.continuesIdent(ids[0])) && consecutive(ids)
+	if bulkParallel(len(ids), s1, s2, s3, s4, s5, s6, s7, s8) {
+		inParallel(8, func(i int) {
+			switch i {
+			case 0:
+				s1.zeroMany(ids, run)
+			case 1:
+				s2.zeroMany(ids, run)
+			case 2:
+				s3.zeroMany(ids, run)
+			case 3:
+				s4.zeroMany(ids, run)
+			case 4:
+				s5.zeroMany(ids, run)
+			case 5:
+				s6.zeroMany(ids, run)
+			case 6:
+				s7.zeroMany(ids, run)
+			case 7:
+				s8.zeroMany(ids, run)
+			}
+		})
+	} else {
+		s1.zeroMany(ids, run)
+		s2.zeroMany(ids, run)
+		s3.zeroMany(ids, run)
+		s4.zeroMany(ids, run)
+		s5.zeroMany(ids, run)
+		s6.zeroMany(ids, run)
+		s7.zeroMany(ids, run)
+		s8.zeroMany(ids, run)
+	}
+	if fill != nil && len(ids) != 0 {
+		fill8(w, locked, ids, base, fill, s1, s2, s3, s4, s5, s6, s7, s8)
+	}
+	return nil
+}
+
+// fill8 calls fill with each of ids in turn and pointers to its
+// components, which zeroMany made from position base[k-1] of storage k
+// on: by position when every storage holds them in a span (spanOf),
+// otherwise looked up by id from a copy of ids. Through an AllStoragesViewMut (not locked), the storages count as
+// walked while fill runs, and the world's id scratch memory is the
+// loop's (see fill.go).
+func fill8[T1, T2, T3, T4, T5, T6, T7, T8 any](w *World, locked bool, ids []EntityID, base [8]int, fill func(int, EntityID, *T1, *T2, *T3, *T4, *T5, *T6, *T7, *T8), s1 *sparseSet[T1], s2 *sparseSet[T2], s3 *sparseSet[T3], s4 *sparseSet[T4], s5 *sparseSet[T5], s6 *sparseSet[T6], s7 *sparseSet[T7], s8 *sparseSet[T8]) {
+	d1 := s1.spanOf(base[0], len(ids))
+	d2 := s2.spanOf(base[1], len(ids))
+	d3 := s3.spanOf(base[2], len(ids))
+	d4 := s4.spanOf(base[3], len(ids))
+	d5 := s5.spanOf(base[4], len(ids))
+	d6 := s6.spanOf(base[5], len(ids))
+	d7 := s7.spanOf(base[6], len(ids))
+	d8 := s8.spanOf(base[7], len(ids))
+	spans := d1 != nil && d2 != nil && d3 != nil && d4 != nil && d5 != nil && d6 != nil && d7 != nil && d8 != nil
+	if !spans {
+		ids = w.ownIDs(ids)
+	}
+	if !locked {
+		walked := [...]walkedStore{{&s1.sparseIndex, s1.pack}, {&s2.sparseIndex, s2.pack}, {&s3.sparseIndex, s3.pack}, {&s4.sparseIndex, s4.pack}, {&s5.sparseIndex, s5.pack}, {&s6.sparseIndex, s6.pack}, {&s7.sparseIndex, s7.pack}, {&s8.sparseIndex, s8.pack}}
+		w.beginEach(walked[:])
+		defer w.endEach(walked[:])
+		scratch := w.takeScratch()
+		defer w.giveScratch(scratch)
+	}
+	if spans {
+		d1 = d1[:len(ids)]
+		d2 = d2[:len(ids)]
+		d3 = d3[:len(ids)]
+		d4 = d4[:len(ids)]
+		d5 = d5[:len(ids)]
+		d6 = d6[:len(ids)]
+		d7 = d7[:len(ids)]
+		d8 = d8[:len(ids)]
+		for j, id := range ids {
+			fill(j, id, &d1[j], &d2[j], &d3[j], &d4[j], &d5[j], &d6[j], &d7[j], &d8[j])
+		}
+		return
+	}
+	for j, id := range ids {
+		fill(j, id, s1.fillAt(d1, j, id), s2.fillAt(d2, j, id), s3.fillAt(d3, j, id), s4.fillAt(d4, j, id), s5.fillAt(d5, j, id), s6.fillAt(d6, j, id), s7.fillAt(d7, j, id), s8.fillAt(d8, j, id))
+	}
 }
 
 // Get8 returns copies of id's components of types T1, T2, T3, T4, T5, T6, T7, T8. It returns

@@ -28,6 +28,206 @@ func TestGenWorld1(t *testing.T) {
 	}
 }
 
+// TestGenFill1 checks BulkNewEntity1 and BulkFillComponent1 against
+// the model: through a World and through an AllStoragesViewMut, with and
+// without a group of the types, over types tracking nothing and types
+// tracking everything, one storage after the other and at once.
+func TestGenFill1(t *testing.T) {
+	for _, grouped := range []bool{false} {
+		for _, tracked := range []bool{false, true} {
+			for _, par := range []bool{false, true} {
+				t.Run(fmt.Sprintf("tracked=%v/grouped=%v/parallel=%v", tracked, grouped, par), func(t *testing.T) {
+					wfSuite1(t, grouped, tracked, par)
+				})
+			}
+		}
+	}
+}
+
+func wfSuite1(t *testing.T, grouped, tracked, par bool) {
+	m := newJgModel(t, jgSeed(1, 200), jgOps1(), tracked)
+	w := m.w
+	if par {
+		defer ecs.SetBulkParallelMin(4)()
+	}
+	m.populate(20, 0)
+	for range 6 { // free slots for the new entities to take
+		m.kill(m.rng.IntN(len(m.live)))
+	}
+	if tracked {
+		m.clearChanges()
+	}
+
+	// BulkNewEntity1: fill is called in creation order with zero
+	// components, and what it sets stays; the ids go after dst's.
+	c := m.anons(9)
+	dst := make([]ecs.EntityID, 1, 16)
+	dst[0] = ecs.EntityID(12345)
+	var calls []ecs.EntityID
+	got, err := ecs.BulkNewEntity1(w, dst, 9, func(i int, id ecs.EntityID, p1 *jgC1) {
+		if i != len(calls) {
+			t.Errorf("BulkNewEntity1: fill called with i = %d, want %d", i, len(calls))
+		}
+		calls = append(calls, id)
+		if *p1 != (jgC1{}) {
+			t.Errorf("BulkNewEntity1: %v's component 1 is %+v before fill sets it, want zero", id, *p1)
+		}
+		*p1 = jgC1(c[1][i])
+	})
+	jgMust(t, err)
+	if len(got) != 10 || got[0] != 12345 || &got[0] != &dst[0] || !slices.Equal(calls, got[1:]) {
+		t.Fatalf("BulkNewEntity1 to %v returns %v, fill saw %v; want dst extended in place by the 9 ids fill saw", dst, got, calls)
+	}
+	for i, id := range got[1:] {
+		m.born(id)
+		for k := 1; k <= 1; k++ {
+			m.record(id, k, c[k][i])
+		}
+	}
+	m.verify("BulkNewEntity1")
+	// A nil fill leaves zero components; n = 0 creates nothing.
+	got, err = ecs.BulkNewEntity1[jgC1](w, nil, 5, nil)
+	jgMust(t, err)
+	if len(got) != 5 {
+		t.Fatalf("BulkNewEntity1 with a nil fill returns %v, want 5 ids", got)
+	}
+	for _, id := range got {
+		m.born(id)
+		for k := 1; k <= 1; k++ {
+			m.record(id, k, jgVal{})
+		}
+	}
+	if got, err := ecs.BulkNewEntity1(w, dst[:1], 0, func(int, ecs.EntityID, *jgC1) {
+		t.Error("BulkNewEntity1 of no entity called fill")
+	}); err != nil || len(got) != 1 || &got[0] != &dst[0] {
+		t.Errorf("BulkNewEntity1 of no entity: %v, %v; want dst", got, err)
+	}
+	if got, err := ecs.BulkNewEntity1(w, dst[:1], -3, func(int, ecs.EntityID, *jgC1) {
+		t.Error("BulkNewEntity1 of -3 entities called fill")
+	}); !errors.Is(err, ecs.ErrNegativeCount) || !strings.Contains(fmt.Sprint(err), "BulkNewEntity1: n is negative (-3)") || len(got) != 1 {
+		t.Errorf("BulkNewEntity1 of -3 entities: %v, %v; want dst and an error wrapping ErrNegativeCount naming the call and n", got, err)
+	}
+	m.verify("BulkNewEntity1 with a nil fill, none and -3")
+
+	// BulkFillComponent1 over entities with some, all or none of the
+	// types, one given twice: each is zeroed once, then filled once per
+	// occurrence, in order, so the last values win.
+	var target []ecs.EntityID
+	for i := 0; i < len(m.live); i += 3 {
+		target = append(target, m.live[i])
+	}
+	target = append(target, target[0])
+	c = m.anons(len(target))
+	calls = calls[:0]
+	jgMust(t, ecs.BulkFillComponent1(w, target, func(i int, id ecs.EntityID, p1 *jgC1) {
+		if id != target[i] || i != len(calls) {
+			t.Errorf("BulkFillComponent1: fill called with %d, %v; want %d, %v", i, id, len(calls), target[i])
+		}
+		calls = append(calls, id)
+		var want jgVal // zero, or what the first occurrence's call set
+		if i == len(target)-1 {
+			want = c[1][0]
+		}
+		if *p1 != jgC1(want) {
+			t.Errorf("BulkFillComponent1: %v's component 1 is %+v before fill sets it, want %+v", id, *p1, want)
+		}
+		*p1 = jgC1(c[1][i])
+	}))
+	for i, id := range target {
+		for k := 1; k <= 1; k++ {
+			m.record(id, k, c[k][i])
+		}
+	}
+	m.verify("BulkFillComponent1")
+	jgMust(t, ecs.BulkFillComponent1[jgC1](w, target[:3], nil))
+	for _, id := range target[:3] {
+		for k := 1; k <= 1; k++ {
+			m.record(id, k, jgVal{})
+		}
+	}
+	if tracked {
+		m.checkChanges("BulkNewEntity1 and BulkFillComponent1")
+	}
+	// A dead id is refused, fill is not called, nothing changes.
+	dead := m.kill(1)
+	bad := slices.Insert(slices.Clone(target), 2, dead)
+	err = ecs.BulkFillComponent1(w, bad, func(int, ecs.EntityID, *jgC1) {
+		t.Error("BulkFillComponent1 with a dead id called fill")
+	})
+	var be *ecs.BulkError
+	if !errors.As(err, &be) || be.Index != 2 || be.Op != "BulkFillComponent1" || !errors.Is(err, ecs.ErrDeadEntity) {
+		t.Errorf("BulkFillComponent1 with a dead id at 2: %v, want a BulkError at 2", err)
+	}
+	m.verify("BulkFillComponent1 refused")
+
+	// Through an AllStoragesViewMut, fill may call through it, but not add
+	// components of the types it fills.
+	var (
+		idsA  []ecs.EntityID
+		cA    = m.anons(4)
+		cB    = m.anons(3)
+		other = m.live[:3]
+	)
+	jgMust(t, w.Run(func(all ecs.AllStoragesViewMut) error {
+		var err error
+		idsA, err = ecs.BulkNewEntity1(all, nil, 4, func(i int, id ecs.EntityID, p1 *jgC1) {
+			*p1 = jgC1(cA[1][i])
+			if g, err := ecs.Get[jgC1](all, id); err != nil || g != jgC1(cA[1][i]) {
+				t.Errorf("Get inside fill through an AllStoragesViewMut: %+v, %v; want %+v", g, err, cA[1][i])
+			}
+			_, err := ecs.AddEntity1(all, jgC1{})
+			if !errors.Is(err, ecs.ErrIterating) || !strings.Contains(err.Error(), "AddEntity1") {
+				t.Errorf("AddEntity1 inside fill: %v, want an error wrapping ErrIterating", err)
+			}
+		})
+		if err != nil {
+			return err
+		}
+		return ecs.BulkFillComponent1(all, other, func(i int, id ecs.EntityID, p1 *jgC1) {
+			*p1 = jgC1(cB[1][i])
+		})
+	}))
+	for i, id := range idsA {
+		m.born(id)
+		for k := 1; k <= 1; k++ {
+			m.record(id, k, cA[k][i])
+		}
+	}
+	for i, id := range other {
+		for k := 1; k <= 1; k++ {
+			m.record(id, k, cB[k][i])
+		}
+	}
+	m.verify("through an AllStoragesViewMut")
+	if tracked {
+		m.checkChanges("through an AllStoragesViewMut")
+	}
+
+	// With a view borrowed, or a nil world, both calls are refused and
+	// change nothing.
+	var v1 ecs.View[jgC1]
+	release := m.borrow(&v1)
+	errs := map[string]error{}
+	_, errs["BulkNewEntity1"] = ecs.BulkNewEntity1[jgC1](w, nil, 2, nil)
+	errs["BulkFillComponent1"] = ecs.BulkFillComponent1[jgC1](w, m.live[:2], nil)
+	release()
+	for name, err := range errs {
+		if !errors.Is(err, ecs.ErrBorrowConflict) {
+			t.Errorf("%s with a view borrowed: %v, want a borrow conflict", name, err)
+		}
+	}
+	for _, s := range []ecs.Storages{(*ecs.World)(nil), nil} {
+		_, errs["BulkNewEntity1"] = ecs.BulkNewEntity1[jgC1](s, nil, 2, nil)
+		errs["BulkFillComponent1"] = ecs.BulkFillComponent1[jgC1](s, m.live[:2], nil)
+		for name, err := range errs {
+			if !errors.Is(err, ecs.ErrNilWorld) {
+				t.Errorf("%s with the Storages %#v: %v, want an error wrapping ErrNilWorld", name, s, err)
+			}
+		}
+	}
+	m.verify("refused calls")
+}
+
 func wgSuite1(t *testing.T, grouped, tracked bool) {
 	m := newJgModel(t, jgSeed(1, 100), jgOps1(), tracked)
 	w := m.w
@@ -343,6 +543,221 @@ func TestGenWorld2(t *testing.T) {
 	for _, grouped := range []bool{false, true} {
 		t.Run(fmt.Sprintf("untracked/grouped=%v", grouped), func(t *testing.T) { wgSuite2(t, grouped, false) })
 		t.Run(fmt.Sprintf("tracked/grouped=%v", grouped), func(t *testing.T) { wgSuite2(t, grouped, true) })
+	}
+}
+
+// TestGenFill2 checks BulkNewEntity2 and BulkFillComponent2 against
+// the model: through a World and through an AllStoragesViewMut, with and
+// without a group of the types, over types tracking nothing and types
+// tracking everything, one storage after the other and at once.
+func TestGenFill2(t *testing.T) {
+	for _, grouped := range []bool{false, true} {
+		for _, tracked := range []bool{false, true} {
+			for _, par := range []bool{false, true} {
+				t.Run(fmt.Sprintf("tracked=%v/grouped=%v/parallel=%v", tracked, grouped, par), func(t *testing.T) {
+					wfSuite2(t, grouped, tracked, par)
+				})
+			}
+		}
+	}
+}
+
+func wfSuite2(t *testing.T, grouped, tracked, par bool) {
+	m := newJgModel(t, jgSeed(2, 200), jgOps2(), tracked)
+	w := m.w
+	if grouped {
+		jgMust(t, ecs.AddGroup2[jgC1, jgC2](w))
+	}
+	if par {
+		defer ecs.SetBulkParallelMin(4)()
+	}
+	m.populate(20, 0)
+	for range 6 { // free slots for the new entities to take
+		m.kill(m.rng.IntN(len(m.live)))
+	}
+	if tracked {
+		m.clearChanges()
+	}
+
+	// BulkNewEntity2: fill is called in creation order with zero
+	// components, and what it sets stays; the ids go after dst's.
+	c := m.anons(9)
+	dst := make([]ecs.EntityID, 1, 16)
+	dst[0] = ecs.EntityID(12345)
+	var calls []ecs.EntityID
+	got, err := ecs.BulkNewEntity2(w, dst, 9, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2) {
+		if i != len(calls) {
+			t.Errorf("BulkNewEntity2: fill called with i = %d, want %d", i, len(calls))
+		}
+		calls = append(calls, id)
+		if *p1 != (jgC1{}) {
+			t.Errorf("BulkNewEntity2: %v's component 1 is %+v before fill sets it, want zero", id, *p1)
+		}
+		*p1 = jgC1(c[1][i])
+		if *p2 != (jgC2{}) {
+			t.Errorf("BulkNewEntity2: %v's component 2 is %+v before fill sets it, want zero", id, *p2)
+		}
+		*p2 = jgC2(c[2][i])
+	})
+	jgMust(t, err)
+	if len(got) != 10 || got[0] != 12345 || &got[0] != &dst[0] || !slices.Equal(calls, got[1:]) {
+		t.Fatalf("BulkNewEntity2 to %v returns %v, fill saw %v; want dst extended in place by the 9 ids fill saw", dst, got, calls)
+	}
+	for i, id := range got[1:] {
+		m.born(id)
+		for k := 1; k <= 2; k++ {
+			m.record(id, k, c[k][i])
+		}
+	}
+	m.verify("BulkNewEntity2")
+	// A nil fill leaves zero components; n = 0 creates nothing.
+	got, err = ecs.BulkNewEntity2[jgC1, jgC2](w, nil, 5, nil)
+	jgMust(t, err)
+	if len(got) != 5 {
+		t.Fatalf("BulkNewEntity2 with a nil fill returns %v, want 5 ids", got)
+	}
+	for _, id := range got {
+		m.born(id)
+		for k := 1; k <= 2; k++ {
+			m.record(id, k, jgVal{})
+		}
+	}
+	if got, err := ecs.BulkNewEntity2(w, dst[:1], 0, func(int, ecs.EntityID, *jgC1, *jgC2) {
+		t.Error("BulkNewEntity2 of no entity called fill")
+	}); err != nil || len(got) != 1 || &got[0] != &dst[0] {
+		t.Errorf("BulkNewEntity2 of no entity: %v, %v; want dst", got, err)
+	}
+	if got, err := ecs.BulkNewEntity2(w, dst[:1], -3, func(int, ecs.EntityID, *jgC1, *jgC2) {
+		t.Error("BulkNewEntity2 of -3 entities called fill")
+	}); !errors.Is(err, ecs.ErrNegativeCount) || !strings.Contains(fmt.Sprint(err), "BulkNewEntity2: n is negative (-3)") || len(got) != 1 {
+		t.Errorf("BulkNewEntity2 of -3 entities: %v, %v; want dst and an error wrapping ErrNegativeCount naming the call and n", got, err)
+	}
+	m.verify("BulkNewEntity2 with a nil fill, none and -3")
+
+	// BulkFillComponent2 over entities with some, all or none of the
+	// types, one given twice: each is zeroed once, then filled once per
+	// occurrence, in order, so the last values win.
+	var target []ecs.EntityID
+	for i := 0; i < len(m.live); i += 3 {
+		target = append(target, m.live[i])
+	}
+	target = append(target, target[0])
+	c = m.anons(len(target))
+	calls = calls[:0]
+	jgMust(t, ecs.BulkFillComponent2(w, target, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2) {
+		if id != target[i] || i != len(calls) {
+			t.Errorf("BulkFillComponent2: fill called with %d, %v; want %d, %v", i, id, len(calls), target[i])
+		}
+		calls = append(calls, id)
+		var want jgVal // zero, or what the first occurrence's call set
+		if i == len(target)-1 {
+			want = c[1][0]
+		}
+		if *p1 != jgC1(want) {
+			t.Errorf("BulkFillComponent2: %v's component 1 is %+v before fill sets it, want %+v", id, *p1, want)
+		}
+		*p1 = jgC1(c[1][i])
+		*p2 = jgC2(c[2][i])
+	}))
+	for i, id := range target {
+		for k := 1; k <= 2; k++ {
+			m.record(id, k, c[k][i])
+		}
+	}
+	m.verify("BulkFillComponent2")
+	jgMust(t, ecs.BulkFillComponent2[jgC1, jgC2](w, target[:3], nil))
+	for _, id := range target[:3] {
+		for k := 1; k <= 2; k++ {
+			m.record(id, k, jgVal{})
+		}
+	}
+	if tracked {
+		m.checkChanges("BulkNewEntity2 and BulkFillComponent2")
+	}
+	// A dead id is refused, fill is not called, nothing changes.
+	dead := m.kill(1)
+	bad := slices.Insert(slices.Clone(target), 2, dead)
+	err = ecs.BulkFillComponent2(w, bad, func(int, ecs.EntityID, *jgC1, *jgC2) {
+		t.Error("BulkFillComponent2 with a dead id called fill")
+	})
+	var be *ecs.BulkError
+	if !errors.As(err, &be) || be.Index != 2 || be.Op != "BulkFillComponent2" || !errors.Is(err, ecs.ErrDeadEntity) {
+		t.Errorf("BulkFillComponent2 with a dead id at 2: %v, want a BulkError at 2", err)
+	}
+	m.verify("BulkFillComponent2 refused")
+
+	// Through an AllStoragesViewMut, fill may call through it, but not add
+	// components of the types it fills.
+	var (
+		idsA  []ecs.EntityID
+		cA    = m.anons(4)
+		cB    = m.anons(3)
+		other = m.live[:3]
+	)
+	jgMust(t, w.Run(func(all ecs.AllStoragesViewMut) error {
+		var err error
+		idsA, err = ecs.BulkNewEntity2(all, nil, 4, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2) {
+			*p1 = jgC1(cA[1][i])
+			*p2 = jgC2(cA[2][i])
+			if g, err := ecs.Get[jgC1](all, id); err != nil || g != jgC1(cA[1][i]) {
+				t.Errorf("Get inside fill through an AllStoragesViewMut: %+v, %v; want %+v", g, err, cA[1][i])
+			}
+			_, err := ecs.AddEntity1(all, jgC2{})
+			if !errors.Is(err, ecs.ErrIterating) || !strings.Contains(err.Error(), "AddEntity1") {
+				t.Errorf("AddEntity1 inside fill: %v, want an error wrapping ErrIterating", err)
+			}
+		})
+		if err != nil {
+			return err
+		}
+		return ecs.BulkFillComponent2(all, other, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2) {
+			*p1 = jgC1(cB[1][i])
+			*p2 = jgC2(cB[2][i])
+		})
+	}))
+	for i, id := range idsA {
+		m.born(id)
+		for k := 1; k <= 2; k++ {
+			m.record(id, k, cA[k][i])
+		}
+	}
+	for i, id := range other {
+		for k := 1; k <= 2; k++ {
+			m.record(id, k, cB[k][i])
+		}
+	}
+	m.verify("through an AllStoragesViewMut")
+	if tracked {
+		m.checkChanges("through an AllStoragesViewMut")
+	}
+
+	// With a view borrowed, or a nil world, both calls are refused and
+	// change nothing.
+	var v1 ecs.View[jgC1]
+	release := m.borrow(&v1)
+	errs := map[string]error{}
+	_, errs["BulkNewEntity2"] = ecs.BulkNewEntity2[jgC1, jgC2](w, nil, 2, nil)
+	errs["BulkFillComponent2"] = ecs.BulkFillComponent2[jgC1, jgC2](w, m.live[:2], nil)
+	release()
+	for name, err := range errs {
+		if !errors.Is(err, ecs.ErrBorrowConflict) {
+			t.Errorf("%s with a view borrowed: %v, want a borrow conflict", name, err)
+		}
+	}
+	for _, s := range []ecs.Storages{(*ecs.World)(nil), nil} {
+		_, errs["BulkNewEntity2"] = ecs.BulkNewEntity2[jgC1, jgC2](s, nil, 2, nil)
+		errs["BulkFillComponent2"] = ecs.BulkFillComponent2[jgC1, jgC2](s, m.live[:2], nil)
+		for name, err := range errs {
+			if !errors.Is(err, ecs.ErrNilWorld) {
+				t.Errorf("%s with the Storages %#v: %v, want an error wrapping ErrNilWorld", name, s, err)
+			}
+		}
+	}
+	m.verify("refused calls")
+	if grouped {
+		if n, ok, err := ecs.GroupLen[jgC1](w); n != len(m.want(2, false)) || !ok || err != nil {
+			t.Errorf("GroupLen = %d, %v, %v; want %d, true", n, ok, err, len(m.want(2, false)))
+		}
 	}
 }
 
@@ -757,6 +1172,228 @@ func TestGenWorld3(t *testing.T) {
 	for _, grouped := range []bool{false, true} {
 		t.Run(fmt.Sprintf("untracked/grouped=%v", grouped), func(t *testing.T) { wgSuite3(t, grouped, false) })
 		t.Run(fmt.Sprintf("tracked/grouped=%v", grouped), func(t *testing.T) { wgSuite3(t, grouped, true) })
+	}
+}
+
+// TestGenFill3 checks BulkNewEntity3 and BulkFillComponent3 against
+// the model: through a World and through an AllStoragesViewMut, with and
+// without a group of the types, over types tracking nothing and types
+// tracking everything, one storage after the other and at once.
+func TestGenFill3(t *testing.T) {
+	for _, grouped := range []bool{false, true} {
+		for _, tracked := range []bool{false, true} {
+			for _, par := range []bool{false, true} {
+				t.Run(fmt.Sprintf("tracked=%v/grouped=%v/parallel=%v", tracked, grouped, par), func(t *testing.T) {
+					wfSuite3(t, grouped, tracked, par)
+				})
+			}
+		}
+	}
+}
+
+func wfSuite3(t *testing.T, grouped, tracked, par bool) {
+	m := newJgModel(t, jgSeed(3, 200), jgOps3(), tracked)
+	w := m.w
+	if grouped {
+		jgMust(t, ecs.AddGroup3[jgC1, jgC2, jgC3](w))
+	}
+	if par {
+		defer ecs.SetBulkParallelMin(4)()
+	}
+	m.populate(20, 0)
+	for range 6 { // free slots for the new entities to take
+		m.kill(m.rng.IntN(len(m.live)))
+	}
+	if tracked {
+		m.clearChanges()
+	}
+
+	// BulkNewEntity3: fill is called in creation order with zero
+	// components, and what it sets stays; the ids go after dst's.
+	c := m.anons(9)
+	dst := make([]ecs.EntityID, 1, 16)
+	dst[0] = ecs.EntityID(12345)
+	var calls []ecs.EntityID
+	got, err := ecs.BulkNewEntity3(w, dst, 9, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3) {
+		if i != len(calls) {
+			t.Errorf("BulkNewEntity3: fill called with i = %d, want %d", i, len(calls))
+		}
+		calls = append(calls, id)
+		if *p1 != (jgC1{}) {
+			t.Errorf("BulkNewEntity3: %v's component 1 is %+v before fill sets it, want zero", id, *p1)
+		}
+		*p1 = jgC1(c[1][i])
+		if *p2 != (jgC2{}) {
+			t.Errorf("BulkNewEntity3: %v's component 2 is %+v before fill sets it, want zero", id, *p2)
+		}
+		*p2 = jgC2(c[2][i])
+		if *p3 != (jgC3{}) {
+			t.Errorf("BulkNewEntity3: %v's component 3 is %+v before fill sets it, want zero", id, *p3)
+		}
+		*p3 = jgC3(c[3][i])
+	})
+	jgMust(t, err)
+	if len(got) != 10 || got[0] != 12345 || &got[0] != &dst[0] || !slices.Equal(calls, got[1:]) {
+		t.Fatalf("BulkNewEntity3 to %v returns %v, fill saw %v; want dst extended in place by the 9 ids fill saw", dst, got, calls)
+	}
+	for i, id := range got[1:] {
+		m.born(id)
+		for k := 1; k <= 3; k++ {
+			m.record(id, k, c[k][i])
+		}
+	}
+	m.verify("BulkNewEntity3")
+	// A nil fill leaves zero components; n = 0 creates nothing.
+	got, err = ecs.BulkNewEntity3[jgC1, jgC2, jgC3](w, nil, 5, nil)
+	jgMust(t, err)
+	if len(got) != 5 {
+		t.Fatalf("BulkNewEntity3 with a nil fill returns %v, want 5 ids", got)
+	}
+	for _, id := range got {
+		m.born(id)
+		for k := 1; k <= 3; k++ {
+			m.record(id, k, jgVal{})
+		}
+	}
+	if got, err := ecs.BulkNewEntity3(w, dst[:1], 0, func(int, ecs.EntityID, *jgC1, *jgC2, *jgC3) {
+		t.Error("BulkNewEntity3 of no entity called fill")
+	}); err != nil || len(got) != 1 || &got[0] != &dst[0] {
+		t.Errorf("BulkNewEntity3 of no entity: %v, %v; want dst", got, err)
+	}
+	if got, err := ecs.BulkNewEntity3(w, dst[:1], -3, func(int, ecs.EntityID, *jgC1, *jgC2, *jgC3) {
+		t.Error("BulkNewEntity3 of -3 entities called fill")
+	}); !errors.Is(err, ecs.ErrNegativeCount) || !strings.Contains(fmt.Sprint(err), "BulkNewEntity3: n is negative (-3)") || len(got) != 1 {
+		t.Errorf("BulkNewEntity3 of -3 entities: %v, %v; want dst and an error wrapping ErrNegativeCount naming the call and n", got, err)
+	}
+	m.verify("BulkNewEntity3 with a nil fill, none and -3")
+
+	// BulkFillComponent3 over entities with some, all or none of the
+	// types, one given twice: each is zeroed once, then filled once per
+	// occurrence, in order, so the last values win.
+	var target []ecs.EntityID
+	for i := 0; i < len(m.live); i += 3 {
+		target = append(target, m.live[i])
+	}
+	target = append(target, target[0])
+	c = m.anons(len(target))
+	calls = calls[:0]
+	jgMust(t, ecs.BulkFillComponent3(w, target, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3) {
+		if id != target[i] || i != len(calls) {
+			t.Errorf("BulkFillComponent3: fill called with %d, %v; want %d, %v", i, id, len(calls), target[i])
+		}
+		calls = append(calls, id)
+		var want jgVal // zero, or what the first occurrence's call set
+		if i == len(target)-1 {
+			want = c[1][0]
+		}
+		if *p1 != jgC1(want) {
+			t.Errorf("BulkFillComponent3: %v's component 1 is %+v before fill sets it, want %+v", id, *p1, want)
+		}
+		*p1 = jgC1(c[1][i])
+		*p2 = jgC2(c[2][i])
+		*p3 = jgC3(c[3][i])
+	}))
+	for i, id := range target {
+		for k := 1; k <= 3; k++ {
+			m.record(id, k, c[k][i])
+		}
+	}
+	m.verify("BulkFillComponent3")
+	jgMust(t, ecs.BulkFillComponent3[jgC1, jgC2, jgC3](w, target[:3], nil))
+	for _, id := range target[:3] {
+		for k := 1; k <= 3; k++ {
+			m.record(id, k, jgVal{})
+		}
+	}
+	if tracked {
+		m.checkChanges("BulkNewEntity3 and BulkFillComponent3")
+	}
+	// A dead id is refused, fill is not called, nothing changes.
+	dead := m.kill(1)
+	bad := slices.Insert(slices.Clone(target), 2, dead)
+	err = ecs.BulkFillComponent3(w, bad, func(int, ecs.EntityID, *jgC1, *jgC2, *jgC3) {
+		t.Error("BulkFillComponent3 with a dead id called fill")
+	})
+	var be *ecs.BulkError
+	if !errors.As(err, &be) || be.Index != 2 || be.Op != "BulkFillComponent3" || !errors.Is(err, ecs.ErrDeadEntity) {
+		t.Errorf("BulkFillComponent3 with a dead id at 2: %v, want a BulkError at 2", err)
+	}
+	m.verify("BulkFillComponent3 refused")
+
+	// Through an AllStoragesViewMut, fill may call through it, but not add
+	// components of the types it fills.
+	var (
+		idsA  []ecs.EntityID
+		cA    = m.anons(4)
+		cB    = m.anons(3)
+		other = m.live[:3]
+	)
+	jgMust(t, w.Run(func(all ecs.AllStoragesViewMut) error {
+		var err error
+		idsA, err = ecs.BulkNewEntity3(all, nil, 4, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3) {
+			*p1 = jgC1(cA[1][i])
+			*p2 = jgC2(cA[2][i])
+			*p3 = jgC3(cA[3][i])
+			if g, err := ecs.Get[jgC1](all, id); err != nil || g != jgC1(cA[1][i]) {
+				t.Errorf("Get inside fill through an AllStoragesViewMut: %+v, %v; want %+v", g, err, cA[1][i])
+			}
+			_, err := ecs.AddEntity1(all, jgC3{})
+			if !errors.Is(err, ecs.ErrIterating) || !strings.Contains(err.Error(), "AddEntity1") {
+				t.Errorf("AddEntity1 inside fill: %v, want an error wrapping ErrIterating", err)
+			}
+		})
+		if err != nil {
+			return err
+		}
+		return ecs.BulkFillComponent3(all, other, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3) {
+			*p1 = jgC1(cB[1][i])
+			*p2 = jgC2(cB[2][i])
+			*p3 = jgC3(cB[3][i])
+		})
+	}))
+	for i, id := range idsA {
+		m.born(id)
+		for k := 1; k <= 3; k++ {
+			m.record(id, k, cA[k][i])
+		}
+	}
+	for i, id := range other {
+		for k := 1; k <= 3; k++ {
+			m.record(id, k, cB[k][i])
+		}
+	}
+	m.verify("through an AllStoragesViewMut")
+	if tracked {
+		m.checkChanges("through an AllStoragesViewMut")
+	}
+
+	// With a view borrowed, or a nil world, both calls are refused and
+	// change nothing.
+	var v1 ecs.View[jgC1]
+	release := m.borrow(&v1)
+	errs := map[string]error{}
+	_, errs["BulkNewEntity3"] = ecs.BulkNewEntity3[jgC1, jgC2, jgC3](w, nil, 2, nil)
+	errs["BulkFillComponent3"] = ecs.BulkFillComponent3[jgC1, jgC2, jgC3](w, m.live[:2], nil)
+	release()
+	for name, err := range errs {
+		if !errors.Is(err, ecs.ErrBorrowConflict) {
+			t.Errorf("%s with a view borrowed: %v, want a borrow conflict", name, err)
+		}
+	}
+	for _, s := range []ecs.Storages{(*ecs.World)(nil), nil} {
+		_, errs["BulkNewEntity3"] = ecs.BulkNewEntity3[jgC1, jgC2, jgC3](s, nil, 2, nil)
+		errs["BulkFillComponent3"] = ecs.BulkFillComponent3[jgC1, jgC2, jgC3](s, m.live[:2], nil)
+		for name, err := range errs {
+			if !errors.Is(err, ecs.ErrNilWorld) {
+				t.Errorf("%s with the Storages %#v: %v, want an error wrapping ErrNilWorld", name, s, err)
+			}
+		}
+	}
+	m.verify("refused calls")
+	if grouped {
+		if n, ok, err := ecs.GroupLen[jgC1](w); n != len(m.want(3, false)) || !ok || err != nil {
+			t.Errorf("GroupLen = %d, %v, %v; want %d, true", n, ok, err, len(m.want(3, false)))
+		}
 	}
 }
 
@@ -1184,6 +1821,235 @@ func TestGenWorld4(t *testing.T) {
 	for _, grouped := range []bool{false, true} {
 		t.Run(fmt.Sprintf("untracked/grouped=%v", grouped), func(t *testing.T) { wgSuite4(t, grouped, false) })
 		t.Run(fmt.Sprintf("tracked/grouped=%v", grouped), func(t *testing.T) { wgSuite4(t, grouped, true) })
+	}
+}
+
+// TestGenFill4 checks BulkNewEntity4 and BulkFillComponent4 against
+// the model: through a World and through an AllStoragesViewMut, with and
+// without a group of the types, over types tracking nothing and types
+// tracking everything, one storage after the other and at once.
+func TestGenFill4(t *testing.T) {
+	for _, grouped := range []bool{false, true} {
+		for _, tracked := range []bool{false, true} {
+			for _, par := range []bool{false, true} {
+				t.Run(fmt.Sprintf("tracked=%v/grouped=%v/parallel=%v", tracked, grouped, par), func(t *testing.T) {
+					wfSuite4(t, grouped, tracked, par)
+				})
+			}
+		}
+	}
+}
+
+func wfSuite4(t *testing.T, grouped, tracked, par bool) {
+	m := newJgModel(t, jgSeed(4, 200), jgOps4(), tracked)
+	w := m.w
+	if grouped {
+		jgMust(t, ecs.AddGroup4[jgC1, jgC2, jgC3, jgC4](w))
+	}
+	if par {
+		defer ecs.SetBulkParallelMin(4)()
+	}
+	m.populate(20, 0)
+	for range 6 { // free slots for the new entities to take
+		m.kill(m.rng.IntN(len(m.live)))
+	}
+	if tracked {
+		m.clearChanges()
+	}
+
+	// BulkNewEntity4: fill is called in creation order with zero
+	// components, and what it sets stays; the ids go after dst's.
+	c := m.anons(9)
+	dst := make([]ecs.EntityID, 1, 16)
+	dst[0] = ecs.EntityID(12345)
+	var calls []ecs.EntityID
+	got, err := ecs.BulkNewEntity4(w, dst, 9, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4) {
+		if i != len(calls) {
+			t.Errorf("BulkNewEntity4: fill called with i = %d, want %d", i, len(calls))
+		}
+		calls = append(calls, id)
+		if *p1 != (jgC1{}) {
+			t.Errorf("BulkNewEntity4: %v's component 1 is %+v before fill sets it, want zero", id, *p1)
+		}
+		*p1 = jgC1(c[1][i])
+		if *p2 != (jgC2{}) {
+			t.Errorf("BulkNewEntity4: %v's component 2 is %+v before fill sets it, want zero", id, *p2)
+		}
+		*p2 = jgC2(c[2][i])
+		if *p3 != (jgC3{}) {
+			t.Errorf("BulkNewEntity4: %v's component 3 is %+v before fill sets it, want zero", id, *p3)
+		}
+		*p3 = jgC3(c[3][i])
+		if *p4 != (jgC4{}) {
+			t.Errorf("BulkNewEntity4: %v's component 4 is %+v before fill sets it, want zero", id, *p4)
+		}
+		*p4 = jgC4(c[4][i])
+	})
+	jgMust(t, err)
+	if len(got) != 10 || got[0] != 12345 || &got[0] != &dst[0] || !slices.Equal(calls, got[1:]) {
+		t.Fatalf("BulkNewEntity4 to %v returns %v, fill saw %v; want dst extended in place by the 9 ids fill saw", dst, got, calls)
+	}
+	for i, id := range got[1:] {
+		m.born(id)
+		for k := 1; k <= 4; k++ {
+			m.record(id, k, c[k][i])
+		}
+	}
+	m.verify("BulkNewEntity4")
+	// A nil fill leaves zero components; n = 0 creates nothing.
+	got, err = ecs.BulkNewEntity4[jgC1, jgC2, jgC3, jgC4](w, nil, 5, nil)
+	jgMust(t, err)
+	if len(got) != 5 {
+		t.Fatalf("BulkNewEntity4 with a nil fill returns %v, want 5 ids", got)
+	}
+	for _, id := range got {
+		m.born(id)
+		for k := 1; k <= 4; k++ {
+			m.record(id, k, jgVal{})
+		}
+	}
+	if got, err := ecs.BulkNewEntity4(w, dst[:1], 0, func(int, ecs.EntityID, *jgC1, *jgC2, *jgC3, *jgC4) {
+		t.Error("BulkNewEntity4 of no entity called fill")
+	}); err != nil || len(got) != 1 || &got[0] != &dst[0] {
+		t.Errorf("BulkNewEntity4 of no entity: %v, %v; want dst", got, err)
+	}
+	if got, err := ecs.BulkNewEntity4(w, dst[:1], -3, func(int, ecs.EntityID, *jgC1, *jgC2, *jgC3, *jgC4) {
+		t.Error("BulkNewEntity4 of -3 entities called fill")
+	}); !errors.Is(err, ecs.ErrNegativeCount) || !strings.Contains(fmt.Sprint(err), "BulkNewEntity4: n is negative (-3)") || len(got) != 1 {
+		t.Errorf("BulkNewEntity4 of -3 entities: %v, %v; want dst and an error wrapping ErrNegativeCount naming the call and n", got, err)
+	}
+	m.verify("BulkNewEntity4 with a nil fill, none and -3")
+
+	// BulkFillComponent4 over entities with some, all or none of the
+	// types, one given twice: each is zeroed once, then filled once per
+	// occurrence, in order, so the last values win.
+	var target []ecs.EntityID
+	for i := 0; i < len(m.live); i += 3 {
+		target = append(target, m.live[i])
+	}
+	target = append(target, target[0])
+	c = m.anons(len(target))
+	calls = calls[:0]
+	jgMust(t, ecs.BulkFillComponent4(w, target, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4) {
+		if id != target[i] || i != len(calls) {
+			t.Errorf("BulkFillComponent4: fill called with %d, %v; want %d, %v", i, id, len(calls), target[i])
+		}
+		calls = append(calls, id)
+		var want jgVal // zero, or what the first occurrence's call set
+		if i == len(target)-1 {
+			want = c[1][0]
+		}
+		if *p1 != jgC1(want) {
+			t.Errorf("BulkFillComponent4: %v's component 1 is %+v before fill sets it, want %+v", id, *p1, want)
+		}
+		*p1 = jgC1(c[1][i])
+		*p2 = jgC2(c[2][i])
+		*p3 = jgC3(c[3][i])
+		*p4 = jgC4(c[4][i])
+	}))
+	for i, id := range target {
+		for k := 1; k <= 4; k++ {
+			m.record(id, k, c[k][i])
+		}
+	}
+	m.verify("BulkFillComponent4")
+	jgMust(t, ecs.BulkFillComponent4[jgC1, jgC2, jgC3, jgC4](w, target[:3], nil))
+	for _, id := range target[:3] {
+		for k := 1; k <= 4; k++ {
+			m.record(id, k, jgVal{})
+		}
+	}
+	if tracked {
+		m.checkChanges("BulkNewEntity4 and BulkFillComponent4")
+	}
+	// A dead id is refused, fill is not called, nothing changes.
+	dead := m.kill(1)
+	bad := slices.Insert(slices.Clone(target), 2, dead)
+	err = ecs.BulkFillComponent4(w, bad, func(int, ecs.EntityID, *jgC1, *jgC2, *jgC3, *jgC4) {
+		t.Error("BulkFillComponent4 with a dead id called fill")
+	})
+	var be *ecs.BulkError
+	if !errors.As(err, &be) || be.Index != 2 || be.Op != "BulkFillComponent4" || !errors.Is(err, ecs.ErrDeadEntity) {
+		t.Errorf("BulkFillComponent4 with a dead id at 2: %v, want a BulkError at 2", err)
+	}
+	m.verify("BulkFillComponent4 refused")
+
+	// Through an AllStoragesViewMut, fill may call through it, but not add
+	// components of the types it fills.
+	var (
+		idsA  []ecs.EntityID
+		cA    = m.anons(4)
+		cB    = m.anons(3)
+		other = m.live[:3]
+	)
+	jgMust(t, w.Run(func(all ecs.AllStoragesViewMut) error {
+		var err error
+		idsA, err = ecs.BulkNewEntity4(all, nil, 4, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4) {
+			*p1 = jgC1(cA[1][i])
+			*p2 = jgC2(cA[2][i])
+			*p3 = jgC3(cA[3][i])
+			*p4 = jgC4(cA[4][i])
+			if g, err := ecs.Get[jgC1](all, id); err != nil || g != jgC1(cA[1][i]) {
+				t.Errorf("Get inside fill through an AllStoragesViewMut: %+v, %v; want %+v", g, err, cA[1][i])
+			}
+			_, err := ecs.AddEntity1(all, jgC4{})
+			if !errors.Is(err, ecs.ErrIterating) || !strings.Contains(err.Error(), "AddEntity1") {
+				t.Errorf("AddEntity1 inside fill: %v, want an error wrapping ErrIterating", err)
+			}
+		})
+		if err != nil {
+			return err
+		}
+		return ecs.BulkFillComponent4(all, other, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4) {
+			*p1 = jgC1(cB[1][i])
+			*p2 = jgC2(cB[2][i])
+			*p3 = jgC3(cB[3][i])
+			*p4 = jgC4(cB[4][i])
+		})
+	}))
+	for i, id := range idsA {
+		m.born(id)
+		for k := 1; k <= 4; k++ {
+			m.record(id, k, cA[k][i])
+		}
+	}
+	for i, id := range other {
+		for k := 1; k <= 4; k++ {
+			m.record(id, k, cB[k][i])
+		}
+	}
+	m.verify("through an AllStoragesViewMut")
+	if tracked {
+		m.checkChanges("through an AllStoragesViewMut")
+	}
+
+	// With a view borrowed, or a nil world, both calls are refused and
+	// change nothing.
+	var v1 ecs.View[jgC1]
+	release := m.borrow(&v1)
+	errs := map[string]error{}
+	_, errs["BulkNewEntity4"] = ecs.BulkNewEntity4[jgC1, jgC2, jgC3, jgC4](w, nil, 2, nil)
+	errs["BulkFillComponent4"] = ecs.BulkFillComponent4[jgC1, jgC2, jgC3, jgC4](w, m.live[:2], nil)
+	release()
+	for name, err := range errs {
+		if !errors.Is(err, ecs.ErrBorrowConflict) {
+			t.Errorf("%s with a view borrowed: %v, want a borrow conflict", name, err)
+		}
+	}
+	for _, s := range []ecs.Storages{(*ecs.World)(nil), nil} {
+		_, errs["BulkNewEntity4"] = ecs.BulkNewEntity4[jgC1, jgC2, jgC3, jgC4](s, nil, 2, nil)
+		errs["BulkFillComponent4"] = ecs.BulkFillComponent4[jgC1, jgC2, jgC3, jgC4](s, m.live[:2], nil)
+		for name, err := range errs {
+			if !errors.Is(err, ecs.ErrNilWorld) {
+				t.Errorf("%s with the Storages %#v: %v, want an error wrapping ErrNilWorld", name, s, err)
+			}
+		}
+	}
+	m.verify("refused calls")
+	if grouped {
+		if n, ok, err := ecs.GroupLen[jgC1](w); n != len(m.want(4, false)) || !ok || err != nil {
+			t.Errorf("GroupLen = %d, %v, %v; want %d, true", n, ok, err, len(m.want(4, false)))
+		}
 	}
 }
 
@@ -1624,6 +2490,242 @@ func TestGenWorld5(t *testing.T) {
 	for _, grouped := range []bool{false, true} {
 		t.Run(fmt.Sprintf("untracked/grouped=%v", grouped), func(t *testing.T) { wgSuite5(t, grouped, false) })
 		t.Run(fmt.Sprintf("tracked/grouped=%v", grouped), func(t *testing.T) { wgSuite5(t, grouped, true) })
+	}
+}
+
+// TestGenFill5 checks BulkNewEntity5 and BulkFillComponent5 against
+// the model: through a World and through an AllStoragesViewMut, with and
+// without a group of the types, over types tracking nothing and types
+// tracking everything, one storage after the other and at once.
+func TestGenFill5(t *testing.T) {
+	for _, grouped := range []bool{false, true} {
+		for _, tracked := range []bool{false, true} {
+			for _, par := range []bool{false, true} {
+				t.Run(fmt.Sprintf("tracked=%v/grouped=%v/parallel=%v", tracked, grouped, par), func(t *testing.T) {
+					wfSuite5(t, grouped, tracked, par)
+				})
+			}
+		}
+	}
+}
+
+func wfSuite5(t *testing.T, grouped, tracked, par bool) {
+	m := newJgModel(t, jgSeed(5, 200), jgOps5(), tracked)
+	w := m.w
+	if grouped {
+		jgMust(t, ecs.AddGroup5[jgC1, jgC2, jgC3, jgC4, jgC5](w))
+	}
+	if par {
+		defer ecs.SetBulkParallelMin(4)()
+	}
+	m.populate(20, 0)
+	for range 6 { // free slots for the new entities to take
+		m.kill(m.rng.IntN(len(m.live)))
+	}
+	if tracked {
+		m.clearChanges()
+	}
+
+	// BulkNewEntity5: fill is called in creation order with zero
+	// components, and what it sets stays; the ids go after dst's.
+	c := m.anons(9)
+	dst := make([]ecs.EntityID, 1, 16)
+	dst[0] = ecs.EntityID(12345)
+	var calls []ecs.EntityID
+	got, err := ecs.BulkNewEntity5(w, dst, 9, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5) {
+		if i != len(calls) {
+			t.Errorf("BulkNewEntity5: fill called with i = %d, want %d", i, len(calls))
+		}
+		calls = append(calls, id)
+		if *p1 != (jgC1{}) {
+			t.Errorf("BulkNewEntity5: %v's component 1 is %+v before fill sets it, want zero", id, *p1)
+		}
+		*p1 = jgC1(c[1][i])
+		if *p2 != (jgC2{}) {
+			t.Errorf("BulkNewEntity5: %v's component 2 is %+v before fill sets it, want zero", id, *p2)
+		}
+		*p2 = jgC2(c[2][i])
+		if *p3 != (jgC3{}) {
+			t.Errorf("BulkNewEntity5: %v's component 3 is %+v before fill sets it, want zero", id, *p3)
+		}
+		*p3 = jgC3(c[3][i])
+		if *p4 != (jgC4{}) {
+			t.Errorf("BulkNewEntity5: %v's component 4 is %+v before fill sets it, want zero", id, *p4)
+		}
+		*p4 = jgC4(c[4][i])
+		if *p5 != (jgC5{}) {
+			t.Errorf("BulkNewEntity5: %v's component 5 is %+v before fill sets it, want zero", id, *p5)
+		}
+		*p5 = jgC5(c[5][i])
+	})
+	jgMust(t, err)
+	if len(got) != 10 || got[0] != 12345 || &got[0] != &dst[0] || !slices.Equal(calls, got[1:]) {
+		t.Fatalf("BulkNewEntity5 to %v returns %v, fill saw %v; want dst extended in place by the 9 ids fill saw", dst, got, calls)
+	}
+	for i, id := range got[1:] {
+		m.born(id)
+		for k := 1; k <= 5; k++ {
+			m.record(id, k, c[k][i])
+		}
+	}
+	m.verify("BulkNewEntity5")
+	// A nil fill leaves zero components; n = 0 creates nothing.
+	got, err = ecs.BulkNewEntity5[jgC1, jgC2, jgC3, jgC4, jgC5](w, nil, 5, nil)
+	jgMust(t, err)
+	if len(got) != 5 {
+		t.Fatalf("BulkNewEntity5 with a nil fill returns %v, want 5 ids", got)
+	}
+	for _, id := range got {
+		m.born(id)
+		for k := 1; k <= 5; k++ {
+			m.record(id, k, jgVal{})
+		}
+	}
+	if got, err := ecs.BulkNewEntity5(w, dst[:1], 0, func(int, ecs.EntityID, *jgC1, *jgC2, *jgC3, *jgC4, *jgC5) {
+		t.Error("BulkNewEntity5 of no entity called fill")
+	}); err != nil || len(got) != 1 || &got[0] != &dst[0] {
+		t.Errorf("BulkNewEntity5 of no entity: %v, %v; want dst", got, err)
+	}
+	if got, err := ecs.BulkNewEntity5(w, dst[:1], -3, func(int, ecs.EntityID, *jgC1, *jgC2, *jgC3, *jgC4, *jgC5) {
+		t.Error("BulkNewEntity5 of -3 entities called fill")
+	}); !errors.Is(err, ecs.ErrNegativeCount) || !strings.Contains(fmt.Sprint(err), "BulkNewEntity5: n is negative (-3)") || len(got) != 1 {
+		t.Errorf("BulkNewEntity5 of -3 entities: %v, %v; want dst and an error wrapping ErrNegativeCount naming the call and n", got, err)
+	}
+	m.verify("BulkNewEntity5 with a nil fill, none and -3")
+
+	// BulkFillComponent5 over entities with some, all or none of the
+	// types, one given twice: each is zeroed once, then filled once per
+	// occurrence, in order, so the last values win.
+	var target []ecs.EntityID
+	for i := 0; i < len(m.live); i += 3 {
+		target = append(target, m.live[i])
+	}
+	target = append(target, target[0])
+	c = m.anons(len(target))
+	calls = calls[:0]
+	jgMust(t, ecs.BulkFillComponent5(w, target, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5) {
+		if id != target[i] || i != len(calls) {
+			t.Errorf("BulkFillComponent5: fill called with %d, %v; want %d, %v", i, id, len(calls), target[i])
+		}
+		calls = append(calls, id)
+		var want jgVal // zero, or what the first occurrence's call set
+		if i == len(target)-1 {
+			want = c[1][0]
+		}
+		if *p1 != jgC1(want) {
+			t.Errorf("BulkFillComponent5: %v's component 1 is %+v before fill sets it, want %+v", id, *p1, want)
+		}
+		*p1 = jgC1(c[1][i])
+		*p2 = jgC2(c[2][i])
+		*p3 = jgC3(c[3][i])
+		*p4 = jgC4(c[4][i])
+		*p5 = jgC5(c[5][i])
+	}))
+	for i, id := range target {
+		for k := 1; k <= 5; k++ {
+			m.record(id, k, c[k][i])
+		}
+	}
+	m.verify("BulkFillComponent5")
+	jgMust(t, ecs.BulkFillComponent5[jgC1, jgC2, jgC3, jgC4, jgC5](w, target[:3], nil))
+	for _, id := range target[:3] {
+		for k := 1; k <= 5; k++ {
+			m.record(id, k, jgVal{})
+		}
+	}
+	if tracked {
+		m.checkChanges("BulkNewEntity5 and BulkFillComponent5")
+	}
+	// A dead id is refused, fill is not called, nothing changes.
+	dead := m.kill(1)
+	bad := slices.Insert(slices.Clone(target), 2, dead)
+	err = ecs.BulkFillComponent5(w, bad, func(int, ecs.EntityID, *jgC1, *jgC2, *jgC3, *jgC4, *jgC5) {
+		t.Error("BulkFillComponent5 with a dead id called fill")
+	})
+	var be *ecs.BulkError
+	if !errors.As(err, &be) || be.Index != 2 || be.Op != "BulkFillComponent5" || !errors.Is(err, ecs.ErrDeadEntity) {
+		t.Errorf("BulkFillComponent5 with a dead id at 2: %v, want a BulkError at 2", err)
+	}
+	m.verify("BulkFillComponent5 refused")
+
+	// Through an AllStoragesViewMut, fill may call through it, but not add
+	// components of the types it fills.
+	var (
+		idsA  []ecs.EntityID
+		cA    = m.anons(4)
+		cB    = m.anons(3)
+		other = m.live[:3]
+	)
+	jgMust(t, w.Run(func(all ecs.AllStoragesViewMut) error {
+		var err error
+		idsA, err = ecs.BulkNewEntity5(all, nil, 4, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5) {
+			*p1 = jgC1(cA[1][i])
+			*p2 = jgC2(cA[2][i])
+			*p3 = jgC3(cA[3][i])
+			*p4 = jgC4(cA[4][i])
+			*p5 = jgC5(cA[5][i])
+			if g, err := ecs.Get[jgC1](all, id); err != nil || g != jgC1(cA[1][i]) {
+				t.Errorf("Get inside fill through an AllStoragesViewMut: %+v, %v; want %+v", g, err, cA[1][i])
+			}
+			_, err := ecs.AddEntity1(all, jgC5{})
+			if !errors.Is(err, ecs.ErrIterating) || !strings.Contains(err.Error(), "AddEntity1") {
+				t.Errorf("AddEntity1 inside fill: %v, want an error wrapping ErrIterating", err)
+			}
+		})
+		if err != nil {
+			return err
+		}
+		return ecs.BulkFillComponent5(all, other, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5) {
+			*p1 = jgC1(cB[1][i])
+			*p2 = jgC2(cB[2][i])
+			*p3 = jgC3(cB[3][i])
+			*p4 = jgC4(cB[4][i])
+			*p5 = jgC5(cB[5][i])
+		})
+	}))
+	for i, id := range idsA {
+		m.born(id)
+		for k := 1; k <= 5; k++ {
+			m.record(id, k, cA[k][i])
+		}
+	}
+	for i, id := range other {
+		for k := 1; k <= 5; k++ {
+			m.record(id, k, cB[k][i])
+		}
+	}
+	m.verify("through an AllStoragesViewMut")
+	if tracked {
+		m.checkChanges("through an AllStoragesViewMut")
+	}
+
+	// With a view borrowed, or a nil world, both calls are refused and
+	// change nothing.
+	var v1 ecs.View[jgC1]
+	release := m.borrow(&v1)
+	errs := map[string]error{}
+	_, errs["BulkNewEntity5"] = ecs.BulkNewEntity5[jgC1, jgC2, jgC3, jgC4, jgC5](w, nil, 2, nil)
+	errs["BulkFillComponent5"] = ecs.BulkFillComponent5[jgC1, jgC2, jgC3, jgC4, jgC5](w, m.live[:2], nil)
+	release()
+	for name, err := range errs {
+		if !errors.Is(err, ecs.ErrBorrowConflict) {
+			t.Errorf("%s with a view borrowed: %v, want a borrow conflict", name, err)
+		}
+	}
+	for _, s := range []ecs.Storages{(*ecs.World)(nil), nil} {
+		_, errs["BulkNewEntity5"] = ecs.BulkNewEntity5[jgC1, jgC2, jgC3, jgC4, jgC5](s, nil, 2, nil)
+		errs["BulkFillComponent5"] = ecs.BulkFillComponent5[jgC1, jgC2, jgC3, jgC4, jgC5](s, m.live[:2], nil)
+		for name, err := range errs {
+			if !errors.Is(err, ecs.ErrNilWorld) {
+				t.Errorf("%s with the Storages %#v: %v, want an error wrapping ErrNilWorld", name, s, err)
+			}
+		}
+	}
+	m.verify("refused calls")
+	if grouped {
+		if n, ok, err := ecs.GroupLen[jgC1](w); n != len(m.want(5, false)) || !ok || err != nil {
+			t.Errorf("GroupLen = %d, %v, %v; want %d, true", n, ok, err, len(m.want(5, false)))
+		}
 	}
 }
 
@@ -2077,6 +3179,249 @@ func TestGenWorld6(t *testing.T) {
 	for _, grouped := range []bool{false, true} {
 		t.Run(fmt.Sprintf("untracked/grouped=%v", grouped), func(t *testing.T) { wgSuite6(t, grouped, false) })
 		t.Run(fmt.Sprintf("tracked/grouped=%v", grouped), func(t *testing.T) { wgSuite6(t, grouped, true) })
+	}
+}
+
+// TestGenFill6 checks BulkNewEntity6 and BulkFillComponent6 against
+// the model: through a World and through an AllStoragesViewMut, with and
+// without a group of the types, over types tracking nothing and types
+// tracking everything, one storage after the other and at once.
+func TestGenFill6(t *testing.T) {
+	for _, grouped := range []bool{false, true} {
+		for _, tracked := range []bool{false, true} {
+			for _, par := range []bool{false, true} {
+				t.Run(fmt.Sprintf("tracked=%v/grouped=%v/parallel=%v", tracked, grouped, par), func(t *testing.T) {
+					wfSuite6(t, grouped, tracked, par)
+				})
+			}
+		}
+	}
+}
+
+func wfSuite6(t *testing.T, grouped, tracked, par bool) {
+	m := newJgModel(t, jgSeed(6, 200), jgOps6(), tracked)
+	w := m.w
+	if grouped {
+		jgMust(t, ecs.AddGroup6[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6](w))
+	}
+	if par {
+		defer ecs.SetBulkParallelMin(4)()
+	}
+	m.populate(20, 0)
+	for range 6 { // free slots for the new entities to take
+		m.kill(m.rng.IntN(len(m.live)))
+	}
+	if tracked {
+		m.clearChanges()
+	}
+
+	// BulkNewEntity6: fill is called in creation order with zero
+	// components, and what it sets stays; the ids go after dst's.
+	c := m.anons(9)
+	dst := make([]ecs.EntityID, 1, 16)
+	dst[0] = ecs.EntityID(12345)
+	var calls []ecs.EntityID
+	got, err := ecs.BulkNewEntity6(w, dst, 9, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5, p6 *jgC6) {
+		if i != len(calls) {
+			t.Errorf("BulkNewEntity6: fill called with i = %d, want %d", i, len(calls))
+		}
+		calls = append(calls, id)
+		if *p1 != (jgC1{}) {
+			t.Errorf("BulkNewEntity6: %v's component 1 is %+v before fill sets it, want zero", id, *p1)
+		}
+		*p1 = jgC1(c[1][i])
+		if *p2 != (jgC2{}) {
+			t.Errorf("BulkNewEntity6: %v's component 2 is %+v before fill sets it, want zero", id, *p2)
+		}
+		*p2 = jgC2(c[2][i])
+		if *p3 != (jgC3{}) {
+			t.Errorf("BulkNewEntity6: %v's component 3 is %+v before fill sets it, want zero", id, *p3)
+		}
+		*p3 = jgC3(c[3][i])
+		if *p4 != (jgC4{}) {
+			t.Errorf("BulkNewEntity6: %v's component 4 is %+v before fill sets it, want zero", id, *p4)
+		}
+		*p4 = jgC4(c[4][i])
+		if *p5 != (jgC5{}) {
+			t.Errorf("BulkNewEntity6: %v's component 5 is %+v before fill sets it, want zero", id, *p5)
+		}
+		*p5 = jgC5(c[5][i])
+		if *p6 != (jgC6{}) {
+			t.Errorf("BulkNewEntity6: %v's component 6 is %+v before fill sets it, want zero", id, *p6)
+		}
+		*p6 = jgC6(c[6][i])
+	})
+	jgMust(t, err)
+	if len(got) != 10 || got[0] != 12345 || &got[0] != &dst[0] || !slices.Equal(calls, got[1:]) {
+		t.Fatalf("BulkNewEntity6 to %v returns %v, fill saw %v; want dst extended in place by the 9 ids fill saw", dst, got, calls)
+	}
+	for i, id := range got[1:] {
+		m.born(id)
+		for k := 1; k <= 6; k++ {
+			m.record(id, k, c[k][i])
+		}
+	}
+	m.verify("BulkNewEntity6")
+	// A nil fill leaves zero components; n = 0 creates nothing.
+	got, err = ecs.BulkNewEntity6[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6](w, nil, 5, nil)
+	jgMust(t, err)
+	if len(got) != 5 {
+		t.Fatalf("BulkNewEntity6 with a nil fill returns %v, want 5 ids", got)
+	}
+	for _, id := range got {
+		m.born(id)
+		for k := 1; k <= 6; k++ {
+			m.record(id, k, jgVal{})
+		}
+	}
+	if got, err := ecs.BulkNewEntity6(w, dst[:1], 0, func(int, ecs.EntityID, *jgC1, *jgC2, *jgC3, *jgC4, *jgC5, *jgC6) {
+		t.Error("BulkNewEntity6 of no entity called fill")
+	}); err != nil || len(got) != 1 || &got[0] != &dst[0] {
+		t.Errorf("BulkNewEntity6 of no entity: %v, %v; want dst", got, err)
+	}
+	if got, err := ecs.BulkNewEntity6(w, dst[:1], -3, func(int, ecs.EntityID, *jgC1, *jgC2, *jgC3, *jgC4, *jgC5, *jgC6) {
+		t.Error("BulkNewEntity6 of -3 entities called fill")
+	}); !errors.Is(err, ecs.ErrNegativeCount) || !strings.Contains(fmt.Sprint(err), "BulkNewEntity6: n is negative (-3)") || len(got) != 1 {
+		t.Errorf("BulkNewEntity6 of -3 entities: %v, %v; want dst and an error wrapping ErrNegativeCount naming the call and n", got, err)
+	}
+	m.verify("BulkNewEntity6 with a nil fill, none and -3")
+
+	// BulkFillComponent6 over entities with some, all or none of the
+	// types, one given twice: each is zeroed once, then filled once per
+	// occurrence, in order, so the last values win.
+	var target []ecs.EntityID
+	for i := 0; i < len(m.live); i += 3 {
+		target = append(target, m.live[i])
+	}
+	target = append(target, target[0])
+	c = m.anons(len(target))
+	calls = calls[:0]
+	jgMust(t, ecs.BulkFillComponent6(w, target, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5, p6 *jgC6) {
+		if id != target[i] || i != len(calls) {
+			t.Errorf("BulkFillComponent6: fill called with %d, %v; want %d, %v", i, id, len(calls), target[i])
+		}
+		calls = append(calls, id)
+		var want jgVal // zero, or what the first occurrence's call set
+		if i == len(target)-1 {
+			want = c[1][0]
+		}
+		if *p1 != jgC1(want) {
+			t.Errorf("BulkFillComponent6: %v's component 1 is %+v before fill sets it, want %+v", id, *p1, want)
+		}
+		*p1 = jgC1(c[1][i])
+		*p2 = jgC2(c[2][i])
+		*p3 = jgC3(c[3][i])
+		*p4 = jgC4(c[4][i])
+		*p5 = jgC5(c[5][i])
+		*p6 = jgC6(c[6][i])
+	}))
+	for i, id := range target {
+		for k := 1; k <= 6; k++ {
+			m.record(id, k, c[k][i])
+		}
+	}
+	m.verify("BulkFillComponent6")
+	jgMust(t, ecs.BulkFillComponent6[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6](w, target[:3], nil))
+	for _, id := range target[:3] {
+		for k := 1; k <= 6; k++ {
+			m.record(id, k, jgVal{})
+		}
+	}
+	if tracked {
+		m.checkChanges("BulkNewEntity6 and BulkFillComponent6")
+	}
+	// A dead id is refused, fill is not called, nothing changes.
+	dead := m.kill(1)
+	bad := slices.Insert(slices.Clone(target), 2, dead)
+	err = ecs.BulkFillComponent6(w, bad, func(int, ecs.EntityID, *jgC1, *jgC2, *jgC3, *jgC4, *jgC5, *jgC6) {
+		t.Error("BulkFillComponent6 with a dead id called fill")
+	})
+	var be *ecs.BulkError
+	if !errors.As(err, &be) || be.Index != 2 || be.Op != "BulkFillComponent6" || !errors.Is(err, ecs.ErrDeadEntity) {
+		t.Errorf("BulkFillComponent6 with a dead id at 2: %v, want a BulkError at 2", err)
+	}
+	m.verify("BulkFillComponent6 refused")
+
+	// Through an AllStoragesViewMut, fill may call through it, but not add
+	// components of the types it fills.
+	var (
+		idsA  []ecs.EntityID
+		cA    = m.anons(4)
+		cB    = m.anons(3)
+		other = m.live[:3]
+	)
+	jgMust(t, w.Run(func(all ecs.AllStoragesViewMut) error {
+		var err error
+		idsA, err = ecs.BulkNewEntity6(all, nil, 4, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5, p6 *jgC6) {
+			*p1 = jgC1(cA[1][i])
+			*p2 = jgC2(cA[2][i])
+			*p3 = jgC3(cA[3][i])
+			*p4 = jgC4(cA[4][i])
+			*p5 = jgC5(cA[5][i])
+			*p6 = jgC6(cA[6][i])
+			if g, err := ecs.Get[jgC1](all, id); err != nil || g != jgC1(cA[1][i]) {
+				t.Errorf("Get inside fill through an AllStoragesViewMut: %+v, %v; want %+v", g, err, cA[1][i])
+			}
+			_, err := ecs.AddEntity1(all, jgC6{})
+			if !errors.Is(err, ecs.ErrIterating) || !strings.Contains(err.Error(), "AddEntity1") {
+				t.Errorf("AddEntity1 inside fill: %v, want an error wrapping ErrIterating", err)
+			}
+		})
+		if err != nil {
+			return err
+		}
+		return ecs.BulkFillComponent6(all, other, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5, p6 *jgC6) {
+			*p1 = jgC1(cB[1][i])
+			*p2 = jgC2(cB[2][i])
+			*p3 = jgC3(cB[3][i])
+			*p4 = jgC4(cB[4][i])
+			*p5 = jgC5(cB[5][i])
+			*p6 = jgC6(cB[6][i])
+		})
+	}))
+	for i, id := range idsA {
+		m.born(id)
+		for k := 1; k <= 6; k++ {
+			m.record(id, k, cA[k][i])
+		}
+	}
+	for i, id := range other {
+		for k := 1; k <= 6; k++ {
+			m.record(id, k, cB[k][i])
+		}
+	}
+	m.verify("through an AllStoragesViewMut")
+	if tracked {
+		m.checkChanges("through an AllStoragesViewMut")
+	}
+
+	// With a view borrowed, or a nil world, both calls are refused and
+	// change nothing.
+	var v1 ecs.View[jgC1]
+	release := m.borrow(&v1)
+	errs := map[string]error{}
+	_, errs["BulkNewEntity6"] = ecs.BulkNewEntity6[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6](w, nil, 2, nil)
+	errs["BulkFillComponent6"] = ecs.BulkFillComponent6[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6](w, m.live[:2], nil)
+	release()
+	for name, err := range errs {
+		if !errors.Is(err, ecs.ErrBorrowConflict) {
+			t.Errorf("%s with a view borrowed: %v, want a borrow conflict", name, err)
+		}
+	}
+	for _, s := range []ecs.Storages{(*ecs.World)(nil), nil} {
+		_, errs["BulkNewEntity6"] = ecs.BulkNewEntity6[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6](s, nil, 2, nil)
+		errs["BulkFillComponent6"] = ecs.BulkFillComponent6[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6](s, m.live[:2], nil)
+		for name, err := range errs {
+			if !errors.Is(err, ecs.ErrNilWorld) {
+				t.Errorf("%s with the Storages %#v: %v, want an error wrapping ErrNilWorld", name, s, err)
+			}
+		}
+	}
+	m.verify("refused calls")
+	if grouped {
+		if n, ok, err := ecs.GroupLen[jgC1](w); n != len(m.want(6, false)) || !ok || err != nil {
+			t.Errorf("GroupLen = %d, %v, %v; want %d, true", n, ok, err, len(m.want(6, false)))
+		}
 	}
 }
 
@@ -2545,6 +3890,256 @@ func TestGenWorld7(t *testing.T) {
 	for _, grouped := range []bool{false, true} {
 		t.Run(fmt.Sprintf("untracked/grouped=%v", grouped), func(t *testing.T) { wgSuite7(t, grouped, false) })
 		t.Run(fmt.Sprintf("tracked/grouped=%v", grouped), func(t *testing.T) { wgSuite7(t, grouped, true) })
+	}
+}
+
+// TestGenFill7 checks BulkNewEntity7 and BulkFillComponent7 against
+// the model: through a World and through an AllStoragesViewMut, with and
+// without a group of the types, over types tracking nothing and types
+// tracking everything, one storage after the other and at once.
+func TestGenFill7(t *testing.T) {
+	for _, grouped := range []bool{false, true} {
+		for _, tracked := range []bool{false, true} {
+			for _, par := range []bool{false, true} {
+				t.Run(fmt.Sprintf("tracked=%v/grouped=%v/parallel=%v", tracked, grouped, par), func(t *testing.T) {
+					wfSuite7(t, grouped, tracked, par)
+				})
+			}
+		}
+	}
+}
+
+func wfSuite7(t *testing.T, grouped, tracked, par bool) {
+	m := newJgModel(t, jgSeed(7, 200), jgOps7(), tracked)
+	w := m.w
+	if grouped {
+		jgMust(t, ecs.AddGroup7[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6, jgC7](w))
+	}
+	if par {
+		defer ecs.SetBulkParallelMin(4)()
+	}
+	m.populate(20, 0)
+	for range 6 { // free slots for the new entities to take
+		m.kill(m.rng.IntN(len(m.live)))
+	}
+	if tracked {
+		m.clearChanges()
+	}
+
+	// BulkNewEntity7: fill is called in creation order with zero
+	// components, and what it sets stays; the ids go after dst's.
+	c := m.anons(9)
+	dst := make([]ecs.EntityID, 1, 16)
+	dst[0] = ecs.EntityID(12345)
+	var calls []ecs.EntityID
+	got, err := ecs.BulkNewEntity7(w, dst, 9, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5, p6 *jgC6, p7 *jgC7) {
+		if i != len(calls) {
+			t.Errorf("BulkNewEntity7: fill called with i = %d, want %d", i, len(calls))
+		}
+		calls = append(calls, id)
+		if *p1 != (jgC1{}) {
+			t.Errorf("BulkNewEntity7: %v's component 1 is %+v before fill sets it, want zero", id, *p1)
+		}
+		*p1 = jgC1(c[1][i])
+		if *p2 != (jgC2{}) {
+			t.Errorf("BulkNewEntity7: %v's component 2 is %+v before fill sets it, want zero", id, *p2)
+		}
+		*p2 = jgC2(c[2][i])
+		if *p3 != (jgC3{}) {
+			t.Errorf("BulkNewEntity7: %v's component 3 is %+v before fill sets it, want zero", id, *p3)
+		}
+		*p3 = jgC3(c[3][i])
+		if *p4 != (jgC4{}) {
+			t.Errorf("BulkNewEntity7: %v's component 4 is %+v before fill sets it, want zero", id, *p4)
+		}
+		*p4 = jgC4(c[4][i])
+		if *p5 != (jgC5{}) {
+			t.Errorf("BulkNewEntity7: %v's component 5 is %+v before fill sets it, want zero", id, *p5)
+		}
+		*p5 = jgC5(c[5][i])
+		if *p6 != (jgC6{}) {
+			t.Errorf("BulkNewEntity7: %v's component 6 is %+v before fill sets it, want zero", id, *p6)
+		}
+		*p6 = jgC6(c[6][i])
+		if *p7 != (jgC7{}) {
+			t.Errorf("BulkNewEntity7: %v's component 7 is %+v before fill sets it, want zero", id, *p7)
+		}
+		*p7 = jgC7(c[7][i])
+	})
+	jgMust(t, err)
+	if len(got) != 10 || got[0] != 12345 || &got[0] != &dst[0] || !slices.Equal(calls, got[1:]) {
+		t.Fatalf("BulkNewEntity7 to %v returns %v, fill saw %v; want dst extended in place by the 9 ids fill saw", dst, got, calls)
+	}
+	for i, id := range got[1:] {
+		m.born(id)
+		for k := 1; k <= 7; k++ {
+			m.record(id, k, c[k][i])
+		}
+	}
+	m.verify("BulkNewEntity7")
+	// A nil fill leaves zero components; n = 0 creates nothing.
+	got, err = ecs.BulkNewEntity7[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6, jgC7](w, nil, 5, nil)
+	jgMust(t, err)
+	if len(got) != 5 {
+		t.Fatalf("BulkNewEntity7 with a nil fill returns %v, want 5 ids", got)
+	}
+	for _, id := range got {
+		m.born(id)
+		for k := 1; k <= 7; k++ {
+			m.record(id, k, jgVal{})
+		}
+	}
+	if got, err := ecs.BulkNewEntity7(w, dst[:1], 0, func(int, ecs.EntityID, *jgC1, *jgC2, *jgC3, *jgC4, *jgC5, *jgC6, *jgC7) {
+		t.Error("BulkNewEntity7 of no entity called fill")
+	}); err != nil || len(got) != 1 || &got[0] != &dst[0] {
+		t.Errorf("BulkNewEntity7 of no entity: %v, %v; want dst", got, err)
+	}
+	if got, err := ecs.BulkNewEntity7(w, dst[:1], -3, func(int, ecs.EntityID, *jgC1, *jgC2, *jgC3, *jgC4, *jgC5, *jgC6, *jgC7) {
+		t.Error("BulkNewEntity7 of -3 entities called fill")
+	}); !errors.Is(err, ecs.ErrNegativeCount) || !strings.Contains(fmt.Sprint(err), "BulkNewEntity7: n is negative (-3)") || len(got) != 1 {
+		t.Errorf("BulkNewEntity7 of -3 entities: %v, %v; want dst and an error wrapping ErrNegativeCount naming the call and n", got, err)
+	}
+	m.verify("BulkNewEntity7 with a nil fill, none and -3")
+
+	// BulkFillComponent7 over entities with some, all or none of the
+	// types, one given twice: each is zeroed once, then filled once per
+	// occurrence, in order, so the last values win.
+	var target []ecs.EntityID
+	for i := 0; i < len(m.live); i += 3 {
+		target = append(target, m.live[i])
+	}
+	target = append(target, target[0])
+	c = m.anons(len(target))
+	calls = calls[:0]
+	jgMust(t, ecs.BulkFillComponent7(w, target, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5, p6 *jgC6, p7 *jgC7) {
+		if id != target[i] || i != len(calls) {
+			t.Errorf("BulkFillComponent7: fill called with %d, %v; want %d, %v", i, id, len(calls), target[i])
+		}
+		calls = append(calls, id)
+		var want jgVal // zero, or what the first occurrence's call set
+		if i == len(target)-1 {
+			want = c[1][0]
+		}
+		if *p1 != jgC1(want) {
+			t.Errorf("BulkFillComponent7: %v's component 1 is %+v before fill sets it, want %+v", id, *p1, want)
+		}
+		*p1 = jgC1(c[1][i])
+		*p2 = jgC2(c[2][i])
+		*p3 = jgC3(c[3][i])
+		*p4 = jgC4(c[4][i])
+		*p5 = jgC5(c[5][i])
+		*p6 = jgC6(c[6][i])
+		*p7 = jgC7(c[7][i])
+	}))
+	for i, id := range target {
+		for k := 1; k <= 7; k++ {
+			m.record(id, k, c[k][i])
+		}
+	}
+	m.verify("BulkFillComponent7")
+	jgMust(t, ecs.BulkFillComponent7[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6, jgC7](w, target[:3], nil))
+	for _, id := range target[:3] {
+		for k := 1; k <= 7; k++ {
+			m.record(id, k, jgVal{})
+		}
+	}
+	if tracked {
+		m.checkChanges("BulkNewEntity7 and BulkFillComponent7")
+	}
+	// A dead id is refused, fill is not called, nothing changes.
+	dead := m.kill(1)
+	bad := slices.Insert(slices.Clone(target), 2, dead)
+	err = ecs.BulkFillComponent7(w, bad, func(int, ecs.EntityID, *jgC1, *jgC2, *jgC3, *jgC4, *jgC5, *jgC6, *jgC7) {
+		t.Error("BulkFillComponent7 with a dead id called fill")
+	})
+	var be *ecs.BulkError
+	if !errors.As(err, &be) || be.Index != 2 || be.Op != "BulkFillComponent7" || !errors.Is(err, ecs.ErrDeadEntity) {
+		t.Errorf("BulkFillComponent7 with a dead id at 2: %v, want a BulkError at 2", err)
+	}
+	m.verify("BulkFillComponent7 refused")
+
+	// Through an AllStoragesViewMut, fill may call through it, but not add
+	// components of the types it fills.
+	var (
+		idsA  []ecs.EntityID
+		cA    = m.anons(4)
+		cB    = m.anons(3)
+		other = m.live[:3]
+	)
+	jgMust(t, w.Run(func(all ecs.AllStoragesViewMut) error {
+		var err error
+		idsA, err = ecs.BulkNewEntity7(all, nil, 4, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5, p6 *jgC6, p7 *jgC7) {
+			*p1 = jgC1(cA[1][i])
+			*p2 = jgC2(cA[2][i])
+			*p3 = jgC3(cA[3][i])
+			*p4 = jgC4(cA[4][i])
+			*p5 = jgC5(cA[5][i])
+			*p6 = jgC6(cA[6][i])
+			*p7 = jgC7(cA[7][i])
+			if g, err := ecs.Get[jgC1](all, id); err != nil || g != jgC1(cA[1][i]) {
+				t.Errorf("Get inside fill through an AllStoragesViewMut: %+v, %v; want %+v", g, err, cA[1][i])
+			}
+			_, err := ecs.AddEntity1(all, jgC7{})
+			if !errors.Is(err, ecs.ErrIterating) || !strings.Contains(err.Error(), "AddEntity1") {
+				t.Errorf("AddEntity1 inside fill: %v, want an error wrapping ErrIterating", err)
+			}
+		})
+		if err != nil {
+			return err
+		}
+		return ecs.BulkFillComponent7(all, other, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5, p6 *jgC6, p7 *jgC7) {
+			*p1 = jgC1(cB[1][i])
+			*p2 = jgC2(cB[2][i])
+			*p3 = jgC3(cB[3][i])
+			*p4 = jgC4(cB[4][i])
+			*p5 = jgC5(cB[5][i])
+			*p6 = jgC6(cB[6][i])
+			*p7 = jgC7(cB[7][i])
+		})
+	}))
+	for i, id := range idsA {
+		m.born(id)
+		for k := 1; k <= 7; k++ {
+			m.record(id, k, cA[k][i])
+		}
+	}
+	for i, id := range other {
+		for k := 1; k <= 7; k++ {
+			m.record(id, k, cB[k][i])
+		}
+	}
+	m.verify("through an AllStoragesViewMut")
+	if tracked {
+		m.checkChanges("through an AllStoragesViewMut")
+	}
+
+	// With a view borrowed, or a nil world, both calls are refused and
+	// change nothing.
+	var v1 ecs.View[jgC1]
+	release := m.borrow(&v1)
+	errs := map[string]error{}
+	_, errs["BulkNewEntity7"] = ecs.BulkNewEntity7[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6, jgC7](w, nil, 2, nil)
+	errs["BulkFillComponent7"] = ecs.BulkFillComponent7[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6, jgC7](w, m.live[:2], nil)
+	release()
+	for name, err := range errs {
+		if !errors.Is(err, ecs.ErrBorrowConflict) {
+			t.Errorf("%s with a view borrowed: %v, want a borrow conflict", name, err)
+		}
+	}
+	for _, s := range []ecs.Storages{(*ecs.World)(nil), nil} {
+		_, errs["BulkNewEntity7"] = ecs.BulkNewEntity7[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6, jgC7](s, nil, 2, nil)
+		errs["BulkFillComponent7"] = ecs.BulkFillComponent7[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6, jgC7](s, m.live[:2], nil)
+		for name, err := range errs {
+			if !errors.Is(err, ecs.ErrNilWorld) {
+				t.Errorf("%s with the Storages %#v: %v, want an error wrapping ErrNilWorld", name, s, err)
+			}
+		}
+	}
+	m.verify("refused calls")
+	if grouped {
+		if n, ok, err := ecs.GroupLen[jgC1](w); n != len(m.want(7, false)) || !ok || err != nil {
+			t.Errorf("GroupLen = %d, %v, %v; want %d, true", n, ok, err, len(m.want(7, false)))
+		}
 	}
 }
 
@@ -3028,6 +4623,263 @@ func TestGenWorld8(t *testing.T) {
 	for _, grouped := range []bool{false, true} {
 		t.Run(fmt.Sprintf("untracked/grouped=%v", grouped), func(t *testing.T) { wgSuite8(t, grouped, false) })
 		t.Run(fmt.Sprintf("tracked/grouped=%v", grouped), func(t *testing.T) { wgSuite8(t, grouped, true) })
+	}
+}
+
+// TestGenFill8 checks BulkNewEntity8 and BulkFillComponent8 against
+// the model: through a World and through an AllStoragesViewMut, with and
+// without a group of the types, over types tracking nothing and types
+// tracking everything, one storage after the other and at once.
+func TestGenFill8(t *testing.T) {
+	for _, grouped := range []bool{false, true} {
+		for _, tracked := range []bool{false, true} {
+			for _, par := range []bool{false, true} {
+				t.Run(fmt.Sprintf("tracked=%v/grouped=%v/parallel=%v", tracked, grouped, par), func(t *testing.T) {
+					wfSuite8(t, grouped, tracked, par)
+				})
+			}
+		}
+	}
+}
+
+func wfSuite8(t *testing.T, grouped, tracked, par bool) {
+	m := newJgModel(t, jgSeed(8, 200), jgOps8(), tracked)
+	w := m.w
+	if grouped {
+		jgMust(t, ecs.AddGroup8[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6, jgC7, jgC8](w))
+	}
+	if par {
+		defer ecs.SetBulkParallelMin(4)()
+	}
+	m.populate(20, 0)
+	for range 6 { // free slots for the new entities to take
+		m.kill(m.rng.IntN(len(m.live)))
+	}
+	if tracked {
+		m.clearChanges()
+	}
+
+	// BulkNewEntity8: fill is called in creation order with zero
+	// components, and what it sets stays; the ids go after dst's.
+	c := m.anons(9)
+	dst := make([]ecs.EntityID, 1, 16)
+	dst[0] = ecs.EntityID(12345)
+	var calls []ecs.EntityID
+	got, err := ecs.BulkNewEntity8(w, dst, 9, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5, p6 *jgC6, p7 *jgC7, p8 *jgC8) {
+		if i != len(calls) {
+			t.Errorf("BulkNewEntity8: fill called with i = %d, want %d", i, len(calls))
+		}
+		calls = append(calls, id)
+		if *p1 != (jgC1{}) {
+			t.Errorf("BulkNewEntity8: %v's component 1 is %+v before fill sets it, want zero", id, *p1)
+		}
+		*p1 = jgC1(c[1][i])
+		if *p2 != (jgC2{}) {
+			t.Errorf("BulkNewEntity8: %v's component 2 is %+v before fill sets it, want zero", id, *p2)
+		}
+		*p2 = jgC2(c[2][i])
+		if *p3 != (jgC3{}) {
+			t.Errorf("BulkNewEntity8: %v's component 3 is %+v before fill sets it, want zero", id, *p3)
+		}
+		*p3 = jgC3(c[3][i])
+		if *p4 != (jgC4{}) {
+			t.Errorf("BulkNewEntity8: %v's component 4 is %+v before fill sets it, want zero", id, *p4)
+		}
+		*p4 = jgC4(c[4][i])
+		if *p5 != (jgC5{}) {
+			t.Errorf("BulkNewEntity8: %v's component 5 is %+v before fill sets it, want zero", id, *p5)
+		}
+		*p5 = jgC5(c[5][i])
+		if *p6 != (jgC6{}) {
+			t.Errorf("BulkNewEntity8: %v's component 6 is %+v before fill sets it, want zero", id, *p6)
+		}
+		*p6 = jgC6(c[6][i])
+		if *p7 != (jgC7{}) {
+			t.Errorf("BulkNewEntity8: %v's component 7 is %+v before fill sets it, want zero", id, *p7)
+		}
+		*p7 = jgC7(c[7][i])
+		if *p8 != (jgC8{}) {
+			t.Errorf("BulkNewEntity8: %v's component 8 is %+v before fill sets it, want zero", id, *p8)
+		}
+		*p8 = jgC8(c[8][i])
+	})
+	jgMust(t, err)
+	if len(got) != 10 || got[0] != 12345 || &got[0] != &dst[0] || !slices.Equal(calls, got[1:]) {
+		t.Fatalf("BulkNewEntity8 to %v returns %v, fill saw %v; want dst extended in place by the 9 ids fill saw", dst, got, calls)
+	}
+	for i, id := range got[1:] {
+		m.born(id)
+		for k := 1; k <= 8; k++ {
+			m.record(id, k, c[k][i])
+		}
+	}
+	m.verify("BulkNewEntity8")
+	// A nil fill leaves zero components; n = 0 creates nothing.
+	got, err = ecs.BulkNewEntity8[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6, jgC7, jgC8](w, nil, 5, nil)
+	jgMust(t, err)
+	if len(got) != 5 {
+		t.Fatalf("BulkNewEntity8 with a nil fill returns %v, want 5 ids", got)
+	}
+	for _, id := range got {
+		m.born(id)
+		for k := 1; k <= 8; k++ {
+			m.record(id, k, jgVal{})
+		}
+	}
+	if got, err := ecs.BulkNewEntity8(w, dst[:1], 0, func(int, ecs.EntityID, *jgC1, *jgC2, *jgC3, *jgC4, *jgC5, *jgC6, *jgC7, *jgC8) {
+		t.Error("BulkNewEntity8 of no entity called fill")
+	}); err != nil || len(got) != 1 || &got[0] != &dst[0] {
+		t.Errorf("BulkNewEntity8 of no entity: %v, %v; want dst", got, err)
+	}
+	if got, err := ecs.BulkNewEntity8(w, dst[:1], -3, func(int, ecs.EntityID, *jgC1, *jgC2, *jgC3, *jgC4, *jgC5, *jgC6, *jgC7, *jgC8) {
+		t.Error("BulkNewEntity8 of -3 entities called fill")
+	}); !errors.Is(err, ecs.ErrNegativeCount) || !strings.Contains(fmt.Sprint(err), "BulkNewEntity8: n is negative (-3)") || len(got) != 1 {
+		t.Errorf("BulkNewEntity8 of -3 entities: %v, %v; want dst and an error wrapping ErrNegativeCount naming the call and n", got, err)
+	}
+	m.verify("BulkNewEntity8 with a nil fill, none and -3")
+
+	// BulkFillComponent8 over entities with some, all or none of the
+	// types, one given twice: each is zeroed once, then filled once per
+	// occurrence, in order, so the last values win.
+	var target []ecs.EntityID
+	for i := 0; i < len(m.live); i += 3 {
+		target = append(target, m.live[i])
+	}
+	target = append(target, target[0])
+	c = m.anons(len(target))
+	calls = calls[:0]
+	jgMust(t, ecs.BulkFillComponent8(w, target, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5, p6 *jgC6, p7 *jgC7, p8 *jgC8) {
+		if id != target[i] || i != len(calls) {
+			t.Errorf("BulkFillComponent8: fill called with %d, %v; want %d, %v", i, id, len(calls), target[i])
+		}
+		calls = append(calls, id)
+		var want jgVal // zero, or what the first occurrence's call set
+		if i == len(target)-1 {
+			want = c[1][0]
+		}
+		if *p1 != jgC1(want) {
+			t.Errorf("BulkFillComponent8: %v's component 1 is %+v before fill sets it, want %+v", id, *p1, want)
+		}
+		*p1 = jgC1(c[1][i])
+		*p2 = jgC2(c[2][i])
+		*p3 = jgC3(c[3][i])
+		*p4 = jgC4(c[4][i])
+		*p5 = jgC5(c[5][i])
+		*p6 = jgC6(c[6][i])
+		*p7 = jgC7(c[7][i])
+		*p8 = jgC8(c[8][i])
+	}))
+	for i, id := range target {
+		for k := 1; k <= 8; k++ {
+			m.record(id, k, c[k][i])
+		}
+	}
+	m.verify("BulkFillComponent8")
+	jgMust(t, ecs.BulkFillComponent8[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6, jgC7, jgC8](w, target[:3], nil))
+	for _, id := range target[:3] {
+		for k := 1; k <= 8; k++ {
+			m.record(id, k, jgVal{})
+		}
+	}
+	if tracked {
+		m.checkChanges("BulkNewEntity8 and BulkFillComponent8")
+	}
+	// A dead id is refused, fill is not called, nothing changes.
+	dead := m.kill(1)
+	bad := slices.Insert(slices.Clone(target), 2, dead)
+	err = ecs.BulkFillComponent8(w, bad, func(int, ecs.EntityID, *jgC1, *jgC2, *jgC3, *jgC4, *jgC5, *jgC6, *jgC7, *jgC8) {
+		t.Error("BulkFillComponent8 with a dead id called fill")
+	})
+	var be *ecs.BulkError
+	if !errors.As(err, &be) || be.Index != 2 || be.Op != "BulkFillComponent8" || !errors.Is(err, ecs.ErrDeadEntity) {
+		t.Errorf("BulkFillComponent8 with a dead id at 2: %v, want a BulkError at 2", err)
+	}
+	m.verify("BulkFillComponent8 refused")
+
+	// Through an AllStoragesViewMut, fill may call through it, but not add
+	// components of the types it fills.
+	var (
+		idsA  []ecs.EntityID
+		cA    = m.anons(4)
+		cB    = m.anons(3)
+		other = m.live[:3]
+	)
+	jgMust(t, w.Run(func(all ecs.AllStoragesViewMut) error {
+		var err error
+		idsA, err = ecs.BulkNewEntity8(all, nil, 4, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5, p6 *jgC6, p7 *jgC7, p8 *jgC8) {
+			*p1 = jgC1(cA[1][i])
+			*p2 = jgC2(cA[2][i])
+			*p3 = jgC3(cA[3][i])
+			*p4 = jgC4(cA[4][i])
+			*p5 = jgC5(cA[5][i])
+			*p6 = jgC6(cA[6][i])
+			*p7 = jgC7(cA[7][i])
+			*p8 = jgC8(cA[8][i])
+			if g, err := ecs.Get[jgC1](all, id); err != nil || g != jgC1(cA[1][i]) {
+				t.Errorf("Get inside fill through an AllStoragesViewMut: %+v, %v; want %+v", g, err, cA[1][i])
+			}
+			_, err := ecs.AddEntity1(all, jgC8{})
+			if !errors.Is(err, ecs.ErrIterating) || !strings.Contains(err.Error(), "AddEntity1") {
+				t.Errorf("AddEntity1 inside fill: %v, want an error wrapping ErrIterating", err)
+			}
+		})
+		if err != nil {
+			return err
+		}
+		return ecs.BulkFillComponent8(all, other, func(i int, id ecs.EntityID, p1 *jgC1, p2 *jgC2, p3 *jgC3, p4 *jgC4, p5 *jgC5, p6 *jgC6, p7 *jgC7, p8 *jgC8) {
+			*p1 = jgC1(cB[1][i])
+			*p2 = jgC2(cB[2][i])
+			*p3 = jgC3(cB[3][i])
+			*p4 = jgC4(cB[4][i])
+			*p5 = jgC5(cB[5][i])
+			*p6 = jgC6(cB[6][i])
+			*p7 = jgC7(cB[7][i])
+			*p8 = jgC8(cB[8][i])
+		})
+	}))
+	for i, id := range idsA {
+		m.born(id)
+		for k := 1; k <= 8; k++ {
+			m.record(id, k, cA[k][i])
+		}
+	}
+	for i, id := range other {
+		for k := 1; k <= 8; k++ {
+			m.record(id, k, cB[k][i])
+		}
+	}
+	m.verify("through an AllStoragesViewMut")
+	if tracked {
+		m.checkChanges("through an AllStoragesViewMut")
+	}
+
+	// With a view borrowed, or a nil world, both calls are refused and
+	// change nothing.
+	var v1 ecs.View[jgC1]
+	release := m.borrow(&v1)
+	errs := map[string]error{}
+	_, errs["BulkNewEntity8"] = ecs.BulkNewEntity8[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6, jgC7, jgC8](w, nil, 2, nil)
+	errs["BulkFillComponent8"] = ecs.BulkFillComponent8[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6, jgC7, jgC8](w, m.live[:2], nil)
+	release()
+	for name, err := range errs {
+		if !errors.Is(err, ecs.ErrBorrowConflict) {
+			t.Errorf("%s with a view borrowed: %v, want a borrow conflict", name, err)
+		}
+	}
+	for _, s := range []ecs.Storages{(*ecs.World)(nil), nil} {
+		_, errs["BulkNewEntity8"] = ecs.BulkNewEntity8[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6, jgC7, jgC8](s, nil, 2, nil)
+		errs["BulkFillComponent8"] = ecs.BulkFillComponent8[jgC1, jgC2, jgC3, jgC4, jgC5, jgC6, jgC7, jgC8](s, m.live[:2], nil)
+		for name, err := range errs {
+			if !errors.Is(err, ecs.ErrNilWorld) {
+				t.Errorf("%s with the Storages %#v: %v, want an error wrapping ErrNilWorld", name, s, err)
+			}
+		}
+	}
+	m.verify("refused calls")
+	if grouped {
+		if n, ok, err := ecs.GroupLen[jgC1](w); n != len(m.want(8, false)) || !ok || err != nil {
+			t.Errorf("GroupLen = %d, %v, %v; want %d, true", n, ok, err, len(m.want(8, false)))
+		}
 	}
 }
 

@@ -14,12 +14,12 @@ var workloadOrder = []string{
 	"Query2Comp", "Query2CompChurned", "FrameChurn", "SharedJoins", "SharedJoins3", "Query32Arch", "Query256Arch", "Query256ArchChurned", "Query256ArchMixed",
 	"Random", "RandomChurned", "RandomMoved",
 	"Create2Comp", "Create2CompAlloc", "Create10Comp",
-	"AddRemove", "AddRemoveLarge", "Delete2Comp", "Delete10Comp", "NewWorld",
+	"AddRemove", "AddRemoveLarge", "Delete2Comp", "Delete10Comp", "NewWorld", "RunOverhead",
 	"SimpleInsert", "SimpleIter", "FragIter", "HeavyCompute", "Schedule", "AddRemoveComponent",
 }
 
 // implOrder is the order of the implementations in tables and legends.
-var implOrder = []string{"plain", refImpl, refGroupImpl, "slipway", "slipway-group", "slipway-bulk", "slipway-par", "slipway-seq"}
+var implOrder = []string{"plain", "plain-grow", refImpl, refGroupImpl, "slipway", "slipway-group", "slipway-bulk", "slipway-fill", "slipway-par", "slipway-seq"}
 
 var implColors = map[string]string{
 	"plain":         "#6b6b6b",
@@ -28,6 +28,8 @@ var implColors = map[string]string{
 	"slipway":       "#1f77b4",
 	"slipway-group": "#2ca02c",
 	"slipway-bulk":  "#ff7f0e",
+	"slipway-fill":  "#8c6d31",
+	"plain-grow":    "#b0b0b0",
 	"slipway-par":   "#d62728",
 	"slipway-seq":   "#9467bd",
 }
@@ -47,7 +49,7 @@ func colorOf(impl string, unknown []string) string {
 var descriptions = map[string]string{
 	"Query2Comp":          "N entities with Position and Velocity, then 10N with Position only; a round adds Velocity to Position for the N. Slipway runs a system ranging over `Join2(pos, vel).Runs()`, a loop over aligned slices per run (one run for the group in slipway-group, or for entities given both components together); plain loops over an array of N structs holding both components.",
 	"Query2CompChurned":   "Query2Comp after the churn, untimed: a random fifth of the N movers lose Velocity and get it back, in another random order; a random tenth of the 10N others are deleted and as many created with Position (one entity at a time, fixed seed). Removal swaps a storage's last component into the hole and a component given back is appended, so the movers' Position and Velocity no longer line up and most runs of the join are short; a group keeps them packed. Plain is Query2Comp's: an array of structs has no storage order to lose.",
-	"FrameChurn":          "A whole frame on Query2Comp's churned world: 1% of the 11N entities change, one entity at a time (a mover loses its Velocity and gets it back for every five others deleted and replaced: 0.22N calls, in three systems, deletions through `AllStoragesViewMut.DeleteEntity`), then the move system runs. ns/entity is the frame's time per entity the query visits (N); the world keeps mixing from frame to frame. No plain baseline. The table below it compares the frame with Query2Comp's query alone on a fresh world.",
+	"FrameChurn":          "A whole frame on Query2Comp's churned world: 1% of the 11N entities change, one entity at a time (a mover loses its Velocity and gets it back for every five others deleted and replaced: 0.22N calls, in three systems, deletions through `AllStoragesViewMut.DeleteEntity`), then the move system runs. ns/entity is the frame's time per entity the query visits (N); the world keeps mixing from frame to frame. The plain baseline makes the same changes to two tables of slices (movers and others: swap-remove, a free list of indices, a row moved between the tables when a Velocity is taken or given) and loops over the movers' table. The table below it compares the frame with Query2Comp's query alone on a fresh world.",
 	"SharedJoins":         "Two systems join Position with different partners, as a new user writes them with the default join (range over `All()`), in one workload: move (Position and Velocity) and count (Position and a tag every fourth mover holds). N movers have Position and Velocity, then 15 entities have Position alone, so Velocity drives move and the tag drives count: both want Position in their driver's order. slipway-noalign is the same frame with `SetAutoAlign(false)`; slipway-noextras the frame without the 15 entities, where Position drives move. Plain loops over a slice of structs, then over the tagged movers' indices.",
 	"SharedJoins3":        "SharedJoins with a third system over Position and a component every third mover holds.",
 	"Query32Arch":         "As Query2Comp, but without the 10N and with each of the N also having a random subset of C1..C5 (32 combinations).",
@@ -57,14 +59,15 @@ var descriptions = map[string]string{
 	"Random":              "N entities with Position, their ids shuffled; a round sums Position.X looking each id up through a `View`: with `View.Get` for each id (slipway), or ranging over `View.Lookup(ids)` (slipway-bulk), which keeps the storage's layout in registers for the whole loop. Plain indexes a slice with the same shuffled indices. The entities were created in order with their Position in a new world, so the storage holds entity i at position i: a lookup of such an id reads the component at its index and skips the sparse page (the storage's identity prefix; RandomMoved shows a storage without it).",
 	"RandomChurned":       "Random after the churn, untimed: a random fifth of the entities lose their Position and get it back, in another random order, and a random tenth are deleted and as many created with Position; a round looks up the N live entities in a shuffled order. The storage no longer follows the entities' indices for most of them, and the new entities have a new generation. Plain is Random's: a slice indexed with shuffled indices has nothing to churn.",
 	"RandomMoved":         "Random after every Position was taken out and put back in another shuffled order, so the storage's order follows neither the entities' indices nor the ids' order, and every lookup reads the sparse page, then the component. No target: it shows Random without the identity prefix.",
-	"Create2Comp":         "Create N entities with Position and Velocity in a world where N such entities were created and deleted before (deleting them again is not timed). Slipway creates one at a time in a system (`EntitiesViewMut.AddEntity`, `ViewMut.AddComponentUnchecked`); bulk uses `BulkAppendEntity2`, reusing one id slice; plain appends to a slice with room for N.",
+	"Create2Comp":         "Create N entities with Position and Velocity in a world where N such entities were created and deleted before (deleting them again is not timed). Slipway creates one at a time in a system (`EntitiesViewMut.AddEntity`, `ViewMut.AddComponentUnchecked`); bulk uses `BulkAppendEntity2`, reusing one id slice; fill creates them with zero components in place with `BulkNewEntity2` (nil fill), reusing one id slice; plain appends to a slice with room for N; plain-grow grows two slices with room for N by N zero values each (the baseline of fill).",
 	"Create2CompAlloc":    "Create a fresh world and N entities with Position and Velocity in it, every round: growth and garbage collection included. Plain appends to a nil slice.",
-	"Create10Comp":        "As Create2Comp with C1..C10. `BulkAppendEntityN` stops at 8 components: bulk creates the entities with C1..C8 in one call and adds C9 and C10 with `BulkAddComponent2`.",
+	"Create10Comp":        "As Create2Comp with C1..C10. `BulkAppendEntityN` stops at 8 components: bulk creates the entities with C1..C8 in one call and adds C9 and C10 with `BulkAddComponent2`; fill does the same in place with zero components, `BulkNewEntity8` then `BulkFillComponent2` (nil fills); plain-grow grows ten slices by N zero values each.",
 	"AddRemove":           "N entities with Position; a round adds Velocity to all, then removes it from all (after one warm-up round); ns/entity is per add+remove pair. Slipway uses the checked `ViewMut.AddComponent` and `ViewMut.Delete`. Bulk calls `BulkAddComponent1` with all the ids, then `BulkDeleteComponent[Velocity]`. Plain keeps the component in a slice indexed by entity with a presence flag.",
 	"AddRemoveLarge":      "As AddRemove on entities that also have C1..C10.",
 	"Delete2Comp":         "Delete N entities that have Position and Velocity (re-creating them between rounds is not timed). Slipway deletes one at a time in a system holding an `AllStoragesViewMut` (whose `DeleteEntity` strips the components of the entities it deleted together, one pass per storage, when the system ends). Bulk deletes the list of ids with one `World.DeleteEntities` call, slipway-any with one `DeleteAny` of a type they all have; the entities make up whole storages, which both clear at once. Plain clears the entity in a slice of structs, marks it dead and pushes it on a free list; plain-truncate keeps one slice per component type, bumps each entity's generation, pushes its index on a free list and truncates the slices: deleting whole storages without an ECS.",
 	"Delete10Comp":        "As Delete2Comp with entities having C1..C10.",
 	"NewWorld":            "Create an empty world; the figure is per world.",
+	"RunOverhead":         "The fixed cost of running a system, which decides small worlds: a system that borrows `ViewMut[Position]` and `View[Velocity]` in a world of one entity and does nothing. slipway runs it with `World.Run` (called through reflect.Value.Call), slipway-typed as an `ecs.Func2` (called directly), slipway-workload as the one system of a workload run with `RunWorkload`. The figure is per run.",
 	"SimpleInsert":        "Rust ecs_bench_suite: create a world and 10,000 entities with a 4×4 matrix, a position, a rotation and a velocity (float32), every round.",
 	"SimpleIter":          "Rust ecs_bench_suite: add velocity to position for 10,000 entities with the four components of SimpleInsert.",
 	"FragIter":            "Rust ecs_bench_suite: 26 component types A..Z, 20 entities with each, all also having Data; a round doubles every Data (Slipway iterates `ViewMut.Slice`).",

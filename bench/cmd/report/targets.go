@@ -48,6 +48,10 @@ var targets = []target{
 	{text: "Create2Comp bulk ≤ 8 ns", workload: "Create2Comp", impl: "slipway-bulk", n: bigN, maxNs: 8},
 	{text: "Create10Comp ≤ 70 ns", workload: "Create10Comp", impl: "slipway", n: bigN, maxNs: 70},
 	{text: "Create10Comp bulk ≤ 25 ns", workload: "Create10Comp", impl: "slipway-bulk", n: bigN, maxNs: 25},
+	// Issue 52, item 2: in-place bulk creation.
+	{text: "Create10Comp fill within 1.2× of growing ten plain slices, N = 16,000", workload: "Create10Comp", impl: "slipway-fill", n: 16_000, maxRatio: 1.2, versus: "plain-grow"},
+	{text: "Create10Comp fill within 1.2× of growing ten plain slices", workload: "Create10Comp", impl: "slipway-fill", n: bigN, maxRatio: 1.2, versus: "plain-grow"},
+	{text: "Create10Comp fill ≤ 7.4 ns (Ark's batch), N = 16,000", workload: "Create10Comp", impl: "slipway-fill", n: 16_000, maxNs: 7.4},
 	{text: "AddRemove ≤ 20 ns", workload: "AddRemove", impl: "slipway", n: bigN, maxNs: 20},
 	{text: "AddRemove bulk ≤ 8 ns", workload: "AddRemove", impl: "slipway-bulk", n: bigN, maxNs: 8},
 	{text: "AddRemove with a group owning Position+Velocity ≤ 30 ns", workload: "AddRemove", impl: "slipway-group", n: bigN, maxNs: 30, missing: "no packed groups yet"},
@@ -62,6 +66,10 @@ var targets = []target{
 	{text: "Delete10Comp DeleteAny within 1.2× of truncating ten plain slices, N = 16,000", workload: "Delete10Comp", impl: "slipway-any", n: 16_000, maxRatio: 1.2, versus: "plain-truncate"},
 	{text: "NewWorld ≤ 3 µs", workload: "NewWorld", impl: "slipway", n: 1, maxNs: 3000},
 	{text: "HeavyCompute parallel ≥ 1.7× faster than sequential", workload: "HeavyCompute", impl: "slipway-par", n: 1_000, minSpeedup: 1.7, slower: "slipway"},
+	// Issue 52, item 7: the fixed cost of a run.
+	{text: "RunOverhead: World.Run of a two-view system ≤ 120 ns", workload: "RunOverhead", impl: "slipway", n: 1, maxNs: 120},
+	{text: "RunOverhead: a typed system (Func2) ≤ 50 ns", workload: "RunOverhead", impl: "slipway-typed", n: 1, maxNs: 50},
+	{text: "RunOverhead: a one-system workload ≤ 150 ns", workload: "RunOverhead", impl: "slipway-workload", n: 1, maxNs: 150},
 	// Issue 52, item 0: joins sharing a storage do not fight.
 	{text: "SharedJoins within 1.2× of re-alignment off, N = 16,000", workload: "SharedJoins", impl: "slipway", n: 16_000, maxRatio: 1.2, versus: "slipway-noalign"},
 	{text: "SharedJoins within 1.2× of the frame without extras, N = 16,000", workload: "SharedJoins", impl: "slipway", n: 16_000, maxRatio: 1.2, versus: "slipway-noextras"},

@@ -48,9 +48,15 @@ func TestBrowserPlays(t *testing.T) {
 	}
 	url := startServer(t)
 
-	// Temporary directories are removed after the deferred cancels below
-	// have stopped Chromium.
-	profile := t.TempDir()
+	// The profile is not a t.TempDir: Chromium's helper processes (the
+	// crash handler among them) can still write to it for a moment after
+	// the browser has exited, which made TempDir's cleanup fail the test.
+	// removeProfile retries instead, and only logs what it cannot remove.
+	profile, err := os.MkdirTemp("", "squareeater-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { removeProfile(t, profile) })
 	shots := os.Getenv("SQUAREEATER_SHOTS")
 	if shots == "" {
 		shots = t.TempDir()
@@ -293,4 +299,20 @@ func evalInt(t *testing.T, ctx context.Context, expr string) int {
 		t.Fatalf("%s: %v", expr, err)
 	}
 	return int(f)
+}
+
+// removeProfile removes Chromium's profile directory, retrying for a few
+// seconds while processes that outlive the browser finish writing to it.
+func removeProfile(t *testing.T, dir string) {
+	var err error
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		if err = os.RemoveAll(dir); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Logf("leaving Chromium's profile %s behind: %v", dir, err)
 }
