@@ -73,11 +73,18 @@ type bulkScratch struct {
 //
 // The components that remain may sit in another storage order than
 // one-by-one deletion would leave them in; iteration order is unspecified
-// either way. With 65,536 ids or more, the caller and a worker of the pool
-// each kill the entities of about half the ids, then the storages that
-// hold no more components than there are ids (when deleting most
-// entities, all of them) are cleared of the ids' components at once on the
-// worker pool, one storage per goroutine, the caller's included.
+// either way. When ids form a run (consecutive indices of one
+// generation, in either order, as entities created together get them), a
+// storage that holds no more components than there are ids frees the
+// run's index entries page by page, with no look-up per id; one whose
+// components all go is then cut to nothing at once. Storages that track
+// changes or are in a group delete id by id. See "Whole storages go at
+// once" in docs/delete-entity.md. With 65,536 ids or more, the caller and
+// a worker of the pool each kill the entities of about half the ids, then
+// the storages that hold no more components than there are ids (when
+// deleting most entities, all of them) are cleared of the ids' components
+// at once on the worker pool, one storage per goroutine, the caller's
+// included.
 //
 // Inside [Each1] … [Each8] through an [AllStoragesViewMut], it deletes as
 // [AllStoragesViewMut.DeleteEntity] does there: the entities are dead at
@@ -262,14 +269,24 @@ func inParallel(n int, task func(i int)) {
 const sweepChunk = 1024
 
 // deleteComponents deletes the components of ids from every storage.
+// It is deleteComponentsIn with the run the ids form, if any.
+func (w *World) deleteComponents(ids []EntityID) {
+	w.deleteComponentsIn(ids, runOf(ids))
+}
+
+// deleteComponentsIn deletes the components of ids from every storage,
+// run being the run ids form (runOf), or no run.
 //
 // The storages that hold no more components than there are ids (when
-// deleting many entities, usually all of them) sweep: they go through the
-// ids chunk by chunk, each storage freeing the entries of a chunk in turn
-// while the chunk is in cache, so the ids are read from memory once, not
-// once per storage; then each closes its gaps. The others delete the ids
-// one storage after the other (deleteIDs).
-func (w *World) deleteComponents(ids []EntityID) {
+// deleting many entities, usually all of them) sweep (sweepRun). When
+// the ids form no run, they go through the ids chunk by chunk, each
+// storage freeing the entries of a chunk in turn while the chunk is in
+// cache, so the ids are read from memory once, not once per storage; then
+// each closes its gaps. Either way, a storage whose components all go (a
+// whole storage) is then cut to nothing at once. The storages that hold
+// more components than there are ids, or that track or belong to a
+// group, delete the ids one storage after the other (deleteIDs).
+func (w *World) deleteComponentsIn(ids []EntityID, run idRun) {
 	if len(ids) == 0 {
 		return
 	}
@@ -281,18 +298,19 @@ func (w *World) deleteComponents(ids []EntityID) {
 			st.deleteIDs(ids, &w.scratch.pos)
 		}
 	}
+	w.scratch.sweep = sw[:0]
 	switch {
 	case len(sw) == 0:
+	case run.n != 0:
+		sweepRun(sw, run)
 	case len(sw) > 1 && len(ids) >= bulkParallelMin:
 		// Each storage sweeps all the ids on its own goroutine, and
 		// closes its gaps there too.
 		inParallel(len(sw), func(j int) {
 			sw[j].st.closeGaps(sw[j].st.zeroIDs(ids))
 		})
-		w.scratch.sweep = sw[:0]
-		return
 	case len(sw) == 1:
-		sw[0].k = sw[0].st.zeroIDs(ids)
+		sw[0].st.closeGaps(sw[0].st.zeroIDs(ids))
 	default:
 		for lo := 0; lo < len(ids); lo += sweepChunk {
 			chunk := ids[lo:min(lo+sweepChunk, len(ids))]
@@ -300,11 +318,45 @@ func (w *World) deleteComponents(ids []EntityID) {
 				sw[j].k += sw[j].st.zeroIDs(chunk)
 			}
 		}
+		for _, x := range sw {
+			x.st.closeGaps(x.k)
+		}
+	}
+}
+
+// sweepRun deletes the components of run's ids from the storages sw, each
+// sweepable for as many ids: each frees the entries of the run's indices
+// (vacateRun), reading no id, then closes its gaps. From bulkParallelMin
+// ids, the storages do so at once, one per goroutine of the pool.
+func sweepRun(sw []sweeper, run idRun) {
+	if len(sw) > 1 && run.n >= uint64(bulkParallelMin) {
+		inParallel(len(sw), func(j int) {
+			sw[j].st.closeGaps(sw[j].st.vacateRun(run))
+		})
+		return
 	}
 	for _, x := range sw {
-		x.st.closeGaps(x.k)
+		x.st.closeGaps(x.st.vacateRun(run))
+	}
+}
+
+// sweepAll returns the storages that have components, when each of them
+// is sweepable for n ids, and true; otherwise false. DeleteAny asks it
+// whether the deletion of n entities that form a run needs their ids.
+func (w *World) sweepAll(n int) ([]sweeper, bool) {
+	sw := w.scratch.sweep[:0]
+	for _, st := range w.comps.all() {
+		if st.length() == 0 {
+			continue
+		}
+		if !st.sweepable(n) {
+			w.scratch.sweep = sw[:0]
+			return nil, false
+		}
+		sw = append(sw, sweeper{st: st})
 	}
 	w.scratch.sweep = sw[:0]
+	return sw, true
 }
 
 // sweeper is a storage sweeping ids, and how many it freed so far.

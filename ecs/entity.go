@@ -409,3 +409,37 @@ func (e *entities) deleteMany(ids []EntityID) int {
 	e.live -= n
 	return n
 }
+
+// deleteManyLastFirst is deleteMany over ids taken last first, reading
+// them where they are: DeleteAny kills the entities of a storage's dense
+// array without copying it.
+//
+// The loop writes the indices it frees into the free list's spare room by
+// position, and counts the retired slots apart, which keeps it to few
+// live values (an append, with its call to grow the list, made the loop
+// keep its counter on the stack).
+func (e *entities) deleteManyLastFirst(ids []EntityID) int {
+	free := grow(e.free, len(ids))
+	base := len(free)
+	out, m := free[base:base+len(ids)], 0 // the indices freed: out[:m]
+	slots := e.slots
+	retired := 0
+	for k := len(ids) - 1; k >= 0; k-- {
+		id := ids[k]
+		i, g := id.Index(), id.Generation()
+		if uint(i) >= uint(len(slots)) || !aliveAs(slots[i], g) {
+			continue
+		}
+		if g < maxGeneration {
+			slots[i] = g + 1
+			out[m] = i
+			m++
+		} else {
+			slots[i] = g // retired
+			retired++
+		}
+	}
+	e.free = free[:base+m]
+	e.live -= m + retired
+	return m + retired
+}

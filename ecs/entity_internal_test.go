@@ -84,3 +84,45 @@ func TestKillAllSplit(t *testing.T) {
 		})
 	}
 }
+
+// deleteManyLastFirst kills what deleteMany kills over the ids reversed,
+// leaving the same slots and free list, and does not change the ids:
+// dead and never-issued ids, repeats, and a slot at the last generation,
+// which is retired rather than freed.
+func TestDeleteManyLastFirst(t *testing.T) {
+	build := func() (*entities, []EntityID) {
+		var e entities
+		ids := e.createMany(nil, 20)
+		e.slots[7] = maxGeneration | aliveBit
+		ids[7] = newEntityID(7, maxGeneration)
+		e.delete(ids[3])
+		return &e, ids
+	}
+	_, ids := build()
+	for _, c := range []struct {
+		name string
+		ids  []EntityID
+	}{
+		{"none", nil},
+		{"all, a dead one and a retiring one among them", ids},
+		{"repeats and strangers", slices.Concat(ids[:5], ids[2:4], []EntityID{NullID, newEntityID(1000, 0), newEntityID(5, 9)})},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a, _ := build()
+			b, _ := build()
+			given := slices.Clone(c.ids)
+			n := a.deleteManyLastFirst(c.ids)
+			rev := slices.Clone(c.ids)
+			slices.Reverse(rev)
+			if want := b.deleteMany(rev); n != want {
+				t.Errorf("killed %d, deleteMany %d", n, want)
+			}
+			if !slices.Equal(a.slots, b.slots) || !slices.Equal(a.free, b.free) || a.live != b.live {
+				t.Errorf("slots %v free %v live %d; deleteMany: %v %v %d", a.slots, a.free, a.live, b.slots, b.free, b.live)
+			}
+			if !slices.Equal(c.ids, given) {
+				t.Errorf("ids changed: %v, given %v", c.ids, given)
+			}
+		})
+	}
+}

@@ -186,6 +186,22 @@ func fzSeeds() [][]byte {
 			fzOpInSystem, 0, 2, 0, 5,
 			fzOpDeleteUnchecked, 0, 0, 4, 3, 2, 0,
 			fzOpDeleteComp, 2, 2, 1, fzOpRemove, 3, 0, 0, fzOpJoin, 7, 0, 0},
+		// deletions of runs of ids (entities created together, in either
+		// order), from storages they take whole (every holder of A holds
+		// B and C, and nothing else does), from one they sweep in part
+		// (B, whose identity prefix they cover but for one entity),
+		// through DeleteAny, DeleteEntities (one at a time too), and on
+		// the parallel paths; new entities then take the slots back in
+		// storage order, into identity prefixes the next deletions take
+		// whole at once
+		{fzOpBulk, 8, 7, 0, fzOpDeleteAny, 0, 0, fzOpJoin, 7, 0, 0,
+			fzOpBulk, 8, 7, 0, fzOpDeleteAny, 2, 1, fzOpJoin, 7, 0, 0,
+			fzOpBulk, 4, 7, 0, fzOpBulk, 2, 1, 0, fzOpAdd, 2, 0, 9,
+			fzOpDeleteMany, 5, 0, 16, 17, 18, 19, 20, fzOpJoin, 3, 0, 1,
+			fzOpDeleteMany, 2, 1, 21, 22, fzOpJoin, 7, 0, 0,
+			fzOpBulk, 5, 7, 1, fzOpInSystem, 4, 0, 23, 0, 0, 24, 0, 0, 25, 0, 0, 26, 0, 0, 27, 0,
+			fzOpParallel, 1, fzOpBulk, 6, 7, 0, fzOpBulk, 2, 3, 0, fzOpDeleteAny, 1, 0,
+			fzOpBulk, 5, 7, 0, fzOpDeleteMany, 5, 1, 40, 39, 38, 37, 36, fzOpParallel, 0, fzOpJoin, 7, 0, 0},
 	}
 }
 
@@ -211,6 +227,8 @@ func TestWorldModelSeeds(t *testing.T) {
 	isTrue(t, total.replaced > 0, "no new entity of the seeds took a leftover's place")
 	isTrue(t, total.purged > 0, "seeds never purged DeleteUnchecked's leftovers")
 	isTrue(t, total.purgedOnRefusal > 0, "no refused World-level change of the seeds purged leftovers")
+	isTrue(t, total.wholeRuns > 0, "no deletion of the seeds took a storage whole by a run of ids")
+	isTrue(t, total.partRuns > 0, "no deletion of the seeds swept a storage in part by a run of ids")
 	for op := range fzOpCount {
 		isTrue(t, total.perOp[op] > 0, "seeds never ran operation %d", op)
 	}
@@ -357,6 +375,11 @@ type fzStats struct {
 	// purged (and purged by a change that then refused an id), those a
 	// new entity's component replaced, and joins that yielded some.
 	left, purged, purgedOnRefusal, replaced, joinsWithLeftovers int
+	// Deletions of ids that form a run (consecutive indices of one
+	// generation): storages they took whole, and storages they swept in
+	// part, both by the run's entries rather than by the ids (see
+	// runSweeps).
+	wholeRuns, partRuns int
 }
 
 func (s *fzStats) add(o fzStats) {
@@ -371,6 +394,8 @@ func (s *fzStats) add(o fzStats) {
 	s.purgedOnRefusal += o.purgedOnRefusal
 	s.replaced += o.replaced
 	s.joinsWithLeftovers += o.joinsWithLeftovers
+	s.wholeRuns += o.wholeRuns
+	s.partRuns += o.partRuns
 	for i := range s.perOp {
 		s.perOp[i] += o.perOp[i]
 	}
@@ -1134,6 +1159,7 @@ func (r *fzRun) deleteEntities(ids []ecs.EntityID, path byte) {
 	if r.bulkRefused("DeleteEntities", ids, r.firstDead(ids), err) {
 		return
 	}
+	r.runSweeps(ids)
 	for _, id := range ids { // a repeated id is deleted once
 		delete(r.m.live, id)
 		r.m.strip(id)
@@ -1223,12 +1249,22 @@ func (r *fzRun) deleteAny(typ, path byte) {
 			n, err = ecs.DeleteAny[fzC](s)
 		}
 	}
+	var order []ecs.EntityID // the storage's ids, which DeleteAny deletes last first
+	switch typ {
+	case 0:
+		order = ecs.OrderOf[fzA](r.w)
+	case 1:
+		order = ecs.OrderOf[fzB](r.w)
+	default:
+		order = ecs.OrderOf[fzC](r.w)
+	}
 	if path == 0 {
 		do(r.w)
 	} else {
 		r.run("deleteAny", func(all ecs.AllStoragesViewMut) { do(all) })
 	}
 	r.noErr("DeleteAny", err)
+	r.runSweeps(order)
 	var doomed []ecs.EntityID
 	for id := range r.m.live {
 		row := r.m.row(id)
@@ -1240,6 +1276,57 @@ func (r *fzRun) deleteAny(typ, path byte) {
 	for _, id := range doomed {
 		delete(r.m.live, id)
 		r.m.strip(id)
+	}
+}
+
+// runSweeps counts, for a deletion of ids (in the order the world reads
+// them) that form a run, consecutive indices of one generation either
+// way, the storages it takes whole (every component goes) and those it
+// sweeps in part (some go, and the storage holds no more components than
+// there are ids): the storages that free the run's sparse entries rather
+// than look each id up (sparseSet.vacateRun). Call it before the model
+// deletes the ids.
+func (r *fzRun) runSweeps(ids []ecs.EntityID) {
+	if len(ids) == 0 {
+		return
+	}
+	for k, id := range ids {
+		up, down := ids[0]+ecs.EntityID(k), ids[0]-ecs.EntityID(k)
+		if id != up && id != down || k > 0 && (ids[1] == ids[0]+1) != (id == up) {
+			return
+		}
+		if id.Generation() != ids[0].Generation() {
+			return
+		}
+	}
+	doomed := map[ecs.EntityID]bool{}
+	for _, id := range ids {
+		doomed[id] = true
+	}
+	holders := [3][]ecs.EntityID{}
+	for id := range r.m.a {
+		holders[0] = append(holders[0], id)
+	}
+	for id := range r.m.b {
+		holders[1] = append(holders[1], id)
+	}
+	for id := range r.m.c {
+		holders[2] = append(holders[2], id)
+	}
+	for _, hs := range holders {
+		gone := 0
+		for _, id := range hs {
+			if doomed[id] {
+				gone++
+			}
+		}
+		switch {
+		case gone == 0 || len(hs) > len(ids):
+		case gone == len(hs):
+			r.st.wholeRuns++
+		default:
+			r.st.partRuns++
+		}
 	}
 }
 

@@ -237,6 +237,129 @@ func vacate(e *uint64, id EntityID) (uint32, bool) {
 	return uint32(x), true
 }
 
+// idRun is the ids of a bulk deletion when they form a run: the n ids
+// whose bits are base, base+1, …, base+n-1, which are n consecutive
+// indices of one generation (runOf). The zero idRun (n zero) is no run,
+// and has no id. New entities come in runs: fresh slots ascending, slots
+// freed together descending, all of them in one generation. A storage
+// frees the components of a run's ids with no look-up per id and without
+// reading the ids (vacateRun): they are the entries of the run's indices
+// that have its generation, and the part of the identity prefix the run
+// covers.
+type idRun struct {
+	base, n uint64
+}
+
+// runOf returns the run ids form, in either direction, or no run (n
+// zero): a repeat, a gap, a change of direction or of generation breaks
+// it. It stops at the first id out of step, so ids that form no run
+// usually cost it a few reads.
+func runOf(ids []EntityID) idRun {
+	if len(ids) == 0 {
+		return idRun{}
+	}
+	step := runStep(ids)
+	want := ids[0]
+	for _, id := range ids {
+		if id != want {
+			return idRun{}
+		}
+		want += step
+	}
+	return runFound(ids[0], step, len(ids))
+}
+
+// runStep returns what ids[1] adds to ids[0]: 1 or -1 (wrapping) when
+// they start a run up or down.
+func runStep(ids []EntityID) EntityID {
+	if len(ids) < 2 {
+		return 1
+	}
+	return ids[1] - ids[0]
+}
+
+// runFound returns the run of n ids that start at first and go on by
+// step, which a loop checked them to do: a run when step is 1 or -1 and
+// the ids keep one generation (their indices do not wrap around into the
+// generation's bits); otherwise no run.
+func runFound(first, step EntityID, n int) idRun {
+	base := first
+	switch {
+	case n == 1, step == 1:
+	case step == ^EntityID(0): // -1
+		base = first - EntityID(n-1)
+	default:
+		return idRun{}
+	}
+	if uint64(base.Index())+uint64(n-1) > math.MaxUint32 {
+		return idRun{}
+	}
+	return idRun{base: uint64(base), n: uint64(n)}
+}
+
+// vacateRun is zeroIDs for the ids of r: it frees the sparse entries of
+// those of them that have a component here and returns how many there
+// were, leaving the dense arrays for closeGaps, which finishes the
+// deletion (nothing else may touch the storage in between). It reads no
+// id: r's components past the identity prefix are the entries of r's
+// indices that hold r's generation, which it frees page by page, and
+// stops looking once it has found as many as the storage has past the
+// prefix; those in the prefix are the positions r's indices cover there,
+// if r has the prefix's generation.
+//
+// When r takes every component (a whole storage), closeGaps(k) cuts the
+// arrays to nothing and reads no mark: the storage went in one pass over
+// its entries, none over the ids, and in no pass at all when the prefix
+// holds every component. Otherwise the positions freed in the prefix get
+// zeroIDsIdent's mark (NullID), for closeGaps.
+func (s *sparseSet[T]) vacateRun(r idRun) int {
+	if r.n == 0 || len(s.dense) == 0 {
+		return 0
+	}
+	gen := r.base & genMask
+	lo := uint32(r.base) // r's indices are lo … lo+n-1
+	pn := s.pre.n
+	// The prefix's positions r covers: from a to b, excluded.
+	a, b := uint64(lo), min(uint64(lo)+r.n, pn)
+	if gen != s.pre.gen || a >= b {
+		a, b = 0, 0
+	}
+	k := int(b - a)
+	if rest := len(s.dense) - int(pn); rest > 0 {
+		k += vacateRange(s.pages, gen, lo, lo+uint32(r.n-1), rest)
+	}
+	if k < len(s.dense) {
+		for p := a; p < b; p++ {
+			s.dense[p] = NullID
+		}
+	}
+	return k
+}
+
+// vacateRange frees the sparse entries of the indices lo … hi that hold
+// generation gen (in the high bits, as in an EntityID), on the pages
+// allocated, page after page until it has freed limit of them, and
+// returns how many it freed. emptyPage is never written: its entries hold
+// no generation.
+func vacateRange(pages []*sparsePage, gen uint64, lo, hi uint32, limit int) int {
+	k := 0
+	for p := lo >> pageShift; p <= hi>>pageShift && p < uint32(len(pages)) && k < limit; p++ {
+		page := pages[p]
+		if page == &emptyPage {
+			continue
+		}
+		first := p << pageShift
+		es := page[max(lo, first)-first : min(hi, first+pageMask)-first+1]
+		for j, e := range es {
+			if (e^gen)-1 < math.MaxUint32 {
+				es[j] = 0
+				k++
+			}
+		}
+	}
+	return k
+}
+
 // sweepable reports whether the storage deletes n ids by sweeping
 // (zeroIDs, then closeGaps): it takes the fast paths, has components, and
 // no more than n.

@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -145,6 +146,92 @@ func TestZeroIDsRuns(t *testing.T) {
 				t.Errorf("zeroIDs freed %d entries, want %d", k, want)
 			}
 			samePages(t, fast, slow)
+		})
+	}
+}
+
+// runOf finds runs up and down, of one id too, and no run where the ids
+// repeat, skip an index, turn, change generation, or would wrap around
+// an index's bits into the generation's.
+func TestRunOf(t *testing.T) {
+	top := newEntityID(math.MaxUint32, 0)
+	for _, c := range []struct {
+		name string
+		ids  []EntityID
+		want idRun
+	}{
+		{"none", nil, idRun{}},
+		{"one id", up(7, 1, 3), idRun{uint64(newEntityID(7, 3)), 1}},
+		{"up", up(5, 3000, 2), idRun{uint64(newEntityID(5, 2)), 3000}},
+		{"down", down(2999, 3000, 2), idRun{uint64(newEntityID(0, 2)), 3000}},
+		{"a repeat", []EntityID{newEntityID(4, 0), newEntityID(4, 0)}, idRun{}},
+		{"a gap", slices.Concat(up(0, 10, 0), up(11, 5, 0)), idRun{}},
+		{"up then down", slices.Concat(up(0, 10, 0), down(8, 3, 0)), idRun{}},
+		{"the next index in another generation", []EntityID{newEntityID(3, 0), newEntityID(4, 1)}, idRun{}},
+		{"up to the last index", []EntityID{top - 1, top}, idRun{uint64(top - 1), 2}},
+		{"up past the last index", []EntityID{top, top + 1}, idRun{}},
+		{"down past index 0", []EntityID{top + 1, top}, idRun{}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := runOf(c.ids); got != c.want {
+				t.Fatalf("runOf = %+v, want %+v", got, c.want)
+			}
+			for _, id := range c.ids {
+				if c.want.n != 0 && uint64(id)-c.want.base >= c.want.n {
+					t.Errorf("the run %+v lacks %v", c.want, id)
+				}
+			}
+		})
+	}
+}
+
+// vacateRun followed by closeGaps leaves a storage exactly as zeroIDs
+// over the run's ids followed by closeGaps does, with a sound layout:
+// whole storages (identity prefix, sparse entries, both), storages the
+// run takes in part, and components of other generations on the run's
+// indices.
+func TestVacateRunMatchesZeroIDs(t *testing.T) {
+	const n = 3 * pageSize
+	for _, c := range []struct {
+		name   string
+		stored []EntityID // appended in this order
+		run    []EntityID
+	}{
+		{"whole prefix", up(0, n, 1), down(n-1, n, 1)},
+		{"whole sparse entries", down(n-1, n, 1), up(0, n, 1)},
+		{"whole, prefix and entries", slices.Concat(up(0, 100, 1), down(n-1, n-100, 1)), up(0, n, 1)},
+		{"a run longer than the storage", up(pageSize, 10, 0), up(0, n, 0)},
+		{"prefix past the run", up(0, 50, 0), up(20, 40, 0)},
+		{"prefix covered, an entry kept", slices.Concat(up(0, 50, 0), up(2*pageSize, 1, 0)), up(0, 51, 0)},
+		{"entries in part, across pages", slices.Concat(down(n-1, 200, 1), up(10, 5, 2)), up(n-300, 300, 1)},
+		{"another generation on the run's indices", slices.Concat(up(0, 30, 4), up(30, 30, 5)), up(0, 60, 5)},
+		{"a prefix of another generation", up(0, 30, 4), up(0, 30, 5)},
+		{"indices past the last page", up(0, 10, 0), up(5, 3*n, 0)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fast, slow := newSparseSet[bpA](), newSparseSet[bpA]()
+			for _, s := range []*sparseSet[bpA]{fast, slow} {
+				for i, id := range c.stored {
+					s.insert(id, bpA{float64(i)})
+				}
+			}
+			r := runOf(c.run)
+			if r.n == 0 {
+				t.Fatal("the case's ids form no run")
+			}
+			k, want := fast.vacateRun(r), slow.zeroIDs(c.run)
+			if k != want {
+				t.Errorf("vacateRun freed %d, zeroIDs %d", k, want)
+			}
+			fast.closeGaps(k)
+			slow.closeGaps(want)
+			if !slices.Equal(fast.dense, slow.dense) || !slices.Equal(fast.data, slow.data) || fast.pre != slow.pre {
+				t.Errorf("vacateRun left %v %v %+v, zeroIDs %v %v %+v", fast.dense, fast.data, fast.pre, slow.dense, slow.data, slow.pre)
+			}
+			samePages(t, fast, slow)
+			if err := fast.layoutError(); err != nil {
+				t.Error(err)
+			}
 		})
 	}
 }

@@ -20,6 +20,7 @@ type storage interface {
 	deleteFound(id EntityID, e *uint64)
 	deleteIDs(ids []EntityID, freed *[]uint32) int
 	sweepable(n int) bool
+	vacateRun(r idRun) int
 	bulkable() bool
 	zeroIDs(ids []EntityID) int
 	closeGaps(k int)

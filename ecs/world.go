@@ -149,7 +149,11 @@ func Strip(s Storages, id EntityID) error {
 // DeleteAny deletes every entity that has a component of type T (with all
 // their components) and returns how many it deleted. It is the guide's
 // `delete_any`, used to clean up entities flagged with a tag component.
-// It works like [DeleteEntities], in one pass per storage. Components of
+// It works like [DeleteEntities], in one pass per storage, with the ids
+// of T's storage taken last first: when they form a run and the entities
+// make up every storage they have components in (every holder of T holds
+// the same other types, and nothing else holds those), each storage is
+// cleared at once, with no look-up per entity. Components of
 // type T that no live entity owns (stored under a dead id with
 // [ViewMut.AddComponentUnchecked]) go too, with whatever else their dead
 // entity left, but are not counted. (Those that
@@ -169,15 +173,28 @@ func DeleteAny[T any](s Storages) (int, error) {
 	if w.eaching != 0 {
 		return 0, &argError{op: "DeleteAny[" + st.name + "]", what: "would delete entities with their components while an Each (Each1 … Each8) through the AllStoragesViewMut walks storages; call it after the Each returns, or delete with DeleteEntity or DeleteEntities inside it", kind: ErrIterating}
 	}
-	// Copy the ids out (deleting them empties the storage they come from),
-	// last first: the order of one-by-one deletion from the end, which
-	// leaves the free list such that new entities take the indices of the
-	// old ones in their storage order.
+	// Kill the entities last first: the order of one-by-one deletion from
+	// the end, which leaves the free list such that new entities take the
+	// indices of the old ones in their storage order. When they form a
+	// run and every storage with components is one the run sweeps
+	// (sweepable), no storage needs their ids: each frees the run's
+	// entries on its own (sweepRun).
+	run := runOf(st.dense)
+	n := w.ents.deleteManyLastFirst(st.dense)
+	if run.n != 0 {
+		if sw, ok := w.sweepAll(len(st.dense)); ok {
+			sweepRun(sw, run)
+			return n, nil
+		}
+	}
+	// Otherwise copy the ids out (deleting them empties the storage they
+	// come from), last first, the order in which tracked storages log
+	// their deletions, and delete their components from every storage.
 	ids := grow(w.scratch.ids[:0], len(st.dense))[:len(st.dense)]
 	for i, id := range st.dense {
 		ids[len(ids)-1-i] = id
 	}
-	n := w.deleteMany(ids)
+	w.deleteComponentsIn(ids, run)
 	w.scratch.ids = ids[:0]
 	return n, nil
 }

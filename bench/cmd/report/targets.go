@@ -61,6 +61,9 @@ var targets = []target{
 	{text: "Delete2Comp bulk ≤ 6 ns", workload: "Delete2Comp", impl: "slipway-bulk", n: bigN, maxNs: 6},
 	{text: "Delete10Comp ≤ 60 ns", workload: "Delete10Comp", impl: "slipway", n: bigN, maxNs: 60},
 	{text: "Delete10Comp bulk ≤ 18 ns", workload: "Delete10Comp", impl: "slipway-bulk", n: bigN, maxNs: 18},
+	// Issue 52, item 3: wide bulk deletes clear whole storages at once.
+	{text: "Delete10Comp bulk within 1.2× of truncating ten plain slices, N = 16,000", workload: "Delete10Comp", impl: "slipway-bulk", n: 16_000, maxRatio: 1.2, versus: "plain-truncate"},
+	{text: "Delete10Comp DeleteAny within 1.2× of truncating ten plain slices, N = 16,000", workload: "Delete10Comp", impl: "slipway-any", n: 16_000, maxRatio: 1.2, versus: "plain-truncate"},
 	{text: "NewWorld ≤ 3 µs", workload: "NewWorld", impl: "slipway", n: 1, maxNs: 3000},
 	{text: "HeavyCompute parallel ≥ 1.7× faster than sequential", workload: "HeavyCompute", impl: "slipway-par", n: 1_000, minSpeedup: 1.7, slower: "slipway"},
 	// Issue 52, item 7: the fixed cost of a run.
