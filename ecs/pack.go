@@ -29,6 +29,10 @@ type pack struct {
 	// with no call.
 	index [maxGroup]*sparseIndex
 	n     int
+	// pins is the sum of the members' pins (sparseIndex.readers), kept
+	// by pin and unpin: while it is zero, as it is outside frames that
+	// read one member and change another, reader answers with one test.
+	pins int
 }
 
 // packMember is the face a storage shows its pack.
@@ -114,12 +118,29 @@ func (g *pack) joined(self int, id EntityID) (int, bool) {
 // that also changes self (sparseIndex.readers), or -1: adding or removing
 // self's components would move the reader's under that View.
 func (g *pack) reader(self int) int {
+	if g.pins == 0 {
+		return -1
+	}
 	for k := range g.members {
 		if k != self && g.index[k].readers > 0 {
 			return k
 		}
 	}
 	return -1
+}
+
+// pin counts one more View reading member k in a frame that also
+// changes another member (see reader); unpin counts one fewer. The layer
+// above calls them, holding every member exclusively (group.go), so no
+// two frames pin members of one pack at once.
+func (g *pack) pin(k int) {
+	g.index[k].readers++
+	g.pins++
+}
+
+func (g *pack) unpin(k int) {
+	g.index[k].readers--
+	g.pins--
 }
 
 // moveError is the error of the call op of a ViewMut of member self

@@ -449,8 +449,22 @@ func (s *sparseSet[T]) joinNew(id EntityID) bool {
 			s.dropLast(len(s.dense) - 1)
 			return false
 		}
-		if n, ok := g.joined(s.member, id); ok { // join, spelled out: no call
-			s.swapPos(len(s.dense)-1, n) // no-op when already there
+		if len(g.members) == 2 { // joined for the usual group, spelled out: no call
+			o := 1 - s.member
+			if p := posIn(g.index[o].pages, id); p >= 0 {
+				n := g.n
+				if p != n {
+					g.swap(o, p, n)
+				}
+				g.n = n + 1
+				if last := len(s.dense) - 1; last != n { // no call when already there
+					s.swapPos(last, n)
+				}
+			}
+		} else if n, ok := g.joined(s.member, id); ok { // join, spelled out: no call
+			if last := len(s.dense) - 1; last != n {
+				s.swapPos(last, n)
+			}
 		}
 	}
 	return true
@@ -760,9 +774,13 @@ func (s *sparseSet[T]) deletePacked(e *uint64, i int) {
 	g.n--
 	n := g.n
 	if i != n {
-		for k := range g.members {
-			if k != s.member {
-				g.swap(k, i, n)
+		if len(g.members) == 2 { // the usual group, without the loop
+			g.swap(1-s.member, i, n)
+		} else {
+			for k := range g.members {
+				if k != s.member {
+					g.swap(k, i, n)
+				}
 			}
 		}
 		s.move(n, i)

@@ -228,7 +228,7 @@ func (c *viewCore[T]) borrow(ctx *borrowCtx, s *sparseSet[T], kind accessKind, k
 	// components under the view, are refused (group.reader).
 	c.held = s.pack != nil && len(ctx.held) > 0 && slices.Contains(ctx.held, s.accessKey())
 	if c.held {
-		s.readers++
+		s.pack.pin(s.member)
 	} else if err := s.lock.acquire(c.b, kind.exclusive(), s.name); err != nil {
 		ctx.unlockAll(c.b)
 		return err
@@ -257,7 +257,7 @@ func (c *viewCore[T]) release() {
 		c.s.track.now = 0
 	}
 	if c.held {
-		c.s.readers--
+		c.s.pack.unpin(c.s.member)
 	} else {
 		c.s.lock.release(c.b, c.b.kind.exclusive())
 	}

@@ -55,6 +55,8 @@ var targets = []target{
 	{text: "AddRemove ≤ 20 ns", workload: "AddRemove", impl: "slipway", n: bigN, maxNs: 20},
 	{text: "AddRemove bulk ≤ 8 ns", workload: "AddRemove", impl: "slipway-bulk", n: bigN, maxNs: 8},
 	{text: "AddRemove with a group owning Position+Velocity ≤ 30 ns", workload: "AddRemove", impl: "slipway-group", n: bigN, maxNs: 30, missing: "no packed groups yet"},
+	// Issue 52, item 6: what a packed group adds to adding and removing.
+	{text: "AddRemove with a packed group within 1.5× of the ungrouped path", workload: "AddRemove", impl: "slipway-group", n: bigN, maxRatio: 1.5, versus: "slipway"},
 	{text: "AddRemoveLarge ≤ 20 ns (as AddRemove)", workload: "AddRemoveLarge", impl: "slipway", n: bigN, maxNs: 20},
 	{text: "AddRemoveLarge bulk ≤ 8 ns (as AddRemove)", workload: "AddRemoveLarge", impl: "slipway-bulk", n: bigN, maxNs: 8},
 	{text: "Delete2Comp ≤ 20 ns", workload: "Delete2Comp", impl: "slipway", n: bigN, maxNs: 20},
