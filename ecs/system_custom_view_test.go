@@ -455,8 +455,8 @@ func TestCustomViewShapes(t *testing.T) {
 	}
 }
 
-// TestCustomViewSystemDoesNotAllocate: a system taking a custom view made
-// of views only is called without reflect, so running it allocates nothing.
+// TestCustomViewSystemDoesNotAllocate: running a system that takes a
+// custom view made of views only allocates nothing (its frame is reused).
 func TestCustomViewSystemDoesNotAllocate(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector makes sync.Pool drop frames on purpose")

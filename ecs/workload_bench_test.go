@@ -16,59 +16,76 @@ type bC4 struct{ V float64 }
 
 // trivialSystems returns 20 systems that do nothing but borrow a view:
 // either all independent (one batch), or all writing the same storage (a
-// chain of 20 batches).
-func trivialSystems(chained bool) []any {
+// chain of 20 batches). Typed, they are made with Func1, which calls them
+// without reflect; otherwise they are plain functions, which the world
+// calls through reflect.Value.Call.
+func trivialSystems(chained, typed bool) []any {
 	independent := []any{
 		func(ecs.View[bC0]) {}, func(ecs.View[bC1]) {}, func(ecs.View[bC2]) {}, func(ecs.View[bC3]) {}, func(ecs.View[bC4]) {},
 	}
+	if typed {
+		independent = []any{
+			ecs.Func1(func(ecs.View[bC0]) {}), ecs.Func1(func(ecs.View[bC1]) {}), ecs.Func1(func(ecs.View[bC2]) {}),
+			ecs.Func1(func(ecs.View[bC3]) {}), ecs.Func1(func(ecs.View[bC4]) {}),
+		}
+	}
 	var out []any
 	for i := range 20 {
-		if chained {
-			out = append(out, ecs.System(func(ecs.ViewMut[bC0]) {}).Named(fmt.Sprint("s", i)))
-		} else {
-			out = append(out, ecs.System(independent[i%5]).Named(fmt.Sprint("s", i)))
+		var fn any = func(ecs.ViewMut[bC0]) {}
+		if typed {
+			fn = ecs.Func1(func(ecs.ViewMut[bC0]) {})
 		}
+		if !chained {
+			fn = independent[i%5]
+		}
+		out = append(out, ecs.System(fn).Named(fmt.Sprint("s", i)))
 	}
 	return out
 }
 
 // BenchmarkWorkloadDispatch measures the scheduler's cost per system: a
-// workload of 20 systems that do nothing.
+// workload of 20 systems that do nothing, plain functions or, with the
+// suffix -typed, made with Func1.
 func BenchmarkWorkloadDispatch(b *testing.B) {
-	for _, c := range []struct {
-		chained bool
-		procs   int
-	}{{false, 1}, {false, 2}, {true, 1}, {true, 2}} {
-		chained := c.chained
-		name := "independent"
-		if chained {
-			name = "chained"
-		}
-		b.Run(fmt.Sprintf("%s/procs=%d", name, c.procs), func(b *testing.B) {
-			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(c.procs))
-			w := ecs.NewWorld()
-			noErr(b, w.AddWorkload("w", trivialSystems(chained)...))
-			noErr(b, w.RunWorkload("w"))
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := w.RunWorkload("w"); err != nil {
-					b.Fatal(err)
-				}
+	for _, typed := range []bool{false, true} {
+		for _, c := range []struct {
+			chained bool
+			procs   int
+		}{{false, 1}, {false, 2}, {true, 1}, {true, 2}} {
+			chained := c.chained
+			name := "independent"
+			if chained {
+				name = "chained"
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/20, "ns/system")
-		})
+			if typed {
+				name += "-typed"
+			}
+			b.Run(fmt.Sprintf("%s/procs=%d", name, c.procs), func(b *testing.B) {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(c.procs))
+				w := ecs.NewWorld()
+				noErr(b, w.AddWorkload("w", trivialSystems(chained, typed)...))
+				noErr(b, w.RunWorkload("w"))
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := w.RunWorkload("w"); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/20, "ns/system")
+			})
+		}
 	}
 }
 
-// bBundle is a custom view made of views only: systems taking it are
-// called without reflect.
+// bBundle is a custom view made of views only: a system taking it is
+// called through reflect.Value.Call, or without reflect made with Func1.
 type bBundle struct {
 	A ecs.ViewMut[bC0]
 	B ecs.View[bC1]
 }
 
-// bBundleN is bBundle with a field that is not a view, so systems taking
-// it are called through reflect.
+// bBundleN is bBundle with a field that is not a view, which the run
+// fills too.
 type bBundleN struct {
 	A ecs.ViewMut[bC0]
 	B ecs.View[bC1]
