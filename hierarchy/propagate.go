@@ -24,15 +24,9 @@ import "github.com/slipway-ecs/slipway/ecs"
 // Propagate takes a [View], the view of systems that read the trees; a
 // system that holds a [ViewMut] walks with [ViewMut.Descendants].
 func Propagate[S any](t View, root ecs.EntityID, value S, visit func(id ecs.EntityID, parent S) S) error {
-	if err := t.r().start(root); err != nil {
-		return err
-	}
-	rp, ok := t.ParentView.Get(root)
+	first, ok, err := t.r().firstChild(root)
 	if !ok {
-		return nil
-	}
-	if rp.NumChildren <= 0 {
-		return brokenLink(root, "Parent.NumChildren", ecs.NullID, "NumChildren is %d", rp.NumChildren)
+		return err
 	}
 	// The walk follows the links as reader.descendants does, with the same
 	// checks in the same order, but climbs back up through its stack
@@ -43,8 +37,8 @@ func Propagate[S any](t View, root ecs.EntityID, value S, visit func(id ecs.Enti
 	limit := t.ChildView.Len()
 	var buf [16]level[S]
 	stack, depth := buf[:], 0 // stack[depth] is the level being walked
-	stack[0] = level[S]{parent: root, first: rp.FirstChild, value: value}
-	from, link, cur := root, "Parent.FirstChild", rp.FirstChild
+	stack[0] = level[S]{parent: root, first: first, value: value}
+	from, link, cur := root, "Parent.FirstChild", first
 	for steps := 1; ; steps++ {
 		top := &stack[depth]
 		if !t.Entities.IsAlive(cur) {

@@ -155,23 +155,34 @@ func (r reader[A, P, C]) depth(id ecs.EntityID) (int, error) {
 	return n, err
 }
 
+// firstChild checks root as the start of a walk down its tree and returns
+// its first child, or false when root has no children (with the error of
+// a root that is not alive, or whose Parent says it has none).
+func (r reader[A, P, C]) firstChild(root ecs.EntityID) (ecs.EntityID, bool, error) {
+	if err := r.start(root); err != nil {
+		return ecs.NullID, false, err
+	}
+	rp, ok := r.ps.Get(root)
+	if !ok {
+		return ecs.NullID, false, nil
+	}
+	if rp.NumChildren <= 0 {
+		return ecs.NullID, false, brokenLink(root, "Parent.NumChildren", ecs.NullID, "NumChildren is %d", rp.NumChildren)
+	}
+	return rp.FirstChild, true, nil
+}
+
 // descendants yields id's descendants depth first, each before its own
 // descendants, siblings in order: the recipe's order. It needs no stack: it
 // goes down through Parent.FirstChild, along through Child.Next, and back up
 // through Child.Parent when the chain of siblings comes back to its start.
 func (r reader[A, P, C]) descendants(root ecs.EntityID, yield func(ecs.EntityID) bool) error {
-	if err := r.start(root); err != nil {
+	first, ok, err := r.firstChild(root)
+	if !ok {
 		return err
 	}
-	rp, ok := r.ps.Get(root)
-	if !ok {
-		return nil
-	}
-	if rp.NumChildren <= 0 {
-		return brokenLink(root, "Parent.NumChildren", ecs.NullID, "NumChildren is %d", rp.NumChildren)
-	}
 	limit := r.cs.Len()
-	parent, first := root, rp.FirstChild
+	parent := root
 	from, link, cur := root, "Parent.FirstChild", first
 	for steps := 1; ; steps++ {
 		c, err := r.child(from, link, cur)
