@@ -190,19 +190,8 @@ func new10(w *ecs.World, dst []ecs.EntityID, n int) ([]ecs.EntityID, error) {
 }
 
 // grow10 is the baseline of in-place creation with ten components: ten
-// plain slices, each grown by n zero values per round, as grow2.
-type grow10 struct {
-	c1  []C1
-	c2  []C2
-	c3  []C3
-	c4  []C4
-	c5  []C5
-	c6  []C6
-	c7  []C7
-	c8  []C8
-	c9  []C9
-	c10 []C10
-}
+// plain slices (cols10's), each grown by n zero values per round, as grow2.
+type grow10 cols10
 
 func newGrow10(n int) *grow10 {
 	return &grow10{

@@ -420,11 +420,7 @@ func TestBulkAddEntityMatchesOneByOne(t *testing.T) {
 	for i := range n {
 		ps[i], vs[i], ns[i], ls[i], ps2[i] = bkPos{float64(i), 1}, bkVel{1, float64(-i)}, bkName{fmt.Sprint("e", i)}, bkLife{i}, bkPos{-1, float64(i)}
 	}
-	cases := []struct {
-		name   string
-		bulk   func(w *ecs.World) ([]ecs.EntityID, error)
-		single func(w *ecs.World, i int) (ecs.EntityID, error)
-	}{
+	cases := []bkNewCase{
 		{"untracked",
 			func(w *ecs.World) ([]ecs.EntityID, error) { return ecs.BulkAddEntity3(w, ps, ns, vs) },
 			func(w *ecs.World, i int) (ecs.EntityID, error) { return ecs.AddEntity3(w, ps[i], ns[i], vs[i]) }},
@@ -435,6 +431,24 @@ func TestBulkAddEntityMatchesOneByOne(t *testing.T) {
 			func(w *ecs.World) ([]ecs.EntityID, error) { return ecs.BulkAddEntity3(w, ps, vs, ps2) },
 			func(w *ecs.World, i int) (ecs.EntityID, error) { return ecs.AddEntity3(w, ps[i], vs[i], ps2[i]) }},
 	}
+	bkNewMatchesOneByOne(t, 11, n, false, cases)
+}
+
+// bkNewCase is a bulk creation of n entities and the one-by-one creation
+// of the i-th of them that it must match.
+type bkNewCase struct {
+	name   string
+	bulk   func(w *ecs.World) ([]ecs.EntityID, error)
+	single func(w *ecs.World, i int) (ecs.EntityID, error)
+}
+
+// bkNewMatchesOneByOne runs each case in each parallel mode, grouped or
+// not, on two like worlds made from seed (300 entities, some deleted): the
+// bulk call on one, the n single calls on the other. It checks the ids and
+// the storages match, the layouts with layouts set, and the group's
+// packing when grouped.
+func bkNewMatchesOneByOne(t *testing.T, seed uint64, n int, layouts bool, cases []bkNewCase) {
+	t.Helper()
 	for _, mode := range bkModes {
 		for _, grouped := range []bool{false, true} {
 			for _, c := range cases {
@@ -444,8 +458,8 @@ func TestBulkAddEntityMatchesOneByOne(t *testing.T) {
 				}
 				t.Run(name+mode.name, func(t *testing.T) {
 					defer ecs.SetBulkParallelMin(mode.min)()
-					a, _, _ := bkWorldGrouped(t, 11, 300, grouped)
-					b, _, _ := bkWorldGrouped(t, 11, 300, grouped)
+					a, _, _ := bkWorldGrouped(t, seed, 300, grouped)
+					b, _, _ := bkWorldGrouped(t, seed, 300, grouped)
 					got, err := c.bulk(a)
 					must(t, err)
 					want := make([]ecs.EntityID, n)
@@ -455,6 +469,9 @@ func TestBulkAddEntityMatchesOneByOne(t *testing.T) {
 					}
 					deepEqual(t, "ids", got, want)
 					bkSame(t, a, b)
+					if layouts {
+						must(t, ecs.CheckLayouts(a))
+					}
 					if grouped {
 						bkPacked(t, a)
 					}

@@ -50,11 +50,7 @@ func bfLife(i int) bkLife { return bkLife{100 + i} }
 // does with AddEntityN).
 func TestBulkNewEntityMatchesOneByOne(t *testing.T) {
 	const n = 2000
-	cases := []struct {
-		name   string
-		bulk   func(w *ecs.World) ([]ecs.EntityID, error)
-		single func(w *ecs.World, i int) (ecs.EntityID, error)
-	}{
+	cases := []bkNewCase{
 		{"untracked",
 			func(w *ecs.World) ([]ecs.EntityID, error) {
 				return ecs.BulkNewEntity3(w, nil, n, func(i int, _ ecs.EntityID, p *bkPos, m *bkName, v *bkVel) {
@@ -94,34 +90,7 @@ func TestBulkNewEntityMatchesOneByOne(t *testing.T) {
 				return ecs.AddEntity4(w, bkPos{}, bkVel{}, bkName{}, bkLife{})
 			}},
 	}
-	for _, mode := range bkModes {
-		for _, grouped := range []bool{false, true} {
-			for _, c := range cases {
-				name := c.name
-				if grouped {
-					name += ", grouped"
-				}
-				t.Run(name+mode.name, func(t *testing.T) {
-					defer ecs.SetBulkParallelMin(mode.min)()
-					a, _, _ := bkWorldGrouped(t, 12, 300, grouped)
-					b, _, _ := bkWorldGrouped(t, 12, 300, grouped)
-					got, err := c.bulk(a)
-					must(t, err)
-					want := make([]ecs.EntityID, n)
-					for i := range want {
-						want[i], err = c.single(b, i)
-						must(t, err)
-					}
-					deepEqual(t, "ids", got, want)
-					bkSame(t, a, b)
-					must(t, ecs.CheckLayouts(a))
-					if grouped {
-						bkPacked(t, a)
-					}
-				})
-			}
-		}
-	}
+	bkNewMatchesOneByOne(t, 12, n, true, cases)
 }
 
 // BulkFillComponentN with a fill setting the components of ids[i] gives

@@ -124,26 +124,35 @@ func (s *sparseSet[T]) insertManyAlone(ids []EntityID, vals []T) {
 		return
 	}
 	vals = vals[:len(ids)]
+	k, rest := s.appendAlone(ids, func(tail []T) { copy(tail, vals) })
+	if k < len(ids) {
+		if s.ptrs {
+			clear(rest) // copies past the end hold no references
+		}
+		s.bulkInsert(ids[k:], vals[k:])
+	}
+}
+
+// appendAlone is the parallel part of insertManyAlone and zeroManyAlone:
+// the caller writes the sparse entries of ids (newEntries) while a worker
+// copies the ids past the end of the dense ids and puts their components
+// in tail, the data past the end. Both arrays are then cut to the k ids
+// newEntries took; rest is the data past the new end that put filled.
+func (s *sparseSet[T]) appendAlone(ids []EntityID, put func(tail []T)) (k int, rest []T) {
 	base, end := len(s.dense), len(s.dense)+len(ids)
 	s.reserve(len(ids))
 	dense, data := s.dense[:end], s.data[:end]
-	k := 0
 	inParallel(2, func(i int) {
 		if i == 0 {
 			k = s.newEntries(ids, base)
 			return
 		}
 		copy(dense[base:], ids)
-		copy(data[base:], vals)
+		put(data[base:])
 	})
 	s.dense, s.data = dense[:base+k], data[:base+k]
 	s.editedMany(base, k)
-	if k < len(ids) {
-		if s.ptrs {
-			clear(data[base+k:]) // copies past the end hold no references
-		}
-		s.bulkInsert(ids[k:], vals[k:])
-	}
+	return k, data[base+k:]
 }
 
 // newEntries writes the sparse entry of ids[k] for position base+k, for

@@ -105,20 +105,7 @@ func (s *sparseSet[T]) zeroManyAlone(ids []EntityID, run bool) {
 		s.zeroMany(ids, run) // no entries to write, or no fast path
 		return
 	}
-	base, end := len(s.dense), len(s.dense)+len(ids)
-	s.reserve(len(ids))
-	dense, data := s.dense[:end], s.data[:end]
-	k := 0
-	inParallel(2, func(i int) {
-		if i == 0 {
-			k = s.newEntries(ids, base)
-			return
-		}
-		copy(dense[base:], ids)
-		clear(data[base:])
-	})
-	s.dense, s.data = dense[:base+k], data[:base+k]
-	s.editedMany(base, k)
+	k, _ := s.appendAlone(ids, func(tail []T) { clear(tail) })
 	if k < len(ids) {
 		s.zeroEach(ids[k:])
 	}
