@@ -33,7 +33,9 @@ import (
 //
 // Re-alignment moves components within their storages, as removals do:
 // the order of a storage is unspecified, and so is iteration order. It
-// never moves a member of a packed group, which has an order of its own.
+// never moves a member of a packed group, which has an order of its own,
+// nor a storage sorted by ViewMut.SortFunc or SortByKey, which keeps the
+// order its sort gave it until SortAs sorts it (sparseIndex.ordered).
 // World.SetAutoAlign turns it off; SortAs re-aligns on demand.
 //
 // Several joins may share a storage and want it in different orders:
@@ -171,7 +173,7 @@ type alignPair struct {
 // common order since the sort, for a join over them that still runs, for
 // a sort ahead of the join's next pass.
 func (a *aligner) due(p *alignPair) bool {
-	if p.fi.lead != p.li || !p.live && p.fi.leadUses.Load() == p.uses {
+	if p.fi.lead != p.li || p.fi.ordered || !p.live && p.fi.leadUses.Load() == p.uses {
 		return false
 	}
 	moved := (p.fi.drift - p.drift) + (p.li.changes - p.changes)
@@ -183,6 +185,9 @@ func (a *aligner) due(p *alignPair) bool {
 // follow are sorted after it, if it moved. The world holds every storage.
 func (a *aligner) sorted(follow, lead alignable, round uint64, asked bool) int {
 	fi, li := follow.typeFree(), lead.typeFree()
+	if fi.ordered {
+		return 0 // sorted through a ViewMut: it keeps that order (see sparseIndex.ordered)
+	}
 	var then []*sparseIndex
 	for _, q := range a.pairs {
 		if q.li == fi && q.fi.lead == fi && q.fi != li {
@@ -228,7 +233,7 @@ func (a *aligner) resolve(r alignReq, round uint64) {
 	follow, lead := r.follow.(alignable), r.lead.(alignable)
 	fi, li := follow.typeFree(), lead.typeFree()
 	switch {
-	case follow.inPack():
+	case follow.inPack(), fi.ordered:
 	case li.lead == fi:
 		// The driver follows this storage already, and drifted from it.
 		a.sorted(lead, follow, round, true)
@@ -449,7 +454,9 @@ func (w *World) SetAutoAlign(on bool) {
 // driven by L (the shorter storage, usually) read F in order. It returns
 // how many components it moved. F's storage keeps this order until
 // components are added or removed, or the world re-aligns it for another
-// join. It fails, changing nothing, if the storages are borrowed
+// join. F's storage is left to re-alignment again afterwards, if
+// [ViewMut.SortFunc] or [SortByKey] had sorted it. It fails, changing
+// nothing, if the storages are borrowed
 // elsewhere, if F and L are the same type, or if F is a member of a packed
 // group (a group keeps its own order).
 func SortAs[F, L any](s Storages) (int, error) {
@@ -471,6 +478,7 @@ func SortAs[F, L any](s Storages) (int, error) {
 	if f.pack != nil {
 		return 0, &argError{op: op, what: "F is a member of a packed group, which keeps its own order", kind: ErrSortRefused}
 	}
+	f.ordered = false // an explicit order replaces the sort's (see sparseIndex.ordered)
 	return w.align.sorted(f, l, w.align.round.Load(), false), nil
 }
 

@@ -40,6 +40,7 @@ type packMember interface {
 	typeName() string
 	pos(EntityID) int
 	swapPos(i, j int)
+	permute(from []int) // the packed range in another member's new order (sparse_set_sort.go)
 	ids() []EntityID
 	length() int
 	typeFree() *sparseIndex

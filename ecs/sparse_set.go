@@ -151,11 +151,21 @@ type sparseIndex struct {
 	// entries.
 	pre identity
 	// lead is the storage whose order this one was last sorted in (see
-	// align.go), nil if none; written only while the world holds every
-	// storage. leadSeen is the world's re-alignment round in which a join
-	// driven by lead last ran over this storage.
+	// align.go), nil if none; written while the world holds every
+	// storage, and cleared by a sort through a ViewMut (see ordered),
+	// which holds this storage exclusively: it is read only by joins
+	// holding the storage and by re-alignment. leadSeen is the world's
+	// re-alignment round in which a join driven by lead last ran over
+	// this storage.
 	lead     *sparseIndex
 	leadSeen atomic.Uint64
+	// ordered: the storage's order was set by ViewMut.SortFunc or
+	// SortByKey (sparse_set_sort.go), which also cleared lead: automatic
+	// re-alignment leaves it in that order, as it leaves a pack member,
+	// until SortAs sorts it. Written while the storage is held
+	// exclusively (the sort) or the world holds every storage (SortAs);
+	// read by re-alignment, which holds every storage.
+	ordered bool
 	// leadUses counts the passes of joins driven by lead over this
 	// storage; the world re-aligns it ahead of a join only if the join
 	// ran since the last re-alignment (see alignPair).

@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"cmp"
 	"iter"
 	"math"
 	"slices"
@@ -645,6 +646,105 @@ func (v ViewMut[T]) Delete(id EntityID) bool { return v.store().deleteID(id) }
 
 // Clear deletes every component of type T. The entities stay alive.
 func (v ViewMut[T]) Clear() { v.store().clear() }
+
+// SortFunc sorts the components in place by cmp, which returns a
+// negative number when a goes before b, a positive one when after, and
+// zero when either order will do, as for [slices.SortFunc]: the Go form
+// of Shipyard's sort_unstable_by. Components that compare equal keep
+// their relative order (the sort is stable). Afterwards [ViewMut.All],
+// [ViewMut.WithID], [ViewMut.IDs], [ViewMut.Slice] and the joins driven
+// by T's storage visit the components in that order, until components
+// of T are added or removed (an addition goes at the end, a removal
+// moves the last component into its place). The typical use is render
+// order.
+//
+// Each entity keeps its component: the component moves with its entity,
+// its sparse entry and its tracking timestamps. Sorting is not a
+// modification; nothing is marked. cmp is given pointers to copies, valid
+// only during the call; it must not add or remove components of T.
+//
+// Automatic re-alignment ([World.SetAutoAlign]) leaves a storage sorted
+// so in its order from then on: joins driven by another storage look its
+// components up rather than undo the sort. [SortAs] hands it back to
+// re-alignment.
+//
+// If T is in a packed group, the group is sorted: the entities in the
+// group come first, sorted by cmp, in every member storage in the same
+// order, then T's other components, sorted by cmp.
+//
+// SortFunc returns an error, changing nothing, if cmp is nil
+// ([ErrNilFunc]); if cmp added or removed components of T
+// ([ErrSortRefused]); if T is in a group and a View of the same system
+// reads another member ([*GroupError]: the sort would move that
+// member's components under it); or if an Each through an
+// [AllStoragesViewMut] walks the storage ([ErrIterating]). A panic in
+// cmp also leaves the storage unchanged. Do not sort while ranging over
+// the storage.
+func (v ViewMut[T]) SortFunc(cmp func(a, b *T) int) error {
+	s := v.store()
+	op := "ViewMut[" + s.name + "].SortFunc"
+	if cmp == nil {
+		return &argError{op: op, what: "cmp is nil", kind: ErrNilFunc}
+	}
+	return s.order(op, func(lo, hi int) ([]int, []T) { return s.sortFunc(lo, hi, cmp) })
+}
+
+// SortByKey sorts the components of v in place by the key that key
+// returns for each, in increasing order ([cmp.Compare]'s: a NaN key goes
+// first): [ViewMut.SortFunc] with the keys computed once per component
+// rather than once per comparison. Components with equal keys keep their
+// relative order. key must not add or remove components of T; it is
+// called once for each component, with a pointer to it, and nothing is
+// marked modified. Everything else, errors included, is as for SortFunc.
+func SortByKey[T any, K cmp.Ordered](v ViewMut[T], key func(*T) K) error {
+	s := v.store()
+	op := "SortByKey[" + s.name + "]"
+	if key == nil {
+		return &argError{op: op, what: "key is nil", kind: ErrNilFunc}
+	}
+	return s.order(op, func(lo, hi int) ([]int, []T) { return sortKeys(s, lo, hi, key), nil })
+}
+
+// Retain keeps the components for which keep returns true and deletes
+// the others, returning how many it deleted: Shipyard's retain. keep
+// sees every component once, with its entity, before anything is
+// deleted, so a panic in keep leaves the storage as it was. The
+// components kept keep their order, unless T is in a packed group (then
+// each deletion is [ViewMut.Delete]'s swap). If T tracks deletion, each
+// component deleted is recorded as a deletion, with its value, as
+// [ViewMut.Delete] records it.
+//
+// keep is given a pointer to the component itself, to read: a write
+// through it is not recorded as a modification. It must not add or
+// remove components of T.
+//
+// Retain returns an error, deleting nothing, if keep is nil
+// ([ErrNilFunc]); if keep added or removed components of T
+// ([ErrSortRefused]); if T is in a group and a View of the same system
+// reads another member ([*GroupError]); or if an Each through an
+// [AllStoragesViewMut] walks the storage ([ErrIterating]).
+func (v ViewMut[T]) Retain(keep func(id EntityID, c *T) bool) (int, error) {
+	s := v.store()
+	return s.retain("ViewMut["+s.name+"].Retain", keep)
+}
+
+// Drain takes every component out of the storage and returns them with
+// their entities, in storage order: ids[i] owned vals[i]. The storage is
+// empty afterwards, and keeps its memory for the components added next.
+// If T tracks removal, each component is recorded as removed, as
+// [ViewMut.Remove] records it. It is one call, with no function of the
+// caller's in it, so the storage is never left half drained. The ids
+// include those of entities deleted with
+// [EntitiesViewMut.DeleteUnchecked] whose components are still there.
+func (v ViewMut[T]) Drain() (ids []EntityID, vals []T) { return v.store().drainInto(nil, nil) }
+
+// DrainInto is [ViewMut.Drain] appending to ids and vals, so that a
+// caller draining every frame can reuse its slices:
+//
+//	ids, vals = vm.DrainInto(ids[:0], vals[:0])
+func (v ViewMut[T]) DrainInto(ids []EntityID, vals []T) ([]EntityID, []T) {
+	return v.store().drainInto(ids, vals)
+}
 
 // absent is the panic value of MustGet for a missing component. It is
 // formatted only when printed, so the call site carries no string building.
