@@ -219,7 +219,7 @@ func (s *sparseSet[T]) sortRefusal(op string, sorting bool) error {
 // layoutMark is what a storage's layout was before a call of the
 // caller's function, so that unchanged can tell whether it moved.
 type layoutMark struct {
-	changes uint64
+	changes   uint64
 	n, packed int
 }
 

@@ -200,7 +200,6 @@ func srtOp[T ~struct{ V int }](t *testing.T, w *World, op int, rng *rand.Rand, i
 	}
 }
 
-
 // srtCheckOrder checks that s holds the entities of before sorted by the
 // key of their value, ties in the order of before; in a group, the
 // packed range and the rest each so.
