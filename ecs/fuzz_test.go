@@ -133,6 +133,14 @@ func fzSeeds() [][]byte {
 			fzOpInSystem, 2, 0, 4, 0, 5, 0, 0,
 			fzOpInSystem, 2, 0, 5, 0, 6, 0, 0,
 			fzOpInSystem, 2, 0, 6, 0, 7, 6, 0},
+		// sort, retain and drain each type, by each form and path, with
+		// DeleteUnchecked's leftovers among the components
+		{fzOpBulk, 8, 7, 0, fzOpAdd, 3, 0, 5, fzOpAdd, 1, 0, 250, fzOpRemove, 2, 1, 0,
+			fzOpSort, 0, 0, 0, fzOpSort, 0, 1, 1, fzOpSort, 1, 2, 0, fzOpSort, 1, 3, 1, fzOpSort, 2, 0, 0,
+			fzOpDeleteUnchecked, 0, 0, 0, 0, 3, 0, fzOpSort, 0, 2, 1, fzOpJoin, 3, 0, 0,
+			fzOpRetain, 0, 1, 1, 0, fzOpRetain, 1, 0, 0, 1, fzOpRetain, 2, 2, 1, 0, fzOpJoin, 7, 0, 0,
+			fzOpSort, 0, 3, 0, fzOpAdd, 7, 0, 9, fzOpRetain, 0, 0, 1, 1,
+			fzOpDrain, 0, 0, fzOpDrain, 1, 1, fzOpDrain, 1, 0, fzOpAdd, 7, 1, 4, fzOpDrain, 2, 1, fzOpJoin, 7, 0, 0},
 		// storages put out of order (B removed and added again), joins
 		// that re-align them, and SortAs in several pairs
 		{fzOpBulk, 8, 7, 0, fzOpBulk, 8, 3, 1, fzOpRemove, 2, 1, 0, fzOpRemove, 5, 1, 1, fzOpRemove, 9, 0, 0,
@@ -265,6 +273,10 @@ const (
 	fzOpSortAs                 // follower type, leader type
 	fzOpParallel               // on: whether the bulk calls take their parallel paths
 	fzOpDeleteUnchecked        // n, path, after, value, then n times: id, mask deleted first
+	// Whole-storage operations through a ViewMut (sparse_set_sort.go).
+	fzOpSort   // type, form, path
+	fzOpRetain // type, modulus, remainder, path
+	fzOpDrain  // type, path
 	fzOpCount
 )
 
@@ -676,6 +688,18 @@ func (r *fzRun) apply(op int, in *fzReader) {
 		f, l := in.next()%3, in.next()%3
 		r.logf("sortAs follower=%d leader=%d", f, l)
 		r.sortAs(f, l)
+	case fzOpSort:
+		typ, form, path := in.next()%3, in.next()%4, in.next()%2
+		r.logf("sort type=%d form=%d path=%d", typ, form, path)
+		r.sortStorage(typ, form, path)
+	case fzOpRetain:
+		typ, mod, rem, path := in.next()%3, int32(in.next()%4)+2, int32(in.next()), in.next()%2
+		r.logf("retain type=%d mod=%d rem=%d path=%d", typ, mod, rem%mod, path)
+		r.retain(typ, mod, rem%mod, path)
+	case fzOpDrain:
+		typ, path := in.next()%3, in.next()%2
+		r.logf("drain type=%d path=%d", typ, path)
+		r.drain(typ, path)
 	case fzOpParallel:
 		r.par = in.next()%2 == 1
 		r.logf("parallel bulk paths: %v", r.par)
@@ -2134,5 +2158,188 @@ func (r *fzRun) sortAs(f, l byte) {
 	}
 	if !slices.Equal(after[:len(want)], want) {
 		r.t.Errorf("after SortAs, the storage starts %v, want %v (the leader's order)", after[:len(want)], want)
+	}
+}
+
+// onViewMut runs do with a ViewMut of T, in a system (path 0) or through
+// World.Borrow (path 1); neither purges DeleteUnchecked's leftovers.
+func onViewMut[T any](r *fzRun, op string, path byte, do func(ecs.ViewMut[T])) {
+	r.t.Helper()
+	if path == 0 {
+		r.run(op, func(vm ecs.ViewMut[T]) { do(vm) })
+		return
+	}
+	var vm ecs.ViewMut[T]
+	release, err := r.w.Borrow(&vm)
+	if err != nil {
+		r.t.Errorf("%s: Borrow: %v", op, err)
+		return
+	}
+	defer release()
+	do(vm)
+}
+
+// fzKeyOf returns the sort key of each type's component in the model: its
+// value (C has none: every key is equal, and a sort moves nothing).
+func (r *fzRun) fzKeyOf(typ byte) func(ecs.EntityID) int {
+	switch typ {
+	case 0:
+		return func(id ecs.EntityID) int { return int(r.m.a[id]) }
+	case 1:
+		return func(id ecs.EntityID) int { return int(r.m.b[id]) }
+	default:
+		return func(ecs.EntityID) int { return 0 }
+	}
+}
+
+// sortStorage sorts the storage of type typ by its values, ascending or
+// descending (form bit 0), by SortFunc or SortByKey (form bit 1), and
+// checks the order: the storage's old order, sorted stably. Contents do
+// not change; compare checks them after the step.
+func (r *fzRun) sortStorage(typ, form, path byte) {
+	key := r.fzKeyOf(typ)
+	sign := 1
+	if form&1 != 0 {
+		sign = -1
+	}
+	byKey := form&2 != 0
+	check := func(before, after []ecs.EntityID, err error) {
+		r.noErr("sort", err)
+		want := slices.Clone(before)
+		slices.SortStableFunc(want, func(x, y ecs.EntityID) int { return sign * (key(x) - key(y)) })
+		if !slices.Equal(after, want) {
+			r.t.Errorf("sort: order %v, want %v", after, want)
+		}
+	}
+	switch typ {
+	case 0:
+		onViewMut(r, "sort", path, func(vm ecs.ViewMut[fzA]) {
+			before := slices.Clone(vm.IDs())
+			var err error
+			if byKey {
+				err = ecs.SortByKey(vm, func(c *fzA) int { return sign * int(c.V) })
+			} else {
+				err = vm.SortFunc(func(x, y *fzA) int { return sign * (int(x.V) - int(y.V)) })
+			}
+			check(before, vm.IDs(), err)
+		})
+	case 1:
+		onViewMut(r, "sort", path, func(vm ecs.ViewMut[fzB]) {
+			before := slices.Clone(vm.IDs())
+			var err error
+			if byKey {
+				err = ecs.SortByKey(vm, func(c *fzB) int { return sign * int(c.V) })
+			} else {
+				err = vm.SortFunc(func(x, y *fzB) int { return sign * (int(x.V) - int(y.V)) })
+			}
+			check(before, vm.IDs(), err)
+		})
+	default:
+		onViewMut(r, "sort", path, func(vm ecs.ViewMut[fzC]) {
+			before := slices.Clone(vm.IDs())
+			var err error
+			if byKey {
+				err = ecs.SortByKey(vm, func(*fzC) int { return 0 })
+			} else {
+				err = vm.SortFunc(func(x, y *fzC) int { return 0 })
+			}
+			check(before, vm.IDs(), err)
+		})
+	}
+}
+
+// retain keeps the components of type typ whose value (A, B) or index
+// (C) is not rem modulo mod, checks the count and that the kept keep
+// their order, and deletes the others from the model.
+func (r *fzRun) retain(typ byte, mod, rem int32, path byte) {
+	var drop func(ecs.EntityID) bool
+	var model map[ecs.EntityID]bool
+	switch typ {
+	case 0:
+		drop = func(id ecs.EntityID) bool { return r.m.a[id]%mod == rem || -r.m.a[id]%mod == rem }
+	case 1:
+		drop = func(id ecs.EntityID) bool { return int32(r.m.b[id])%mod == rem }
+	default:
+		drop = func(id ecs.EntityID) bool { return int32(id.Index()%uint32(mod)) == rem }
+	}
+	model = map[ecs.EntityID]bool{}
+	check := func(before, after []ecs.EntityID, n int, err error) {
+		r.noErr("retain", err)
+		want := slices.DeleteFunc(slices.Clone(before), drop)
+		if n != len(before)-len(want) {
+			r.t.Errorf("retain: deleted %d, want %d", n, len(before)-len(want))
+		}
+		if !slices.Equal(after, want) {
+			r.t.Errorf("retain: order %v, want %v", after, want)
+		}
+		for _, id := range before {
+			model[id] = drop(id)
+		}
+	}
+	switch typ {
+	case 0:
+		onViewMut(r, "retain", path, func(vm ecs.ViewMut[fzA]) {
+			before := slices.Clone(vm.IDs())
+			n, err := vm.Retain(func(id ecs.EntityID, c *fzA) bool { return c.V%mod != rem && -c.V%mod != rem })
+			check(before, vm.IDs(), n, err)
+		})
+	case 1:
+		onViewMut(r, "retain", path, func(vm ecs.ViewMut[fzB]) {
+			before := slices.Clone(vm.IDs())
+			n, err := vm.Retain(func(id ecs.EntityID, c *fzB) bool { return int32(c.V)%mod != rem })
+			check(before, vm.IDs(), n, err)
+		})
+	default:
+		onViewMut(r, "retain", path, func(vm ecs.ViewMut[fzC]) {
+			before := slices.Clone(vm.IDs())
+			n, err := vm.Retain(func(id ecs.EntityID, _ *fzC) bool { return int32(id.Index()%uint32(mod)) != rem })
+			check(before, vm.IDs(), n, err)
+		})
+	}
+	for id, gone := range model {
+		if gone {
+			r.m.stripMask(id, 1<<typ)
+		}
+	}
+}
+
+// drain takes every component of type typ out, checks that Drain
+// returned the storage's contents in its order and left it empty, and
+// empties the model's map.
+func (r *fzRun) drain(typ, path byte) {
+	check := func(before, ids []ecs.EntityID, n, left int, val func(int) int) {
+		if !slices.Equal(ids, before) || n != len(ids) || left != 0 {
+			r.t.Errorf("drain: got %v (%d values), %d left, want %v", ids, n, left, before)
+			return
+		}
+		key := r.fzKeyOf(typ)
+		for i, id := range ids {
+			if val(i) != key(id) {
+				r.t.Errorf("drain: %v came with %d, want %d", id, val(i), key(id))
+			}
+		}
+	}
+	switch typ {
+	case 0:
+		onViewMut(r, "drain", path, func(vm ecs.ViewMut[fzA]) {
+			before := slices.Clone(vm.IDs())
+			ids, vals := vm.Drain()
+			check(before, ids, len(vals), vm.Len(), func(i int) int { return int(vals[i].V) })
+		})
+		clear(r.m.a)
+	case 1:
+		onViewMut(r, "drain", path, func(vm ecs.ViewMut[fzB]) {
+			before := slices.Clone(vm.IDs())
+			ids, vals := vm.DrainInto(nil, nil)
+			check(before, ids, len(vals), vm.Len(), func(i int) int { return int(vals[i].V) })
+		})
+		clear(r.m.b)
+	default:
+		onViewMut(r, "drain", path, func(vm ecs.ViewMut[fzC]) {
+			before := slices.Clone(vm.IDs())
+			ids, vals := vm.Drain()
+			check(before, ids, len(vals), vm.Len(), func(int) int { return 0 })
+		})
+		clear(r.m.c)
 	}
 }
