@@ -113,6 +113,33 @@ func spawnAt(op string, s Storages, id EntityID) error {
 	return w.ents.spawnAt(op, id)
 }
 
+// AddComponentDistinct gives the live entity id the component c unless it
+// has an equal one already, and reports whether it changed anything, as
+// [AddDistinct] does through a view: an equal component is left alone and
+// no modification is recorded. It returns an [EntityError] for a dead id,
+// with changed false, and changes nothing then.
+func AddComponentDistinct[T comparable](s Storages, id EntityID, c T) (changed bool, err error) {
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return false, err
+	}
+	defer endWrite(w, locked)
+	if !w.ents.isAlive(id) {
+		return false, &EntityError{Op: "AddComponentDistinct", ID: id}
+	}
+	st := storageFor[T](w)
+	if p := st.get(id); p != nil && *p == c {
+		return false, nil
+	}
+	if w.eaching != 0 {
+		if err := refuseAdd("AddComponentDistinct", false, []EntityID{id}, st); err != nil {
+			return false, err
+		}
+	}
+	st.insert(id, c)
+	return true, nil
+}
+
 // IsAlive reports whether id is a live entity of this world: whether this
 // world has a live entity with id's index and generation (an id issued by
 // another world is taken as this world's: see [EntityID]).
