@@ -106,3 +106,37 @@ func TestBookAddComponentsSameTypeTwice(t *testing.T) {
 	equal(t, "last Pos wins", p, Pos{4, 4})
 	must(t, w.Run(func(v ecs.View[Pos]) { equal(t, "Pos Len", v.Len(), 1) }))
 }
+
+type bookLevel struct{ N int }
+
+func (bookLevel) Tracking() ecs.Tracking { return ecs.TrackModification }
+
+// TestBookAddComponentsDistinct: "Only when different": an equal value
+// records nothing, a different one a modification.
+func TestBookAddComponentsDistinct(t *testing.T) {
+	w := ecs.NewWorld()
+	id, _ := ecs.AddEntity1(w, bookLevel{1})
+	must(t, w.Run(func(entities ecs.EntitiesView, level ecs.ViewMut[bookLevel]) error {
+		same, err := ecs.AddDistinct(level, entities, id, bookLevel{1})
+		if err != nil {
+			return err
+		}
+		modified, err := level.Modified()
+		if err != nil {
+			return err
+		}
+		equal(t, "same", same, false)
+		equal(t, "modified after an equal value", modified.Count(), 0)
+		changed, err := ecs.AddDistinct(level, entities, id, bookLevel{2})
+		if err != nil {
+			return err
+		}
+		modified, _ = level.Modified()
+		equal(t, "changed", changed, true)
+		equal(t, "modified after a new value", modified.Count(), 1)
+		return nil
+	}))
+	changed, err := ecs.AddComponentDistinct(w, id, bookLevel{2})
+	must(t, err)
+	equal(t, "world form, equal", changed, false)
+}

@@ -215,3 +215,34 @@ func TestBookAddEntityBulk(t *testing.T) {
 	}))
 	equal(t, "EntityCount", w.EntityCount(), 7)
 }
+
+// TestBookAddEntityIDReuse: "Entity ids": NewEntityID builds the id the
+// last freed index comes back as.
+func TestBookAddEntityIDReuse(t *testing.T) {
+	w := ecs.NewWorld()
+	a, _ := w.AddEntity()
+	b, _ := w.AddEntity()
+	must(t, w.DeleteEntity(a))
+	must(t, w.DeleteEntity(b))
+	c, _ := w.AddEntity()
+	equal(t, "reused last in, first out", c, ecs.NewEntityID(b.Index(), b.Generation()+1))
+	isTrue(t, !w.IsAlive(b), "the old id stays dead")
+}
+
+// TestBookAddEntitySpawnAt: "Spawning at an id": a saved id comes back
+// alive, later creations skip it, and a live index is refused.
+func TestBookAddEntitySpawnAt(t *testing.T) {
+	w := ecs.NewWorld()
+	saved := ecs.NewEntityID(3, 2)
+	must(t, w.SpawnAt(saved))
+	must(t, ecs.AddComponent1(w, saved, c1{12}))
+	next, _ := w.AddEntity()
+	equal(t, "next", next, ecs.NewEntityID(0, 0))
+	err := w.SpawnAt(ecs.NewEntityID(3, 5))
+	se := errAs[*ecs.SpawnError](t, err)
+	equal(t, "Live", se.Live, saved)
+	p, err := ecs.Get[c1](w, saved)
+	must(t, err)
+	equal(t, "component", p, c1{12})
+	equal(t, "count", w.EntityCount(), 2)
+}

@@ -124,6 +124,13 @@ func entitiesAll(c *entitiesCore) iter.Seq[EntityID] {
 // [ViewMut.AddComponentUnchecked] (or [ViewMut.AddEntity] to do both).
 func (v EntitiesViewMut) AddEntity() EntityID { return v.c.ents().create() }
 
+// SpawnAt creates an entity with no component whose id is id, or
+// returns a [*SpawnError] and changes nothing: see [World.SpawnAt]. Give
+// it components with [ViewMut.AddComponent].
+func (v EntitiesViewMut) SpawnAt(id EntityID) error {
+	return v.c.ents().spawnAt("EntitiesViewMut.SpawnAt", id)
+}
+
 // BulkAddEntity creates n entities with no component and appends their ids
 // to dst, which it returns.
 //

@@ -3,6 +3,7 @@ package ecs
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"sync/atomic"
 )
 
@@ -42,6 +43,21 @@ const (
 func newEntityID(index, generation uint32) EntityID {
 	return EntityID(uint64(generation)<<32 | uint64(index))
 }
+
+// NewEntityID returns the EntityID with the given index and generation,
+// for tools and tests that build ids by hand, and for loaders that
+// recreate entities with [World.SpawnAt]. It refuses nothing: every pair
+// is an id, though not every id can be alive. NewEntityID(math.MaxUint32,
+// math.MaxUint32) is [NullID], which no entity ever has; an id whose
+// generation is 1<<31 or more, or whose index is math.MaxUint32, is never
+// alive either (the entities storage keeps a live flag above the
+// generation), and SpawnAt refuses it.
+//
+// Freed indices are reused last in, first out: the next entity created
+// takes the index of the entity deleted last, with its generation bumped.
+// Shipyard reuses them first in, first out. Code that must not depend on
+// either order keeps the ids it is given rather than predicting them.
+func NewEntityID(index, generation uint32) EntityID { return newEntityID(index, generation) }
 
 // Index returns the slot the entity occupies. Two live entities never share an
 // index; a deleted entity's index is reused by a later one.
@@ -188,6 +204,70 @@ func (e *entities) delete(id EntityID) bool {
 		e.slots[i] = g // retired
 	}
 	return true
+}
+
+// spawnAt makes id alive, at the index and generation it names, and
+// returns nil; or, changing nothing, a *SpawnError saying why it cannot:
+// id is NullID, its index or generation is out of range, its index holds
+// a live entity, or the index already went through id's generation (a
+// stale id of an entity deleted before must never name a new one). An
+// index past the slots makes the slots between free, at generation 0,
+// the lowest on top of the free list; an index on the free list leaves
+// it. So no later creation hands out id's index while id is alive, and
+// when it dies the index is freed with a generation past id's.
+func (e *entities) spawnAt(op string, id EntityID) error {
+	i, g := id.Index(), id.Generation()
+	switch {
+	case id == NullID:
+		return &SpawnError{Op: op, ID: id, Live: NullID, Reason: "NullID is never alive"}
+	case i > maxIndex:
+		return &SpawnError{Op: op, ID: id, Live: NullID, Reason: "index 4294967295 is reserved for NullID"}
+	case g > maxGeneration:
+		return &SpawnError{Op: op, ID: id, Live: NullID, Reason: "generation above 2147483647 (1<<31 - 1)"}
+	}
+	if uint(i) >= uint(len(e.slots)) {
+		if int(i) < 0 { // 32-bit int: no slice can reach the index
+			return &SpawnError{Op: op, ID: id, Live: NullID, Reason: "index beyond the largest int of this platform"}
+		}
+		gap := int(i) - len(e.slots)
+		e.slots = grow(e.slots, gap+1)
+		e.free = grow(e.free, gap)
+		for k := int(i) - 1; k >= len(e.slots); k-- {
+			e.free = append(e.free, uint32(k))
+		}
+		for k := 0; k < gap; k++ {
+			e.slots = append(e.slots, 0)
+		}
+		e.slots = append(e.slots, g|aliveBit)
+		e.live++
+		return nil
+	}
+	s := e.slots[i]
+	if s&aliveBit != 0 {
+		return &SpawnError{Op: op, ID: id, Live: newEntityID(i, s&^aliveBit), Reason: "its index holds a live entity"}
+	}
+	if g < s {
+		return &SpawnError{Op: op, ID: id, Live: NullID, Reason: "its index was freed at generation " + strconv.FormatUint(uint64(s), 10) + "; an older generation would let a stale id name the new entity"}
+	}
+	k := lastIndexOf(e.free, i)
+	if k < 0 { // retired: its last entity had generation maxGeneration
+		return &SpawnError{Op: op, ID: id, Live: NullID, Reason: "its index is retired (it reached the last generation)"}
+	}
+	e.free = append(e.free[:k], e.free[k+1:]...)
+	e.slots[i] = g | aliveBit
+	e.live++
+	return nil
+}
+
+// lastIndexOf returns the position of the last i in s, or -1. The free
+// list is searched from its top, where the indices freed last are.
+func lastIndexOf(s []uint32, i uint32) int {
+	for k := len(s) - 1; k >= 0; k-- {
+		if s[k] == i {
+			return k
+		}
+	}
+	return -1
 }
 
 // deleteUnpurged is delete for an entity whose components may stay in

@@ -108,6 +108,31 @@ const notAlive = "is not alive (deleted, or never created by this world)"
 // Unwrap returns [ErrDeadEntity].
 func (e *EntityError) Unwrap() error { return ErrDeadEntity }
 
+// ErrSpawnRefused: [World.SpawnAt] (or [EntitiesViewMut.SpawnAt], [SpawnAt])
+// cannot make an entity alive with the id given. See [SpawnError].
+var ErrSpawnRefused = errors.New("cannot spawn an entity with this id")
+
+// SpawnError reports an id that [World.SpawnAt] cannot give a new entity:
+// its index holds a live entity (Live is that entity), or the id can never
+// be alive or could be stale (Live is [NullID]); Reason says which. The
+// call changes nothing.
+type SpawnError struct {
+	Op     string   // the operation, e.g. "World.SpawnAt"
+	ID     EntityID // the id given
+	Live   EntityID // the live entity at ID's index, or NullID
+	Reason string   // why, e.g. "its index holds a live entity"
+}
+
+func (e *SpawnError) Error() string {
+	if e.Live != NullID {
+		return fmt.Sprintf("ecs: %s: cannot spawn %v: its index holds the live entity %v", e.Op, e.ID, e.Live)
+	}
+	return fmt.Sprintf("ecs: %s: cannot spawn %v: %s", e.Op, e.ID, e.Reason)
+}
+
+// Unwrap returns [ErrSpawnRefused].
+func (e *SpawnError) Unwrap() error { return ErrSpawnRefused }
+
 // ComponentError reports that an entity lacks a component.
 type ComponentError struct {
 	Op   string   // the operation, e.g. "ecs.Get"

@@ -210,6 +210,16 @@ func fzSeeds() [][]byte {
 			fzOpBulk, 5, 7, 1, fzOpInSystem, 4, 0, 23, 0, 0, 24, 0, 0, 25, 0, 0, 26, 0, 0, 27, 0,
 			fzOpParallel, 1, fzOpBulk, 6, 7, 0, fzOpBulk, 2, 3, 0, fzOpDeleteAny, 1, 0,
 			fzOpBulk, 5, 7, 0, fzOpDeleteMany, 5, 1, 40, 39, 38, 37, 36, fzOpParallel, 0, fzOpJoin, 7, 0, 0},
+		// spawn at ids: past the slots, on a live index, on a freed one at
+		// older and newer generations, NullID, the alive bit; then
+		// creations fill the gap; add-if-different on live and dead ids
+		{fzOpAdd, 3, 0, 1, fzOpAdd, 1, 0, 2, fzOpDelete, 1, 0,
+			fzOpSpawnAt, 245, 1, 0, fzOpSpawnAt, 0, 0, 1, fzOpSpawnAt, 1, 0, 0, fzOpSpawnAt, 1, 1, 1,
+			fzOpSpawnAt, 255, 0, 0, fzOpSpawnAt, 0, 3, 0, fzOpSpawnAt, 249, 2, 1,
+			fzOpAdd, 7, 0, 3, fzOpBulk, 4, 3, 0, fzOpJoin, 7, 0, 0,
+			fzOpAddDistinct, 0, 0, 0, 1, fzOpAddDistinct, 0, 0, 1, 2, fzOpAddDistinct, 0, 1, 1, 2,
+			fzOpAddDistinct, 0, 1, 0, 2, fzOpAddDistinct, 1, 0, 0, 3, fzOpAddDistinct, 3, 1, 1, 0,
+			fzOpDelete, 3, 0, fzOpSpawnAt, 3, 2, 0, fzOpAddDistinct, 3, 0, 1, 1},
 	}
 }
 
@@ -277,6 +287,9 @@ const (
 	fzOpSort   // type, form, path
 	fzOpRetain // type, modulus, remainder, path
 	fzOpDrain  // type, path
+	// Spawn at an id and add-if-different (issue 53, items 4 and 5).
+	fzOpSpawnAt     // id, generation step, path
+	fzOpAddDistinct // id, type, path, value
 	fzOpCount
 )
 
@@ -684,6 +697,10 @@ func (r *fzRun) apply(op int, in *fzReader) {
 	case fzOpDeleteUnchecked:
 		n, path, after, v := int(in.next()%3)+1, in.next()%3, in.next()%8, int32(int8(in.next()))
 		r.deleteUnchecked(in, n, path, after, v)
+	case fzOpSpawnAt:
+		r.spawnAt(r.pickID(in.next()), in.next()%4, in.next()%2)
+	case fzOpAddDistinct:
+		r.addDistinct(r.pickID(in.next()), in.next()%2, in.next()%2, int32(int8(in.next()%4)))
 	case fzOpSortAs:
 		f, l := in.next()%3, in.next()%3
 		r.logf("sortAs follower=%d leader=%d", f, l)
@@ -2341,5 +2358,98 @@ func (r *fzRun) drain(typ, path byte) {
 			check(before, ids, len(vals), vm.Len(), func(int) int { return 0 })
 		})
 		clear(r.m.c)
+	}
+}
+
+// spawnAt spawns an entity at base's index with base's generation plus
+// step (step 3: a generation that can never be alive), through
+// World.SpawnAt (path 0) or EntitiesViewMut.SpawnAt, and checks the
+// outcome against the model: refused for NullID, a reserved index or
+// generation, a live index (naming the live entity), or a generation at
+// or below the last one issued for the index; spawned otherwise.
+func (r *fzRun) spawnAt(base ecs.EntityID, step, path byte) {
+	id := base
+	if !base.IsNull() {
+		g := base.Generation() + uint32(step)
+		if step == 3 {
+			g = 1 << 31
+		}
+		id = fzForge(base.Index(), g)
+	}
+	if len(r.m.issued) >= fzMaxIDs {
+		r.logf("spawnAt: skipped, %d ids issued", fzMaxIDs)
+		return
+	}
+	var err error
+	if path == 0 {
+		r.purge()
+		err = r.w.SpawnAt(id)
+	} else {
+		r.run("spawnAt", func(e ecs.EntitiesViewMut) { err = e.SpawnAt(id) })
+	}
+	r.logf("spawnAt %v path=%d -> %v", id, path, err)
+	valid := !id.IsNull() && id.Index() < math.MaxUint32 && id.Generation() < 1<<31
+	live := ecs.NullID // the live entity at id's index, named only for a valid id
+	for l := range r.m.live {
+		if valid && r.m.live[l] && l.Index() == id.Index() {
+			live = l
+		}
+	}
+	last, used := r.m.gens[id.Index()]
+	ok := valid && live.IsNull() && (!used || id.Generation() > last)
+	if !ok {
+		var se *ecs.SpawnError
+		if !errors.As(err, &se) || !errors.Is(err, ecs.ErrSpawnRefused) || se.ID != id || se.Live != live {
+			r.t.Errorf("spawnAt(%v): got %v, want a *SpawnError naming live entity %v", id, err, live)
+		}
+		return
+	}
+	r.noErr("spawnAt", err)
+	r.issue(id)
+}
+
+// addDistinct gives id a component of type A (typ 0) or B unless it has
+// an equal one, through AddComponentDistinct (path 0) or AddDistinct, and
+// checks the changed flag against the model.
+func (r *fzRun) addDistinct(id ecs.EntityID, typ, path byte, v int32) {
+	if path == 0 {
+		r.purge()
+	}
+	var changed bool
+	var err error
+	switch {
+	case path == 0 && typ == 0:
+		changed, err = ecs.AddComponentDistinct(r.w, id, fzA{v})
+	case path == 0:
+		changed, err = ecs.AddComponentDistinct(r.w, id, fzB{uint8(v)})
+	default:
+		r.run("addDistinct", func(e ecs.EntitiesView, va ecs.ViewMut[fzA], vb ecs.ViewMut[fzB]) {
+			if typ == 0 {
+				changed, err = ecs.AddDistinct(va, e, id, fzA{v})
+			} else {
+				changed, err = ecs.AddDistinct(vb, e, id, fzB{uint8(v)})
+			}
+		})
+	}
+	r.logf("addDistinct %v type=%d path=%d v=%d -> %v %v", id, typ, path, v, changed, err)
+	if !r.m.live[id] {
+		r.dead("addDistinct", id, err)
+		if changed {
+			r.t.Errorf("addDistinct(%v): changed on a dead id", id)
+		}
+		return
+	}
+	r.noErr("addDistinct", err)
+	row := r.m.row(id)
+	want := true
+	if typ == 0 {
+		want = !row.HasA || row.A != v
+		r.m.set(id, mA, v)
+	} else {
+		want = !row.HasB || row.B != uint8(v)
+		r.m.set(id, mB, v)
+	}
+	if changed != want {
+		r.t.Errorf("addDistinct(%v) type %d value %d: changed %v, want %v (row %+v)", id, typ, v, changed, want, row)
 	}
 }

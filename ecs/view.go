@@ -587,6 +587,30 @@ func (v ViewMut[T]) AddComponent(entities AliveChecker, id EntityID, c T) error 
 	return nil
 }
 
+// AddDistinct gives the live entity id the component c unless it has an
+// equal one already, and reports whether it changed anything: the Go form
+// of Shipyard's add_distinct_component. When id has a component equal to
+// c (by ==), nothing is written and, if T tracks modification, nothing is
+// recorded; otherwise c replaces id's component (recorded as a
+// modification) or is inserted (recorded as an insertion), as
+// [ViewMut.AddComponent] does. A value that is not equal to itself (a NaN
+// float) always counts as different.
+//
+// It is a function, not a method of ViewMut, because it needs T to be
+// comparable. It returns the errors of [ViewMut.AddComponent] (an
+// [EntityError] for a dead id, a [GroupError]) with changed false, and
+// changes nothing then.
+func AddDistinct[T comparable](v ViewMut[T], entities AliveChecker, id EntityID, c T) (changed bool, err error) {
+	s := v.store()
+	if p := s.get(id); p != nil && *p == c && entities.IsAlive(id) {
+		return false, nil
+	}
+	if err := v.AddComponent(entities, id, c); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
 // AddComponentUnchecked gives id the component c without checking that id is
 // alive. It still refuses [NullID], and an id older than the entity that
 // owns the same slot in this storage, returning an [EntityError]; adding to

@@ -76,6 +76,70 @@ func (w *World) AddEntity() (EntityID, error) {
 	return w.ents.create(), nil
 }
 
+// SpawnAt creates an entity with no component whose id is id, index and
+// generation as given: the form of entity creation that loaders and
+// networking need, to recreate entities under the ids a save file or a
+// server gave them. Give it components with [AddComponent1] … afterwards.
+//
+// It returns a [*SpawnError] (wrapping [ErrSpawnRefused]), and changes
+// nothing, if id's index holds a live entity (the error names it), if id
+// is [NullID] or its index or generation can never be alive (see
+// [NewEntityID]), or if the index was freed at a later generation than
+// id's, or retired: an older generation would let a stale id of a
+// deleted entity name the new one. An index past every slot in use makes
+// the indices in between free, for later creations to take, lowest
+// first. Later creations never hand out id while it is alive, and when
+// it is deleted its index comes back with a later generation, as for any
+// entity.
+//
+// Taking an index off the free list costs a search of the list, from the
+// indices freed last; an index past every slot costs the slots up to it
+// (four bytes each, and four more for each index it frees).
+//
+// It fails, too, if all storages are borrowed elsewhere, or if w is nil
+// (an error wrapping [ErrNilWorld]).
+func (w *World) SpawnAt(id EntityID) error { return spawnAt("World.SpawnAt", w, id) }
+
+// SpawnAt is [World.SpawnAt] through a [Storages]: a *World, or an
+// [AllStoragesViewMut] inside a system.
+func SpawnAt(s Storages, id EntityID) error { return spawnAt("SpawnAt", s, id) }
+
+func spawnAt(op string, s Storages, id EntityID) error {
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return err
+	}
+	defer endWrite(w, locked)
+	return w.ents.spawnAt(op, id)
+}
+
+// AddComponentDistinct gives the live entity id the component c unless it
+// has an equal one already, and reports whether it changed anything, as
+// [AddDistinct] does through a view: an equal component is left alone and
+// no modification is recorded. It returns an [EntityError] for a dead id,
+// with changed false, and changes nothing then.
+func AddComponentDistinct[T comparable](s Storages, id EntityID, c T) (changed bool, err error) {
+	w, locked, err := beginWrite(s)
+	if err != nil {
+		return false, err
+	}
+	defer endWrite(w, locked)
+	if !w.ents.isAlive(id) {
+		return false, &EntityError{Op: "AddComponentDistinct", ID: id}
+	}
+	st := storageFor[T](w)
+	if p := st.get(id); p != nil && *p == c {
+		return false, nil
+	}
+	if w.eaching != 0 {
+		if err := refuseAdd("AddComponentDistinct", false, []EntityID{id}, st); err != nil {
+			return false, err
+		}
+	}
+	st.insert(id, c)
+	return true, nil
+}
+
 // IsAlive reports whether id is a live entity of this world: whether this
 // world has a live entity with id's index and generation (an id issued by
 // another world is taken as this world's: see [EntityID]).
