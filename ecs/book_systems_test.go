@@ -8,6 +8,7 @@ package ecs_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -457,4 +458,46 @@ func TestBookCustomViewAccess(t *testing.T) {
 	r2, err := w.Borrow(&e, &p)
 	must(t, err)
 	r2()
+}
+
+// The guide's "Barriers, sequential workloads and requirements": a
+// barrier holds back the systems after it, a sequential workload chains
+// its systems, and a requirement the plan does not meet is refused.
+func TestBookWorkloadBarriersAndRequirements(t *testing.T) {
+	w := ecs.NewWorld()
+	noErr(t, w.AddWorkload("frame",
+		spReadA, spReadB,
+		ecs.Barrier(),
+		ecs.System(spWriteA).RequireBefore("ecs_test.spReadB"),
+		ecs.Workload("render", spReadC, spReadC).Sequential()))
+	p := planOf(t, w, "frame")
+	batches := []int{}
+	for _, s := range p.Systems {
+		batches = append(batches, s.Batch)
+	}
+	if want := []int{0, 0, 1, 1, 2}; !slices.Equal(batches, want) {
+		t.Fatalf("batches %v, want %v\n%s", batches, want, p)
+	}
+	noErr(t, w.RunWorkload("frame"))
+	err := w.AddWorkload("broken", spWriteA, ecs.System(spReadA).RequireAfter("ecs_test.spWriteA"))
+	var be *ecs.WorkloadBuildError
+	if !errors.As(err, &be) || be.System != "ecs_test.spReadA" || !strings.Contains(be.Reason, "ecs_test.spWriteA is not ordered after it") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// The guide's "Building, adding and renaming workloads".
+func TestBookWorkloadBuildAndRename(t *testing.T) {
+	built, err := ecs.Workload("physics", spWriteA, ecs.System(spReadA).RequireBefore("ecs_test.spWriteA")).Build()
+	noErr(t, err)
+	w := ecs.NewWorld()
+	noErr(t, w.AddBuiltWorkload(built))
+	noErr(t, w.RenameWorkload("physics", "step"))
+	if err := w.RenameWorkload("physics", "step"); !errors.Is(err, ecs.ErrUnknownWorkload) {
+		t.Fatalf("second rename: %v", err)
+	}
+	if got := w.Workloads(); !slices.Equal(got, []string{"step"}) {
+		t.Fatalf("workloads %v", got)
+	}
+	noErr(t, w.RunDefaultWorkload())
 }

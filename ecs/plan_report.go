@@ -29,6 +29,19 @@ type Plan struct {
 	Systems  []PlanSystem `json:"systems"`
 	// Batches lists the systems of each batch, as indices in Systems.
 	Batches [][]int `json:"batches"`
+	// Barriers lists the workload's [Barrier] items, in declared order.
+	Barriers []PlanBarrier `json:"barriers,omitempty"`
+	// Sequential lists the paths of the workloads made
+	// [WorkloadSpec.Sequential], outermost first.
+	Sequential []string `json:"sequential,omitempty"`
+}
+
+// PlanBarrier is a [Barrier] of a [Plan]: the systems of its workload
+// declared before it finish before those declared after it start.
+type PlanBarrier struct {
+	Workload string `json:"workload"` // the path of the workload whose items hold it
+	Before   []int  `json:"before"`   // indices in Plan.Systems
+	After    []int  `json:"after"`    // indices in Plan.Systems
 }
 
 // PlanSystem is one system of a [Plan].
@@ -95,7 +108,27 @@ func (p *plan) report() *Plan {
 	for _, b := range p.batches {
 		r.Batches = append(r.Batches, slices.Clone(b))
 	}
+	// p.spans holds a barrier once its list ends, inner lists first:
+	// sorted by seq, they are in declared order.
+	spans := slices.Clone(p.spans)
+	slices.SortStableFunc(spans, func(a, b span) int { return a.nth - b.nth })
+	for _, sp := range spans {
+		if sp.seq {
+			r.Sequential = append(r.Sequential, sp.path)
+			continue
+		}
+		r.Barriers = append(r.Barriers, PlanBarrier{Workload: sp.path, Before: indices(sp.from, sp.mid), After: indices(sp.mid, sp.hi)})
+	}
 	return r
+}
+
+// indices returns lo, lo+1, ..., hi-1 (an empty, non-nil list if none).
+func indices(lo, hi int) []int {
+	out := make([]int, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		out = append(out, i)
+	}
+	return out
 }
 
 // String prints the plan as text: one block per batch, each system with
@@ -131,7 +164,22 @@ func (p *Plan) String() string {
 			}
 		}
 	}
+	for _, br := range p.Barriers {
+		fmt.Fprintf(&b, "barrier in %q: %s before %s\n", br.Workload, indexList(br.Before), indexList(br.After))
+	}
+	for _, path := range p.Sequential {
+		fmt.Fprintf(&b, "sequential: %q\n", path)
+	}
 	return b.String()
+}
+
+// indexList prints system indices: "{#0, #1}", or "{}".
+func indexList(idx []int) string {
+	parts := make([]string, len(idx))
+	for i, x := range idx {
+		parts[i] = fmt.Sprintf("#%d", x)
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
 }
 
 // JSON returns the plan as indented JSON: the fields of [Plan] and

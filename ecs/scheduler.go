@@ -33,6 +33,9 @@ type plan struct {
 	// moving their windows once a run is over (closeWindows). Built
 	// once, never changed: a plan ordered again shares it.
 	wlevels []condLevel
+	// spans are the Barrier and Sequential orderings of the workload,
+	// which order adds as explicit edges. Built once, never changed.
+	spans []span
 	// groupGen is the generation of the world's groups the plan was
 	// ordered for: a group added later changes what conflicts (partners),
 	// and the plan is ordered again (World.replanned, plan.replan).
@@ -76,12 +79,16 @@ type planSystem struct {
 	before   []string
 	after    []string
 	onCaller bool
-	conds    []*planCond
-	wconds   []int // indices in plan.wconds, outermost first
-	batch    int
-	preds    []edge
-	reason   string // why it is not in an earlier batch
-	p        *plan
+	// reqBefore and reqAfter are the labels of RequireBefore and
+	// RequireAfter, checked once the plan is ordered (checkRequires).
+	reqBefore []string
+	reqAfter  []string
+	conds     []*planCond
+	wconds    []int // indices in plan.wconds, outermost first
+	batch     int
+	preds     []edge
+	reason    string // why it is not in an earlier batch
+	p         *plan
 	// workloads are the names of the workloads containing it, outermost
 	// first, as given (path writes them escaped).
 	workloads []string
@@ -111,6 +118,22 @@ type edge struct {
 	// system; otherwise an explicit edge is a Before(label) of the
 	// earlier one.
 	after bool
+	// span says, for an edge of a Barrier or a Sequential workload, why
+	// the earlier system runs first (for a cycle's text); "" otherwise.
+	span string
+}
+
+// span is a Barrier or a Sequential workload: an ordering between the
+// systems of a range of plan.systems. A barrier puts every system of
+// [lo, mid) before every system of [mid, hi); a sequential workload puts
+// each system of [lo, hi) before the next. from is where the workload's
+// own list of systems starts (for the report: a barrier's systems
+// before it start there; lo is after the previous barrier).
+type span struct {
+	from, lo, mid, hi int
+	seq               bool
+	path              string // the workload's path
+	nth               int    // the span's place in declared order (Barrier items, Sequential workloads)
 }
 
 // planCond is a run condition.
@@ -129,6 +152,9 @@ type planCond struct {
 	// conditions see the system's window instead.
 	lastRun uint64
 	ran     bool
+	// root says that the condition is the workload's own (given to the
+	// WorkloadSpec built by Build), named after the workload.
+	root bool
 
 	done  bool   // evaluated in this run (workload conditions)
 	at    uint64 // the timestamp it was evaluated with (workload conditions)
@@ -155,6 +181,7 @@ type flatCtx struct {
 }
 
 type planBuilder struct {
+	nspans int // spans met so far, in declared order (span.nth)
 	p      *plan
 	groups []*group // the world's packed groups (see partners)
 }
@@ -162,11 +189,28 @@ type planBuilder struct {
 // buildPlan builds the workload name from items, for a world with groups,
 // generation gen (World.groupGen).
 func buildPlan(name string, items []any, groups []*group, gen uint64) (*plan, error) {
+	return buildRoot(&WorkloadSpec{name: name, items: items}, groups, gen)
+}
+
+// buildRoot builds the workload spec describes: its name, its items,
+// and its own options, which apply to every system.
+func buildRoot(spec *WorkloadSpec, groups []*group, gen uint64) (*plan, error) {
+	name := spec.name
 	b := &planBuilder{p: &plan{name: name, groupGen: gen}, groups: groups}
-	if len(items) == 0 {
+	if len(spec.items) == 0 {
 		return nil, &WorkloadBuildError{Workload: name, Reason: "the workload has no system"}
 	}
-	if err := b.flatten(items, flatCtx{path: pathName(name), names: []string{name}, labels: []string{name}}); err != nil {
+	if spec.err != nil {
+		return nil, &WorkloadBuildError{Workload: name, Err: spec.err}
+	}
+	root := flatCtx{
+		path:   pathName(name),
+		names:  []string{name},
+		labels: concat([]string{name}, spec.labels),
+		before: slices.Clone(spec.before),
+		after:  slices.Clone(spec.after),
+	}
+	if err := b.flattenSpec(spec, root, true); err != nil {
 		return nil, err
 	}
 	if err := b.order(); err != nil {
@@ -182,7 +226,7 @@ func buildPlan(name string, items []any, groups []*group, gen uint64) (*plan, er
 // changed since. Each system keeps its tracking timestamp and statistics,
 // and gets frames of its own, so p is untouched. p must not be running.
 func (p *plan) replan(groups []*group, gen uint64) (*plan, error) {
-	q := &plan{name: p.name, groupGen: gen, wlevels: p.wlevels}
+	q := &plan{name: p.name, groupGen: gen, wlevels: p.wlevels, spans: p.spans}
 	for _, c := range p.wconds {
 		q.wconds = append(q.wconds, c.clone())
 	}
@@ -216,7 +260,100 @@ func (c *planCond) clone() *planCond {
 	return &d
 }
 
+// copyPlan returns a copy of p in the same order, with frames of its own
+// and no per-run state; each system and condition keeps its window and
+// statistics. The order (edges, batches, seq) is shared: it never
+// changes once built.
+func (p *plan) copyPlan() *plan {
+	q := &plan{
+		name: p.name, batches: p.batches, seq: p.seq, wlevels: p.wlevels, spans: p.spans,
+		groupGen: p.groupGen, waiting: make([]int32, len(p.systems)),
+	}
+	for _, c := range p.wconds {
+		q.wconds = append(q.wconds, c.clone())
+	}
+	q.systems = make([]*planSystem, 0, len(p.systems))
+	for _, s := range p.systems {
+		c := *s
+		c.p = q
+		c.err, c.panicked, c.tctx = nil, nil, nil
+		c.frame = s.shape.newFrame()
+		c.conds = nil
+		for _, pc := range s.conds {
+			c.conds = append(c.conds, pc.clone())
+		}
+		q.systems = append(q.systems, &c)
+	}
+	return q
+}
+
+// renamed returns a copy of p named name: its systems' paths, workloads
+// and statistics, and the workload's own conditions, say name. Labels
+// stay as built, so the order holds. p must not be running.
+func (p *plan) renamed(name string) *plan {
+	q := p.copyPlan()
+	oldPath, newPath := pathName(p.name), pathName(name)
+	q.name = name
+	for _, s := range q.systems {
+		s.path = newPath + strings.TrimPrefix(s.path, oldPath)
+		s.workloads = slices.Clone(s.workloads)
+		s.workloads[0] = name
+		s.stats.Workload = s.path
+	}
+	for _, c := range q.wconds {
+		if c.root {
+			c.owner, c.name = name, name+" (run condition)"
+		}
+	}
+	return q
+}
+
+// flattenSpec adds the systems of the workload x, whose context inner is
+// (its path, names, labels, constraints and the conditions around it):
+// its conditions, its items, and its Sequential span. root says that x is
+// the workload being built, not one nested in it.
+func (b *planBuilder) flattenSpec(x *WorkloadSpec, inner flatCtx, root bool) error {
+	if len(x.conds) > 0 {
+		var level condLevel
+		inner.wconds = slices.Clone(inner.wconds)
+		for _, c := range x.conds {
+			pc, err := newCond(c, x.name)
+			if err != nil {
+				return &WorkloadBuildError{Workload: inner.path, Reason: "bad run condition", Err: err}
+			}
+			pc.root = root
+			level.conds = append(level.conds, len(b.p.wconds))
+			inner.wconds = append(inner.wconds, len(b.p.wconds))
+			b.p.wconds = append(b.p.wconds, pc)
+		}
+		inner.levels = append(slices.Clone(inner.levels), len(b.p.wlevels))
+		b.p.wlevels = append(b.p.wlevels, level)
+	}
+	lo, nth := len(b.p.systems), b.nspans
+	if x.seq {
+		b.nspans++
+	}
+	if err := b.flatten(x.items, inner); err != nil {
+		return err
+	}
+	if x.seq {
+		b.p.spans = append(b.p.spans, span{from: lo, lo: lo, hi: len(b.p.systems), seq: true, path: inner.path, nth: nth})
+	}
+	return nil
+}
+
+// flatten adds the systems of items, the list of a workload whose
+// context is ctx, and the spans of the Barriers among them.
 func (b *planBuilder) flatten(items []any, ctx flatCtx) error {
+	from := len(b.p.systems)
+	var mids, nths []int // where each barrier is, in plan.systems, and its span.nth
+	defer func() {
+		lo := from
+		for k, mid := range mids {
+			b.p.spans = append(b.p.spans, span{from: from, lo: lo, mid: mid, hi: len(b.p.systems), path: ctx.path, nth: nths[k]})
+			lo = mid
+		}
+	}()
 	for i, it := range items {
 		switch x := it.(type) {
 		case *SystemSpec:
@@ -245,26 +382,15 @@ func (b *planBuilder) flatten(items []any, ctx flatCtx) error {
 				labels: concat(ctx.labels, []string{x.name}, x.labels),
 				before: concat(ctx.before, x.before),
 				after:  concat(ctx.after, x.after),
-				wconds: slices.Clone(ctx.wconds),
+				wconds: ctx.wconds,
 				levels: ctx.levels,
 			}
-			if len(x.conds) > 0 {
-				var level condLevel
-				for _, c := range x.conds {
-					pc, err := newCond(c, x.name)
-					if err != nil {
-						return &WorkloadBuildError{Workload: inner.path, Reason: "bad run condition", Err: err}
-					}
-					level.conds = append(level.conds, len(b.p.wconds))
-					inner.wconds = append(inner.wconds, len(b.p.wconds))
-					b.p.wconds = append(b.p.wconds, pc)
-				}
-				inner.levels = append(slices.Clone(ctx.levels), len(b.p.wlevels))
-				b.p.wlevels = append(b.p.wlevels, level)
-			}
-			if err := b.flatten(x.items, inner); err != nil {
+			if err := b.flattenSpec(x, inner, false); err != nil {
 				return err
 			}
+		case BarrierItem:
+			mids, nths = append(mids, len(b.p.systems)), append(nths, b.nspans)
+			b.nspans++
 		case nil:
 			return &WorkloadBuildError{Workload: ctx.path, Reason: fmt.Sprintf("item %d is nil", i+1)}
 		case *TypedSystem:
@@ -273,7 +399,7 @@ func (b *planBuilder) flatten(items []any, ctx flatCtx) error {
 			}
 		default:
 			if reflect.TypeOf(it).Kind() != reflect.Func {
-				return &WorkloadBuildError{Workload: ctx.path, Reason: fmt.Sprintf("item %d (%T) is not a system; a workload holds system functions, *ecs.TypedSystem, *ecs.SystemSpec and *ecs.WorkloadSpec", i+1, it)}
+				return &WorkloadBuildError{Workload: ctx.path, Reason: fmt.Sprintf("item %d (%T) is not a system; a workload holds system functions, *ecs.TypedSystem, *ecs.SystemSpec, *ecs.WorkloadSpec and ecs.Barrier()", i+1, it)}
 			}
 			if err := b.addSystem(System(it), ctx); err != nil {
 				return err
@@ -328,6 +454,8 @@ func (b *planBuilder) addSystem(spec *SystemSpec, ctx flatCtx) error {
 		before:    concat(spec.before, ctx.before),
 		after:     concat(spec.after, ctx.after),
 		onCaller:  spec.onCaller,
+		reqBefore: spec.reqBefore,
+		reqAfter:  spec.reqAfter,
 		wconds:    ctx.wconds,
 		p:         b.p,
 		// Named before any run, so that a system never run (its run
@@ -537,6 +665,27 @@ func (b *planBuilder) order() error {
 			}
 		}
 	}
+	addSpan := func(u, v int, sp span) {
+		reason, why := "barrier: in workload "+strconvQuote(sp.path), "a Barrier in workload "+strconvQuote(sp.path)+" separates them"
+		if sp.seq {
+			reason, why = "sequential: workload "+strconvQuote(sp.path), "workload "+strconvQuote(sp.path)+" is Sequential"
+		}
+		succ[u] = append(succ[u], edge{from: v, reason: reason, span: why})
+		p.systems[v].preds = append(p.systems[v].preds, edge{from: u, reason: reason, span: why})
+	}
+	for _, sp := range p.spans {
+		if sp.seq {
+			for u := sp.lo; u+1 < sp.hi; u++ {
+				addSpan(u, u+1, sp)
+			}
+			continue
+		}
+		for u := sp.lo; u < sp.mid; u++ {
+			for v := sp.mid; v < sp.hi; v++ {
+				addSpan(u, v, sp)
+			}
+		}
+	}
 	if cyc := findCycle(p.systems, succ); cyc != "" {
 		return &WorkloadBuildError{Workload: p.name, Err: fmt.Errorf("%w: %s", ErrCyclicOrdering, cyc)}
 	}
@@ -614,7 +763,83 @@ func (b *planBuilder) order() error {
 		}
 	}
 	p.waiting = make([]int32, n)
+	return p.checkRequires(byLabel)
+}
+
+// checkRequires checks every RequireBefore and RequireAfter against the
+// ordered plan: a system labelled with the label must run before (or
+// after) the system, that is, be joined to it by a path of edges.
+func (p *plan) checkRequires(byLabel map[string][]int) error {
+	n := len(p.systems)
+	var anc [][]uint64 // anc[v]: the systems v follows, directly or not, as a bit set
+	isAnc := func(u, v int) bool { return anc[v][u/64]&(1<<(u%64)) != 0 }
+	for _, s := range p.systems {
+		if len(s.reqBefore)+len(s.reqAfter) == 0 {
+			continue
+		}
+		if anc == nil {
+			anc = make([][]uint64, n)
+			for _, v := range p.seq {
+				anc[v] = make([]uint64, (n+63)/64)
+				for _, e := range p.systems[v].preds {
+					anc[v][e.from/64] |= 1 << (e.from % 64)
+					for w, bits := range anc[e.from] {
+						anc[v][w] |= bits
+					}
+				}
+			}
+		}
+		for _, r := range []struct {
+			method string
+			labels []string
+			runs   func(t int) bool
+			where  string
+		}{
+			{"RequireBefore", s.reqBefore, func(t int) bool { return isAnc(t, s.idx) }, "before"},
+			{"RequireAfter", s.reqAfter, func(t int) bool { return isAnc(s.idx, t) }, "after"},
+		} {
+			for _, l := range r.labels {
+				var others []string
+				ok := false
+				for _, t := range byLabel[l] {
+					if t == s.idx {
+						continue
+					}
+					if r.runs(t) {
+						ok = true
+						break
+					}
+					others = append(others, p.systems[t].name)
+				}
+				if ok {
+					continue
+				}
+				reason := fmt.Sprintf("%s(%q): no other system has the label %q", r.method, l, l)
+				if len(others) > 0 {
+					reason = fmt.Sprintf("%s(%q): no system labelled %q runs %s it: %s %s not ordered %s it (order it with %s, or a Barrier)",
+						r.method, l, l, r.where, strings.Join(others, ", "), isAre(len(others)), r.where, orderHint(r.where, l))
+				}
+				return &WorkloadBuildError{Workload: p.name, System: s.name, Reason: reason}
+			}
+		}
+	}
 	return nil
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+// orderHint is the constraint that would put a system labelled label
+// where (before or after) the system that requires it.
+func orderHint(where, label string) string {
+	if where == "before" {
+		return fmt.Sprintf("After(%q)", label)
+	}
+	return fmt.Sprintf("Before(%q)", label)
 }
 
 func describeConflict(mine, theirs Access) string {
@@ -738,6 +963,9 @@ func findCycle(systems []*planSystem, succ [][]edge) string {
 // its name as a label) is not spelled out again.
 func cycleStep(systems []*planSystem, u, v int, e edge) string {
 	from, to := systems[u].name, systems[v].name
+	if e.span != "" {
+		return fmt.Sprintf("system %s must run before system %s (%s)", from, to, e.span)
+	}
 	holder, kind, other := from, "Before", to // other is the system the label picks
 	if e.after {
 		holder, kind, other = to, "After", from

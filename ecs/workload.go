@@ -34,7 +34,11 @@ type SystemSpec struct {
 	after    []string
 	conds    []condSpec
 	onCaller bool
-	err      error // the first bad option given (an empty label), reported by AddWorkload
+	// reqBefore and reqAfter are the labels RequireBefore and
+	// RequireAfter name: checks of the built plan, not constraints.
+	reqBefore []string
+	reqAfter  []string
+	err       error // the first bad option given (an empty label), reported by AddWorkload
 }
 
 type condSpec struct {
@@ -74,6 +78,32 @@ func (s *SystemSpec) Before(label string) *SystemSpec {
 func (s *SystemSpec) After(label string) *SystemSpec {
 	s.err = cmp.Or(s.err, emptyLabel("After", []string{label}))
 	s.after = append(s.after, label)
+	return s
+}
+
+// RequireBefore checks, when the workload is built, that for each label
+// at least one system labelled label runs before this one: the plan
+// makes it finish before this system starts (it is an earlier system the
+// system conflicts with, one a constraint or a [Barrier] or
+// [WorkloadSpec.Sequential] puts before it, or one that runs before such
+// a system). It is Shipyard's require_before: a check of the order the
+// workload already has, not a constraint that orders anything (that is
+// [SystemSpec.After]). A label no system runs before this one with, or
+// that no system has, makes [World.AddWorkload] and [WorkloadSpec.Build]
+// return a [*WorkloadBuildError] naming the system and the label. A label
+// must not be empty.
+func (s *SystemSpec) RequireBefore(labels ...string) *SystemSpec {
+	s.err = cmp.Or(s.err, emptyLabel("RequireBefore", labels))
+	s.reqBefore = append(s.reqBefore, labels...)
+	return s
+}
+
+// RequireAfter checks, when the workload is built, that for each label
+// at least one system labelled label runs after this one: the plan makes
+// it wait for this system to finish. See [SystemSpec.RequireBefore].
+func (s *SystemSpec) RequireAfter(labels ...string) *SystemSpec {
+	s.err = cmp.Or(s.err, emptyLabel("RequireAfter", labels))
+	s.reqAfter = append(s.reqAfter, labels...)
 	return s
 }
 
@@ -149,7 +179,153 @@ type WorkloadSpec struct {
 	before []string
 	after  []string
 	conds  []condSpec
+	seq    bool  // Sequential
 	err    error // the first bad option given (an empty label), reported by AddWorkload
+}
+
+// BarrierItem is the item [Barrier] returns, to put among the items of a
+// workload.
+type BarrierItem struct{}
+
+// Barrier returns a point in a workload that no system crosses: every
+// system declared before it in the same workload (at any depth of
+// nesting) finishes before any system declared after it starts. Put it
+// among the items of [World.AddWorkload] or [Workload]:
+//
+//	w.AddWorkload("frame", input, ai, ecs.Barrier(), physics, render)
+//
+// A barrier applies to the items of the workload whose list holds it; a
+// workload around it keeps running its other systems beside them. It is
+// an ordering like [SystemSpec.After]: a Before or After that goes the
+// other way across it is a cycle ([ErrCyclicOrdering]). The plan
+// ([World.WorkloadPlan]) lists it in [Plan.Barriers], and the reason of a
+// system it holds back reads "barrier in <workload>".
+func Barrier() BarrierItem { return BarrierItem{} }
+
+// Sequential makes the workload run its systems one after the other, in
+// declared order (nested workloads flattened in place), with no two at
+// once: Shipyard's sequential workloads, for steps whose order matters
+// even where their views do not conflict. Labels, Before and After, run
+// conditions and OnCaller still work; a Before or After that goes against
+// the declared order is a cycle ([ErrCyclicOrdering]). The workloads
+// around it are not made sequential: their other systems may run beside
+// its systems.
+func (s *WorkloadSpec) Sequential() *WorkloadSpec {
+	s.seq = true
+	return s
+}
+
+// BuiltWorkload is a workload built and checked by [WorkloadSpec.Build],
+// not yet in a world. Add it to worlds with [World.AddBuiltWorkload]; it
+// can be added to several worlds, and again after its workload was
+// removed. It does not change once built: later changes to the spec and
+// its items do not reach it.
+type BuiltWorkload struct {
+	p *plan
+}
+
+// Build builds the workload s describes and checks it as
+// [World.AddWorkload] would (every system, label, condition, constraint,
+// requirement, and the ordering for cycles), returning the same
+// [*WorkloadBuildError], without a world: the workload's name is s's
+// name, its items s's items, and s's own options (Label, Before, After,
+// RunIf, SkipIf, Sequential) apply to every system. Print its plan with
+// [BuiltWorkload.Plan]; add it to a world with [World.AddBuiltWorkload].
+//
+// Built without a world, the plan knows of no group: in a world with
+// groups, AddBuiltWorkload orders it again for them (a ViewMut of a group
+// member also borrows the other members), which adds conflicts and never
+// breaks a check Build made.
+func (s *WorkloadSpec) Build() (*BuiltWorkload, error) {
+	if s == nil {
+		return nil, &WorkloadBuildError{Workload: `""`, Reason: "Build of a nil *WorkloadSpec"}
+	}
+	if s.name == "" {
+		return nil, &WorkloadBuildError{Workload: `""`, Reason: "a workload needs a name"}
+	}
+	p, err := buildRoot(s, nil, 0)
+	if err != nil {
+		return nil, err
+	}
+	return &BuiltWorkload{p: p}, nil
+}
+
+// Name returns the name of the built workload.
+func (b *BuiltWorkload) Name() string { return b.p.name }
+
+// Plan returns the plan of the built workload, as [World.WorkloadPlan]
+// would give it in a world with no group.
+func (b *BuiltWorkload) Plan() *Plan { return b.p.report() }
+
+// AddBuiltWorkload adds b, built by [WorkloadSpec.Build], to the world
+// under its name, as [World.AddWorkload] would: a taken name is a
+// [*WorkloadBuildError], and the world is unchanged then. The world gets
+// a copy of its own (ordered again for the world's groups), so b can be
+// added to other worlds too.
+func (w *World) AddBuiltWorkload(b *BuiltWorkload) error {
+	if w == nil {
+		return errNilWorld
+	}
+	if b == nil || b.p == nil {
+		return &WorkloadBuildError{Workload: `""`, Reason: "AddBuiltWorkload of a nil *BuiltWorkload (make one with WorkloadSpec.Build)"}
+	}
+	name := b.p.name
+	if w.hasWorkload(name) {
+		return &WorkloadBuildError{Workload: name, Reason: "a workload with this name already exists (use ReplaceWorkload to replace it)"}
+	}
+	gen, groups := w.groupsNow()
+	p, err := b.p.replan(groups, gen)
+	if err != nil {
+		return &WorkloadBuildError{Workload: name, Err: err}
+	}
+	return w.storePlan(name, p, false)
+}
+
+// RenameWorkload gives the workload old the name new. Errors, reports and
+// statistics name it new from then on; if old was the default workload,
+// new is. Its systems keep the labels they were built with (old among
+// them), so the order of the workload does not change. It returns an
+// error wrapping [ErrUnknownWorkload] if there is no workload old, a
+// [*WorkloadBuildError] if new is empty or taken, and an error wrapping
+// [ErrWorkloadRunning] if the workload is running; the world is unchanged
+// then. Renaming a workload to its own name does nothing.
+func (w *World) RenameWorkload(old, new string) error {
+	if w == nil {
+		return errNilWorld
+	}
+	w.workMu.Lock()
+	defer w.workMu.Unlock()
+	p, ok := w.workloads[old]
+	if !ok {
+		return fmt.Errorf("ecs: cannot rename workload: no workload named %q: %w", old, ErrUnknownWorkload)
+	}
+	if new == "" {
+		return &WorkloadBuildError{Workload: `""`, Reason: fmt.Sprintf("cannot rename workload %q: a workload needs a name", old)}
+	}
+	if new == old {
+		return nil
+	}
+	if _, taken := w.workloads[new]; taken {
+		return &WorkloadBuildError{Workload: new, Reason: fmt.Sprintf("cannot rename workload %q: a workload with this name already exists", old)}
+	}
+	if !p.running.TryLock() {
+		return fmt.Errorf("ecs: cannot rename workload %s while it runs: %w", old, ErrWorkloadRunning)
+	}
+	defer p.running.Unlock()
+	w.workloads[new] = p.renamed(new)
+	delete(w.workloads, old)
+	if w.defaultWL == old {
+		w.defaultWL = new
+	}
+	return nil
+}
+
+// hasWorkload reports whether the world has a workload name.
+func (w *World) hasWorkload(name string) bool {
+	w.workMu.Lock()
+	defer w.workMu.Unlock()
+	_, ok := w.workloads[name]
+	return ok
 }
 
 // Workload groups items (system functions, [*SystemSpec] and nested
@@ -332,10 +508,7 @@ func (w *World) putWorkload(name string, items []any, replace bool) error {
 	if name == "" {
 		return &WorkloadBuildError{Workload: `""`, Reason: "a workload needs a name"}
 	}
-	w.workMu.Lock()
-	old, exists := w.workloads[name]
-	w.workMu.Unlock()
-	if exists && !replace {
+	if !replace && w.hasWorkload(name) {
 		return &WorkloadBuildError{Workload: name, Reason: "a workload with this name already exists (use ReplaceWorkload to replace it)"}
 	}
 	gen, groups := w.groupsNow()
@@ -343,8 +516,18 @@ func (w *World) putWorkload(name string, items []any, replace bool) error {
 	if err != nil {
 		return err
 	}
+	return w.storePlan(name, p, replace)
+}
+
+// storePlan stores p as the workload name, replacing the workload there
+// if replace says so and it is not running.
+func (w *World) storePlan(name string, p *plan, replace bool) error {
 	w.workMu.Lock()
 	defer w.workMu.Unlock()
+	old, exists := w.workloads[name]
+	if exists && !replace {
+		return &WorkloadBuildError{Workload: name, Reason: "a workload with this name already exists (use ReplaceWorkload to replace it)"}
+	}
 	if exists {
 		if !old.running.TryLock() {
 			return &WorkloadBuildError{Workload: name, Reason: "cannot replace it while it runs", Err: ErrWorkloadRunning}
