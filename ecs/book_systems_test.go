@@ -501,3 +501,100 @@ func TestBookWorkloadBuildAndRename(t *testing.T) {
 	}
 	noErr(t, w.RunDefaultWorkload())
 }
+
+// TestBookSystemReturnValue follows "Systems that return a value": the
+// value comes back; the error form wraps the system's error with its name
+// beside the value; a conflicting borrow gives the zero value and no call.
+func TestBookSystemReturnValue(t *testing.T) {
+	w := ecs.NewWorld()
+	_, _ = ecs.AddEntity1(w, Pos{1, 0})
+	_, _ = ecs.AddEntity1(w, Pos{2, 0})
+	total := func(pos ecs.View[Pos]) float32 {
+		sum := float32(0)
+		for p := range pos.All() {
+			sum += p.X
+		}
+		return sum
+	}
+	sum, err := ecs.RunValue1(w, total)
+	must(t, err)
+	equal(t, "sum", sum, 3)
+	errNothing := errors.New("nothing moves")
+	n, err := ecs.RunValueErr2(w, func(pos ecs.View[Pos], vel ecs.View[Vel]) (int, error) {
+		return pos.Len(), errNothing
+	})
+	errIs(t, err, errNothing)
+	errHas(t, err, "TestBookSystemReturnValue")
+	equal(t, "n", n, 2)
+
+	var held ecs.ViewMut[Pos]
+	release, err := w.Borrow(&held)
+	must(t, err)
+	called := false
+	sum, err = ecs.RunValue1(w, func(pos ecs.View[Pos]) float32 { called = true; return 1 })
+	hasAll(t, errAs[*ecs.BorrowError](t, err).Error(), "View[ecs_test.Pos]", "ViewMut[ecs_test.Pos]")
+	isTrue(t, !called && sum == 0, "called %v, sum %v after a conflict", called, sum)
+	release()
+
+	// Refused systems: a nil function, conflicting views.
+	var nilFn func(ecs.View[Pos]) int
+	_, err = ecs.RunValue1(w, nilFn)
+	errIs(t, err, ecs.ErrInvalidSystem)
+	_, err = ecs.RunValue2(w, func(ecs.View[Pos], ecs.ViewMut[Pos]) int { called = true; return 0 })
+	errIs(t, err, ecs.ErrInvalidSystem)
+	errIs(t, err, ecs.ErrBorrowConflict)
+	_, err = ecs.RunValue1(w, func(*ecs.View[Pos]) int { return 0 })
+	errHas(t, err, "parameter 1", "pointer")
+	_, err = ecs.RunValue1(nil, total)
+	errIs(t, err, ecs.ErrNilWorld)
+	var nw *ecs.World
+	_, err = ecs.RunValue1(nw, total)
+	errIs(t, err, ecs.ErrNilWorld)
+	isTrue(t, !called, "a refused system was called")
+
+	// A panic goes on to the caller, and nothing stays borrowed.
+	r := recovered(func() { _, _ = ecs.RunValue1(w, func(ecs.ViewMut[Pos]) int { panic("in RunValue") }) })
+	equal(t, "recovered", r, any("in RunValue"))
+	nothingHeld(t, w)
+}
+
+// TestBookSystemAllStorages follows "Inside an AllStoragesViewMut":
+// borrow, conflict, run, iterate and delete, RunValue under it.
+func TestBookSystemAllStorages(t *testing.T) {
+	w := ecs.NewWorld()
+	for i := range 3 {
+		_, _ = ecs.AddEntity2(w, Pos{float32(i), 0}, Vel{1, 0})
+	}
+	var xs []float32
+	alive := 0
+	must(t, w.Run(func(all ecs.AllStoragesViewMut) error {
+		var pos ecs.ViewMut[Pos]
+		var vel ecs.View[Vel]
+		release, err := all.Borrow(&pos, &vel)
+		if err != nil {
+			return err
+		}
+		for p, v := range ecs.Join2(pos, vel).All() {
+			p.X += v.X
+		}
+		_, err = all.Borrow(new(ecs.View[Pos]))
+		errIs(t, err, ecs.ErrBorrowConflict)
+		release()
+		must(t, all.Run(func(pos ecs.View[Pos]) {
+			for p := range pos.All() {
+				xs = append(xs, p.X)
+			}
+		}))
+		for id := range all.Entities() {
+			if id.Index() == 1 {
+				must(t, all.DeleteEntity(id))
+			}
+		}
+		alive, err = ecs.RunValue1(all, func(e ecs.EntitiesView) int { return e.Len() })
+		return err
+	}))
+	deepEqual(t, "xs", xs, []float32{1, 2, 3})
+	equal(t, "alive", alive, 2)
+	equal(t, "EntityCount", w.EntityCount(), 2)
+	nothingHeld(t, w)
+}

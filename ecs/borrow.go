@@ -41,6 +41,10 @@ type borrower struct {
 	view string // the view type, "ViewMut", or what borrows: "World-level change"
 	typ  string // the type view is of, "main.Pos", or "" (see access)
 	by   string // the system or function: "main.collision", "ecs.AddEntity"
+	// under marks a view borrowed inside an AllStoragesViewMut (its
+	// Borrow or Run): the AllStoragesViewMut holds all storages
+	// exclusively, so the view takes no shared borrow of them.
+	under bool
 }
 
 // access returns the view type as the user wrote it: "ViewMut[main.Pos]".

@@ -39,8 +39,8 @@ func (c *entitiesCore) ents() *entities {
 }
 
 func (c *entitiesCore) borrow(ctx *borrowCtx, kind accessKind, view string) error {
-	if c.b == nil || c.b.by != ctx.by || c.b.kind != kind {
-		c.b = &borrower{kind: kind, view: view, by: ctx.by}
+	if c.b == nil || c.b.by != ctx.by || c.b.kind != kind || c.b.under != ctx.under {
+		c.b = &borrower{kind: kind, view: view, by: ctx.by, under: ctx.under}
 	}
 	if err := ctx.lockAll(c.b); err != nil {
 		return err
@@ -58,7 +58,7 @@ func (c *entitiesCore) release() {
 		return
 	}
 	c.w.ents.lock.release(c.b, c.b.kind.exclusive())
-	c.w.allLock.release(c.b, false)
+	c.w.unlockAll(c.b)
 	c.w = nil
 }
 
@@ -183,6 +183,16 @@ func (v EntitiesViewMut) DeleteUnchecked(id EntityID) bool {
 	return v.c.ents().deleteUnpurged(id)
 }
 
+// errAllStoragesLent is the panic value of a call through an
+// AllStoragesViewMut while views borrowed under it are held.
+var errAllStoragesLent error = &BorrowError{
+	Resource:   allName,
+	Access:     "AllStoragesViewMut",
+	By:         "a call through it",
+	HeldAccess: "views borrowed from it",
+	HeldBy:     "AllStoragesViewMut.Borrow, Run or RunValue1 … (release them first)",
+}
+
 // errAllStoragesReleased is the panic value of an AllStoragesViewMut used
 // outside its borrow.
 var errAllStoragesReleased error = released{"AllStoragesViewMut"}
@@ -245,6 +255,26 @@ type AllStoragesViewMut struct{ c *allCore }
 type allCore struct {
 	w *World    // nil unless borrowed
 	b *borrower // immutable once published: a new borrow that differs takes a new one
+	// lent lists the frames of the views borrowed under the view
+	// (AllStoragesViewMut.Borrow, Run, RunValue1 …) and not yet
+	// released, in borrow order. While it is not empty, the calls through
+	// the view but those panic (see errAllStoragesLent): they take no
+	// borrow, so they would change storages under those views.
+	lent []*frame
+}
+
+// lend records f, a frame borrowed (or being borrowed) under c.
+func (c *allCore) lend(f *frame) { c.lent = append(c.lent, f) }
+
+// unlend forgets f, and reports whether c had lent it.
+func (c *allCore) unlend(f *frame) bool {
+	for i := len(c.lent) - 1; i >= 0; i-- {
+		if c.lent[i] == f {
+			c.lent = append(c.lent[:i], c.lent[i+1:]...)
+			return true
+		}
+	}
+	return false
 }
 
 // world returns the world, with the components of the entities deleted so
@@ -260,6 +290,18 @@ func (v AllStoragesViewMut) world() (*World, bool) {
 // held returns the world as it is, for the calls that do not look at the
 // storages.
 func (v AllStoragesViewMut) held() *World {
+	if v.c == nil || v.c.w == nil {
+		panic(errAllStoragesReleased)
+	}
+	if len(v.c.lent) > 0 {
+		panic(errAllStoragesLent)
+	}
+	return v.c.w
+}
+
+// lender returns the world for a borrow under v: [AllStoragesViewMut.Borrow]
+// and Run, which may be called while v lends other views.
+func (v AllStoragesViewMut) lender() *World {
 	if v.c == nil || v.c.w == nil {
 		panic(errAllStoragesReleased)
 	}
@@ -293,6 +335,20 @@ func (v *AllStoragesViewMut) borrowView(ctx *borrowCtx) (releaser, error) {
 func (c *allCore) release() {
 	if c == nil || c.w == nil {
 		return
+	}
+	// Views borrowed under it and not released (a Borrow whose release
+	// was not called) go first, the latest first: they hold storages
+	// that nothing else could release. A release that panics (a custom
+	// view's OnRelease) does not stop the others.
+	defer func() {
+		if len(c.lent) > 0 {
+			c.release()
+		}
+	}()
+	for len(c.lent) > 0 {
+		f := c.lent[len(c.lent)-1]
+		c.lent = c.lent[:len(c.lent)-1]
+		f.release()
 	}
 	c.w.stripDoomed() // with the view's timestamp, for tracking
 	c.w.allNow = 0
@@ -342,4 +398,61 @@ func coreOf(a AliveChecker) *entitiesCore {
 		return v.c
 	}
 	return nil
+}
+
+// Borrow borrows views under v, as [World.Borrow] borrows them in the
+// world: the Go form of Shipyard's all_storages.borrow. Each argument is
+// a pointer to a view variable (or to a custom view) that Borrow fills
+// in; it returns a function that releases them all (it may be called more
+// than once). v holds every storage exclusively, so the views borrow
+// under it: they take only the borrows of what they view, and two of
+// them conflict as they would in the world (a ViewMut[T] borrowed while
+// another is held gives a [*BorrowError] naming both). Errors are those
+// of World.Borrow, and leave nothing borrowed.
+//
+// While views borrowed from v are held, every other call through v (and
+// every function given v as its [Storages]) panics with a [*BorrowError]
+// wrapping [ErrBorrowConflict]: those calls take no borrow, so they could
+// change a storage under the views. Views still held when v is released
+// (at the end of its system, or at the release of its World.Borrow) are
+// released first, also if the system panics.
+//
+// Panics if v is released.
+func (v AllStoragesViewMut) Borrow(views ...any) (release func(), err error) {
+	w := v.lender()
+	c := v.c
+	f, err := borrowFrame(w, c, "AllStoragesViewMut.Borrow", views)
+	if err != nil {
+		return nil, err
+	}
+	c.lend(f)
+	return func() {
+		if c.unlend(f) {
+			f.release()
+		}
+	}, nil
+}
+
+// Run runs system now under v, as [World.Run] runs it in the world: the
+// Go form of Shipyard's all_storages.run. Its views borrow under v (see
+// [AllStoragesViewMut.Borrow]): they conflict with views borrowed from v
+// and still held, and a system that takes an AllStoragesViewMut itself
+// cannot be borrowed (a [*BorrowError]). The views are released when the
+// system returns, also if it panics; the errors are World.Run's. While
+// the system runs, calls through v panic, as they do while v lends views.
+//
+// Panics if v is released.
+func (v AllStoragesViewMut) Run(system any) error {
+	return runSystem(v.lender(), v.c, system)
+}
+
+// Entities iterates over the live entities in index order, as
+// [EntitiesView.All] does. Do not create or delete entities while
+// iterating.
+//
+// Panics if v is released, or lends views (see [AllStoragesViewMut.Borrow]),
+// also when the iteration starts.
+func (v AllStoragesViewMut) Entities() iter.Seq[EntityID] {
+	v.held()
+	return func(yield func(EntityID) bool) { v.held().ents.each(yield) }
 }

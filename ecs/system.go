@@ -25,15 +25,31 @@ type borrowCtx struct {
 	// exclusively itself (see groupBorrows): its Views of them take no
 	// borrow of their own.
 	held []typeKey
+	// under is set for views borrowed inside an AllStoragesViewMut,
+	// which holds all storages exclusively: they take no borrow of all
+	// storages, only of what they view.
+	under bool
 }
 
-// lockAll takes the shared borrow of all storages that every view holds.
+// lockAll takes the shared borrow of all storages that every view holds,
+// unless the view is borrowed under an AllStoragesViewMut, which holds it.
 func (ctx *borrowCtx) lockAll(b *borrower) error {
+	if b.under {
+		return nil
+	}
 	return ctx.w.allLock.acquire(b, false, allName)
 }
 
 // unlockAll releases what lockAll took.
-func (ctx *borrowCtx) unlockAll(b *borrower) { ctx.w.allLock.release(b, false) }
+func (ctx *borrowCtx) unlockAll(b *borrower) { ctx.w.unlockAll(b) }
+
+// unlockAll releases the shared borrow of all storages that lockAll took
+// for b.
+func (w *World) unlockAll(b *borrower) {
+	if !b.under {
+		w.allLock.release(b, false)
+	}
+}
 
 // viewParam is implemented by pointers to Slipway's view types.
 type viewParam interface {
@@ -713,16 +729,37 @@ func (w *World) Run(system any) error {
 	if w == nil {
 		return errNilWorld
 	}
+	return runSystem(w, nil, system)
+}
+
+// runSystem is [World.Run] in w, or [AllStoragesViewMut.Run] if under, the
+// AllStoragesViewMut's core, is not nil.
+func runSystem(w *World, under *allCore, system any) error {
 	in := runInfoOf(system)
 	if in.err != nil {
 		return in.err
 	}
+	return runIn(w, under, in, calleeOf(system))
+}
+
+// runIn runs the system in, called as fn, in w, or under the
+// AllStoragesViewMut whose core is under, if it is not nil: its views
+// then borrow under it, it is lent to the frame until the system returns,
+// and the world has no sync point (it is held; the AllStoragesViewMut's
+// own system or Borrow has one).
+func runIn(w *World, under *allCore, in *runInfo, fn callee) error {
 	name, s := in.name, in.shape
 	f := s.frames.Get().(*frame)
 	defer s.frames.Put(f)
-	f.ctx = borrowCtx{w: w, by: name}
-	err := s.call(calleeOf(system), f)
-	w.syncPoint()
+	f.ctx = borrowCtx{w: w, by: name, under: under != nil}
+	if under != nil {
+		under.lend(f)
+		defer under.unlend(f)
+	}
+	err := s.call(fn, f)
+	if under == nil {
+		w.syncPoint()
+	}
 	if err != nil {
 		return &SystemFailure{System: name, Err: err}
 	}
@@ -748,39 +785,101 @@ func (w *World) Borrow(views ...any) (release func(), err error) {
 	if w == nil {
 		return nil, errNilWorld
 	}
-	f := &frame{}
-	shapes := make([]*viewShape, 0, len(views))
-	for i, v := range views {
-		rv := reflect.ValueOf(v)
-		if v == nil || rv.Kind() != reflect.Pointer || rv.IsNil() {
-			return nil, &SystemError{System: "World.Borrow", Param: i + 1, Type: fmt.Sprintf("%T", v), Reason: "is not a non-nil pointer to a view", kind: ErrInvalidView}
-		}
-		s, reason := analyseView(rv.Type().Elem())
-		if s == nil {
-			return nil, &SystemError{System: "World.Borrow", Param: i + 1, Type: fmt.Sprintf("%T", v), Reason: "points to a type that " + reason, kind: ErrInvalidView}
-		}
-		for j := range i {
-			if pj := reflect.ValueOf(views[j]); overlap(pj, rv) {
-				return nil, &SystemError{System: "World.Borrow", Param: i + 1, Type: fmt.Sprintf("%T", v), Reason: fmt.Sprintf("shares memory with argument %d (the same variable, or a custom view and one of its fields); borrow each view once", j+1), kind: ErrInvalidView}
-			}
-		}
-		shapes = append(shapes, s)
-		f.params = append(f.params, s.instance(rv.Elem()))
-	}
-	if e := viewsConflict(shapes, "every call"); e != nil {
-		e.System, e.kind = "World.Borrow", conflictKind{ErrInvalidView}
-		return nil, e
-	}
-	f.held = make([]releaser, len(f.params))
-	f.hooks = hasHooks(f.params)
-	ctx := borrowCtx{w: w, by: "World.Borrow"}
-	if err := f.borrow(&ctx); err != nil {
+	f, err := borrowFrame(w, nil, "World.Borrow", views)
+	if err != nil {
 		return nil, err
 	}
 	return func() {
 		f.release()
 		w.syncPoint()
 	}, nil
+}
+
+// borrowFrame checks views, pointers to views, and borrows them into a
+// new frame for by, in w or under the AllStoragesViewMut whose core is
+// under.
+func borrowFrame(w *World, under *allCore, by string, views []any) (*frame, error) {
+	f := &frame{}
+	shapes := make([]*viewShape, 0, len(views))
+	for i, v := range views {
+		rv := reflect.ValueOf(v)
+		if v == nil || rv.Kind() != reflect.Pointer || rv.IsNil() {
+			return nil, &SystemError{System: by, Param: i + 1, Type: fmt.Sprintf("%T", v), Reason: "is not a non-nil pointer to a view", kind: ErrInvalidView}
+		}
+		s, reason := analyseView(rv.Type().Elem())
+		if s == nil {
+			return nil, &SystemError{System: by, Param: i + 1, Type: fmt.Sprintf("%T", v), Reason: "points to a type that " + reason, kind: ErrInvalidView}
+		}
+		for j := range i {
+			if pj := reflect.ValueOf(views[j]); overlap(pj, rv) {
+				return nil, &SystemError{System: by, Param: i + 1, Type: fmt.Sprintf("%T", v), Reason: fmt.Sprintf("shares memory with argument %d (the same variable, or a custom view and one of its fields); borrow each view once", j+1), kind: ErrInvalidView}
+			}
+		}
+		shapes = append(shapes, s)
+		f.params = append(f.params, s.instance(rv.Elem()))
+	}
+	if e := viewsConflict(shapes, "every call"); e != nil {
+		e.System, e.kind = by, conflictKind{ErrInvalidView}
+		return nil, e
+	}
+	f.held = make([]releaser, len(f.params))
+	f.hooks = hasHooks(f.params)
+	f.ctx = borrowCtx{w: w, by: by, under: under != nil}
+	if err := f.borrow(&f.ctx); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// valueInfos caches the runInfo of the systems of RunValue1 … and
+// RunValueErr1 …, by code pointer and type, as runInfos does for Run.
+var valueInfos sync.Map // runKey -> *runInfo
+
+// runValue runs fn, the system of a RunValueN or RunValueErrN, in s (a
+// *World or an AllStoragesViewMut) through call, which calls fn with
+// *args[i] as its parameters and keeps its result. ins are fn's parameter
+// types: fn is analysed as a system of them that returns an error.
+func runValue(s Storages, fn any, call func(args []any) error) error {
+	if err := checkWorld(s); err != nil {
+		return err
+	}
+	v := reflect.ValueOf(fn)
+	key := runKey{v.Pointer(), v.Type()}
+	var in *runInfo
+	if x, ok := valueInfos.Load(key); ok {
+		in = x.(*runInfo)
+	} else {
+		in = newValueRunInfo(fn, v)
+		if in.err != nil {
+			return in.err
+		}
+		valueInfos.Store(key, in)
+	}
+	if a, ok := s.(AllStoragesViewMut); ok {
+		return runIn(a.lender(), a.c, in, callee{v: v, typed: call})
+	}
+	return runIn(s.(*World), nil, in, callee{v: v, typed: call})
+}
+
+// newValueRunInfo analyses fn, the system of a RunValueN or
+// RunValueErrN, whose value is v: as a system of the same parameters
+// that returns an error.
+func newValueRunInfo(fn any, v reflect.Value) *runInfo {
+	in := &runInfo{name: funcName(fn)}
+	if v.IsNil() {
+		in.err = &SystemError{System: in.name, Reason: "the system is a nil function"}
+		return in
+	}
+	t := v.Type()
+	ins := make([]reflect.Type, t.NumIn())
+	for i := range ins {
+		ins[i] = t.In(i)
+	}
+	in.shape, in.err = shapeOf(reflect.FuncOf(ins, []reflect.Type{errorType}, false), in.name)
+	if in.err == nil {
+		in.err = selfConflict(in.shape, in.name)
+	}
+	return in
 }
 
 // TypedSystem is a system function wrapped by one of [Func1] to [Func8]

@@ -20,6 +20,36 @@ func FuncErr1[P1 any](fn func(P1) error) *TypedSystem {
 	}}
 }
 
+// RunValue1 runs fn, a system of 1 view parameter, now, and returns what
+// it returns: the Go form of Shipyard's run returning a value. s is the
+// world ([World.Run]'s rules) or an [AllStoragesViewMut] (the views then
+// borrow under it, as in [AllStoragesViewMut.Run]). The errors are
+// Run's: a [*SystemError] if fn cannot be a system or its views
+// conflict, a [*SystemFailure] wrapping a [*BorrowError] that names the
+// view if one cannot be borrowed (fn is not called, and the result is
+// the zero R); a panic in fn goes on to the caller once the views are
+// released.
+func RunValue1[P1, R any](s Storages, fn func(P1) R) (R, error) {
+	var r R
+	err := runValue(s, fn, func(a []any) error {
+		r = fn(*a[0].(*P1))
+		return nil
+	})
+	return r, err
+}
+
+// RunValueErr1 is [RunValue1] for a system that returns a value and an
+// error: its error comes back wrapped in a [*SystemFailure] with the
+// system's name, beside the value it returned with it.
+func RunValueErr1[P1, R any](s Storages, fn func(P1) (R, error)) (R, error) {
+	var r R
+	err := runValue(s, fn, func(a []any) (err error) {
+		r, err = fn(*a[0].(*P1))
+		return err
+	})
+	return r, err
+}
+
 // Func2 wraps fn, a system of 2 view parameters, as a
 // [*TypedSystem]: the compiler checks the call, and running it calls fn
 // directly, with no reflect.Value.Call. The parameters are analysed as a
@@ -36,6 +66,36 @@ func FuncErr2[P1, P2 any](fn func(P1, P2) error) *TypedSystem {
 	return &TypedSystem{fn: fn, call: func(a []any) error {
 		return fn(*a[0].(*P1), *a[1].(*P2))
 	}}
+}
+
+// RunValue2 runs fn, a system of 2 view parameters, now, and returns what
+// it returns: the Go form of Shipyard's run returning a value. s is the
+// world ([World.Run]'s rules) or an [AllStoragesViewMut] (the views then
+// borrow under it, as in [AllStoragesViewMut.Run]). The errors are
+// Run's: a [*SystemError] if fn cannot be a system or its views
+// conflict, a [*SystemFailure] wrapping a [*BorrowError] that names the
+// view if one cannot be borrowed (fn is not called, and the result is
+// the zero R); a panic in fn goes on to the caller once the views are
+// released.
+func RunValue2[P1, P2, R any](s Storages, fn func(P1, P2) R) (R, error) {
+	var r R
+	err := runValue(s, fn, func(a []any) error {
+		r = fn(*a[0].(*P1), *a[1].(*P2))
+		return nil
+	})
+	return r, err
+}
+
+// RunValueErr2 is [RunValue2] for a system that returns a value and an
+// error: its error comes back wrapped in a [*SystemFailure] with the
+// system's name, beside the value it returned with it.
+func RunValueErr2[P1, P2, R any](s Storages, fn func(P1, P2) (R, error)) (R, error) {
+	var r R
+	err := runValue(s, fn, func(a []any) (err error) {
+		r, err = fn(*a[0].(*P1), *a[1].(*P2))
+		return err
+	})
+	return r, err
 }
 
 // Func3 wraps fn, a system of 3 view parameters, as a
@@ -56,6 +116,36 @@ func FuncErr3[P1, P2, P3 any](fn func(P1, P2, P3) error) *TypedSystem {
 	}}
 }
 
+// RunValue3 runs fn, a system of 3 view parameters, now, and returns what
+// it returns: the Go form of Shipyard's run returning a value. s is the
+// world ([World.Run]'s rules) or an [AllStoragesViewMut] (the views then
+// borrow under it, as in [AllStoragesViewMut.Run]). The errors are
+// Run's: a [*SystemError] if fn cannot be a system or its views
+// conflict, a [*SystemFailure] wrapping a [*BorrowError] that names the
+// view if one cannot be borrowed (fn is not called, and the result is
+// the zero R); a panic in fn goes on to the caller once the views are
+// released.
+func RunValue3[P1, P2, P3, R any](s Storages, fn func(P1, P2, P3) R) (R, error) {
+	var r R
+	err := runValue(s, fn, func(a []any) error {
+		r = fn(*a[0].(*P1), *a[1].(*P2), *a[2].(*P3))
+		return nil
+	})
+	return r, err
+}
+
+// RunValueErr3 is [RunValue3] for a system that returns a value and an
+// error: its error comes back wrapped in a [*SystemFailure] with the
+// system's name, beside the value it returned with it.
+func RunValueErr3[P1, P2, P3, R any](s Storages, fn func(P1, P2, P3) (R, error)) (R, error) {
+	var r R
+	err := runValue(s, fn, func(a []any) (err error) {
+		r, err = fn(*a[0].(*P1), *a[1].(*P2), *a[2].(*P3))
+		return err
+	})
+	return r, err
+}
+
 // Func4 wraps fn, a system of 4 view parameters, as a
 // [*TypedSystem]: the compiler checks the call, and running it calls fn
 // directly, with no reflect.Value.Call. The parameters are analysed as a
@@ -72,6 +162,36 @@ func FuncErr4[P1, P2, P3, P4 any](fn func(P1, P2, P3, P4) error) *TypedSystem {
 	return &TypedSystem{fn: fn, call: func(a []any) error {
 		return fn(*a[0].(*P1), *a[1].(*P2), *a[2].(*P3), *a[3].(*P4))
 	}}
+}
+
+// RunValue4 runs fn, a system of 4 view parameters, now, and returns what
+// it returns: the Go form of Shipyard's run returning a value. s is the
+// world ([World.Run]'s rules) or an [AllStoragesViewMut] (the views then
+// borrow under it, as in [AllStoragesViewMut.Run]). The errors are
+// Run's: a [*SystemError] if fn cannot be a system or its views
+// conflict, a [*SystemFailure] wrapping a [*BorrowError] that names the
+// view if one cannot be borrowed (fn is not called, and the result is
+// the zero R); a panic in fn goes on to the caller once the views are
+// released.
+func RunValue4[P1, P2, P3, P4, R any](s Storages, fn func(P1, P2, P3, P4) R) (R, error) {
+	var r R
+	err := runValue(s, fn, func(a []any) error {
+		r = fn(*a[0].(*P1), *a[1].(*P2), *a[2].(*P3), *a[3].(*P4))
+		return nil
+	})
+	return r, err
+}
+
+// RunValueErr4 is [RunValue4] for a system that returns a value and an
+// error: its error comes back wrapped in a [*SystemFailure] with the
+// system's name, beside the value it returned with it.
+func RunValueErr4[P1, P2, P3, P4, R any](s Storages, fn func(P1, P2, P3, P4) (R, error)) (R, error) {
+	var r R
+	err := runValue(s, fn, func(a []any) (err error) {
+		r, err = fn(*a[0].(*P1), *a[1].(*P2), *a[2].(*P3), *a[3].(*P4))
+		return err
+	})
+	return r, err
 }
 
 // Func5 wraps fn, a system of 5 view parameters, as a
@@ -92,6 +212,36 @@ func FuncErr5[P1, P2, P3, P4, P5 any](fn func(P1, P2, P3, P4, P5) error) *TypedS
 	}}
 }
 
+// RunValue5 runs fn, a system of 5 view parameters, now, and returns what
+// it returns: the Go form of Shipyard's run returning a value. s is the
+// world ([World.Run]'s rules) or an [AllStoragesViewMut] (the views then
+// borrow under it, as in [AllStoragesViewMut.Run]). The errors are
+// Run's: a [*SystemError] if fn cannot be a system or its views
+// conflict, a [*SystemFailure] wrapping a [*BorrowError] that names the
+// view if one cannot be borrowed (fn is not called, and the result is
+// the zero R); a panic in fn goes on to the caller once the views are
+// released.
+func RunValue5[P1, P2, P3, P4, P5, R any](s Storages, fn func(P1, P2, P3, P4, P5) R) (R, error) {
+	var r R
+	err := runValue(s, fn, func(a []any) error {
+		r = fn(*a[0].(*P1), *a[1].(*P2), *a[2].(*P3), *a[3].(*P4), *a[4].(*P5))
+		return nil
+	})
+	return r, err
+}
+
+// RunValueErr5 is [RunValue5] for a system that returns a value and an
+// error: its error comes back wrapped in a [*SystemFailure] with the
+// system's name, beside the value it returned with it.
+func RunValueErr5[P1, P2, P3, P4, P5, R any](s Storages, fn func(P1, P2, P3, P4, P5) (R, error)) (R, error) {
+	var r R
+	err := runValue(s, fn, func(a []any) (err error) {
+		r, err = fn(*a[0].(*P1), *a[1].(*P2), *a[2].(*P3), *a[3].(*P4), *a[4].(*P5))
+		return err
+	})
+	return r, err
+}
+
 // Func6 wraps fn, a system of 6 view parameters, as a
 // [*TypedSystem]: the compiler checks the call, and running it calls fn
 // directly, with no reflect.Value.Call. The parameters are analysed as a
@@ -108,6 +258,36 @@ func FuncErr6[P1, P2, P3, P4, P5, P6 any](fn func(P1, P2, P3, P4, P5, P6) error)
 	return &TypedSystem{fn: fn, call: func(a []any) error {
 		return fn(*a[0].(*P1), *a[1].(*P2), *a[2].(*P3), *a[3].(*P4), *a[4].(*P5), *a[5].(*P6))
 	}}
+}
+
+// RunValue6 runs fn, a system of 6 view parameters, now, and returns what
+// it returns: the Go form of Shipyard's run returning a value. s is the
+// world ([World.Run]'s rules) or an [AllStoragesViewMut] (the views then
+// borrow under it, as in [AllStoragesViewMut.Run]). The errors are
+// Run's: a [*SystemError] if fn cannot be a system or its views
+// conflict, a [*SystemFailure] wrapping a [*BorrowError] that names the
+// view if one cannot be borrowed (fn is not called, and the result is
+// the zero R); a panic in fn goes on to the caller once the views are
+// released.
+func RunValue6[P1, P2, P3, P4, P5, P6, R any](s Storages, fn func(P1, P2, P3, P4, P5, P6) R) (R, error) {
+	var r R
+	err := runValue(s, fn, func(a []any) error {
+		r = fn(*a[0].(*P1), *a[1].(*P2), *a[2].(*P3), *a[3].(*P4), *a[4].(*P5), *a[5].(*P6))
+		return nil
+	})
+	return r, err
+}
+
+// RunValueErr6 is [RunValue6] for a system that returns a value and an
+// error: its error comes back wrapped in a [*SystemFailure] with the
+// system's name, beside the value it returned with it.
+func RunValueErr6[P1, P2, P3, P4, P5, P6, R any](s Storages, fn func(P1, P2, P3, P4, P5, P6) (R, error)) (R, error) {
+	var r R
+	err := runValue(s, fn, func(a []any) (err error) {
+		r, err = fn(*a[0].(*P1), *a[1].(*P2), *a[2].(*P3), *a[3].(*P4), *a[4].(*P5), *a[5].(*P6))
+		return err
+	})
+	return r, err
 }
 
 // Func7 wraps fn, a system of 7 view parameters, as a
@@ -128,6 +308,36 @@ func FuncErr7[P1, P2, P3, P4, P5, P6, P7 any](fn func(P1, P2, P3, P4, P5, P6, P7
 	}}
 }
 
+// RunValue7 runs fn, a system of 7 view parameters, now, and returns what
+// it returns: the Go form of Shipyard's run returning a value. s is the
+// world ([World.Run]'s rules) or an [AllStoragesViewMut] (the views then
+// borrow under it, as in [AllStoragesViewMut.Run]). The errors are
+// Run's: a [*SystemError] if fn cannot be a system or its views
+// conflict, a [*SystemFailure] wrapping a [*BorrowError] that names the
+// view if one cannot be borrowed (fn is not called, and the result is
+// the zero R); a panic in fn goes on to the caller once the views are
+// released.
+func RunValue7[P1, P2, P3, P4, P5, P6, P7, R any](s Storages, fn func(P1, P2, P3, P4, P5, P6, P7) R) (R, error) {
+	var r R
+	err := runValue(s, fn, func(a []any) error {
+		r = fn(*a[0].(*P1), *a[1].(*P2), *a[2].(*P3), *a[3].(*P4), *a[4].(*P5), *a[5].(*P6), *a[6].(*P7))
+		return nil
+	})
+	return r, err
+}
+
+// RunValueErr7 is [RunValue7] for a system that returns a value and an
+// error: its error comes back wrapped in a [*SystemFailure] with the
+// system's name, beside the value it returned with it.
+func RunValueErr7[P1, P2, P3, P4, P5, P6, P7, R any](s Storages, fn func(P1, P2, P3, P4, P5, P6, P7) (R, error)) (R, error) {
+	var r R
+	err := runValue(s, fn, func(a []any) (err error) {
+		r, err = fn(*a[0].(*P1), *a[1].(*P2), *a[2].(*P3), *a[3].(*P4), *a[4].(*P5), *a[5].(*P6), *a[6].(*P7))
+		return err
+	})
+	return r, err
+}
+
 // Func8 wraps fn, a system of 8 view parameters, as a
 // [*TypedSystem]: the compiler checks the call, and running it calls fn
 // directly, with no reflect.Value.Call. The parameters are analysed as a
@@ -144,4 +354,34 @@ func FuncErr8[P1, P2, P3, P4, P5, P6, P7, P8 any](fn func(P1, P2, P3, P4, P5, P6
 	return &TypedSystem{fn: fn, call: func(a []any) error {
 		return fn(*a[0].(*P1), *a[1].(*P2), *a[2].(*P3), *a[3].(*P4), *a[4].(*P5), *a[5].(*P6), *a[6].(*P7), *a[7].(*P8))
 	}}
+}
+
+// RunValue8 runs fn, a system of 8 view parameters, now, and returns what
+// it returns: the Go form of Shipyard's run returning a value. s is the
+// world ([World.Run]'s rules) or an [AllStoragesViewMut] (the views then
+// borrow under it, as in [AllStoragesViewMut.Run]). The errors are
+// Run's: a [*SystemError] if fn cannot be a system or its views
+// conflict, a [*SystemFailure] wrapping a [*BorrowError] that names the
+// view if one cannot be borrowed (fn is not called, and the result is
+// the zero R); a panic in fn goes on to the caller once the views are
+// released.
+func RunValue8[P1, P2, P3, P4, P5, P6, P7, P8, R any](s Storages, fn func(P1, P2, P3, P4, P5, P6, P7, P8) R) (R, error) {
+	var r R
+	err := runValue(s, fn, func(a []any) error {
+		r = fn(*a[0].(*P1), *a[1].(*P2), *a[2].(*P3), *a[3].(*P4), *a[4].(*P5), *a[5].(*P6), *a[6].(*P7), *a[7].(*P8))
+		return nil
+	})
+	return r, err
+}
+
+// RunValueErr8 is [RunValue8] for a system that returns a value and an
+// error: its error comes back wrapped in a [*SystemFailure] with the
+// system's name, beside the value it returned with it.
+func RunValueErr8[P1, P2, P3, P4, P5, P6, P7, P8, R any](s Storages, fn func(P1, P2, P3, P4, P5, P6, P7, P8) (R, error)) (R, error) {
+	var r R
+	err := runValue(s, fn, func(a []any) (err error) {
+		r, err = fn(*a[0].(*P1), *a[1].(*P2), *a[2].(*P3), *a[3].(*P4), *a[4].(*P5), *a[5].(*P6), *a[6].(*P7), *a[7].(*P8))
+		return err
+	})
+	return r, err
 }

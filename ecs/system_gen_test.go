@@ -319,3 +319,419 @@ func TestFunc8(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestRunValue1 runs a system of 1 views that returns a value, in the
+// world and under an AllStoragesViewMut, and its error form: the value
+// comes back, the system's error comes back wrapped with its name beside
+// its value, and a view that cannot be borrowed gives a BorrowError naming
+// it, the zero value, and no call.
+func TestRunValue1(t *testing.T) {
+	w := newSysWorld(t)
+	sum := func(v1 ecs.View[sysC1]) int {
+		return v1.Slice()[0].N * 1
+	}
+	if got, err := ecs.RunValue1(w, sum); err != nil || got != squares(1) {
+		t.Fatalf("RunValue1: got %d, %v; want %d, nil", got, err, squares(1))
+	}
+	errSum := func(v1 ecs.ViewMut[sysC1]) (int, error) {
+		return -(v1.Slice()[0].N * 1), errSysBoom
+	}
+	got, err := ecs.RunValueErr1(w, errSum)
+	var f *ecs.SystemFailure
+	if !errors.Is(err, errSysBoom) || !errors.As(err, &f) || !strings.Contains(f.System, "TestRunValue1") || got != -squares(1) {
+		t.Fatalf("RunValueErr1: got %d, %v; want %d and boom from a system named after TestRunValue1", got, err, -squares(1))
+	}
+	err = w.Run(func(all ecs.AllStoragesViewMut) error {
+		got, err := ecs.RunValue1(all, sum)
+		if err != nil || got != squares(1) {
+			t.Errorf("RunValue1 under AllStoragesViewMut: got %d, %v; want %d, nil", got, err, squares(1))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A conflicting borrow: the system is not called.
+	var held ecs.ViewMut[sysC1]
+	release, err := w.Borrow(&held)
+	if err != nil {
+		t.Fatal(err)
+	}
+	called := false
+	got, err = ecs.RunValueErr1(w, func(v1 ecs.View[sysC1]) (int, error) {
+		called = true
+		return 1, nil
+	})
+	var be *ecs.BorrowError
+	if !errors.As(err, &be) || !strings.Contains(be.Access, "sysC1") || called || got != 0 {
+		t.Fatalf("RunValueErr1 beside a held ViewMut: got %d, called %v, %v; want 0, not called, a BorrowError naming sysC1", got, called, err)
+	}
+	release()
+	if _, err := ecs.RunValue1(w, sum); err != nil {
+		t.Fatalf("RunValue1 after the release: %v", err)
+	}
+}
+
+// TestRunValue2 runs a system of 2 views that returns a value, in the
+// world and under an AllStoragesViewMut, and its error form: the value
+// comes back, the system's error comes back wrapped with its name beside
+// its value, and a view that cannot be borrowed gives a BorrowError naming
+// it, the zero value, and no call.
+func TestRunValue2(t *testing.T) {
+	w := newSysWorld(t)
+	sum := func(v1 ecs.View[sysC1], v2 ecs.View[sysC2]) int {
+		return v1.Slice()[0].N*1 + v2.Slice()[0].N*2
+	}
+	if got, err := ecs.RunValue2(w, sum); err != nil || got != squares(2) {
+		t.Fatalf("RunValue2: got %d, %v; want %d, nil", got, err, squares(2))
+	}
+	errSum := func(v1 ecs.ViewMut[sysC1], v2 ecs.ViewMut[sysC2]) (int, error) {
+		return -(v1.Slice()[0].N*1 + v2.Slice()[0].N*2), errSysBoom
+	}
+	got, err := ecs.RunValueErr2(w, errSum)
+	var f *ecs.SystemFailure
+	if !errors.Is(err, errSysBoom) || !errors.As(err, &f) || !strings.Contains(f.System, "TestRunValue2") || got != -squares(2) {
+		t.Fatalf("RunValueErr2: got %d, %v; want %d and boom from a system named after TestRunValue2", got, err, -squares(2))
+	}
+	err = w.Run(func(all ecs.AllStoragesViewMut) error {
+		got, err := ecs.RunValue2(all, sum)
+		if err != nil || got != squares(2) {
+			t.Errorf("RunValue2 under AllStoragesViewMut: got %d, %v; want %d, nil", got, err, squares(2))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A conflicting borrow: the system is not called.
+	var held ecs.ViewMut[sysC2]
+	release, err := w.Borrow(&held)
+	if err != nil {
+		t.Fatal(err)
+	}
+	called := false
+	got, err = ecs.RunValueErr2(w, func(v1 ecs.View[sysC1], v2 ecs.View[sysC2]) (int, error) {
+		called = true
+		return 1, nil
+	})
+	var be *ecs.BorrowError
+	if !errors.As(err, &be) || !strings.Contains(be.Access, "sysC2") || called || got != 0 {
+		t.Fatalf("RunValueErr2 beside a held ViewMut: got %d, called %v, %v; want 0, not called, a BorrowError naming sysC2", got, called, err)
+	}
+	release()
+	if _, err := ecs.RunValue2(w, sum); err != nil {
+		t.Fatalf("RunValue2 after the release: %v", err)
+	}
+}
+
+// TestRunValue3 runs a system of 3 views that returns a value, in the
+// world and under an AllStoragesViewMut, and its error form: the value
+// comes back, the system's error comes back wrapped with its name beside
+// its value, and a view that cannot be borrowed gives a BorrowError naming
+// it, the zero value, and no call.
+func TestRunValue3(t *testing.T) {
+	w := newSysWorld(t)
+	sum := func(v1 ecs.View[sysC1], v2 ecs.View[sysC2], v3 ecs.View[sysC3]) int {
+		return v1.Slice()[0].N*1 + v2.Slice()[0].N*2 + v3.Slice()[0].N*3
+	}
+	if got, err := ecs.RunValue3(w, sum); err != nil || got != squares(3) {
+		t.Fatalf("RunValue3: got %d, %v; want %d, nil", got, err, squares(3))
+	}
+	errSum := func(v1 ecs.ViewMut[sysC1], v2 ecs.ViewMut[sysC2], v3 ecs.ViewMut[sysC3]) (int, error) {
+		return -(v1.Slice()[0].N*1 + v2.Slice()[0].N*2 + v3.Slice()[0].N*3), errSysBoom
+	}
+	got, err := ecs.RunValueErr3(w, errSum)
+	var f *ecs.SystemFailure
+	if !errors.Is(err, errSysBoom) || !errors.As(err, &f) || !strings.Contains(f.System, "TestRunValue3") || got != -squares(3) {
+		t.Fatalf("RunValueErr3: got %d, %v; want %d and boom from a system named after TestRunValue3", got, err, -squares(3))
+	}
+	err = w.Run(func(all ecs.AllStoragesViewMut) error {
+		got, err := ecs.RunValue3(all, sum)
+		if err != nil || got != squares(3) {
+			t.Errorf("RunValue3 under AllStoragesViewMut: got %d, %v; want %d, nil", got, err, squares(3))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A conflicting borrow: the system is not called.
+	var held ecs.ViewMut[sysC3]
+	release, err := w.Borrow(&held)
+	if err != nil {
+		t.Fatal(err)
+	}
+	called := false
+	got, err = ecs.RunValueErr3(w, func(v1 ecs.View[sysC1], v2 ecs.View[sysC2], v3 ecs.View[sysC3]) (int, error) {
+		called = true
+		return 1, nil
+	})
+	var be *ecs.BorrowError
+	if !errors.As(err, &be) || !strings.Contains(be.Access, "sysC3") || called || got != 0 {
+		t.Fatalf("RunValueErr3 beside a held ViewMut: got %d, called %v, %v; want 0, not called, a BorrowError naming sysC3", got, called, err)
+	}
+	release()
+	if _, err := ecs.RunValue3(w, sum); err != nil {
+		t.Fatalf("RunValue3 after the release: %v", err)
+	}
+}
+
+// TestRunValue4 runs a system of 4 views that returns a value, in the
+// world and under an AllStoragesViewMut, and its error form: the value
+// comes back, the system's error comes back wrapped with its name beside
+// its value, and a view that cannot be borrowed gives a BorrowError naming
+// it, the zero value, and no call.
+func TestRunValue4(t *testing.T) {
+	w := newSysWorld(t)
+	sum := func(v1 ecs.View[sysC1], v2 ecs.View[sysC2], v3 ecs.View[sysC3], v4 ecs.View[sysC4]) int {
+		return v1.Slice()[0].N*1 + v2.Slice()[0].N*2 + v3.Slice()[0].N*3 + v4.Slice()[0].N*4
+	}
+	if got, err := ecs.RunValue4(w, sum); err != nil || got != squares(4) {
+		t.Fatalf("RunValue4: got %d, %v; want %d, nil", got, err, squares(4))
+	}
+	errSum := func(v1 ecs.ViewMut[sysC1], v2 ecs.ViewMut[sysC2], v3 ecs.ViewMut[sysC3], v4 ecs.ViewMut[sysC4]) (int, error) {
+		return -(v1.Slice()[0].N*1 + v2.Slice()[0].N*2 + v3.Slice()[0].N*3 + v4.Slice()[0].N*4), errSysBoom
+	}
+	got, err := ecs.RunValueErr4(w, errSum)
+	var f *ecs.SystemFailure
+	if !errors.Is(err, errSysBoom) || !errors.As(err, &f) || !strings.Contains(f.System, "TestRunValue4") || got != -squares(4) {
+		t.Fatalf("RunValueErr4: got %d, %v; want %d and boom from a system named after TestRunValue4", got, err, -squares(4))
+	}
+	err = w.Run(func(all ecs.AllStoragesViewMut) error {
+		got, err := ecs.RunValue4(all, sum)
+		if err != nil || got != squares(4) {
+			t.Errorf("RunValue4 under AllStoragesViewMut: got %d, %v; want %d, nil", got, err, squares(4))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A conflicting borrow: the system is not called.
+	var held ecs.ViewMut[sysC4]
+	release, err := w.Borrow(&held)
+	if err != nil {
+		t.Fatal(err)
+	}
+	called := false
+	got, err = ecs.RunValueErr4(w, func(v1 ecs.View[sysC1], v2 ecs.View[sysC2], v3 ecs.View[sysC3], v4 ecs.View[sysC4]) (int, error) {
+		called = true
+		return 1, nil
+	})
+	var be *ecs.BorrowError
+	if !errors.As(err, &be) || !strings.Contains(be.Access, "sysC4") || called || got != 0 {
+		t.Fatalf("RunValueErr4 beside a held ViewMut: got %d, called %v, %v; want 0, not called, a BorrowError naming sysC4", got, called, err)
+	}
+	release()
+	if _, err := ecs.RunValue4(w, sum); err != nil {
+		t.Fatalf("RunValue4 after the release: %v", err)
+	}
+}
+
+// TestRunValue5 runs a system of 5 views that returns a value, in the
+// world and under an AllStoragesViewMut, and its error form: the value
+// comes back, the system's error comes back wrapped with its name beside
+// its value, and a view that cannot be borrowed gives a BorrowError naming
+// it, the zero value, and no call.
+func TestRunValue5(t *testing.T) {
+	w := newSysWorld(t)
+	sum := func(v1 ecs.View[sysC1], v2 ecs.View[sysC2], v3 ecs.View[sysC3], v4 ecs.View[sysC4], v5 ecs.View[sysC5]) int {
+		return v1.Slice()[0].N*1 + v2.Slice()[0].N*2 + v3.Slice()[0].N*3 + v4.Slice()[0].N*4 + v5.Slice()[0].N*5
+	}
+	if got, err := ecs.RunValue5(w, sum); err != nil || got != squares(5) {
+		t.Fatalf("RunValue5: got %d, %v; want %d, nil", got, err, squares(5))
+	}
+	errSum := func(v1 ecs.ViewMut[sysC1], v2 ecs.ViewMut[sysC2], v3 ecs.ViewMut[sysC3], v4 ecs.ViewMut[sysC4], v5 ecs.ViewMut[sysC5]) (int, error) {
+		return -(v1.Slice()[0].N*1 + v2.Slice()[0].N*2 + v3.Slice()[0].N*3 + v4.Slice()[0].N*4 + v5.Slice()[0].N*5), errSysBoom
+	}
+	got, err := ecs.RunValueErr5(w, errSum)
+	var f *ecs.SystemFailure
+	if !errors.Is(err, errSysBoom) || !errors.As(err, &f) || !strings.Contains(f.System, "TestRunValue5") || got != -squares(5) {
+		t.Fatalf("RunValueErr5: got %d, %v; want %d and boom from a system named after TestRunValue5", got, err, -squares(5))
+	}
+	err = w.Run(func(all ecs.AllStoragesViewMut) error {
+		got, err := ecs.RunValue5(all, sum)
+		if err != nil || got != squares(5) {
+			t.Errorf("RunValue5 under AllStoragesViewMut: got %d, %v; want %d, nil", got, err, squares(5))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A conflicting borrow: the system is not called.
+	var held ecs.ViewMut[sysC5]
+	release, err := w.Borrow(&held)
+	if err != nil {
+		t.Fatal(err)
+	}
+	called := false
+	got, err = ecs.RunValueErr5(w, func(v1 ecs.View[sysC1], v2 ecs.View[sysC2], v3 ecs.View[sysC3], v4 ecs.View[sysC4], v5 ecs.View[sysC5]) (int, error) {
+		called = true
+		return 1, nil
+	})
+	var be *ecs.BorrowError
+	if !errors.As(err, &be) || !strings.Contains(be.Access, "sysC5") || called || got != 0 {
+		t.Fatalf("RunValueErr5 beside a held ViewMut: got %d, called %v, %v; want 0, not called, a BorrowError naming sysC5", got, called, err)
+	}
+	release()
+	if _, err := ecs.RunValue5(w, sum); err != nil {
+		t.Fatalf("RunValue5 after the release: %v", err)
+	}
+}
+
+// TestRunValue6 runs a system of 6 views that returns a value, in the
+// world and under an AllStoragesViewMut, and its error form: the value
+// comes back, the system's error comes back wrapped with its name beside
+// its value, and a view that cannot be borrowed gives a BorrowError naming
+// it, the zero value, and no call.
+func TestRunValue6(t *testing.T) {
+	w := newSysWorld(t)
+	sum := func(v1 ecs.View[sysC1], v2 ecs.View[sysC2], v3 ecs.View[sysC3], v4 ecs.View[sysC4], v5 ecs.View[sysC5], v6 ecs.View[sysC6]) int {
+		return v1.Slice()[0].N*1 + v2.Slice()[0].N*2 + v3.Slice()[0].N*3 + v4.Slice()[0].N*4 + v5.Slice()[0].N*5 + v6.Slice()[0].N*6
+	}
+	if got, err := ecs.RunValue6(w, sum); err != nil || got != squares(6) {
+		t.Fatalf("RunValue6: got %d, %v; want %d, nil", got, err, squares(6))
+	}
+	errSum := func(v1 ecs.ViewMut[sysC1], v2 ecs.ViewMut[sysC2], v3 ecs.ViewMut[sysC3], v4 ecs.ViewMut[sysC4], v5 ecs.ViewMut[sysC5], v6 ecs.ViewMut[sysC6]) (int, error) {
+		return -(v1.Slice()[0].N*1 + v2.Slice()[0].N*2 + v3.Slice()[0].N*3 + v4.Slice()[0].N*4 + v5.Slice()[0].N*5 + v6.Slice()[0].N*6), errSysBoom
+	}
+	got, err := ecs.RunValueErr6(w, errSum)
+	var f *ecs.SystemFailure
+	if !errors.Is(err, errSysBoom) || !errors.As(err, &f) || !strings.Contains(f.System, "TestRunValue6") || got != -squares(6) {
+		t.Fatalf("RunValueErr6: got %d, %v; want %d and boom from a system named after TestRunValue6", got, err, -squares(6))
+	}
+	err = w.Run(func(all ecs.AllStoragesViewMut) error {
+		got, err := ecs.RunValue6(all, sum)
+		if err != nil || got != squares(6) {
+			t.Errorf("RunValue6 under AllStoragesViewMut: got %d, %v; want %d, nil", got, err, squares(6))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A conflicting borrow: the system is not called.
+	var held ecs.ViewMut[sysC6]
+	release, err := w.Borrow(&held)
+	if err != nil {
+		t.Fatal(err)
+	}
+	called := false
+	got, err = ecs.RunValueErr6(w, func(v1 ecs.View[sysC1], v2 ecs.View[sysC2], v3 ecs.View[sysC3], v4 ecs.View[sysC4], v5 ecs.View[sysC5], v6 ecs.View[sysC6]) (int, error) {
+		called = true
+		return 1, nil
+	})
+	var be *ecs.BorrowError
+	if !errors.As(err, &be) || !strings.Contains(be.Access, "sysC6") || called || got != 0 {
+		t.Fatalf("RunValueErr6 beside a held ViewMut: got %d, called %v, %v; want 0, not called, a BorrowError naming sysC6", got, called, err)
+	}
+	release()
+	if _, err := ecs.RunValue6(w, sum); err != nil {
+		t.Fatalf("RunValue6 after the release: %v", err)
+	}
+}
+
+// TestRunValue7 runs a system of 7 views that returns a value, in the
+// world and under an AllStoragesViewMut, and its error form: the value
+// comes back, the system's error comes back wrapped with its name beside
+// its value, and a view that cannot be borrowed gives a BorrowError naming
+// it, the zero value, and no call.
+func TestRunValue7(t *testing.T) {
+	w := newSysWorld(t)
+	sum := func(v1 ecs.View[sysC1], v2 ecs.View[sysC2], v3 ecs.View[sysC3], v4 ecs.View[sysC4], v5 ecs.View[sysC5], v6 ecs.View[sysC6], v7 ecs.View[sysC7]) int {
+		return v1.Slice()[0].N*1 + v2.Slice()[0].N*2 + v3.Slice()[0].N*3 + v4.Slice()[0].N*4 + v5.Slice()[0].N*5 + v6.Slice()[0].N*6 + v7.Slice()[0].N*7
+	}
+	if got, err := ecs.RunValue7(w, sum); err != nil || got != squares(7) {
+		t.Fatalf("RunValue7: got %d, %v; want %d, nil", got, err, squares(7))
+	}
+	errSum := func(v1 ecs.ViewMut[sysC1], v2 ecs.ViewMut[sysC2], v3 ecs.ViewMut[sysC3], v4 ecs.ViewMut[sysC4], v5 ecs.ViewMut[sysC5], v6 ecs.ViewMut[sysC6], v7 ecs.ViewMut[sysC7]) (int, error) {
+		return -(v1.Slice()[0].N*1 + v2.Slice()[0].N*2 + v3.Slice()[0].N*3 + v4.Slice()[0].N*4 + v5.Slice()[0].N*5 + v6.Slice()[0].N*6 + v7.Slice()[0].N*7), errSysBoom
+	}
+	got, err := ecs.RunValueErr7(w, errSum)
+	var f *ecs.SystemFailure
+	if !errors.Is(err, errSysBoom) || !errors.As(err, &f) || !strings.Contains(f.System, "TestRunValue7") || got != -squares(7) {
+		t.Fatalf("RunValueErr7: got %d, %v; want %d and boom from a system named after TestRunValue7", got, err, -squares(7))
+	}
+	err = w.Run(func(all ecs.AllStoragesViewMut) error {
+		got, err := ecs.RunValue7(all, sum)
+		if err != nil || got != squares(7) {
+			t.Errorf("RunValue7 under AllStoragesViewMut: got %d, %v; want %d, nil", got, err, squares(7))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A conflicting borrow: the system is not called.
+	var held ecs.ViewMut[sysC7]
+	release, err := w.Borrow(&held)
+	if err != nil {
+		t.Fatal(err)
+	}
+	called := false
+	got, err = ecs.RunValueErr7(w, func(v1 ecs.View[sysC1], v2 ecs.View[sysC2], v3 ecs.View[sysC3], v4 ecs.View[sysC4], v5 ecs.View[sysC5], v6 ecs.View[sysC6], v7 ecs.View[sysC7]) (int, error) {
+		called = true
+		return 1, nil
+	})
+	var be *ecs.BorrowError
+	if !errors.As(err, &be) || !strings.Contains(be.Access, "sysC7") || called || got != 0 {
+		t.Fatalf("RunValueErr7 beside a held ViewMut: got %d, called %v, %v; want 0, not called, a BorrowError naming sysC7", got, called, err)
+	}
+	release()
+	if _, err := ecs.RunValue7(w, sum); err != nil {
+		t.Fatalf("RunValue7 after the release: %v", err)
+	}
+}
+
+// TestRunValue8 runs a system of 8 views that returns a value, in the
+// world and under an AllStoragesViewMut, and its error form: the value
+// comes back, the system's error comes back wrapped with its name beside
+// its value, and a view that cannot be borrowed gives a BorrowError naming
+// it, the zero value, and no call.
+func TestRunValue8(t *testing.T) {
+	w := newSysWorld(t)
+	sum := func(v1 ecs.View[sysC1], v2 ecs.View[sysC2], v3 ecs.View[sysC3], v4 ecs.View[sysC4], v5 ecs.View[sysC5], v6 ecs.View[sysC6], v7 ecs.View[sysC7], v8 ecs.View[sysC8]) int {
+		return v1.Slice()[0].N*1 + v2.Slice()[0].N*2 + v3.Slice()[0].N*3 + v4.Slice()[0].N*4 + v5.Slice()[0].N*5 + v6.Slice()[0].N*6 + v7.Slice()[0].N*7 + v8.Slice()[0].N*8
+	}
+	if got, err := ecs.RunValue8(w, sum); err != nil || got != squares(8) {
+		t.Fatalf("RunValue8: got %d, %v; want %d, nil", got, err, squares(8))
+	}
+	errSum := func(v1 ecs.ViewMut[sysC1], v2 ecs.ViewMut[sysC2], v3 ecs.ViewMut[sysC3], v4 ecs.ViewMut[sysC4], v5 ecs.ViewMut[sysC5], v6 ecs.ViewMut[sysC6], v7 ecs.ViewMut[sysC7], v8 ecs.ViewMut[sysC8]) (int, error) {
+		return -(v1.Slice()[0].N*1 + v2.Slice()[0].N*2 + v3.Slice()[0].N*3 + v4.Slice()[0].N*4 + v5.Slice()[0].N*5 + v6.Slice()[0].N*6 + v7.Slice()[0].N*7 + v8.Slice()[0].N*8), errSysBoom
+	}
+	got, err := ecs.RunValueErr8(w, errSum)
+	var f *ecs.SystemFailure
+	if !errors.Is(err, errSysBoom) || !errors.As(err, &f) || !strings.Contains(f.System, "TestRunValue8") || got != -squares(8) {
+		t.Fatalf("RunValueErr8: got %d, %v; want %d and boom from a system named after TestRunValue8", got, err, -squares(8))
+	}
+	err = w.Run(func(all ecs.AllStoragesViewMut) error {
+		got, err := ecs.RunValue8(all, sum)
+		if err != nil || got != squares(8) {
+			t.Errorf("RunValue8 under AllStoragesViewMut: got %d, %v; want %d, nil", got, err, squares(8))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A conflicting borrow: the system is not called.
+	var held ecs.ViewMut[sysC8]
+	release, err := w.Borrow(&held)
+	if err != nil {
+		t.Fatal(err)
+	}
+	called := false
+	got, err = ecs.RunValueErr8(w, func(v1 ecs.View[sysC1], v2 ecs.View[sysC2], v3 ecs.View[sysC3], v4 ecs.View[sysC4], v5 ecs.View[sysC5], v6 ecs.View[sysC6], v7 ecs.View[sysC7], v8 ecs.View[sysC8]) (int, error) {
+		called = true
+		return 1, nil
+	})
+	var be *ecs.BorrowError
+	if !errors.As(err, &be) || !strings.Contains(be.Access, "sysC8") || called || got != 0 {
+		t.Fatalf("RunValueErr8 beside a held ViewMut: got %d, called %v, %v; want 0, not called, a BorrowError naming sysC8", got, called, err)
+	}
+	release()
+	if _, err := ecs.RunValue8(w, sum); err != nil {
+		t.Fatalf("RunValue8 after the release: %v", err)
+	}
+}

@@ -168,8 +168,8 @@ func (v *UniqueViewMut[T]) borrowView(ctx *borrowCtx) (releaser, error) {
 func (c *uniqueCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string) error {
 	u := uniqueFor[T](ctx.w)
 	c.w = ctx.w
-	if c.b == nil || c.b.by != ctx.by || c.b.kind != kind {
-		c.b = &borrower{kind: kind, view: kindName, typ: u.name, by: ctx.by}
+	if c.b == nil || c.b.by != ctx.by || c.b.kind != kind || c.b.under != ctx.under {
+		c.b = &borrower{kind: kind, view: kindName, typ: u.name, by: ctx.by, under: ctx.under}
 	}
 	if err := ctx.lockAll(c.b); err != nil {
 		return err
@@ -193,7 +193,7 @@ func (c *uniqueCore[T]) release() {
 		return
 	}
 	c.u.lock.release(c.b, c.b.kind.exclusive())
-	c.w.allLock.release(c.b, false)
+	c.w.unlockAll(c.b)
 	c.u = nil
 	c.epoch++
 }

@@ -216,8 +216,8 @@ func (e *releasedCore[T]) Unwrap() error { return ErrReleased }
 // borrow borrows s, the storage of T in ctx.w, for the view.
 func (c *viewCore[T]) borrow(ctx *borrowCtx, s *sparseSet[T], kind accessKind, kindName string) error {
 	c.w = ctx.w
-	if c.b == nil || c.b.by != ctx.by || c.b.kind != kind {
-		c.b = &borrower{kind: kind, view: kindName, typ: s.name, by: ctx.by}
+	if c.b == nil || c.b.by != ctx.by || c.b.kind != kind || c.b.under != ctx.under {
+		c.b = &borrower{kind: kind, view: kindName, typ: s.name, by: ctx.by, under: ctx.under}
 	}
 	if err := ctx.lockAll(c.b); err != nil {
 		return err
@@ -262,7 +262,7 @@ func (c *viewCore[T]) release() {
 	} else {
 		c.s.lock.release(c.b, c.b.kind.exclusive())
 	}
-	c.w.allLock.release(c.b, false)
+	c.w.unlockAll(c.b)
 	c.s, c.pages, c.data = nil, nil, nil
 	c.epoch++ // copies of the view, and joins of it, now panic when used
 }

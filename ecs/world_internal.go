@@ -31,7 +31,7 @@ func beginWrite(s Storages) (*World, bool, error) {
 			w.stripDoomed()
 			return w, true, nil
 		}
-	} else if a, ok := s.(AllStoragesViewMut); ok && a.c != nil && a.c.w != nil {
+	} else if a, ok := s.(AllStoragesViewMut); ok && a.c != nil && a.c.w != nil && len(a.c.lent) == 0 {
 		a.c.w.stripDoomed() // the system holds everything already
 		return a.c.w, false, nil
 	}
@@ -40,8 +40,8 @@ func beginWrite(s Storages) (*World, bool, error) {
 
 // beginWriteSlow is beginWrite for a world borrowed elsewhere, for a nil
 // *World or Storages (an error wrapping ErrNilWorld), and for an
-// AllStoragesViewMut that is no longer (or was never) borrowed, which
-// panics.
+// AllStoragesViewMut that is no longer (or was never) borrowed, or that
+// lends views (see AllStoragesViewMut.Borrow), which panics.
 func beginWriteSlow(s Storages) (*World, bool, error) {
 	if err := checkWorld(s); err != nil {
 		return nil, false, err
