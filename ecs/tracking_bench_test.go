@@ -282,3 +282,70 @@ func tbAddDelete[T any](b *testing.B, w *ecs.World, vals []T) {
 	}
 	release()
 }
+
+// BenchmarkTrackRefs compares the handles of ViewMut.Refs, which mark only
+// what is written, with today's pointer iteration (ViewMut.WithID and
+// ViewMut.All, which mark all they hand out), over a type tracking
+// modification, every component written (issue 53, item 7: at most 1.3×):
+//
+//	go test ./ecs -run '^$' -bench 'TrackRefs' -count 5 > /tmp/bench_refs.txt
+func BenchmarkTrackRefs(b *testing.B) {
+	for _, n := range []int{1_000, 100_000} {
+		b.Run(cbName("ptr-withid", n), func(b *testing.B) {
+			pos := tbTrackedWorld(b, n)
+			clk := cbStart(b)
+			for b.Loop() {
+				tbIterWithID(pos)
+			}
+			clk.report(n)
+		})
+		b.Run(cbName("ptr-all", n), func(b *testing.B) {
+			pos := tbTrackedWorld(b, n)
+			clk := cbStart(b)
+			for b.Loop() {
+				tbIterAll(pos)
+			}
+			clk.report(n)
+		})
+		b.Run(cbName("ref-set", n), func(b *testing.B) {
+			pos := tbTrackedWorld(b, n)
+			clk := cbStart(b)
+			for b.Loop() {
+				tbRefsSet(pos)
+			}
+			clk.report(n)
+		})
+		b.Run(cbName("ref-ptr", n), func(b *testing.B) {
+			pos := tbTrackedWorld(b, n)
+			clk := cbStart(b)
+			for b.Loop() {
+				tbRefsPtr(pos)
+			}
+			clk.report(n)
+		})
+	}
+}
+
+//go:noinline
+func tbIterWithID(pos ecs.ViewMut[tbPos]) {
+	for _, p := range pos.WithID() {
+		p.X += p.Y
+	}
+}
+
+//go:noinline
+func tbRefsSet(pos ecs.ViewMut[tbPos]) {
+	for _, r := range pos.Refs() {
+		p := r.Get()
+		p.X += p.Y
+		r.Set(p)
+	}
+}
+
+//go:noinline
+func tbRefsPtr(pos ecs.ViewMut[tbPos]) {
+	for _, r := range pos.Refs() {
+		p := r.Ptr()
+		p.X += p.Y
+	}
+}
