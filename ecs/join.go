@@ -30,7 +30,7 @@ type joinCore struct {
 	// opts: some storage is.
 	opt  [maxParts]bool
 	opts bool
-	w   *World // the views' world, or nil (made from storages, or views of several worlds)
+	w    *World // the views' world, or nil (made from storages, or views of several worlds)
 
 	ids    []EntityID // the driving storage's entities
 	driver int        // which of ix drives (ids[i] owns position i there), or -1: every storage holds ids[i] at i
