@@ -665,3 +665,43 @@ func TestBookIterMixedViews(t *testing.T) {
 		equal(t, "c2 after the join", v.V, (i+1)*10+(i+1)+(i+1)*100)
 	}
 }
+
+// TestBookIterOptional follows the "Optional terms" snippets: a join with
+// an Optional term visits the entities with its required components, and
+// hands nil for the optional one where it is absent, in All, Get, Count
+// and with Not.
+func TestBookIterOptional(t *testing.T) {
+	w := ecs.NewWorld()
+	both, err := ecs.AddEntity2(w, Pos{1, 1}, Vel{1, 0})
+	must(t, err)
+	posOnly, err := ecs.AddEntity1(w, Pos{2, 2})
+	must(t, err)
+	velOnly, err := ecs.AddEntity1(w, Vel{9, 9})
+	must(t, err)
+	var pos ecs.ViewMut[Pos]
+	var vel ecs.View[Vel]
+	release, err := w.Borrow(&pos, &vel)
+	must(t, err)
+	defer release()
+	got := map[ecs.EntityID]bool{}
+	for id, r := range ecs.Join2(pos, ecs.Optional(vel)).WithID() {
+		got[id] = r.B != nil
+		if r.B != nil {
+			r.A.X += r.B.X
+		}
+	}
+	deepEqual(t, "visited (with Vel)", got, map[ecs.EntityID]bool{both: true, posOnly: false})
+	p, _ := pos.Get(both)
+	equal(t, "moved Pos", *p, Pos{2, 1})
+	j := ecs.Join2(pos, ecs.Optional(vel))
+	if _, v, ok := j.Get(posOnly); !ok || v != nil {
+		t.Errorf("Get(posOnly) = %v, %v, want nil, true", v, ok)
+	}
+	if _, _, ok := j.Get(velOnly); ok {
+		t.Error("Get(velOnly) found an entity without Pos")
+	}
+	equal(t, "Count", j.Count(), 2)
+	equal(t, "Count with Not(vel)", j.Not(vel).Count(), 1)
+	r := recovered(func() { ecs.Join1(ecs.Optional(vel)) })
+	errIs(t, asError(r), ecs.ErrOnlyOptional)
+}

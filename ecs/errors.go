@@ -62,6 +62,9 @@ var (
 	// ErrNegativeCount: [BulkNewEntity1] … [BulkNewEntity8] were asked
 	// for a negative number of entities. The call changes nothing.
 	ErrNegativeCount = errors.New("negative count")
+	// ErrOnlyOptional: a join was made of [Optional] terms only (a
+	// programmer error: the join panics with it).
+	ErrOnlyOptional = errors.New("join of optional terms only")
 )
 
 // argError reports a bad argument: which call, when known, and what is

@@ -25,7 +25,12 @@ type joinCore struct {
 	grp [maxParts]*pack
 	op  [maxParts]opTrack
 	not []Filter
-	w   *World // the views' world, or nil (made from storages, or views of several worlds)
+	// opt[k]: storage k is an Optional term, which never drives and
+	// never excludes: where it lacks the entity, its position is -1.
+	// opts: some storage is.
+	opt  [maxParts]bool
+	opts bool
+	w    *World // the views' world, or nil (made from storages, or views of several worlds)
 
 	ids    []EntityID // the driving storage's entities
 	driver int        // which of ix drives (ids[i] owns position i there), or -1: every storage holds ids[i] at i
@@ -92,6 +97,12 @@ func (c *joinCore) setStore(k int, ix *sparseIndex, tr *stamps, st storage, g *p
 	c.ix[k], c.tr[k], c.st[k], c.grp[k] = ix, tr, st, g
 }
 
+// setOpt makes storage k an Optional term or not.
+func (c *joinCore) setOpt(k int, opt bool) {
+	c.opt[k] = opt
+	c.opts = c.opts || opt
+}
+
 // setFlags computes tracked and marks from the operands' opTrack.
 func (c *joinCore) setFlags() {
 	c.tracked, c.marks = false, false
@@ -105,13 +116,17 @@ func (c *joinCore) setFlags() {
 // when the storages are exactly its members; every storage at once when
 // their identity prefixes, of one generation, cover the shortest (the
 // first components of each belong to the same entities in order, as when
-// a level is loaded); else the shortest storage.
+// a level is loaded); else the shortest storage. An Optional term never
+// drives; it panics with errOnlyOptional if every term is one.
 func (c *joinCore) pick() {
-	c.driver, c.ids = 0, c.ix[0].dense
-	for k := 1; k < c.n; k++ {
-		if len(c.ix[k].dense) < len(c.ids) {
+	c.driver = -1
+	for k := range c.n {
+		if !c.opt[k] && (c.driver < 0 || len(c.ix[k].dense) < len(c.ids)) {
 			c.driver, c.ids = k, c.ix[k].dense
 		}
+	}
+	if c.driver < 0 {
+		panic(errOnlyOptional)
 	}
 	if c.n < 2 {
 		return
@@ -130,10 +145,11 @@ func (c *joinCore) pick() {
 }
 
 // packed returns the group whose members are exactly the join's storages,
-// or nil.
+// or nil; nil for a join with an Optional term, which visits entities
+// outside the group too.
 func (c *joinCore) packed() *pack {
 	g := c.grp[0]
-	if g == nil || len(g.members) != c.n {
+	if g == nil || len(g.members) != c.n || c.opts {
 		return nil
 	}
 	for k := range c.n {
@@ -246,14 +262,16 @@ func (c *joinCore) fillPlain(b *joinBatch, limit int) {
 next:
 	for ; i < len(ids) && m < limit; i++ {
 		id := ids[i]
-		inLine := true
+		inLine, absent := true, false
 		for k := range n {
 			p := i
 			if k != drv {
 				if p = c.find(k, id, i); p < 0 {
-					continue next
-				}
-				if p != i && p != c.last[k]+1 {
+					if !c.opt[k] {
+						continue next
+					}
+					inLine, absent = false, true
+				} else if p != i && p != c.last[k]+1 {
 					inLine = false
 				}
 			}
@@ -265,8 +283,12 @@ next:
 				break
 			}
 		}
-		for k := range n {
-			c.last[k] = int(b.x[k][m])
+		if absent {
+			c.keepLast(b, m)
+		} else {
+			for k := range n {
+				c.last[k] = int(b.x[k][m])
+			}
 		}
 		b.idb[m] = id
 		m++
@@ -275,30 +297,58 @@ next:
 	b.n = m
 }
 
+// keepLast records the positions of entity m of list batch b as the last
+// found, in the storages that hold it.
+func (c *joinCore) keepLast(b *joinBatch, m int) {
+	for k := range c.n {
+		if x := int(b.x[k][m]); x >= 0 {
+			c.last[k] = x
+		}
+	}
+}
+
 // match finds the entity at position i of the driver in every storage,
 // guessing first that it sits right after the last entity found there,
 // and applies the join's filters. It stores the positions in x and
-// reports whether the entity matches, and whether every guess hit.
+// reports whether the entity matches, and whether every guess hit. An
+// Optional term's position is -1 where it lacks the entity or its
+// Changed filter refuses the component.
 func (c *joinCore) match(i int, x *[maxParts]int) (ok, hits bool) {
 	id := c.ids[i]
 	hits = true
+	absent := false
 	for k := range c.n {
 		p := i
 		if k != c.driver && c.driver >= 0 {
 			if p = c.find(k, id, i); p < 0 {
-				return false, false
+				if !c.opt[k] {
+					return false, false
+				}
+				x[k], hits, absent = -1, false, true
+				continue
 			}
 			hits = hits && p == c.last[k]+1
 		}
 		if op := &c.op[k]; op.filter != 0 && !c.tr[k].admits(op, p) {
-			return false, false
+			if !c.opt[k] {
+				return false, false
+			}
+			p, hits, absent = -1, false, true
 		}
 		x[k] = p
 	}
 	if c.not != nil && excluded(c.not, id) {
 		return false, false
 	}
-	copy(c.last[:c.n], x[:c.n])
+	if absent {
+		for k := range c.n {
+			if x[k] >= 0 {
+				c.last[k] = x[k]
+			}
+		}
+	} else {
+		copy(c.last[:c.n], x[:c.n])
+	}
 	return true, hits
 }
 
@@ -353,7 +403,7 @@ func (c *joinCore) nextOne(x *[maxParts]int) (EntityID, bool) {
 			// Look for a run after an entity in line only.
 			c.i, c.curTry = i+1, hits
 			for k := range c.n {
-				if c.op[k].mark {
+				if c.op[k].mark && x[k] >= 0 {
 					c.tr[k].mark(x[k])
 				}
 			}
@@ -419,7 +469,9 @@ func (c *joinCore) runEnd(i int, at *[maxParts]int) int {
 func (c *joinCore) mark(b *joinBatch, j int) {
 	for k := range c.n {
 		if c.op[k].mark {
-			c.tr[k].mark(b.pos(k, j))
+			if p := b.pos(k, j); p >= 0 {
+				c.tr[k].mark(p)
+			}
 		}
 	}
 }
@@ -442,14 +494,16 @@ func (c *joinCore) settle(end int) {
 
 // get finds id in every storage of the join, applying its filters and
 // marks, and stores the positions in x. It reports false if id lacks a
-// component or is filtered out.
+// component or is filtered out (an Optional term's position is -1 then).
 func (c *joinCore) get(id EntityID, x *[maxParts]int) bool {
 	for k := range c.n {
 		p := c.ix[k].pos(id)
-		if p < 0 {
-			return false
+		if p >= 0 {
+			if op := &c.op[k]; op.filter != 0 && !c.tr[k].admits(op, p) {
+				p = -1
+			}
 		}
-		if op := &c.op[k]; op.filter != 0 && !c.tr[k].admits(op, p) {
+		if p < 0 && !c.opt[k] {
 			return false
 		}
 		x[k] = p
@@ -458,7 +512,7 @@ func (c *joinCore) get(id EntityID, x *[maxParts]int) bool {
 		return false
 	}
 	for k := range c.n {
-		if c.op[k].mark {
+		if c.op[k].mark && x[k] >= 0 {
 			c.tr[k].mark(x[k])
 		}
 	}
@@ -483,7 +537,7 @@ func (c *joinCore) count() (n int) {
 // packed group with no filter, marking every component handed out when
 // its views mark, and false otherwise.
 func (c *joinCore) packedRange() (int, bool) {
-	if !c.inGroup() || c.tracked || c.not != nil {
+	if !c.inGroup() || c.tracked || c.not != nil || c.opts {
 		return 0, false
 	}
 	n := len(c.ids)

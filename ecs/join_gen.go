@@ -76,6 +76,7 @@ func (it *Iter1[T1]) setup() {
 	not := it.jc.not
 	it.jc = joinCore{n: 1, not: not}
 	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.pack)
+	it.jc.setOpt(0, it.keys[0].opt)
 	it.jc.pick()
 }
 
@@ -139,7 +140,7 @@ func (it *Iter1[T1]) Next() bool {
 	id, ok := it.jc.nextOne(&x)
 	if ok {
 		it.id = id
-		it.p1 = &it.s1.data[x[0]]
+		it.p1 = elemAt(it.s1.data, x[0])
 	}
 	return ok
 }
@@ -165,6 +166,18 @@ func (it Iter1[T1]) Each(fn func(*T1)) {
 			r1 := d1[b.at[0]:][:b.n]
 			for j := range b.n {
 				if !visit(b.ids[j], &r1[j]) {
+					c.stop(&b, j)
+					return
+				}
+			}
+			continue
+		}
+		if c.opts { // an Optional term's position is -1 where it is absent
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], elemAt(d1, int(b.x[0][j]))) {
 					c.stop(&b, j)
 					return
 				}
@@ -204,6 +217,18 @@ func (it Iter1[T1]) EachWithID(fn func(EntityID, *T1)) {
 			}
 			continue
 		}
+		if c.opts { // an Optional term's position is -1 where it is absent
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], elemAt(d1, int(b.x[0][j]))) {
+					c.stop(&b, j)
+					return
+				}
+			}
+			continue
+		}
 		for j := range b.n {
 			if c.marks {
 				c.mark(&b, j)
@@ -230,6 +255,18 @@ func (it Iter1[T1]) All() iter.Seq[*T1] {
 				r1 := d1[b.at[0]:][:b.n]
 				for j := range b.n {
 					if !visit(b.ids[j], &r1[j]) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j]))) {
 						c.stop(&b, j)
 						return
 					}
@@ -263,6 +300,18 @@ func (it Iter1[T1]) WithID() iter.Seq2[EntityID, *T1] {
 				r1 := d1[b.at[0]:][:b.n]
 				for j := range b.n {
 					if !visit(b.ids[j], &r1[j]) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j]))) {
 						c.stop(&b, j)
 						return
 					}
@@ -321,6 +370,18 @@ func (it Iter1[T1]) ParEachMin(grain int, fn func(*T1)) {
 				}
 				continue
 			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j]))) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
 			for j := range b.n {
 				if c.marks {
 					c.mark(&b, j)
@@ -346,7 +407,7 @@ func (it Iter1[T1]) Get(id EntityID) (*T1, bool) {
 	if !it.jc.get(id, &x) {
 		return nil, false
 	}
-	return &it.s1.data[x[0]], true
+	return elemAt(it.s1.data, x[0]), true
 }
 
 // Count returns the number of matching entities. It hands nothing out,
@@ -443,7 +504,9 @@ func (it *Iter2[T1, T2]) setup() {
 	not := it.jc.not
 	it.jc = joinCore{n: 2, not: not}
 	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.pack)
+	it.jc.setOpt(0, it.keys[0].opt)
 	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.pack)
+	it.jc.setOpt(1, it.keys[1].opt)
 	it.jc.pick()
 }
 
@@ -512,8 +575,8 @@ func (it *Iter2[T1, T2]) Next() bool {
 	id, ok := it.jc.nextOne(&x)
 	if ok {
 		it.id = id
-		it.p1 = &it.s1.data[x[0]]
-		it.p2 = &it.s2.data[x[1]]
+		it.p1 = elemAt(it.s1.data, x[0])
+		it.p2 = elemAt(it.s2.data, x[1])
 	}
 	return ok
 }
@@ -541,6 +604,18 @@ func (it Iter2[T1, T2]) Each(fn func(*T1, *T2)) {
 			r2 := d2[b.at[1]:][:b.n]
 			for j := range b.n {
 				if !visit(b.ids[j], &r1[j], &r2[j]) {
+					c.stop(&b, j)
+					return
+				}
+			}
+			continue
+		}
+		if c.opts { // an Optional term's position is -1 where it is absent
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j]))) {
 					c.stop(&b, j)
 					return
 				}
@@ -582,6 +657,18 @@ func (it Iter2[T1, T2]) EachWithID(fn func(EntityID, *T1, *T2)) {
 			}
 			continue
 		}
+		if c.opts { // an Optional term's position is -1 where it is absent
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j]))) {
+					c.stop(&b, j)
+					return
+				}
+			}
+			continue
+		}
 		for j := range b.n {
 			if c.marks {
 				c.mark(&b, j)
@@ -610,6 +697,18 @@ func (it Iter2[T1, T2]) All() iter.Seq2[*T1, *T2] {
 				r2 := d2[b.at[1]:][:b.n]
 				for j := range b.n {
 					if !visit(b.ids[j], &r1[j], &r2[j]) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j]))) {
 						c.stop(&b, j)
 						return
 					}
@@ -651,6 +750,18 @@ func (it Iter2[T1, T2]) WithID() iter.Seq2[EntityID, Row2[T1, T2]] {
 				r2 := d2[b.at[1]:][:b.n]
 				for j := range b.n {
 					if !visit(b.ids[j], &r1[j], &r2[j]) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j]))) {
 						c.stop(&b, j)
 						return
 					}
@@ -705,6 +816,18 @@ func (it Iter2[T1, T2]) ParEachMin(grain int, fn func(*T1, *T2)) {
 				r2 := d2[b.at[1]:][:b.n]
 				for j := range b.n {
 					if !visit(b.ids[j], &r1[j], &r2[j]) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j]))) {
 						c.stop(&b, j)
 						return
 					}
@@ -782,7 +905,7 @@ func (it Iter2[T1, T2]) Runs() iter.Seq[Run2[T1, T2]] {
 				id[0] = b.idb[j]
 				x1 := int(b.x[0][j])
 				x2 := int(b.x[1][j])
-				if !yield(Run2[T1, T2]{id[:], d1[x1 : x1+1 : x1+1], d2[x2 : x2+1 : x2+1]}) {
+				if !yield(Run2[T1, T2]{id[:], oneAt(d1, x1), oneAt(d2, x2)}) {
 					c.stop(&b, j)
 					return
 				}
@@ -822,7 +945,7 @@ func (it Iter2[T1, T2]) Get(id EntityID) (*T1, *T2, bool) {
 	if !it.jc.get(id, &x) {
 		return nil, nil, false
 	}
-	return &it.s1.data[x[0]], &it.s2.data[x[1]], true
+	return elemAt(it.s1.data, x[0]), elemAt(it.s2.data, x[1]), true
 }
 
 // Count returns the number of matching entities. It hands nothing out,
@@ -934,8 +1057,11 @@ func (it *Iter3[T1, T2, T3]) setup() {
 	not := it.jc.not
 	it.jc = joinCore{n: 3, not: not}
 	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.pack)
+	it.jc.setOpt(0, it.keys[0].opt)
 	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.pack)
+	it.jc.setOpt(1, it.keys[1].opt)
 	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.pack)
+	it.jc.setOpt(2, it.keys[2].opt)
 	it.jc.pick()
 }
 
@@ -1009,9 +1135,9 @@ func (it *Iter3[T1, T2, T3]) Next() bool {
 	id, ok := it.jc.nextOne(&x)
 	if ok {
 		it.id = id
-		it.p1 = &it.s1.data[x[0]]
-		it.p2 = &it.s2.data[x[1]]
-		it.p3 = &it.s3.data[x[2]]
+		it.p1 = elemAt(it.s1.data, x[0])
+		it.p2 = elemAt(it.s2.data, x[1])
+		it.p3 = elemAt(it.s3.data, x[2])
 	}
 	return ok
 }
@@ -1041,6 +1167,18 @@ func (it Iter3[T1, T2, T3]) Each(fn func(*T1, *T2, *T3)) {
 			r3 := d3[b.at[2]:][:b.n]
 			for j := range b.n {
 				if !visit(b.ids[j], &r1[j], &r2[j], &r3[j]) {
+					c.stop(&b, j)
+					return
+				}
+			}
+			continue
+		}
+		if c.opts { // an Optional term's position is -1 where it is absent
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j]))) {
 					c.stop(&b, j)
 					return
 				}
@@ -1078,6 +1216,18 @@ func (it Iter3[T1, T2, T3]) EachWithID(fn func(EntityID, *T1, *T2, *T3)) {
 			r3 := d3[b.at[2]:][:b.n]
 			for j := range b.n {
 				if !visit(b.ids[j], &r1[j], &r2[j], &r3[j]) {
+					c.stop(&b, j)
+					return
+				}
+			}
+			continue
+		}
+		if c.opts { // an Optional term's position is -1 where it is absent
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j]))) {
 					c.stop(&b, j)
 					return
 				}
@@ -1122,6 +1272,18 @@ func (it Iter3[T1, T2, T3]) All() iter.Seq[Row3[T1, T2, T3]] {
 				}
 				continue
 			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j]))) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
 			for j := range b.n {
 				if c.marks {
 					c.mark(&b, j)
@@ -1155,6 +1317,18 @@ func (it Iter3[T1, T2, T3]) WithID() iter.Seq2[EntityID, Row3[T1, T2, T3]] {
 				r3 := d3[b.at[2]:][:b.n]
 				for j := range b.n {
 					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j]) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j]))) {
 						c.stop(&b, j)
 						return
 					}
@@ -1211,6 +1385,18 @@ func (it Iter3[T1, T2, T3]) ParEachMin(grain int, fn func(*T1, *T2, *T3)) {
 				r3 := d3[b.at[2]:][:b.n]
 				for j := range b.n {
 					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j]) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j]))) {
 						c.stop(&b, j)
 						return
 					}
@@ -1291,7 +1477,7 @@ func (it Iter3[T1, T2, T3]) Runs() iter.Seq[Run3[T1, T2, T3]] {
 				x1 := int(b.x[0][j])
 				x2 := int(b.x[1][j])
 				x3 := int(b.x[2][j])
-				if !yield(Run3[T1, T2, T3]{id[:], d1[x1 : x1+1 : x1+1], d2[x2 : x2+1 : x2+1], d3[x3 : x3+1 : x3+1]}) {
+				if !yield(Run3[T1, T2, T3]{id[:], oneAt(d1, x1), oneAt(d2, x2), oneAt(d3, x3)}) {
 					c.stop(&b, j)
 					return
 				}
@@ -1331,7 +1517,7 @@ func (it Iter3[T1, T2, T3]) Get(id EntityID) (*T1, *T2, *T3, bool) {
 	if !it.jc.get(id, &x) {
 		return nil, nil, nil, false
 	}
-	return &it.s1.data[x[0]], &it.s2.data[x[1]], &it.s3.data[x[2]], true
+	return elemAt(it.s1.data, x[0]), elemAt(it.s2.data, x[1]), elemAt(it.s3.data, x[2]), true
 }
 
 // Count returns the number of matching entities. It hands nothing out,
@@ -1452,9 +1638,13 @@ func (it *Iter4[T1, T2, T3, T4]) setup() {
 	not := it.jc.not
 	it.jc = joinCore{n: 4, not: not}
 	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.pack)
+	it.jc.setOpt(0, it.keys[0].opt)
 	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.pack)
+	it.jc.setOpt(1, it.keys[1].opt)
 	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.pack)
+	it.jc.setOpt(2, it.keys[2].opt)
 	it.jc.setStore(3, &it.s4.sparseIndex, stampsOf(it.s4.track), it.s4, it.s4.pack)
+	it.jc.setOpt(3, it.keys[3].opt)
 	it.jc.pick()
 }
 
@@ -1533,10 +1723,10 @@ func (it *Iter4[T1, T2, T3, T4]) Next() bool {
 	id, ok := it.jc.nextOne(&x)
 	if ok {
 		it.id = id
-		it.p1 = &it.s1.data[x[0]]
-		it.p2 = &it.s2.data[x[1]]
-		it.p3 = &it.s3.data[x[2]]
-		it.p4 = &it.s4.data[x[3]]
+		it.p1 = elemAt(it.s1.data, x[0])
+		it.p2 = elemAt(it.s2.data, x[1])
+		it.p3 = elemAt(it.s3.data, x[2])
+		it.p4 = elemAt(it.s4.data, x[3])
 	}
 	return ok
 }
@@ -1568,6 +1758,18 @@ func (it Iter4[T1, T2, T3, T4]) Each(fn func(*T1, *T2, *T3, *T4)) {
 			r4 := d4[b.at[3]:][:b.n]
 			for j := range b.n {
 				if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j]) {
+					c.stop(&b, j)
+					return
+				}
+			}
+			continue
+		}
+		if c.opts { // an Optional term's position is -1 where it is absent
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j]))) {
 					c.stop(&b, j)
 					return
 				}
@@ -1607,6 +1809,18 @@ func (it Iter4[T1, T2, T3, T4]) EachWithID(fn func(EntityID, *T1, *T2, *T3, *T4)
 			r4 := d4[b.at[3]:][:b.n]
 			for j := range b.n {
 				if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j]) {
+					c.stop(&b, j)
+					return
+				}
+			}
+			continue
+		}
+		if c.opts { // an Optional term's position is -1 where it is absent
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j]))) {
 					c.stop(&b, j)
 					return
 				}
@@ -1653,6 +1867,18 @@ func (it Iter4[T1, T2, T3, T4]) All() iter.Seq[Row4[T1, T2, T3, T4]] {
 				}
 				continue
 			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j]))) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
 			for j := range b.n {
 				if c.marks {
 					c.mark(&b, j)
@@ -1688,6 +1914,18 @@ func (it Iter4[T1, T2, T3, T4]) WithID() iter.Seq2[EntityID, Row4[T1, T2, T3, T4
 				r4 := d4[b.at[3]:][:b.n]
 				for j := range b.n {
 					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j]) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j]))) {
 						c.stop(&b, j)
 						return
 					}
@@ -1746,6 +1984,18 @@ func (it Iter4[T1, T2, T3, T4]) ParEachMin(grain int, fn func(*T1, *T2, *T3, *T4
 				r4 := d4[b.at[3]:][:b.n]
 				for j := range b.n {
 					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j]) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j]))) {
 						c.stop(&b, j)
 						return
 					}
@@ -1829,7 +2079,7 @@ func (it Iter4[T1, T2, T3, T4]) Runs() iter.Seq[Run4[T1, T2, T3, T4]] {
 				x2 := int(b.x[1][j])
 				x3 := int(b.x[2][j])
 				x4 := int(b.x[3][j])
-				if !yield(Run4[T1, T2, T3, T4]{id[:], d1[x1 : x1+1 : x1+1], d2[x2 : x2+1 : x2+1], d3[x3 : x3+1 : x3+1], d4[x4 : x4+1 : x4+1]}) {
+				if !yield(Run4[T1, T2, T3, T4]{id[:], oneAt(d1, x1), oneAt(d2, x2), oneAt(d3, x3), oneAt(d4, x4)}) {
 					c.stop(&b, j)
 					return
 				}
@@ -1869,7 +2119,7 @@ func (it Iter4[T1, T2, T3, T4]) Get(id EntityID) (*T1, *T2, *T3, *T4, bool) {
 	if !it.jc.get(id, &x) {
 		return nil, nil, nil, nil, false
 	}
-	return &it.s1.data[x[0]], &it.s2.data[x[1]], &it.s3.data[x[2]], &it.s4.data[x[3]], true
+	return elemAt(it.s1.data, x[0]), elemAt(it.s2.data, x[1]), elemAt(it.s3.data, x[2]), elemAt(it.s4.data, x[3]), true
 }
 
 // Count returns the number of matching entities. It hands nothing out,
@@ -1999,10 +2249,15 @@ func (it *Iter5[T1, T2, T3, T4, T5]) setup() {
 	not := it.jc.not
 	it.jc = joinCore{n: 5, not: not}
 	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.pack)
+	it.jc.setOpt(0, it.keys[0].opt)
 	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.pack)
+	it.jc.setOpt(1, it.keys[1].opt)
 	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.pack)
+	it.jc.setOpt(2, it.keys[2].opt)
 	it.jc.setStore(3, &it.s4.sparseIndex, stampsOf(it.s4.track), it.s4, it.s4.pack)
+	it.jc.setOpt(3, it.keys[3].opt)
 	it.jc.setStore(4, &it.s5.sparseIndex, stampsOf(it.s5.track), it.s5, it.s5.pack)
+	it.jc.setOpt(4, it.keys[4].opt)
 	it.jc.pick()
 }
 
@@ -2086,11 +2341,11 @@ func (it *Iter5[T1, T2, T3, T4, T5]) Next() bool {
 	id, ok := it.jc.nextOne(&x)
 	if ok {
 		it.id = id
-		it.p1 = &it.s1.data[x[0]]
-		it.p2 = &it.s2.data[x[1]]
-		it.p3 = &it.s3.data[x[2]]
-		it.p4 = &it.s4.data[x[3]]
-		it.p5 = &it.s5.data[x[4]]
+		it.p1 = elemAt(it.s1.data, x[0])
+		it.p2 = elemAt(it.s2.data, x[1])
+		it.p3 = elemAt(it.s3.data, x[2])
+		it.p4 = elemAt(it.s4.data, x[3])
+		it.p5 = elemAt(it.s5.data, x[4])
 	}
 	return ok
 }
@@ -2132,6 +2387,18 @@ func (it Iter5[T1, T2, T3, T4, T5]) Each(fn func(*T1, *T2, *T3, *T4, *T5)) {
 			}
 			continue
 		}
+		if c.opts { // an Optional term's position is -1 where it is absent
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j])), elemAt(d5, int(b.x[4][j]))) {
+					c.stop(&b, j)
+					return
+				}
+			}
+			continue
+		}
 		for j := range b.n {
 			if c.marks {
 				c.mark(&b, j)
@@ -2167,6 +2434,18 @@ func (it Iter5[T1, T2, T3, T4, T5]) EachWithID(fn func(EntityID, *T1, *T2, *T3, 
 			r5 := d5[b.at[4]:][:b.n]
 			for j := range b.n {
 				if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j]) {
+					c.stop(&b, j)
+					return
+				}
+			}
+			continue
+		}
+		if c.opts { // an Optional term's position is -1 where it is absent
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j])), elemAt(d5, int(b.x[4][j]))) {
 					c.stop(&b, j)
 					return
 				}
@@ -2215,6 +2494,18 @@ func (it Iter5[T1, T2, T3, T4, T5]) All() iter.Seq[Row5[T1, T2, T3, T4, T5]] {
 				}
 				continue
 			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j])), elemAt(d5, int(b.x[4][j]))) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
 			for j := range b.n {
 				if c.marks {
 					c.mark(&b, j)
@@ -2252,6 +2543,18 @@ func (it Iter5[T1, T2, T3, T4, T5]) WithID() iter.Seq2[EntityID, Row5[T1, T2, T3
 				r5 := d5[b.at[4]:][:b.n]
 				for j := range b.n {
 					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j]) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j])), elemAt(d5, int(b.x[4][j]))) {
 						c.stop(&b, j)
 						return
 					}
@@ -2312,6 +2615,18 @@ func (it Iter5[T1, T2, T3, T4, T5]) ParEachMin(grain int, fn func(*T1, *T2, *T3,
 				r5 := d5[b.at[4]:][:b.n]
 				for j := range b.n {
 					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j]) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j])), elemAt(d5, int(b.x[4][j]))) {
 						c.stop(&b, j)
 						return
 					}
@@ -2398,7 +2713,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) Runs() iter.Seq[Run5[T1, T2, T3, T4, T5]] {
 				x3 := int(b.x[2][j])
 				x4 := int(b.x[3][j])
 				x5 := int(b.x[4][j])
-				if !yield(Run5[T1, T2, T3, T4, T5]{id[:], d1[x1 : x1+1 : x1+1], d2[x2 : x2+1 : x2+1], d3[x3 : x3+1 : x3+1], d4[x4 : x4+1 : x4+1], d5[x5 : x5+1 : x5+1]}) {
+				if !yield(Run5[T1, T2, T3, T4, T5]{id[:], oneAt(d1, x1), oneAt(d2, x2), oneAt(d3, x3), oneAt(d4, x4), oneAt(d5, x5)}) {
 					c.stop(&b, j)
 					return
 				}
@@ -2438,7 +2753,7 @@ func (it Iter5[T1, T2, T3, T4, T5]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T5, b
 	if !it.jc.get(id, &x) {
 		return nil, nil, nil, nil, nil, false
 	}
-	return &it.s1.data[x[0]], &it.s2.data[x[1]], &it.s3.data[x[2]], &it.s4.data[x[3]], &it.s5.data[x[4]], true
+	return elemAt(it.s1.data, x[0]), elemAt(it.s2.data, x[1]), elemAt(it.s3.data, x[2]), elemAt(it.s4.data, x[3]), elemAt(it.s5.data, x[4]), true
 }
 
 // Count returns the number of matching entities. It hands nothing out,
@@ -2577,11 +2892,17 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) setup() {
 	not := it.jc.not
 	it.jc = joinCore{n: 6, not: not}
 	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.pack)
+	it.jc.setOpt(0, it.keys[0].opt)
 	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.pack)
+	it.jc.setOpt(1, it.keys[1].opt)
 	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.pack)
+	it.jc.setOpt(2, it.keys[2].opt)
 	it.jc.setStore(3, &it.s4.sparseIndex, stampsOf(it.s4.track), it.s4, it.s4.pack)
+	it.jc.setOpt(3, it.keys[3].opt)
 	it.jc.setStore(4, &it.s5.sparseIndex, stampsOf(it.s5.track), it.s5, it.s5.pack)
+	it.jc.setOpt(4, it.keys[4].opt)
 	it.jc.setStore(5, &it.s6.sparseIndex, stampsOf(it.s6.track), it.s6, it.s6.pack)
+	it.jc.setOpt(5, it.keys[5].opt)
 	it.jc.pick()
 }
 
@@ -2670,12 +2991,12 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) Next() bool {
 	id, ok := it.jc.nextOne(&x)
 	if ok {
 		it.id = id
-		it.p1 = &it.s1.data[x[0]]
-		it.p2 = &it.s2.data[x[1]]
-		it.p3 = &it.s3.data[x[2]]
-		it.p4 = &it.s4.data[x[3]]
-		it.p5 = &it.s5.data[x[4]]
-		it.p6 = &it.s6.data[x[5]]
+		it.p1 = elemAt(it.s1.data, x[0])
+		it.p2 = elemAt(it.s2.data, x[1])
+		it.p3 = elemAt(it.s3.data, x[2])
+		it.p4 = elemAt(it.s4.data, x[3])
+		it.p5 = elemAt(it.s5.data, x[4])
+		it.p6 = elemAt(it.s6.data, x[5])
 	}
 	return ok
 }
@@ -2719,6 +3040,18 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Each(fn func(*T1, *T2, *T3, *T4, *T5, *T
 			}
 			continue
 		}
+		if c.opts { // an Optional term's position is -1 where it is absent
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j])), elemAt(d5, int(b.x[4][j])), elemAt(d6, int(b.x[5][j]))) {
+					c.stop(&b, j)
+					return
+				}
+			}
+			continue
+		}
 		for j := range b.n {
 			if c.marks {
 				c.mark(&b, j)
@@ -2756,6 +3089,18 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) EachWithID(fn func(EntityID, *T1, *T2, *
 			r6 := d6[b.at[5]:][:b.n]
 			for j := range b.n {
 				if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j]) {
+					c.stop(&b, j)
+					return
+				}
+			}
+			continue
+		}
+		if c.opts { // an Optional term's position is -1 where it is absent
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j])), elemAt(d5, int(b.x[4][j])), elemAt(d6, int(b.x[5][j]))) {
 					c.stop(&b, j)
 					return
 				}
@@ -2806,6 +3151,18 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) All() iter.Seq[Row6[T1, T2, T3, T4, T5, 
 				}
 				continue
 			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j])), elemAt(d5, int(b.x[4][j])), elemAt(d6, int(b.x[5][j]))) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
 			for j := range b.n {
 				if c.marks {
 					c.mark(&b, j)
@@ -2845,6 +3202,18 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) WithID() iter.Seq2[EntityID, Row6[T1, T2
 				r6 := d6[b.at[5]:][:b.n]
 				for j := range b.n {
 					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j]) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j])), elemAt(d5, int(b.x[4][j])), elemAt(d6, int(b.x[5][j]))) {
 						c.stop(&b, j)
 						return
 					}
@@ -2907,6 +3276,18 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) ParEachMin(grain int, fn func(*T1, *T2, 
 				r6 := d6[b.at[5]:][:b.n]
 				for j := range b.n {
 					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j]) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j])), elemAt(d5, int(b.x[4][j])), elemAt(d6, int(b.x[5][j]))) {
 						c.stop(&b, j)
 						return
 					}
@@ -2996,7 +3377,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Runs() iter.Seq[Run6[T1, T2, T3, T4, T5,
 				x4 := int(b.x[3][j])
 				x5 := int(b.x[4][j])
 				x6 := int(b.x[5][j])
-				if !yield(Run6[T1, T2, T3, T4, T5, T6]{id[:], d1[x1 : x1+1 : x1+1], d2[x2 : x2+1 : x2+1], d3[x3 : x3+1 : x3+1], d4[x4 : x4+1 : x4+1], d5[x5 : x5+1 : x5+1], d6[x6 : x6+1 : x6+1]}) {
+				if !yield(Run6[T1, T2, T3, T4, T5, T6]{id[:], oneAt(d1, x1), oneAt(d2, x2), oneAt(d3, x3), oneAt(d4, x4), oneAt(d5, x5), oneAt(d6, x6)}) {
 					c.stop(&b, j)
 					return
 				}
@@ -3036,7 +3417,7 @@ func (it Iter6[T1, T2, T3, T4, T5, T6]) Get(id EntityID) (*T1, *T2, *T3, *T4, *T
 	if !it.jc.get(id, &x) {
 		return nil, nil, nil, nil, nil, nil, false
 	}
-	return &it.s1.data[x[0]], &it.s2.data[x[1]], &it.s3.data[x[2]], &it.s4.data[x[3]], &it.s5.data[x[4]], &it.s6.data[x[5]], true
+	return elemAt(it.s1.data, x[0]), elemAt(it.s2.data, x[1]), elemAt(it.s3.data, x[2]), elemAt(it.s4.data, x[3]), elemAt(it.s5.data, x[4]), elemAt(it.s6.data, x[5]), true
 }
 
 // Count returns the number of matching entities. It hands nothing out,
@@ -3184,12 +3565,19 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) setup() {
 	not := it.jc.not
 	it.jc = joinCore{n: 7, not: not}
 	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.pack)
+	it.jc.setOpt(0, it.keys[0].opt)
 	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.pack)
+	it.jc.setOpt(1, it.keys[1].opt)
 	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.pack)
+	it.jc.setOpt(2, it.keys[2].opt)
 	it.jc.setStore(3, &it.s4.sparseIndex, stampsOf(it.s4.track), it.s4, it.s4.pack)
+	it.jc.setOpt(3, it.keys[3].opt)
 	it.jc.setStore(4, &it.s5.sparseIndex, stampsOf(it.s5.track), it.s5, it.s5.pack)
+	it.jc.setOpt(4, it.keys[4].opt)
 	it.jc.setStore(5, &it.s6.sparseIndex, stampsOf(it.s6.track), it.s6, it.s6.pack)
+	it.jc.setOpt(5, it.keys[5].opt)
 	it.jc.setStore(6, &it.s7.sparseIndex, stampsOf(it.s7.track), it.s7, it.s7.pack)
+	it.jc.setOpt(6, it.keys[6].opt)
 	it.jc.pick()
 }
 
@@ -3283,13 +3671,13 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) Next() bool {
 	id, ok := it.jc.nextOne(&x)
 	if ok {
 		it.id = id
-		it.p1 = &it.s1.data[x[0]]
-		it.p2 = &it.s2.data[x[1]]
-		it.p3 = &it.s3.data[x[2]]
-		it.p4 = &it.s4.data[x[3]]
-		it.p5 = &it.s5.data[x[4]]
-		it.p6 = &it.s6.data[x[5]]
-		it.p7 = &it.s7.data[x[6]]
+		it.p1 = elemAt(it.s1.data, x[0])
+		it.p2 = elemAt(it.s2.data, x[1])
+		it.p3 = elemAt(it.s3.data, x[2])
+		it.p4 = elemAt(it.s4.data, x[3])
+		it.p5 = elemAt(it.s5.data, x[4])
+		it.p6 = elemAt(it.s6.data, x[5])
+		it.p7 = elemAt(it.s7.data, x[6])
 	}
 	return ok
 }
@@ -3335,6 +3723,18 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Each(fn func(*T1, *T2, *T3, *T4, *T5
 			}
 			continue
 		}
+		if c.opts { // an Optional term's position is -1 where it is absent
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j])), elemAt(d5, int(b.x[4][j])), elemAt(d6, int(b.x[5][j])), elemAt(d7, int(b.x[6][j]))) {
+					c.stop(&b, j)
+					return
+				}
+			}
+			continue
+		}
 		for j := range b.n {
 			if c.marks {
 				c.mark(&b, j)
@@ -3374,6 +3774,18 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) EachWithID(fn func(EntityID, *T1, *T
 			r7 := d7[b.at[6]:][:b.n]
 			for j := range b.n {
 				if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j], &r7[j]) {
+					c.stop(&b, j)
+					return
+				}
+			}
+			continue
+		}
+		if c.opts { // an Optional term's position is -1 where it is absent
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j])), elemAt(d5, int(b.x[4][j])), elemAt(d6, int(b.x[5][j])), elemAt(d7, int(b.x[6][j]))) {
 					c.stop(&b, j)
 					return
 				}
@@ -3426,6 +3838,18 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) All() iter.Seq[Row7[T1, T2, T3, T4, 
 				}
 				continue
 			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j])), elemAt(d5, int(b.x[4][j])), elemAt(d6, int(b.x[5][j])), elemAt(d7, int(b.x[6][j]))) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
 			for j := range b.n {
 				if c.marks {
 					c.mark(&b, j)
@@ -3467,6 +3891,18 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) WithID() iter.Seq2[EntityID, Row7[T1
 				r7 := d7[b.at[6]:][:b.n]
 				for j := range b.n {
 					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j], &r7[j]) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j])), elemAt(d5, int(b.x[4][j])), elemAt(d6, int(b.x[5][j])), elemAt(d7, int(b.x[6][j]))) {
 						c.stop(&b, j)
 						return
 					}
@@ -3531,6 +3967,18 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) ParEachMin(grain int, fn func(*T1, *
 				r7 := d7[b.at[6]:][:b.n]
 				for j := range b.n {
 					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j], &r7[j]) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j])), elemAt(d5, int(b.x[4][j])), elemAt(d6, int(b.x[5][j])), elemAt(d7, int(b.x[6][j]))) {
 						c.stop(&b, j)
 						return
 					}
@@ -3623,7 +4071,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Runs() iter.Seq[Run7[T1, T2, T3, T4,
 				x5 := int(b.x[4][j])
 				x6 := int(b.x[5][j])
 				x7 := int(b.x[6][j])
-				if !yield(Run7[T1, T2, T3, T4, T5, T6, T7]{id[:], d1[x1 : x1+1 : x1+1], d2[x2 : x2+1 : x2+1], d3[x3 : x3+1 : x3+1], d4[x4 : x4+1 : x4+1], d5[x5 : x5+1 : x5+1], d6[x6 : x6+1 : x6+1], d7[x7 : x7+1 : x7+1]}) {
+				if !yield(Run7[T1, T2, T3, T4, T5, T6, T7]{id[:], oneAt(d1, x1), oneAt(d2, x2), oneAt(d3, x3), oneAt(d4, x4), oneAt(d5, x5), oneAt(d6, x6), oneAt(d7, x7)}) {
 					c.stop(&b, j)
 					return
 				}
@@ -3663,7 +4111,7 @@ func (it Iter7[T1, T2, T3, T4, T5, T6, T7]) Get(id EntityID) (*T1, *T2, *T3, *T4
 	if !it.jc.get(id, &x) {
 		return nil, nil, nil, nil, nil, nil, nil, false
 	}
-	return &it.s1.data[x[0]], &it.s2.data[x[1]], &it.s3.data[x[2]], &it.s4.data[x[3]], &it.s5.data[x[4]], &it.s6.data[x[5]], &it.s7.data[x[6]], true
+	return elemAt(it.s1.data, x[0]), elemAt(it.s2.data, x[1]), elemAt(it.s3.data, x[2]), elemAt(it.s4.data, x[3]), elemAt(it.s5.data, x[4]), elemAt(it.s6.data, x[5]), elemAt(it.s7.data, x[6]), true
 }
 
 // Count returns the number of matching entities. It hands nothing out,
@@ -3820,13 +4268,21 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) setup() {
 	not := it.jc.not
 	it.jc = joinCore{n: 8, not: not}
 	it.jc.setStore(0, &it.s1.sparseIndex, stampsOf(it.s1.track), it.s1, it.s1.pack)
+	it.jc.setOpt(0, it.keys[0].opt)
 	it.jc.setStore(1, &it.s2.sparseIndex, stampsOf(it.s2.track), it.s2, it.s2.pack)
+	it.jc.setOpt(1, it.keys[1].opt)
 	it.jc.setStore(2, &it.s3.sparseIndex, stampsOf(it.s3.track), it.s3, it.s3.pack)
+	it.jc.setOpt(2, it.keys[2].opt)
 	it.jc.setStore(3, &it.s4.sparseIndex, stampsOf(it.s4.track), it.s4, it.s4.pack)
+	it.jc.setOpt(3, it.keys[3].opt)
 	it.jc.setStore(4, &it.s5.sparseIndex, stampsOf(it.s5.track), it.s5, it.s5.pack)
+	it.jc.setOpt(4, it.keys[4].opt)
 	it.jc.setStore(5, &it.s6.sparseIndex, stampsOf(it.s6.track), it.s6, it.s6.pack)
+	it.jc.setOpt(5, it.keys[5].opt)
 	it.jc.setStore(6, &it.s7.sparseIndex, stampsOf(it.s7.track), it.s7, it.s7.pack)
+	it.jc.setOpt(6, it.keys[6].opt)
 	it.jc.setStore(7, &it.s8.sparseIndex, stampsOf(it.s8.track), it.s8, it.s8.pack)
+	it.jc.setOpt(7, it.keys[7].opt)
 	it.jc.pick()
 }
 
@@ -3925,14 +4381,14 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Next() bool {
 	id, ok := it.jc.nextOne(&x)
 	if ok {
 		it.id = id
-		it.p1 = &it.s1.data[x[0]]
-		it.p2 = &it.s2.data[x[1]]
-		it.p3 = &it.s3.data[x[2]]
-		it.p4 = &it.s4.data[x[3]]
-		it.p5 = &it.s5.data[x[4]]
-		it.p6 = &it.s6.data[x[5]]
-		it.p7 = &it.s7.data[x[6]]
-		it.p8 = &it.s8.data[x[7]]
+		it.p1 = elemAt(it.s1.data, x[0])
+		it.p2 = elemAt(it.s2.data, x[1])
+		it.p3 = elemAt(it.s3.data, x[2])
+		it.p4 = elemAt(it.s4.data, x[3])
+		it.p5 = elemAt(it.s5.data, x[4])
+		it.p6 = elemAt(it.s6.data, x[5])
+		it.p7 = elemAt(it.s7.data, x[6])
+		it.p8 = elemAt(it.s8.data, x[7])
 	}
 	return ok
 }
@@ -3980,6 +4436,18 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Each(fn func(*T1, *T2, *T3, *T4,
 			}
 			continue
 		}
+		if c.opts { // an Optional term's position is -1 where it is absent
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j])), elemAt(d5, int(b.x[4][j])), elemAt(d6, int(b.x[5][j])), elemAt(d7, int(b.x[6][j])), elemAt(d8, int(b.x[7][j]))) {
+					c.stop(&b, j)
+					return
+				}
+			}
+			continue
+		}
 		for j := range b.n {
 			if c.marks {
 				c.mark(&b, j)
@@ -4021,6 +4489,18 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) EachWithID(fn func(EntityID, *T1
 			r8 := d8[b.at[7]:][:b.n]
 			for j := range b.n {
 				if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j], &r7[j], &r8[j]) {
+					c.stop(&b, j)
+					return
+				}
+			}
+			continue
+		}
+		if c.opts { // an Optional term's position is -1 where it is absent
+			for j := range b.n {
+				if c.marks {
+					c.mark(&b, j)
+				}
+				if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j])), elemAt(d5, int(b.x[4][j])), elemAt(d6, int(b.x[5][j])), elemAt(d7, int(b.x[6][j])), elemAt(d8, int(b.x[7][j]))) {
 					c.stop(&b, j)
 					return
 				}
@@ -4075,6 +4555,18 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) All() iter.Seq[Row8[T1, T2, T3, 
 				}
 				continue
 			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j])), elemAt(d5, int(b.x[4][j])), elemAt(d6, int(b.x[5][j])), elemAt(d7, int(b.x[6][j])), elemAt(d8, int(b.x[7][j]))) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
 			for j := range b.n {
 				if c.marks {
 					c.mark(&b, j)
@@ -4118,6 +4610,18 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) WithID() iter.Seq2[EntityID, Row
 				r8 := d8[b.at[7]:][:b.n]
 				for j := range b.n {
 					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j], &r7[j], &r8[j]) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j])), elemAt(d5, int(b.x[4][j])), elemAt(d6, int(b.x[5][j])), elemAt(d7, int(b.x[6][j])), elemAt(d8, int(b.x[7][j]))) {
 						c.stop(&b, j)
 						return
 					}
@@ -4184,6 +4688,18 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) ParEachMin(grain int, fn func(*T
 				r8 := d8[b.at[7]:][:b.n]
 				for j := range b.n {
 					if !visit(b.ids[j], &r1[j], &r2[j], &r3[j], &r4[j], &r5[j], &r6[j], &r7[j], &r8[j]) {
+						c.stop(&b, j)
+						return
+					}
+				}
+				continue
+			}
+			if c.opts { // an Optional term's position is -1 where it is absent
+				for j := range b.n {
+					if c.marks {
+						c.mark(&b, j)
+					}
+					if !visit(b.idb[j], elemAt(d1, int(b.x[0][j])), elemAt(d2, int(b.x[1][j])), elemAt(d3, int(b.x[2][j])), elemAt(d4, int(b.x[3][j])), elemAt(d5, int(b.x[4][j])), elemAt(d6, int(b.x[5][j])), elemAt(d7, int(b.x[6][j])), elemAt(d8, int(b.x[7][j]))) {
 						c.stop(&b, j)
 						return
 					}
@@ -4279,7 +4795,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Runs() iter.Seq[Run8[T1, T2, T3,
 				x6 := int(b.x[5][j])
 				x7 := int(b.x[6][j])
 				x8 := int(b.x[7][j])
-				if !yield(Run8[T1, T2, T3, T4, T5, T6, T7, T8]{id[:], d1[x1 : x1+1 : x1+1], d2[x2 : x2+1 : x2+1], d3[x3 : x3+1 : x3+1], d4[x4 : x4+1 : x4+1], d5[x5 : x5+1 : x5+1], d6[x6 : x6+1 : x6+1], d7[x7 : x7+1 : x7+1], d8[x8 : x8+1 : x8+1]}) {
+				if !yield(Run8[T1, T2, T3, T4, T5, T6, T7, T8]{id[:], oneAt(d1, x1), oneAt(d2, x2), oneAt(d3, x3), oneAt(d4, x4), oneAt(d5, x5), oneAt(d6, x6), oneAt(d7, x7), oneAt(d8, x8)}) {
 					c.stop(&b, j)
 					return
 				}
@@ -4319,7 +4835,7 @@ func (it Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) Get(id EntityID) (*T1, *T2, *T3,
 	if !it.jc.get(id, &x) {
 		return nil, nil, nil, nil, nil, nil, nil, nil, false
 	}
-	return &it.s1.data[x[0]], &it.s2.data[x[1]], &it.s3.data[x[2]], &it.s4.data[x[3]], &it.s5.data[x[4]], &it.s6.data[x[5]], &it.s7.data[x[6]], &it.s8.data[x[7]], true
+	return elemAt(it.s1.data, x[0]), elemAt(it.s2.data, x[1]), elemAt(it.s3.data, x[2]), elemAt(it.s4.data, x[3]), elemAt(it.s5.data, x[4]), elemAt(it.s6.data, x[5]), elemAt(it.s7.data, x[6]), elemAt(it.s8.data, x[7]), true
 }
 
 // Count returns the number of matching entities. It hands nothing out,

@@ -91,19 +91,21 @@ type Filter interface {
 	Contains(id EntityID) bool
 }
 
-// Part is implemented by [View], [ViewMut] and [Changed]: the views a join
-// can combine. Its method is unexported; other types cannot be parts of a
-// join. The joins take their parts as type parameters constrained by Part,
+// Part is implemented by [View], [ViewMut], [Changed] and [OptionalView]:
+// the views a join can combine. Its method is unexported; other types
+// cannot be parts of a join. The joins take their parts as type parameters constrained by Part,
 // so a view passed to a join is not converted to an interface.
 type Part[T any] interface {
 	joinView() (*viewCore[T], partKey)
 }
 
 // partKey is the kind of view a join reads: whether it hands out
-// components for writing, its Changed filter (0 for a View or ViewMut),
-// and the borrow of the view's core it belongs to.
+// components for writing, whether it is optional, its Changed filter (0
+// for a View or ViewMut), and the borrow of the view's core it belongs
+// to.
 type partKey struct {
 	mut   bool
+	opt   bool // an Optional term: absent components do not exclude
 	kinds Tracking
 	epoch uint64
 }
