@@ -38,6 +38,11 @@ const (
 	// generation: one load tells whether an id is alive.
 	aliveBit      = 1 << 31
 	maxGeneration = aliveBit - 1 // a slot whose generation reaches this is retired
+	// spawnReach is how far past the last slot SpawnAt may place an
+	// entity: the slots it adds cost eight bytes each, so an id from a
+	// file or a peer can cost at most 128 MiB, not the 32 GiB that index
+	// maxIndex would.
+	spawnReach = 1 << 24
 )
 
 func newEntityID(index, generation uint32) EntityID {
@@ -226,8 +231,10 @@ func (e *entities) spawnAt(op string, id EntityID) error {
 		return &SpawnError{Op: op, ID: id, Live: NullID, Reason: "generation above 2147483647 (1<<31 - 1)"}
 	}
 	if uint(i) >= uint(len(e.slots)) {
-		if int(i) < 0 { // 32-bit int: no slice can reach the index
-			return &SpawnError{Op: op, ID: id, Live: NullID, Reason: "index beyond the largest int of this platform"}
+		if uint64(i)-uint64(len(e.slots)) >= spawnReach {
+			return &SpawnError{Op: op, ID: id, Live: NullID, Reason: "index " + strconv.FormatUint(uint64(i), 10) +
+				" is 16,777,216 or more past the last slot (" + strconv.Itoa(len(e.slots)) +
+				" slots); spawn lower indices first"}
 		}
 		gap := int(i) - len(e.slots)
 		e.slots = grow(e.slots, gap+1)

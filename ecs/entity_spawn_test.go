@@ -160,6 +160,9 @@ func TestSpawnAtRefused(t *testing.T) {
 		{"alive bit", ecs.NewEntityID(5, 1<<31), ecs.NullID, "generation above"},
 		{"older generation", ecs.NewEntityID(1, 0), ecs.NullID, "freed at generation 1"},
 		{"retired index", retiredID, ecs.NullID, "retired"},
+		// 3 slots in use: index 3+1<<24 would cost 128 MiB, one less is allowed.
+		{"beyond reach", ecs.NewEntityID(3+1<<24, 0), ecs.NullID, "16,777,216 or more past the last slot (3 slots)"},
+		{"far beyond reach", ecs.NewEntityID(math.MaxUint32-1, 0), ecs.NullID, "past the last slot"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			before := liveIDs(t, w)

@@ -2395,6 +2395,12 @@ func (r *fzRun) spawnAt(base ecs.EntityID, step, path byte) {
 			live = l
 		}
 	}
+	slots := 0 // the world's slots: one past the highest index issued
+	for i := range r.m.gens {
+		slots = max(slots, int(i)+1)
+	}
+	// SpawnAt reaches at most 1<<24 indices past the last slot.
+	valid = valid && uint64(id.Index()) < uint64(slots)+1<<24
 	last, used := r.m.gens[id.Index()]
 	ok := valid && live.IsNull() && (!used || id.Generation() > last)
 	if !ok {

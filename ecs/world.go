@@ -86,7 +86,9 @@ func (w *World) AddEntity() (EntityID, error) {
 // is [NullID] or its index or generation can never be alive (see
 // [NewEntityID]), or if the index was freed at a later generation than
 // id's, or retired: an older generation would let a stale id of a
-// deleted entity name the new one. An index past every slot in use makes
+// deleted entity name the new one, or if the index lies 1<<24 or more
+// past every slot in use (an id read from a file or a peer must not make
+// the world allocate gigabytes). An index past every slot in use makes
 // the indices in between free, for later creations to take, lowest
 // first. Later creations never hand out id while it is alive, and when
 // it is deleted its index comes back with a later generation, as for any
