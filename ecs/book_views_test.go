@@ -149,3 +149,20 @@ func TestBookViewsAnyTypeIsAComponent(t *testing.T) {
 	must(t, err)
 	isTrue(t, !has, "float64 component that was never added")
 }
+
+// TestBookViewsPrinting follows "Printing a view": pairs in storage
+// order, the kind and type under %+v, and a released view that prints
+// so rather than panicking.
+func TestBookViewsPrinting(t *testing.T) {
+	w := ecs.NewWorld()
+	a, _ := ecs.AddEntity1(w, bookCamera{1})
+	_, _ = ecs.AddEntity1(w, bookCamera{2})
+	_, _ = ecs.DeleteComponent[bookCamera](w, a) // the last moves first
+	var kept ecs.ViewMut[bookCamera]
+	must(t, w.Run(func(v ecs.ViewMut[bookCamera]) {
+		equal(t, "%v", fmt.Sprint(v), "[(EntityID(1.0), {2})]")
+		equal(t, "%+v", fmt.Sprintf("%+v", v), "ViewMut[ecs_test.bookCamera] [(EntityID(1.0), {Zoom:2})]")
+		kept = v
+	}))
+	equal(t, "released", fmt.Sprint(kept), "ViewMut[ecs_test.bookCamera](released)")
+}

@@ -2,6 +2,8 @@ package ecs
 
 import (
 	"cmp"
+	"fmt"
+	"io"
 	"iter"
 	"math"
 	"slices"
@@ -859,4 +861,89 @@ func DeleteFrom(id EntityID, views ...Deleter) int {
 		}
 	}
 	return n
+}
+
+// Printing views: View, ViewMut, UniqueView and UniqueViewMut implement
+// fmt.Formatter, the Go form of Shipyard's Debug of a view.
+
+// Format prints the view's (id, component) pairs in storage order, as
+// [View.WithID] visits them: "[(EntityID(0.0), {1 2}) (EntityID(3.0), {5 6})]".
+// The components are printed with the verb and flags given (%v, %+v,
+// %#v, %d…), the ids with %v. The %+v form starts with the view's kind
+// and type, "View[main.Pos] [...]". A released view (or a copy of one
+// kept past its release) prints "View[main.Pos](released)" whatever the
+// verb, and does not panic.
+func (v View[T]) Format(f fmt.State, verb rune) {
+	var s *sparseSet[T]
+	if c := v.c; c != nil && c.s != nil && c.epoch == v.epoch {
+		s = c.s
+	}
+	formatView(f, verb, "View", s)
+}
+
+// Format prints the view as [View.Format] does. It reads the components
+// without handing them out for writing, so it marks none modified.
+func (v ViewMut[T]) Format(f fmt.State, verb rune) {
+	var s *sparseSet[T]
+	if c := v.c; c != nil && c.s != nil && c.epoch == v.epoch {
+		s = c.s
+	}
+	formatView(f, verb, "ViewMut", s)
+}
+
+// Format prints the unique with the verb and flags given; the %+v form
+// starts with the view's kind and type, "UniqueView[main.Player] {HP:5}".
+// A released view prints "UniqueView[main.Player](released)" and does not
+// panic.
+func (v UniqueView[T]) Format(f fmt.State, verb rune) {
+	var u *unique[T]
+	if c := v.c; c != nil && c.u != nil && c.epoch == v.epoch {
+		u = c.u
+	}
+	formatUnique(f, verb, "UniqueView", u)
+}
+
+// Format prints the unique as [UniqueView.Format] does.
+func (v UniqueViewMut[T]) Format(f fmt.State, verb rune) {
+	var u *unique[T]
+	if c := v.c; c != nil && c.u != nil && c.epoch == v.epoch {
+		u = c.u
+	}
+	formatUnique(f, verb, "UniqueViewMut", u)
+}
+
+// formatView prints s, the storage a view of kind borrows (nil if it is
+// released), for Format.
+func formatView[T any](f fmt.State, verb rune, kind string, s *sparseSet[T]) {
+	name := kind + "[" + typeName(typeOf[T]()) + "]"
+	if s == nil {
+		io.WriteString(f, name+"(released)")
+		return
+	}
+	if verb == 'v' && f.Flag('+') {
+		io.WriteString(f, name+" ")
+	}
+	item := "(%v, " + fmt.FormatString(f, verb) + ")"
+	io.WriteString(f, "[")
+	for i, id := range s.dense {
+		if i > 0 {
+			io.WriteString(f, " ")
+		}
+		fmt.Fprintf(f, item, id, s.data[i])
+	}
+	io.WriteString(f, "]")
+}
+
+// formatUnique prints u, the unique a view of kind borrows (nil if it is
+// released), for Format.
+func formatUnique[T any](f fmt.State, verb rune, kind string, u *unique[T]) {
+	name := kind + "[" + typeName(typeOf[T]()) + "]"
+	if u == nil {
+		io.WriteString(f, name+"(released)")
+		return
+	}
+	if verb == 'v' && f.Flag('+') {
+		io.WriteString(f, name+" ")
+	}
+	fmt.Fprintf(f, fmt.FormatString(f, verb), u.v)
 }
