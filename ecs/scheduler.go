@@ -231,16 +231,10 @@ func (p *plan) replan(groups []*group, gen uint64) (*plan, error) {
 		q.wconds = append(q.wconds, c.clone())
 	}
 	for _, s := range p.systems {
-		c := *s
-		c.p, c.preds, c.batch, c.reason = q, nil, 0, ""
+		c := s.cloneFor(q)
+		c.preds, c.batch, c.reason = nil, 0, ""
 		c.succ, c.npreds = nil, 0
-		c.err, c.panicked, c.tctx = nil, nil, nil
-		c.frame = s.shape.newFrame()
-		c.conds = nil
-		for _, pc := range s.conds {
-			c.conds = append(c.conds, pc.clone())
-		}
-		q.systems = append(q.systems, &c)
+		q.systems = append(q.systems, c)
 	}
 	b := &planBuilder{p: q, groups: groups}
 	if err := b.order(); err != nil {
@@ -274,17 +268,24 @@ func (p *plan) copyPlan() *plan {
 	}
 	q.systems = make([]*planSystem, 0, len(p.systems))
 	for _, s := range p.systems {
-		c := *s
-		c.p = q
-		c.err, c.panicked, c.tctx = nil, nil, nil
-		c.frame = s.shape.newFrame()
-		c.conds = nil
-		for _, pc := range s.conds {
-			c.conds = append(c.conds, pc.clone())
-		}
-		q.systems = append(q.systems, &c)
+		q.systems = append(q.systems, s.cloneFor(q))
 	}
 	return q
+}
+
+// cloneFor returns a copy of s for plan q, with a frame and conditions of
+// its own and no outcome of a run; it keeps its place in the order, its
+// window and its statistics.
+func (s *planSystem) cloneFor(q *plan) *planSystem {
+	c := *s
+	c.p = q
+	c.err, c.panicked, c.tctx = nil, nil, nil
+	c.frame = s.shape.newFrame()
+	c.conds = nil
+	for _, pc := range s.conds {
+		c.conds = append(c.conds, pc.clone())
+	}
+	return &c
 }
 
 // renamed returns a copy of p named name: its systems' paths, workloads

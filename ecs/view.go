@@ -873,22 +873,12 @@ func DeleteFrom(id EntityID, views ...Deleter) int {
 // and type, "View[main.Pos] [...]". A released view (or a copy of one
 // kept past its release) prints "View[main.Pos](released)" whatever the
 // verb, and does not panic.
-func (v View[T]) Format(f fmt.State, verb rune) {
-	var s *sparseSet[T]
-	if c := v.c; c != nil && c.s != nil && c.epoch == v.epoch {
-		s = c.s
-	}
-	formatView(f, verb, "View", s)
-}
+func (v View[T]) Format(f fmt.State, verb rune) { formatView(f, verb, "View", v.c.holding(v.epoch)) }
 
 // Format prints the view as [View.Format] does. It reads the components
 // without handing them out for writing, so it marks none modified.
 func (v ViewMut[T]) Format(f fmt.State, verb rune) {
-	var s *sparseSet[T]
-	if c := v.c; c != nil && c.s != nil && c.epoch == v.epoch {
-		s = c.s
-	}
-	formatView(f, verb, "ViewMut", s)
+	formatView(f, verb, "ViewMut", v.c.holding(v.epoch))
 }
 
 // Format prints the unique with the verb and flags given; the %+v form
@@ -896,32 +886,51 @@ func (v ViewMut[T]) Format(f fmt.State, verb rune) {
 // A released view prints "UniqueView[main.Player](released)" and does not
 // panic.
 func (v UniqueView[T]) Format(f fmt.State, verb rune) {
-	var u *unique[T]
-	if c := v.c; c != nil && c.u != nil && c.epoch == v.epoch {
-		u = c.u
-	}
-	formatUnique(f, verb, "UniqueView", u)
+	formatUnique(f, verb, "UniqueView", v.c.holding(v.epoch))
 }
 
 // Format prints the unique as [UniqueView.Format] does.
 func (v UniqueViewMut[T]) Format(f fmt.State, verb rune) {
-	var u *unique[T]
-	if c := v.c; c != nil && c.u != nil && c.epoch == v.epoch {
-		u = c.u
+	formatUnique(f, verb, "UniqueViewMut", v.c.holding(v.epoch))
+}
+
+// holding returns the storage c holds under the borrow epoch, or nil if c
+// is released (or was never borrowed): store without the panic.
+func (c *viewCore[T]) holding(epoch uint64) *sparseSet[T] {
+	if c == nil || c.s == nil || c.epoch != epoch {
+		return nil
 	}
-	formatUnique(f, verb, "UniqueViewMut", u)
+	return c.s
+}
+
+// holding returns the unique c holds under the borrow epoch, or nil.
+func (c *uniqueCore[T]) holding(epoch uint64) *unique[T] {
+	if c == nil || c.u == nil || c.epoch != epoch {
+		return nil
+	}
+	return c.u
+}
+
+// formatHead prints what comes before a view's contents: the view's kind
+// and type for %+v, or, for a released view, that it is released, in
+// which case it reports false and nothing else is printed.
+func formatHead[T any](f fmt.State, verb rune, kind string, live bool) bool {
+	name := kind + "[" + typeName(typeOf[T]()) + "]"
+	if !live {
+		io.WriteString(f, name+"(released)")
+		return false
+	}
+	if verb == 'v' && f.Flag('+') {
+		io.WriteString(f, name+" ")
+	}
+	return true
 }
 
 // formatView prints s, the storage a view of kind borrows (nil if it is
 // released), for Format.
 func formatView[T any](f fmt.State, verb rune, kind string, s *sparseSet[T]) {
-	name := kind + "[" + typeName(typeOf[T]()) + "]"
-	if s == nil {
-		io.WriteString(f, name+"(released)")
+	if !formatHead[T](f, verb, kind, s != nil) {
 		return
-	}
-	if verb == 'v' && f.Flag('+') {
-		io.WriteString(f, name+" ")
 	}
 	item := "(%v, " + fmt.FormatString(f, verb) + ")"
 	io.WriteString(f, "[")
@@ -937,13 +946,7 @@ func formatView[T any](f fmt.State, verb rune, kind string, s *sparseSet[T]) {
 // formatUnique prints u, the unique a view of kind borrows (nil if it is
 // released), for Format.
 func formatUnique[T any](f fmt.State, verb rune, kind string, u *unique[T]) {
-	name := kind + "[" + typeName(typeOf[T]()) + "]"
-	if u == nil {
-		io.WriteString(f, name+"(released)")
-		return
+	if formatHead[T](f, verb, kind, u != nil) {
+		fmt.Fprintf(f, fmt.FormatString(f, verb), u.v)
 	}
-	if verb == 'v' && f.Flag('+') {
-		io.WriteString(f, name+" ")
-	}
-	fmt.Fprintf(f, fmt.FormatString(f, verb), u.v)
 }
