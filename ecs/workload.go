@@ -216,7 +216,7 @@ func (s *WorkloadSpec) Sequential() *WorkloadSpec {
 }
 
 // BuiltWorkload is a workload built and checked by [WorkloadSpec.Build],
-// not yet in a world. Add it to worlds with [World.AddBuiltWorkload]; it
+// apart from any world. Add it to worlds with [World.AddBuiltWorkload]; it
 // can be added to several worlds, and again after its workload was
 // removed. It does not change once built: later changes to the spec and
 // its items do not reach it.
