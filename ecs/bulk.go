@@ -53,7 +53,7 @@ type bulkScratch struct {
 	ids   []EntityID // ids to work on, copied out of a storage (DeleteAny) or the caller's slice (ownIDs)
 	sweep []sweeper  // the storages sweeping (deleteComponents)
 	// doomed are entities deleted through an AllStoragesViewMut whose
-	// components are still in place (see World.deleteLater).
+	// components are still in place (see AllStoragesViewMut.deleteLater).
 	doomed []EntityID
 }
 

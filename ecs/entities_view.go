@@ -278,7 +278,7 @@ func (c *allCore) unlend(f *frame) bool {
 }
 
 // world returns the world, with the components of the entities deleted so
-// far stripped (see World.deleteLater), unless an Each through v runs:
+// far stripped (see AllStoragesViewMut.deleteLater), unless an Each through v runs:
 // every function taking a Storages calls it, or beginWrite, which does
 // the same.
 func (v AllStoragesViewMut) world() (*World, bool) {
@@ -379,7 +379,7 @@ func (v AllStoragesViewMut) IsAlive(id EntityID) bool { return v.held().ents.isA
 // stay until the Each returns, whatever else is called through v (see
 // [AllStoragesViewMut]): an entity deleted before the iteration reaches
 // it is still handed out, dead.
-func (v AllStoragesViewMut) DeleteEntity(id EntityID) error { return v.held().deleteLater(id) }
+func (v AllStoragesViewMut) DeleteEntity(id EntityID) error { return v.deleteLater(id) }
 
 // Strip deletes all of id's components, or returns an [EntityError] if id
 // is not alive.

@@ -1490,7 +1490,7 @@ func (r *fzRun) deleteUnchecked(in *fzReader, n int, path, after byte, v int32) 
 // inSystem makes n calls in one system holding an AllStoragesViewMut,
 // checking each against the model as it goes. Deletions there leave the
 // components in place until the next call looks at the storages (see
-// World.deleteLater), so the calls after a deletion check that every way
+// AllStoragesViewMut.deleteLater), so the calls after a deletion check that every way
 // in sees the entity gone: a new entity taking its slot, components added
 // to it, DeleteAny, Each, Strip, Get, Contains.
 func (r *fzRun) inSystem(in *fzReader, n int) {
