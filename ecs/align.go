@@ -171,9 +171,11 @@ type alignPair struct {
 
 // due reports whether p's storages have moved far enough from their
 // common order since the sort, for a join over them that still runs, for
-// a sort ahead of the join's next pass.
+// a sort ahead of the join's next pass. A storage sorted through a
+// ViewMut (sparseIndex.ordered) is never due: that sort cleared its lead,
+// and sorted sets no lead on it until SortAs.
 func (a *aligner) due(p *alignPair) bool {
-	if p.fi.lead != p.li || p.fi.ordered || !p.live && p.fi.leadUses.Load() == p.uses {
+	if p.fi.lead != p.li || !p.live && p.fi.leadUses.Load() == p.uses {
 		return false
 	}
 	moved := (p.fi.drift - p.drift) + (p.li.changes - p.changes)
