@@ -147,8 +147,11 @@ func permuteRange[E any](a []E, start int, from []int) {
 }
 
 // resummarise recomputes the summaries of the blocks of modifiedAt that
-// hold positions lo..hi-1, after their timestamps were moved.
+// hold positions lo..hi-1, after their timestamps were moved: the Refs
+// handed out before name other components now, and may write no more
+// (see markRef).
 func (t *stamps) resummarise(lo, hi int) {
+	t.refNow = 0
 	for b := lo >> 3; b < blocks(hi); b++ {
 		ts := t.modifiedAt[b<<3 : min(b<<3+8, len(t.modifiedAt))]
 		mx := ts[0]

@@ -24,8 +24,12 @@ type stamps struct {
 	kinds Tracking
 	clk   *clock // the world's clock
 	// now is the timestamp of changes made through the ViewMut holding the
-	// storage (its system's run), or 0 when no ViewMut holds it.
-	now        uint64
+	// storage (its system's run), or 0 when no ViewMut holds it. Moving it
+	// within a borrow goes through setNow.
+	now uint64
+	// refNow is the now for which prepareRefs readied modBlock for the
+	// Refs of ViewMut.Refs and ParRefs, or 0 (see markRef).
+	refNow     uint64
 	insertedAt []uint64
 	modifiedAt []uint64
 	// modBlock[b] summarises modifiedAt[8b:8b+8] (see modSummary), so a
@@ -142,7 +146,7 @@ func (t *stamps) logStamp() uint64 {
 	if m := t.clk.marked.Load(); m != 0 && !newer(ts, m) {
 		ts = t.clk.nextTick()
 		if t.now != 0 {
-			t.now = ts
+			t.setNow(ts)
 		}
 		if t.clk.allNow != 0 {
 			t.clk.allNow = ts
@@ -344,7 +348,7 @@ func (t *stamps) clearChanges(kinds Tracking) {
 		t.modClear = now
 	}
 	if t.now != 0 {
-		t.now = t.clk.nextTick()
+		t.setNow(t.clk.nextTick())
 	} else if t.clk.allNow != 0 {
 		t.clk.allNow = t.clk.nextTick()
 	}

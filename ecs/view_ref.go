@@ -23,9 +23,13 @@ import "iter"
 // by [ViewMut.Modified] and its siblings.
 //
 // A Ref is valid while the view it came from is borrowed and no component
-// of its type is added or removed, as a pointer from [ViewMut.Get] is.
-// Its zero value refers to nothing: every method panics with a nil
-// dereference.
+// of its type is added or removed, as a pointer from [ViewMut.Get] is; it
+// may be kept past the loop that handed it out. A write through a Ref
+// kept past its view's release, or past a [ViewMut.SortFunc],
+// [SortByKey] or [ViewMut.Retain] of its storage (which move components,
+// so that the Ref would name another), panics with an error wrapping
+// [ErrReleased] and writes nothing. Its zero value refers to nothing:
+// every method panics with a nil dereference.
 type Ref[T any] struct {
 	p *T
 	t *stamps // the storage's timestamps when it tracks modification, else nil
@@ -59,35 +63,55 @@ func (r Ref[T]) Ptr() *T {
 // holding the storage (see stamps.markRef).
 func (r Ref[T]) mark() { r.t.markRef(r.i) }
 
-// errRefReleased is the panic value of a write through a Ref kept past
-// its view's release.
-var errRefReleased error = released{"a Ref"}
+// errRefStale is the panic value of a write through a Ref kept past its
+// view's release, or past a sort or Retain of its storage (which move
+// components, so that the Ref no longer names the component it did).
+var errRefStale error = released{"a Ref (its view was released, or its storage sorted or retained, since Refs or ParRefs handed it out)"}
 
-// markRef is mark for a Ref: the storage tracks modification, and t.now
-// is the timestamp of the ViewMut holding it, the newest the storage has
-// seen. A Ref kept past its view's release finds no such timestamp (the
-// release clears it) and panics rather than record a change no borrow
-// made. The common case, a block already marked at now, stays small
-// enough to inline into the loop's body.
+// markRef is mark for a Ref: the storage tracks modification, and
+// prepareRefs readied its summaries for t.now, the timestamp of the
+// ViewMut holding it, the newest the storage has seen. The write then
+// sets the timestamp and its bit in the block's summary, and nothing
+// else, so that Set and Ptr inline into the loop's body. A Ref whose
+// storage is no longer ready for it panics rather than record a change
+// no borrow made, or leave a summary false: the release clears t.now,
+// a sort or Retain clears refNow, and a later borrow has another now.
 func (t *stamps) markRef(i int) {
 	now := t.now
-	if now == 0 {
-		panic(errRefReleased)
+	if now != t.refNow || now == 0 {
+		panic(errRefStale)
 	}
 	t.modifiedAt[i] = now
-	b := &t.modBlock[i>>3]
-	if b.max != now {
-		b.restart(now)
-	}
-	b.at |= 1 << (i & 7)
+	t.modBlock[i>>3].at |= 1 << (i & 7)
 }
 
-// restart makes now, newer than every timestamp of the block, its max.
-//
-//go:noinline
-func (b *modSummary) restart(now uint64) {
-	b.retire()
-	b.max, b.at = now, 0
+// prepareRefs readies the summaries of the first n timestamps for the
+// Refs that Refs and ParRefs hand out: the max of every block becomes
+// t.now with no bit of at set (the timestamps it summarised before stay
+// covered by rest, which retire raises), which is true of the block
+// whatever its Refs write. It costs a pass over the summaries, an eighth
+// of the components, and makes scans of the blocks no Ref writes read
+// their timestamps when the window reaches back before the Refs.
+func (t *stamps) prepareRefs(n int) {
+	now := t.now
+	for k := range t.modBlock[:blocks(n)] {
+		b := &t.modBlock[k]
+		if b.max != now {
+			b.retire()
+			b.max, b.at = now, 0
+		}
+	}
+	t.refNow = now
+}
+
+// setNow moves the timestamp of the ViewMut holding the storage to ts, a
+// newer one, and readies the summaries for the Refs handed out under
+// the old one.
+func (t *stamps) setNow(ts uint64) {
+	t.now = ts
+	if t.refNow != 0 {
+		t.prepareRefs(len(t.modifiedAt))
+	}
 }
 
 // modStamps returns the timestamps a Ref of s marks, or nil if s does not
@@ -135,11 +159,18 @@ func (v ViewMut[T]) Values() iter.Seq2[EntityID, T] {
 // component written. Do not add or remove components of type T while
 // iterating. Range over it while the view is borrowed: ranging it after
 // the release panics.
+//
+// When T tracks modification, a range over Refs first readies the
+// storage's block summaries (a pass over an eighth of the components), so
+// that a write through a Ref costs a timestamp and a bit.
 func (v ViewMut[T]) Refs() iter.Seq2[EntityID, Ref[T]] {
 	c, epoch := v.c, v.epoch
 	return func(yield func(EntityID, Ref[T]) bool) {
 		s := c.store(epoch)
 		data, ids, t := s.data, s.dense[:len(s.data)], modStamps(s)
+		if t != nil {
+			t.prepareRefs(len(data))
+		}
 		for i := range data {
 			if !yield(ids[i], Ref[T]{p: &data[i], t: t, i: i}) {
 				return
@@ -170,6 +201,9 @@ func (v ViewMut[T]) ParRefsMin(grain int, fn func(EntityID, Ref[T])) {
 	s := v.store()
 	data, ids, t := s.data, s.dense[:len(s.data)], modStamps(s)
 	n := len(data)
+	if t != nil {
+		t.prepareRefs(n)
+	}
 	v.c.w.Pool().parallelFor(blocks(n), max(1, (grain+7)>>3), func(start, end int) {
 		for i := start << 3; i < min(end<<3, n); i++ {
 			fn(ids[i], Ref[T]{p: &data[i], t: t, i: i})

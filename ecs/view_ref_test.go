@@ -1,6 +1,7 @@
 package ecs_test
 
 import (
+	"errors"
 	"slices"
 	"testing"
 
@@ -295,4 +296,86 @@ func TestRefsAfterRelease(t *testing.T) {
 			t.Errorf("values %v, want %v", got, want)
 		}
 	})
+}
+
+// TestRefsKeptInBorrow: Refs kept past their loop write, and mark, while
+// the view is borrowed, even after a clear moved the view's timestamp;
+// a sort or Retain of the storage makes them panic instead, writing
+// nothing, since they would name other components.
+func TestRefsKeptInBorrow(t *testing.T) {
+	cases := []struct {
+		name    string
+		between func(vm ecs.ViewMut[vrU])
+		want    []int // indices of ids modified; nil: the write panics
+	}{
+		{"nothing", func(ecs.ViewMut[vrU]) {}, []int{3, 17}},
+		{"ClearAllModified", func(vm ecs.ViewMut[vrU]) { vm.ClearAllModified() }, []int{3, 17}},
+		{"second Refs", func(vm ecs.ViewMut[vrU]) {
+			for range vm.Refs() {
+			}
+		}, []int{3, 17}},
+		{"SortFunc", func(vm ecs.ViewMut[vrU]) {
+			must(t, vm.SortFunc(func(a, b *vrU) int { return b.N - a.N }))
+		}, nil},
+		{"Retain", func(vm ecs.ViewMut[vrU]) {
+			_, err := vm.Retain(func(_ ecs.EntityID, c *vrU) bool { return c.N != 20 })
+			must(t, err)
+		}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w, ids := vrWorld(t, 24)
+			withViewMut(t, w, func(vm ecs.ViewMut[vrU]) {
+				var kept []ecs.Ref[vrU]
+				for _, r := range vm.Refs() {
+					if n := r.Get().N; n == 3 || n == 17 {
+						kept = append(kept, r)
+					}
+				}
+				tc.between(vm)
+				for _, r := range kept {
+					r := r
+					if tc.want == nil {
+						if p := recovered(func() { r.Set(vrU{-1}) }); !errors.Is(asError(p), ecs.ErrReleased) {
+							t.Errorf("Set after %s: recovered %v, want a panic wrapping ErrReleased", tc.name, p)
+						}
+						continue
+					}
+					v := r.Get()
+					v.N += 100
+					r.Set(v)
+				}
+			})
+			got := vrModified(t, w)
+			var want []ecs.EntityID
+			for _, k := range tc.want {
+				want = append(want, ids[k])
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("modified %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// TestRefsKeepOlderModifications: the summaries Refs readies still report
+// what was modified before it, in blocks its Refs do not write, to a view
+// whose window reaches back before the Refs.
+func TestRefsKeepOlderModifications(t *testing.T) {
+	w, ids := vrWorld(t, 40)
+	withViewMut(t, w, func(vm ecs.ViewMut[vrU]) {
+		vm.MustGet(ids[5]).N++  // block 0
+		vm.MustGet(ids[30]).N++ // block 3
+	})
+	withViewMut(t, w, func(vm ecs.ViewMut[vrU]) {
+		for _, r := range vm.Refs() {
+			if r.Get().N == 12 { // block 1
+				r.Set(vrU{12})
+			}
+		}
+	})
+	want := []ecs.EntityID{ids[5], ids[12], ids[30]}
+	if got := vrModified(t, w); !slices.Equal(got, want) {
+		t.Errorf("modified %v, want %v", got, want)
+	}
 }
