@@ -388,3 +388,242 @@ func collectSeq[E any](s func(func(E) bool)) []E {
 	}
 	return out
 }
+
+// clrAll tracks everything; clrIM tracks insertion and modification only;
+// clrNone tracks nothing. The world-level clears act on each as far as it
+// tracks the kind.
+type clrAll struct{ V int }
+type clrIM struct{ V int }
+type clrNone struct{ V int }
+
+func (clrAll) Tracking() ecs.Tracking { return ecs.TrackAll }
+func (clrIM) Tracking() ecs.Tracking  { return ecs.TrackInsertion | ecs.TrackModification }
+
+// clrCounts is what the views of a world report outside workloads.
+type clrCounts struct {
+	InsAll, ModAll, DelAll, RemAll, InsIM, ModIM int
+}
+
+// clrWorld makes a world with changes of every kind recorded: three
+// entities with clrAll and clrIM (inserted), the first two modified, the
+// second's clrAll deleted and the third's removed; deleteTS is a
+// timestamp between the deletion and the removal. Entities with clrNone
+// are there so that an untracked storage is among those cleared.
+func clrWorld(t *testing.T) (w *ecs.World, deleteTS uint64) {
+	t.Helper()
+	w = ecs.NewWorld()
+	var ids []ecs.EntityID
+	for i := range 3 {
+		id, err := ecs.AddEntity3(w, clrAll{i}, clrIM{i}, clrNone{i})
+		must(t, err)
+		ids = append(ids, id)
+	}
+	must(t, w.Run(func(a ecs.ViewMut[clrAll], b ecs.ViewMut[clrIM]) {
+		for _, id := range ids[:2] {
+			pa, _ := a.Get(id)
+			pa.V += 10
+			pb, _ := b.Get(id)
+			pb.V += 10
+		}
+		a.Delete(ids[1])
+	}))
+	deleteTS = w.TrackingTimestamp()
+	must(t, w.Run(func(a ecs.ViewMut[clrAll]) { a.Remove(ids[2]) }))
+	return w, deleteTS
+}
+
+func clrCount(t *testing.T, w *ecs.World) (c clrCounts) {
+	t.Helper()
+	must(t, w.Run(func(a ecs.View[clrAll], b ecs.View[clrIM]) error {
+		for _, x := range []struct {
+			n   *int
+			get func() (ecs.Changed[clrAll], error)
+		}{{&c.InsAll, a.Inserted}, {&c.ModAll, a.Modified}} {
+			ch, err := x.get()
+			if err != nil {
+				return err
+			}
+			*x.n = ch.Count()
+		}
+		ins, err := b.Inserted()
+		if err != nil {
+			return err
+		}
+		mod, err := b.Modified()
+		if err != nil {
+			return err
+		}
+		c.InsIM, c.ModIM = ins.Count(), mod.Count()
+		del, err := a.Deleted()
+		if err != nil {
+			return err
+		}
+		for range del {
+			c.DelAll++
+		}
+		rem, err := a.Removed()
+		if err != nil {
+			return err
+		}
+		for range rem {
+			c.RemAll++
+		}
+		return nil
+	}))
+	return c
+}
+
+// TestBookTrackingClearAllWorld: each World-level clear clears its kinds in
+// every storage that tracks them, and nothing else; the AllStoragesViewMut
+// form of each does the same from a system.
+func TestBookTrackingClearAllWorld(t *testing.T) {
+	before := clrCounts{InsAll: 1, ModAll: 1, DelAll: 1, RemAll: 1, InsIM: 3, ModIM: 2}
+	cases := []struct {
+		name  string
+		world func(w *ecs.World, ts uint64) error
+		all   func(a ecs.AllStoragesViewMut, ts uint64)
+		want  clrCounts
+	}{
+		{"ClearAllInserted", func(w *ecs.World, _ uint64) error { return w.ClearAllInserted() },
+			func(a ecs.AllStoragesViewMut, _ uint64) { a.ClearAllInserted() },
+			clrCounts{0, 1, 1, 1, 0, 2}},
+		{"ClearAllModified", func(w *ecs.World, _ uint64) error { return w.ClearAllModified() },
+			func(a ecs.AllStoragesViewMut, _ uint64) { a.ClearAllModified() },
+			clrCounts{1, 0, 1, 1, 3, 0}},
+		{"ClearAllInsertedAndModified", func(w *ecs.World, _ uint64) error { return w.ClearAllInsertedAndModified() },
+			func(a ecs.AllStoragesViewMut, _ uint64) { a.ClearAllInsertedAndModified() },
+			clrCounts{0, 0, 1, 1, 0, 0}},
+		{"ClearAllDeleted", func(w *ecs.World, _ uint64) error { return w.ClearAllDeleted() },
+			func(a ecs.AllStoragesViewMut, _ uint64) { a.ClearAllDeleted() },
+			clrCounts{1, 1, 0, 1, 3, 2}},
+		{"ClearAllRemoved", func(w *ecs.World, _ uint64) error { return w.ClearAllRemoved() },
+			func(a ecs.AllStoragesViewMut, _ uint64) { a.ClearAllRemoved() },
+			clrCounts{1, 1, 1, 0, 3, 2}},
+		{"ClearAllRemovedAndDeleted", func(w *ecs.World, _ uint64) error { return w.ClearAllRemovedAndDeleted() },
+			func(a ecs.AllStoragesViewMut, _ uint64) { a.ClearAllRemovedAndDeleted() },
+			clrCounts{1, 1, 0, 0, 3, 2}},
+		{"ClearAllDeletedOlderThan", func(w *ecs.World, ts uint64) error { return w.ClearAllDeletedOlderThan(ts) },
+			func(a ecs.AllStoragesViewMut, ts uint64) { a.ClearAllDeletedOlderThan(ts) },
+			clrCounts{1, 1, 0, 1, 3, 2}},
+		{"ClearAllRemovedOlderThan/before the removal", func(w *ecs.World, ts uint64) error { return w.ClearAllRemovedOlderThan(ts) },
+			func(a ecs.AllStoragesViewMut, ts uint64) { a.ClearAllRemovedOlderThan(ts) },
+			before},
+		{"ClearAllRemovedOlderThan/now", func(w *ecs.World, _ uint64) error { return w.ClearAllRemovedOlderThan(w.TrackingTimestamp()) },
+			func(a ecs.AllStoragesViewMut, _ uint64) { a.ClearAllRemovedOlderThan(a.TrackingTimestamp()) },
+			clrCounts{1, 1, 1, 0, 3, 2}},
+		{"ClearAllRemovedAndDeletedOlderThan", func(w *ecs.World, ts uint64) error { return w.ClearAllRemovedAndDeletedOlderThan(ts) },
+			func(a ecs.AllStoragesViewMut, ts uint64) { a.ClearAllRemovedAndDeletedOlderThan(ts) },
+			clrCounts{1, 1, 0, 1, 3, 2}},
+	}
+	for _, c := range cases {
+		t.Run(c.name+"/World", func(t *testing.T) {
+			w, ts := clrWorld(t)
+			equal(t, "before", clrCount(t, w), before)
+			must(t, c.world(w, ts))
+			equal(t, "after", clrCount(t, w), c.want)
+		})
+		t.Run(c.name+"/AllStoragesViewMut", func(t *testing.T) {
+			w, ts := clrWorld(t)
+			must(t, w.Run(func(a ecs.AllStoragesViewMut) { c.all(a, ts) }))
+			equal(t, "after", clrCount(t, w), c.want)
+		})
+	}
+}
+
+// TestBookTrackingClearAllBorrowed: a World-level clear while any view is
+// held fails with a BorrowError naming the call and clears nothing, in
+// any storage; released, it clears. A nil world is an error.
+func TestBookTrackingClearAllBorrowed(t *testing.T) {
+	before := clrCounts{InsAll: 1, ModAll: 1, DelAll: 1, RemAll: 1, InsIM: 3, ModIM: 2}
+	holders := map[string]func(w *ecs.World) (func(), error){
+		"View of a tracked storage": func(w *ecs.World) (func(), error) {
+			var v ecs.View[clrIM]
+			return w.Borrow(&v)
+		},
+		"ViewMut of an untracked storage": func(w *ecs.World) (func(), error) {
+			var v ecs.ViewMut[clrNone]
+			return w.Borrow(&v)
+		},
+		"AllStoragesViewMut": func(w *ecs.World) (func(), error) {
+			var v ecs.AllStoragesViewMut
+			return w.Borrow(&v)
+		},
+	}
+	for name, hold := range holders {
+		t.Run(name, func(t *testing.T) {
+			w, _ := clrWorld(t)
+			release, err := hold(w)
+			must(t, err)
+			for _, clear := range []func() error{w.ClearAllInserted, w.ClearAllInsertedAndModified, w.ClearAllRemovedAndDeleted} {
+				err = clear()
+				be := errAs[*ecs.BorrowError](t, err)
+				hasAll(t, be.By, "World.ClearAll")
+				equal(t, "resource", be.Resource, "all storages")
+			}
+			release()
+			equal(t, "nothing cleared", clrCount(t, w), before)
+			must(t, w.ClearAllInsertedAndModified())
+			must(t, w.ClearAllRemovedAndDeleted())
+			equal(t, "cleared", clrCount(t, w), clrCounts{})
+		})
+	}
+	var nilWorld *ecs.World
+	errIs(t, nilWorld.ClearAllDeleted(), ecs.ErrNilWorld)
+}
+
+// TestBookTrackingClearAllLent: the AllStoragesViewMut forms panic, as its
+// other methods do, while it lends views, and clear nothing.
+func TestBookTrackingClearAllLent(t *testing.T) {
+	w, _ := clrWorld(t)
+	before := clrCount(t, w)
+	must(t, w.Run(func(a ecs.AllStoragesViewMut) {
+		var v ecs.View[clrAll]
+		release, err := a.Borrow(&v)
+		must(t, err)
+		mustPanic(t, func() { a.ClearAllInserted() })
+		release()
+	}))
+	equal(t, "nothing cleared", clrCount(t, w), before)
+}
+
+// wlHealth tracks nothing: a system asking for its modifications fails.
+type wlHealth struct{ HP int }
+
+// wlHealed asks for the modified wlHealth, as the "Tracking in workloads"
+// snippet's system does.
+func wlHealed(health ecs.View[wlHealth]) error {
+	_, err := health.Modified()
+	return err
+}
+
+// TestBookTrackingInWorkloads: a workload does not turn tracking on for a
+// system that asks for changes its type does not track, and AddWorkload
+// cannot see the question: the system's first run fails with a
+// TrackingError naming the system, the type and the missing kinds; the
+// systems after it do not run; the storage still tracks nothing.
+// Declaring the tracking (TrackComponent) makes the same workload run.
+func TestBookTrackingInWorkloads(t *testing.T) {
+	w := ecs.NewWorld()
+	_, err := ecs.AddEntity1(w, wlHealth{10})
+	must(t, err)
+	after := 0
+	must(t, w.AddWorkload("frame", wlHealed, func(ecs.View[wlHealth]) { after++ }))
+
+	err = w.RunWorkload("frame")
+	errIs(t, err, ecs.ErrNotTracked)
+	we := errAs[*ecs.WorkloadError](t, err)
+	equal(t, "Workload", we.Workload, "frame")
+	equal(t, "System", we.System, "ecs_test.wlHealed")
+	te := errAs[*ecs.TrackingError](t, err)
+	equal(t, "Type", te.Type, "ecs_test.wlHealth")
+	equal(t, "Missing", te.Missing, ecs.TrackModification)
+	equal(t, "Has", te.Has, ecs.Tracking(0))
+	hasAll(t, err.Error(), "wlHealed", "ecs_test.wlHealth", "modification", "TrackComponent")
+	equal(t, "systems after it", after, 0)
+	equal(t, "tracking turned on", ecs.TrackingOf[wlHealth](w), ecs.Tracking(0))
+	nothingHeld(t, w)
+
+	must(t, ecs.TrackComponent[wlHealth](w, ecs.TrackModification))
+	must(t, w.RunWorkload("frame"))
+	equal(t, "systems after it", after, 1)
+}

@@ -187,3 +187,92 @@ func TestBookUniqueThroughAllStorages(t *testing.T) {
 	must(t, err)
 	equal(t, "camera after the system", c.Zoom, float32(5))
 }
+
+// bookFrames is the snippet's frame counter: ready at its zero value.
+type bookFrames struct{ N int }
+
+// bookRng is the snippet's random source, seeded once.
+type bookRng struct{ Seed int64 }
+
+// TestBookUniqueOrDefault follows "Uniques that add themselves": the first
+// borrow adds the zero value, with no AddUnique, through the read view as
+// well as the write view; a present unique is left as it is.
+func TestBookUniqueOrDefault(t *testing.T) {
+	w := ecs.NewWorld()
+	var seen []int
+	report := func(frames ecs.UniqueOrDefault[bookFrames]) { seen = append(seen, frames.Get().N) }
+	tick := func(frames ecs.UniqueOrDefaultMut[bookFrames]) { frames.Get().N++ }
+	must(t, w.Run(report))
+	must(t, w.Run(tick))
+	must(t, w.Run(tick))
+	must(t, w.Run(report))
+	deepEqual(t, "frames seen", seen, []int{0, 2})
+	got, err := ecs.GetUnique[bookFrames](w)
+	must(t, err)
+	equal(t, "frames", got.N, 2)
+	// Added by hand first: the views keep the value.
+	must(t, ecs.AddUnique(w, bookFrames{N: 40}))
+	must(t, w.Run(tick))
+	must(t, w.Run(report))
+	deepEqual(t, "frames seen", seen, []int{0, 2, 41})
+	// Removed: the next borrow adds it again.
+	_, err = ecs.RemoveUnique[bookFrames](w)
+	must(t, err)
+	must(t, w.Run(report))
+	deepEqual(t, "frames seen", seen, []int{0, 2, 41, 0})
+}
+
+// TestBookUniqueOrInit follows the seeded source: init runs once, only
+// when the unique is missing, and captures the caller's seed.
+func TestBookUniqueOrInit(t *testing.T) {
+	w := ecs.NewWorld()
+	seed, inits := int64(42), 0
+	spawn := func(rng ecs.UniqueOrInitMut[bookRng]) error {
+		r, err := rng.GetOrInit(func() bookRng { inits++; return bookRng{Seed: seed} })
+		if err != nil {
+			return err
+		}
+		r.Seed++
+		return nil
+	}
+	must(t, w.Run(spawn))
+	must(t, w.Run(spawn))
+	equal(t, "inits", inits, 1)
+	must(t, w.Run(func(rng ecs.UniqueOrInitMut[bookRng]) {
+		r, ok := rng.Get()
+		isTrue(t, ok && r.Seed == 44, "Get: %v %v", r, ok)
+	}))
+	// A system that returns GetOrInit's error: a nil init.
+	err := w.Run(func(rng ecs.UniqueOrInitMut[bookFrames]) error {
+		_, err := rng.GetOrInit(nil)
+		return err
+	})
+	errIs(t, err, ecs.ErrNilFunc)
+	errAs[*ecs.SystemFailure](t, err)
+	_, err = ecs.GetUnique[bookFrames](w)
+	errIs(t, err, ecs.ErrMissingUnique)
+}
+
+// TestBookUniqueOrWorkload follows the plan snippet: a UniqueOrDefault is a
+// writer of its unique, so a UniqueView of it goes to the next batch, and
+// two of them in one workload add the unique once, in declared order.
+func TestBookUniqueOrWorkload(t *testing.T) {
+	w := ecs.NewWorld()
+	read1 := func(s ecs.UniqueOrDefault[bookFrames]) {}
+	read2 := func(s ecs.UniqueView[bookFrames]) {}
+	must(t, w.AddWorkload("frame", read1, read2))
+	plan, err := w.WorkloadPlan("frame")
+	must(t, err)
+	equal(t, "batches", len(plan.Batches), 2)
+	equal(t, "reason", plan.Systems[1].Reason,
+		"conflict: UniqueView[ecs_test.bookFrames] vs UniqueOrDefault[ecs_test.bookFrames] on unique ecs_test.bookFrames")
+	must(t, w.RunWorkload("frame"))
+
+	// The read view runs beside systems on other storages.
+	w2 := ecs.NewWorld()
+	other := func(v ecs.View[Pos]) {}
+	must(t, w2.AddWorkload("frame", read1, other))
+	plan, err = w2.WorkloadPlan("frame")
+	must(t, err)
+	equal(t, "batches beside another storage", len(plan.Batches), 1)
+}

@@ -154,6 +154,16 @@ func (s *borrowState) release(b *borrower, excl bool) {
 	s.n.Add(-1)
 }
 
+// downgrade turns the exclusive borrow b holds into a shared one held by
+// b, with no moment at which s is free: whatever the exclusive borrow saw
+// stays true until b releases the shared one. Only the exclusive holder
+// may call it. While n is -1 no one else changes n or takes a slot, so b
+// lists itself first and then lets other readers in.
+func (s *borrowState) downgrade(b *borrower) {
+	s.addShared(b)
+	s.n.Store(1)
+}
+
 // peek takes a shared borrow that is counted but not listed among the
 // holders, and reports whether it could (false if the borrow is held
 // exclusively). It is for a read that lasts one call and may be made once

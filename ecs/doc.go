@@ -99,7 +99,8 @@
 // A unique is a value the world holds once, by type, with no entity: the
 // player, a clock, a random source. Add it with [AddUnique], read it with
 // [GetUnique], take it out with [RemoveUnique]. Systems use [UniqueView]
-// and [UniqueViewMut].
+// and [UniqueViewMut], or [UniqueOrDefault], [UniqueOrDefaultMut] and
+// [UniqueOrInitMut], which add the unique if the world has none.
 //
 // # Systems
 //

@@ -1081,6 +1081,25 @@ func (s *sparseSet[T]) enableTracking(kinds Tracking, clk *clock) {
 	s.tracked.Store(uint32(t.kinds))
 }
 
+// clearTracking clears, of the kinds in kinds that s tracks, the
+// insertion and modification windows seen outside workloads (as
+// [ViewMut.ClearAllInserted] does) and the deletion and removal logs: the
+// entries made at or before ts, or all of them if all is set. A storage
+// that tracks none of kinds is left as it is, its clock unread.
+func (s *sparseSet[T]) clearTracking(kinds Tracking, ts uint64, all bool) {
+	t := s.track
+	if t == nil {
+		return
+	}
+	kinds &= t.kinds
+	if c := kinds & (TrackInsertion | TrackModification); c != 0 {
+		t.clearChanges(c)
+	}
+	if l := kinds & (TrackDeletion | TrackRemoval); l != 0 {
+		t.clearLogs(l, ts, all)
+	}
+}
+
 // needs returns a *TrackingError for op unless s tracks every kind in kinds.
 func (s *sparseSet[T]) needs(op string, kinds Tracking) error {
 	var has Tracking

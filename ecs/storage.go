@@ -25,6 +25,7 @@ type storage interface {
 	zeroIDs(ids []EntityID) int
 	closeGaps(k int)
 	clear()
+	clearTracking(kinds Tracking, ts uint64, all bool)
 	memory() StorageMemory
 	shrink()
 }

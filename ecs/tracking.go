@@ -173,3 +173,155 @@ func endWorldMarks[T any](s *sparseSet[T]) {
 		s.track.now = 0
 	}
 }
+
+// Clearing every tracked storage at once: Shipyard's clear_all_inserted …
+// on AllStorages. Each call does what the ViewMut clear of the same name
+// ([ViewMut.ClearAllInserted] …) does, for every component storage of the
+// world that tracks the kind; storages that do not track it are left as
+// they are. The World forms borrow all storages exclusively for the call,
+// so they fail with a [*BorrowError] and clear nothing if any view or
+// World-level call holds any storage: clearing is all or nothing. The
+// [AllStoragesViewMut] forms are for systems, which hold everything
+// already; like its other methods they panic if the view was released or
+// lends views (see [AllStoragesViewMut.Borrow]).
+
+// ClearAllInserted starts the window of insertions seen outside workloads
+// now, in every storage that tracks insertion (see
+// [ViewMut.ClearAllInserted]). It returns a [*BorrowError] if a storage is
+// borrowed elsewhere (nothing is cleared then), or [ErrNilWorld] if w is
+// nil.
+func (w *World) ClearAllInserted() error {
+	return w.clearAll("ClearAllInserted", TrackInsertion, 0, true)
+}
+
+// ClearAllModified starts the window of modifications seen outside
+// workloads now, in every storage that tracks modification. It fails as
+// [World.ClearAllInserted] does.
+func (w *World) ClearAllModified() error {
+	return w.clearAll("ClearAllModified", TrackModification, 0, true)
+}
+
+// ClearAllInsertedAndModified does [World.ClearAllInserted] and
+// [World.ClearAllModified] under one borrow.
+func (w *World) ClearAllInsertedAndModified() error {
+	return w.clearAll("ClearAllInsertedAndModified", TrackInsertion|TrackModification, 0, true)
+}
+
+// ClearAllDeleted empties the deletion log of every storage that tracks
+// deletion. It fails as [World.ClearAllInserted] does.
+func (w *World) ClearAllDeleted() error {
+	return w.clearAll("ClearAllDeleted", TrackDeletion, 0, true)
+}
+
+// ClearAllRemoved empties the removal log of every storage that tracks
+// removal. It fails as [World.ClearAllInserted] does.
+func (w *World) ClearAllRemoved() error {
+	return w.clearAll("ClearAllRemoved", TrackRemoval, 0, true)
+}
+
+// ClearAllRemovedAndDeleted does [World.ClearAllRemoved] and
+// [World.ClearAllDeleted] under one borrow.
+func (w *World) ClearAllRemovedAndDeleted() error {
+	return w.clearAll("ClearAllRemovedAndDeleted", TrackRemoval|TrackDeletion, 0, true)
+}
+
+// ClearAllDeletedOlderThan drops, in every storage that tracks deletion,
+// the deletions made at or before timestamp ts (a value of
+// [World.TrackingTimestamp]); later ones stay. It fails as
+// [World.ClearAllInserted] does.
+func (w *World) ClearAllDeletedOlderThan(ts uint64) error {
+	return w.clearAll("ClearAllDeletedOlderThan", TrackDeletion, ts, false)
+}
+
+// ClearAllRemovedOlderThan drops, in every storage that tracks removal,
+// the removals made at or before timestamp ts. It fails as
+// [World.ClearAllInserted] does.
+func (w *World) ClearAllRemovedOlderThan(ts uint64) error {
+	return w.clearAll("ClearAllRemovedOlderThan", TrackRemoval, ts, false)
+}
+
+// ClearAllRemovedAndDeletedOlderThan does [World.ClearAllRemovedOlderThan]
+// and [World.ClearAllDeletedOlderThan] under one borrow.
+func (w *World) ClearAllRemovedAndDeletedOlderThan(ts uint64) error {
+	return w.clearAll("ClearAllRemovedAndDeletedOlderThan", TrackRemoval|TrackDeletion, ts, false)
+}
+
+// clearAll clears kinds (see sparseSet.clearTracking) in every storage of
+// w, holding all storages exclusively, for the World method op. The
+// components of entities deleted without them are purged first
+// (stripDoomed): their deletions were made before the call, so a clear of
+// deletions drops them too.
+func (w *World) clearAll(op string, kinds Tracking, ts uint64, all bool) error {
+	if w == nil {
+		return errNilWorld
+	}
+	b := &borrower{kind: accWorldWrite, view: "World-level change", by: "World." + op}
+	if err := w.allLock.acquire(b, true, allName); err != nil {
+		return err
+	}
+	defer w.allLock.releaseExclusive()
+	w.stripDoomed()
+	w.clearTracking(kinds, ts, all)
+	return nil
+}
+
+// clearTracking clears kinds in every storage of w; the caller holds them.
+func (w *World) clearTracking(kinds Tracking, ts uint64, all bool) {
+	for _, st := range w.comps.all() {
+		st.clearTracking(kinds, ts, all)
+	}
+}
+
+// ClearAllInserted is [World.ClearAllInserted] for a system holding all
+// storages.
+func (v AllStoragesViewMut) ClearAllInserted() { v.clearAll(TrackInsertion, 0, true) }
+
+// ClearAllModified is [World.ClearAllModified] for a system holding all
+// storages.
+func (v AllStoragesViewMut) ClearAllModified() { v.clearAll(TrackModification, 0, true) }
+
+// ClearAllInsertedAndModified is [World.ClearAllInsertedAndModified] for a
+// system holding all storages.
+func (v AllStoragesViewMut) ClearAllInsertedAndModified() {
+	v.clearAll(TrackInsertion|TrackModification, 0, true)
+}
+
+// ClearAllDeleted is [World.ClearAllDeleted] for a system holding all
+// storages.
+func (v AllStoragesViewMut) ClearAllDeleted() { v.clearAll(TrackDeletion, 0, true) }
+
+// ClearAllRemoved is [World.ClearAllRemoved] for a system holding all
+// storages.
+func (v AllStoragesViewMut) ClearAllRemoved() { v.clearAll(TrackRemoval, 0, true) }
+
+// ClearAllRemovedAndDeleted is [World.ClearAllRemovedAndDeleted] for a
+// system holding all storages.
+func (v AllStoragesViewMut) ClearAllRemovedAndDeleted() {
+	v.clearAll(TrackRemoval|TrackDeletion, 0, true)
+}
+
+// ClearAllDeletedOlderThan is [World.ClearAllDeletedOlderThan] for a
+// system holding all storages.
+func (v AllStoragesViewMut) ClearAllDeletedOlderThan(ts uint64) {
+	v.clearAll(TrackDeletion, ts, false)
+}
+
+// ClearAllRemovedOlderThan is [World.ClearAllRemovedOlderThan] for a
+// system holding all storages.
+func (v AllStoragesViewMut) ClearAllRemovedOlderThan(ts uint64) {
+	v.clearAll(TrackRemoval, ts, false)
+}
+
+// ClearAllRemovedAndDeletedOlderThan is
+// [World.ClearAllRemovedAndDeletedOlderThan] for a system holding all
+// storages.
+func (v AllStoragesViewMut) ClearAllRemovedAndDeletedOlderThan(ts uint64) {
+	v.clearAll(TrackRemoval|TrackDeletion, ts, false)
+}
+
+// clearAll clears kinds in every storage of the world v holds, after
+// purging the components of entities deleted so far (v.world).
+func (v AllStoragesViewMut) clearAll(kinds Tracking, ts uint64, all bool) {
+	w, _ := v.world()
+	w.clearTracking(kinds, ts, all)
+}

@@ -144,7 +144,7 @@ func (v *UniqueView[T]) borrowView(ctx *borrowCtx) (releaser, error) {
 	if v.c == nil || v.c.u != nil { // borrowed already: as View.borrowView
 		v.c = &uniqueCore[T]{}
 	}
-	if err := v.c.borrow(ctx, accUniqueView, "UniqueView"); err != nil {
+	if err := v.c.borrow(ctx, accUniqueView, "UniqueView", uniqueMust); err != nil {
 		*v = old
 		return nil, err
 	}
@@ -157,7 +157,7 @@ func (v *UniqueViewMut[T]) borrowView(ctx *borrowCtx) (releaser, error) {
 	if v.c == nil || v.c.u != nil { // borrowed already: as View.borrowView
 		v.c = &uniqueCore[T]{}
 	}
-	if err := v.c.borrow(ctx, accUniqueViewMut, "UniqueViewMut"); err != nil {
+	if err := v.c.borrow(ctx, accUniqueViewMut, "UniqueViewMut", uniqueMust); err != nil {
 		*v = old
 		return nil, err
 	}
@@ -165,27 +165,85 @@ func (v *UniqueViewMut[T]) borrowView(ctx *borrowCtx) (releaser, error) {
 	return v.c, nil
 }
 
-func (c *uniqueCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string) error {
+// uniqueMode is what a unique view does when the world has no unique of
+// its type.
+type uniqueMode uint8
+
+const (
+	uniqueMust   uniqueMode = iota // fail with a UniqueError (UniqueView, UniqueViewMut)
+	uniqueOrZero                   // add T's zero value (UniqueOrDefault, UniqueOrDefaultMut)
+	uniqueMaybe                    // borrow the empty slot (UniqueOrInitMut)
+)
+
+// borrow borrows the unique of type T for a view of kind (kindName its
+// name, "UniqueView"), doing what mode says if the world has none.
+func (c *uniqueCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string, mode uniqueMode) error {
 	u := uniqueFor[T](ctx.w)
 	c.w = ctx.w
-	if c.b == nil || c.b.by != ctx.by || c.b.kind != kind || c.b.under != ctx.under {
+	if c.b == nil || c.b.by != ctx.by || c.b.kind != kind || c.b.view != kindName || c.b.under != ctx.under {
 		c.b = &borrower{kind: kind, view: kindName, typ: u.name, by: ctx.by, under: ctx.under}
 	}
 	if err := ctx.lockAll(c.b); err != nil {
 		return err
 	}
-	if err := u.lock.acquire(c.b, c.b.kind.exclusive(), u.typeName()); err != nil {
+	excl := c.b.kind.exclusive()
+	if err := u.lock.acquire(c.b, excl, u.typeName()); err != nil {
 		ctx.unlockAll(c.b)
 		return err
 	}
 	if !u.present {
-		u.lock.release(c.b, c.b.kind.exclusive())
-		ctx.unlockAll(c.b)
-		return &UniqueError{Op: c.b.access() + " in " + ctx.by, Type: u.name}
+		var err error
+		switch {
+		case mode == uniqueMaybe:
+		case mode == uniqueOrZero && excl:
+			u.addZero()
+		case mode == uniqueOrZero:
+			u.lock.release(c.b, false)
+			err = u.addZeroShared(c.b)
+		default:
+			u.lock.release(c.b, excl)
+			err = &UniqueError{Op: c.b.access() + " in " + ctx.by, Type: u.name}
+		}
+		if err != nil {
+			ctx.unlockAll(c.b)
+			return err
+		}
 	}
 	c.u = u
 	c.epoch++
 	return nil
+}
+
+// addZero stores T's zero value as the unique. The caller holds u
+// exclusively and has seen it missing.
+func (u *unique[T]) addZero() {
+	var zero T
+	u.v, u.present = zero, true
+}
+
+// addZeroShared adds T's zero value as the unique if it is missing, and
+// leaves u borrowed shared by b; b holds no borrow of u when it is
+// called. Adding needs u exclusively for a moment, which the shared
+// borrow then takes over (downgrade) with no moment at which another
+// caller could remove the unique. If another caller holds u, the unique
+// may have been added meanwhile: then b reads it as it is; otherwise the
+// error is the conflict, naming that caller.
+func (u *unique[T]) addZeroShared(b *borrower) error {
+	err := u.lock.acquire(b, true, u.resource)
+	if err == nil {
+		if !u.present {
+			u.addZero()
+		}
+		u.lock.downgrade(b)
+		return nil
+	}
+	if u.lock.acquire(b, false, u.resource) == nil {
+		if u.present {
+			return nil
+		}
+		u.lock.release(b, false)
+	}
+	return err
 }
 
 func (c *uniqueCore[T]) release() {
