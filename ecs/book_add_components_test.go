@@ -4,6 +4,7 @@ package ecs_test
 // only one in each storage; adding another of the same type replaces it.
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/slipway-ecs/slipway/ecs"
@@ -139,4 +140,28 @@ func TestBookAddComponentsDistinct(t *testing.T) {
 	changed, err := ecs.AddComponentDistinct(w, id, bookLevel{2})
 	must(t, err)
 	equal(t, "world form, equal", changed, false)
+}
+
+// TestBookAddComponentsSeveralViews: "Several views at once": AddTo2
+// gives each view its component, and refuses the same storage twice,
+// changing nothing.
+func TestBookAddComponentsSeveralViews(t *testing.T) {
+	w := ecs.NewWorld()
+	id, err := w.AddEntity()
+	must(t, err)
+	must(t, w.Run(func(entities ecs.EntitiesView, pos ecs.ViewMut[Pos], vel ecs.ViewMut[Vel]) {
+		must(t, ecs.AddTo2(entities, id, pos, vel, Pos{1, 2}, Vel{3, 4}))
+		equal(t, "Pos", *pos.MustGet(id), Pos{1, 2})
+		equal(t, "Vel", *vel.MustGet(id), Vel{3, 4})
+
+		err := ecs.AddTo2(entities, id, pos, pos, Pos{5, 5}, Pos{6, 6})
+		errIs(t, err, ecs.ErrSameStorage)
+		var ve *ecs.ViewsError
+		isTrue(t, errors.As(err, &ve) && ve.Arg == 2 && ve.Same == 1, "ViewsError %+v", ve)
+		equal(t, "Pos after the refusal", *pos.MustGet(id), Pos{1, 2})
+
+		// A dead id: nothing added to either view.
+		errIs(t, ecs.AddTo2(entities, ecs.NullID, pos, vel, Pos{}, Vel{}), ecs.ErrDeadEntity)
+		equal(t, "lengths", [2]int{pos.Len(), vel.Len()}, [2]int{1, 1})
+	}))
 }

@@ -99,3 +99,31 @@ func TestBookRemoveComponentsKeepsOthers(t *testing.T) {
 		}
 	}
 }
+
+// TestBookRemoveComponentsSeveralViews: "Several views at once":
+// RemoveFrom2 returns a Taken per view, OK false for a missing one, and
+// panics with a ViewsError, removing nothing, for the same view twice.
+func TestBookRemoveComponentsSeveralViews(t *testing.T) {
+	w := ecs.NewWorld()
+	id, err := ecs.AddEntity2(w, Pos{1, 2}, Vel{3, 4})
+	must(t, err)
+	partial, err := ecs.AddEntity1(w, Vel{5, 6})
+	must(t, err)
+	must(t, w.Run(func(pos ecs.ViewMut[Pos], vel ecs.ViewMut[Vel]) {
+		vmWantViewsPanic(t, "same view twice", "RemoveFrom2", 2, 1, ecs.ErrSameStorage, func() { ecs.RemoveFrom2(id, vel, vel) })
+		equal(t, "Vel kept", vel.Len(), 2)
+
+		p, v := ecs.RemoveFrom2(id, pos, vel)
+		equal(t, "Pos", p, ecs.Taken[Pos]{Pos{1, 2}, true})
+		equal(t, "Vel", v, ecs.Taken[Vel]{Vel{3, 4}, true})
+		p, v = ecs.RemoveFrom2(id, pos, vel)
+		isTrue(t, !p.OK && !v.OK, "removed twice: %v %v", p, v)
+
+		p, v = ecs.RemoveFrom2(partial, pos, vel)
+		equal(t, "no Pos", p, ecs.Taken[Pos]{})
+		got, ok := v.Get()
+		equal(t, "Vel of partial", got, Vel{5, 6})
+		isTrue(t, ok, "Vel of partial not removed")
+	}))
+	isTrue(t, w.IsAlive(id) && w.IsAlive(partial), "entities died with their components")
+}

@@ -220,6 +220,16 @@ func fzSeeds() [][]byte {
 			fzOpAddDistinct, 0, 0, 0, 1, fzOpAddDistinct, 0, 0, 1, 2, fzOpAddDistinct, 0, 1, 1, 2,
 			fzOpAddDistinct, 0, 1, 0, 2, fzOpAddDistinct, 1, 0, 0, 3, fzOpAddDistinct, 3, 1, 1, 0,
 			fzOpDelete, 3, 0, fzOpSpawnAt, 3, 2, 0, fzOpAddDistinct, 3, 0, 1, 1},
+		// several components at once through views: every set of views,
+		// on live, dead, leftover and null ids, and the same view twice
+		{fzOpAdd, 1, 0, 1, fzOpAdd, 0, 0, 2, fzOpAdd, 6, 0, 3, fzOpAdd, 7, 0, 4,
+			fzOpAddTo, 0, 0, 0, 5, fzOpAddTo, 1, 1, 1, 6, fzOpAddTo, 2, 2, 0, 7, fzOpAddTo, 3, 3, 1, 8,
+			fzOpAddTo, 0, 4, 0, 9, fzOpAddTo, 255, 0, 1, 10, fzOpDelete, 1, 0, fzOpAddTo, 1, 3, 0, 11,
+			fzOpJoin, 7, 0, 0,
+			fzOpRemoveFrom, 0, 0, 0, fzOpRemoveFrom, 2, 1, 1, fzOpRemoveFrom, 3, 2, 0, fzOpRemoveFrom, 3, 4, 1,
+			fzOpRemoveFrom, 1, 3, 0, fzOpRemoveFrom, 255, 3, 1, fzOpRemoveFrom, 2, 3, 0,
+			fzOpDeleteUnchecked, 0, 1, 0, 0, 0, 0, fzOpRemoveFrom, 0, 3, 1, fzOpAddTo, 0, 0, 1, 12,
+			fzOpAdd, 7, 0, 13, fzOpAddTo, 4, 3, 0, 14, fzOpJoin, 7, 0, 0},
 	}
 }
 
@@ -290,6 +300,9 @@ const (
 	// Spawn at an id and add-if-different (issue 53, items 4 and 5).
 	fzOpSpawnAt     // id, generation step, path
 	fzOpAddDistinct // id, type, path, value
+	// Several components at once through views (issue 53, item 10).
+	fzOpAddTo      // id, views, path, value
+	fzOpRemoveFrom // id, views, path
 	fzOpCount
 )
 
@@ -701,6 +714,10 @@ func (r *fzRun) apply(op int, in *fzReader) {
 		r.spawnAt(r.pickID(in.next()), in.next()%4, in.next()%2)
 	case fzOpAddDistinct:
 		r.addDistinct(r.pickID(in.next()), in.next()%2, in.next()%2, int32(int8(in.next()%4)))
+	case fzOpAddTo:
+		r.addTo(r.pickID(in.next()), in.next()%5, in.next()%2, int32(int8(in.next())))
+	case fzOpRemoveFrom:
+		r.removeFrom(r.pickID(in.next()), in.next()%5, in.next()%2)
 	case fzOpSortAs:
 		f, l := in.next()%3, in.next()%3
 		r.logf("sortAs follower=%d leader=%d", f, l)
@@ -2458,4 +2475,133 @@ func (r *fzRun) addDistinct(id ecs.EntityID, typ, path byte, v int32) {
 	if changed != want {
 		r.t.Errorf("addDistinct(%v) type %d value %d: changed %v, want %v (row %+v)", id, typ, v, changed, want, row)
 	}
+}
+
+// fzViewSets are the views of addTo and removeFrom: which types, in
+// which order (A is 0, B 1, C 2). The last set names B twice: a refused
+// call.
+var fzViewSets = [5][]byte{{0, 1}, {2, 0}, {1, 2}, {1, 2, 0}, {1, 1}}
+
+// fzTypeMask returns the mask of the types of set.
+func fzTypeMask(set []byte) byte {
+	var m byte
+	for _, k := range set {
+		m |= 1 << k
+	}
+	return m
+}
+
+// onViews runs do with views of every type and an entities view, in a
+// system (path 0) or from World.Borrow.
+func (r *fzRun) onViews(op string, path byte, do func(e ecs.AliveChecker, va ecs.ViewMut[fzA], vb ecs.ViewMut[fzB], vc ecs.ViewMut[fzC])) {
+	r.t.Helper()
+	if path == 0 {
+		r.run(op, func(e ecs.EntitiesView, va ecs.ViewMut[fzA], vb ecs.ViewMut[fzB], vc ecs.ViewMut[fzC]) {
+			do(e, va, vb, vc)
+		})
+		return
+	}
+	var e ecs.EntitiesViewMut
+	var va ecs.ViewMut[fzA]
+	var vb ecs.ViewMut[fzB]
+	var vc ecs.ViewMut[fzC]
+	release, err := r.w.Borrow(&e, &va, &vb, &vc)
+	if err != nil {
+		r.t.Errorf("%s: Borrow: %v", op, err)
+		return
+	}
+	defer release()
+	do(e, va, vb, vc)
+}
+
+// addTo gives id components of the types of the view set sel through
+// AddTo2 or AddTo3, in a system (path 0) or through views from
+// World.Borrow: refused for a dead id, and for the set naming B twice
+// (then with a *ViewsError, even for a dead id), changing nothing.
+func (r *fzRun) addTo(id ecs.EntityID, sel, path byte, v int32) {
+	a, b, c := fzA{v}, fzB{uint8(v)}, fzC{}
+	var err error
+	r.onViews("addTo", path, func(e ecs.AliveChecker, va ecs.ViewMut[fzA], vb ecs.ViewMut[fzB], vc ecs.ViewMut[fzC]) {
+		switch sel {
+		case 0:
+			err = ecs.AddTo2(e, id, va, vb, a, b)
+		case 1:
+			err = ecs.AddTo2(e, id, vc, va, c, a)
+		case 2:
+			err = ecs.AddTo2(e, id, vb, vc, b, c)
+		case 3:
+			err = ecs.AddTo3(e, id, vb, vc, va, b, c, a)
+		default:
+			err = ecs.AddTo2(e, id, vb, vb, b, fzB{uint8(v + 1)})
+		}
+	})
+	r.logf("addTo %v views=%v path=%d v=%d -> %v", id, fzViewSets[sel], path, v, err)
+	if sel == 4 {
+		var ve *ecs.ViewsError
+		if !errors.As(err, &ve) || !errors.Is(err, ecs.ErrSameStorage) || ve.Arg != 2 || ve.Same != 1 {
+			r.t.Errorf("addTo(%v) through B twice: %v, want a *ViewsError wrapping ErrSameStorage", id, err)
+		}
+		return
+	}
+	if !r.m.live[id] {
+		r.dead("AddTo", id, err)
+		return
+	}
+	r.noErr("AddTo", err)
+	r.m.set(id, fzTypeMask(fzViewSets[sel]), v)
+}
+
+// removeFrom takes id's components of the types of the view set sel out
+// through RemoveFrom2 or RemoveFrom3, in a system (path 0) or through
+// views from World.Borrow, and checks what each view gave back against
+// the model: views do not check liveness, so a dead id gives what
+// DeleteUnchecked left under it, if anything. The set naming B twice
+// panics with a *ViewsError and changes nothing.
+func (r *fzRun) removeFrom(id ecs.EntityID, sel, path byte) {
+	row := r.m.row(id)
+	var ta ecs.Taken[fzA]
+	var tb ecs.Taken[fzB]
+	var tc ecs.Taken[fzC]
+	var p any
+	r.onViews("removeFrom", path, func(_ ecs.AliveChecker, va ecs.ViewMut[fzA], vb ecs.ViewMut[fzB], vc ecs.ViewMut[fzC]) {
+		p = vmPanicValue(func() {
+			switch sel {
+			case 0:
+				ta, tb = ecs.RemoveFrom2(id, va, vb)
+			case 1:
+				tc, ta = ecs.RemoveFrom2(id, vc, va)
+			case 2:
+				tb, tc = ecs.RemoveFrom2(id, vb, vc)
+			case 3:
+				tb, tc, ta = ecs.RemoveFrom3(id, vb, vc, va)
+			default:
+				tb, _ = ecs.RemoveFrom2(id, vb, vb)
+			}
+		})
+	})
+	r.logf("removeFrom %v views=%v path=%d -> %v %v %v (panic %v)", id, fzViewSets[sel], path, ta, tb, tc, p)
+	if sel == 4 {
+		err, _ := p.(error)
+		var ve *ecs.ViewsError
+		if !errors.As(err, &ve) || !errors.Is(err, ecs.ErrSameStorage) {
+			r.t.Errorf("removeFrom(%v) through B twice: panicked with %v, want a *ViewsError wrapping ErrSameStorage", id, p)
+		}
+		return
+	}
+	if p != nil {
+		r.t.Errorf("removeFrom(%v): panicked with %v", id, p)
+		return
+	}
+	mask := fzTypeMask(fzViewSets[sel])
+	want := func(typ byte, has bool) bool { return mask&(1<<typ) != 0 && has }
+	if ta.OK != want(0, row.HasA) || tb.OK != want(1, row.HasB) || tc.OK != want(2, row.HasC) {
+		r.t.Errorf("removeFrom(%v) views %v: got %v %v %v, model row %+v", id, fzViewSets[sel], ta, tb, tc, row)
+	}
+	if ta.OK {
+		equal(r.t, "removeFrom A", ta.Value.V, row.A)
+	}
+	if tb.OK {
+		equal(r.t, "removeFrom B", tb.Value.V, row.B)
+	}
+	r.m.stripMask(id, mask)
 }

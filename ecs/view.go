@@ -851,8 +851,12 @@ type Deleter interface {
 //
 //	ecs.DeleteFrom(id, vmPos, vmVel)
 //
-// To take components out and get them back, call [ViewMut.Remove] on each
-// view; to delete every component of an entity, use [Strip].
+// To take components out and get them back, use [RemoveFrom2] …
+// [RemoveFrom8]; to delete every component of an entity, use [Strip].
+//
+// Unlike RemoveFrom, DeleteFrom accepts the same view twice: deleting a
+// component that is gone already reports false, so the count stays
+// true, and any [Deleter] of the caller's can take part.
 func DeleteFrom(id EntityID, views ...Deleter) int {
 	n := 0
 	for _, v := range views {

@@ -94,7 +94,7 @@ func Generate(name string) ([]byte, error) {
 func main() {
 	dir := flag.String("dir", ".", "directory to write the generated files to")
 	flag.Parse()
-	for _, name := range []string{"join_gen.go.tmpl", "world_gen.go.tmpl", "group_gen.go.tmpl", "system_gen.go.tmpl", "system_gen_test.go.tmpl", "join_gen_test.go.tmpl", "world_gen_test.go.tmpl", "group_gen_test.go.tmpl"} {
+	for _, name := range []string{"join_gen.go.tmpl", "world_gen.go.tmpl", "group_gen.go.tmpl", "system_gen.go.tmpl", "system_gen_test.go.tmpl", "join_gen_test.go.tmpl", "world_gen_test.go.tmpl", "group_gen_test.go.tmpl", "view_multi_gen.go.tmpl", "view_multi_gen_test.go.tmpl"} {
 		out, err := Generate(name)
 		if err != nil {
 			log.Fatal(err)
