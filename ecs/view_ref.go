@@ -66,7 +66,15 @@ func (r Ref[T]) mark() { r.t.markRef(r.i) }
 // errRefStale is the panic value of a write through a Ref kept past its
 // view's release, or past a sort or Retain of its storage (which move
 // components, so that the Ref no longer names the component it did).
-var errRefStale error = released{"a Ref (its view was released, or its storage sorted or retained, since Refs or ParRefs handed it out)"}
+var errRefStale error = staleRef{}
+
+type staleRef struct{}
+
+func (staleRef) Error() string {
+	return "ecs: a Ref written after its view was released, or after its storage was sorted (SortFunc, SortByKey) or retained (Retain): take new ones from Refs or ParRefs"
+}
+
+func (staleRef) Unwrap() error { return ErrReleased }
 
 // markRef is mark for a Ref: the storage tracks modification, and
 // prepareRefs readied its summaries for t.now, the timestamp of the
