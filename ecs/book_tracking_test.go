@@ -607,7 +607,10 @@ func TestBookTrackingInWorkloads(t *testing.T) {
 	_, err := ecs.AddEntity1(w, wlHealth{10})
 	must(t, err)
 	after := 0
-	must(t, w.AddWorkload("frame", wlHealed, func(ecs.View[wlHealth]) { after++ }))
+	// A ViewMut, so that it runs after wlHealed, which reads the same
+	// storage: two readers could run side by side, and the second would
+	// not be "after" the failure.
+	must(t, w.AddWorkload("frame", wlHealed, func(ecs.ViewMut[wlHealth]) { after++ }))
 
 	err = w.RunWorkload("frame")
 	errIs(t, err, ecs.ErrNotTracked)
