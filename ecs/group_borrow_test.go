@@ -339,14 +339,14 @@ func TestGroupReplanKeepsTracking(t *testing.T) {
 	}
 }
 
-// Two runs racing to use a workload planned again for a new group run one
-// at a time: the other is refused with ErrWorkloadRunning, never run
-// beside it on the plan it replaced.
+// Two runs racing to use a workload planned again for a new group, one
+// on the plan it replaced: the borrows keep them apart, so a system that
+// writes never runs beside itself; the run that loses gets a BorrowError.
 func TestGroupReplanRunsOnce(t *testing.T) {
 	for range 50 {
 		w := ecs.NewWorld()
 		var active, most atomic.Int32
-		sys := func(ecs.View[GD]) {
+		sys := func(ecs.ViewMut[GD]) {
 			n := active.Add(1)
 			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
 			}
@@ -372,8 +372,8 @@ func TestGroupReplanRunsOnce(t *testing.T) {
 			t.Fatalf("the workload ran twice at once (%v, %v)", errs[0], errs[1])
 		}
 		for _, err := range errs {
-			if err != nil && !errors.Is(err, ecs.ErrWorkloadRunning) {
-				t.Fatalf("run: %v, want nil or ErrWorkloadRunning", err)
+			if err != nil && !errors.Is(err, ecs.ErrBorrowConflict) {
+				t.Fatalf("run: %v, want nil or ErrBorrowConflict", err)
 			}
 		}
 	}

@@ -54,7 +54,8 @@ func (w *World) SetTracing(on bool) {
 // workload, collected while tracing was on, sorted by workload then
 // declared order. A system that never ran (tracing off, or its run
 // conditions false) is listed too, by name, with Runs 0. A workload
-// running at the time is left out.
+// running at the time is listed with the runs of its systems that have
+// ended.
 func (w *World) SystemStats() []SystemStats {
 	w.mustWorld("SystemStats")
 	var out []SystemStats
@@ -62,21 +63,19 @@ func (w *World) SystemStats() []SystemStats {
 		w.workMu.Lock()
 		p := w.workloads[name]
 		w.workMu.Unlock()
-		if p == nil || !p.statsMu.TryLock() {
+		if p == nil {
 			continue
 		}
 		for _, s := range p.systems {
-			out = append(out, s.stats)
+			out = append(out, s.stats.get())
 		}
-		p.statsMu.Unlock()
 	}
 	return out
 }
 
-// run runs the plan once. The caller holds p.running (World.takePlan).
+// run runs the plan once. The caller holds p.running, or p is a guest
+// that no other run has (World.takePlan).
 func (p *plan) run(w *World) error {
-	p.statsMu.Lock()
-	defer p.statsMu.Unlock()
 	p.world = w
 	for _, c := range p.wconds {
 		c.done = false
@@ -396,8 +395,8 @@ func (p *plan) shouldRun(s *planSystem) (bool, error) {
 // eval evaluates the condition of system s, applying SkipIf's negation.
 // Its views see s's tracking window (what changed since s last ran).
 func (c *planCond) eval(w *World, s *planSystem) (bool, error) {
-	last := s.lastRun
-	if !s.ran {
+	last, ran := s.win.start()
+	if !ran {
 		last = w.firstWindow()
 	}
 	return c.evalIn(borrowCtx{w: w, by: c.name, inWorkload: true, last: last})
@@ -409,8 +408,8 @@ func (c *planCond) eval(w *World, s *planSystem) (bool, error) {
 // workload's first run. It takes a timestamp of its own, recorded in c.at.
 func (c *planCond) evalOwn(w *World) (bool, error) {
 	now := w.nextTick()
-	last := c.lastRun
-	if !c.ran {
+	last, ran := c.win.start()
+	if !ran {
 		last = now - ancient/2 // as firstWindow, from this condition's own stamp
 	}
 	c.at = now
@@ -465,12 +464,12 @@ func (p *plan) closeWindows() {
 		for _, si := range l.systems {
 			// A system that ran in this run started after its
 			// conditions were evaluated; one that did not ran before.
-			if s := p.systems[si]; s.ran && newer(s.lastRun, end) {
-				end = s.lastRun
+			if last, ran := p.systems[si].win.start(); ran && newer(last, end) {
+				end = last
 			}
 		}
 		for _, ci := range l.conds {
-			p.wconds[ci].lastRun, p.wconds[ci].ran = end, true
+			p.wconds[ci].win.advance(end)
 		}
 	}
 }
@@ -489,8 +488,8 @@ func (s *planSystem) exec() {
 		}
 	}()
 	w := s.p.world
-	last := s.lastRun
-	if !s.ran {
+	last, ran := s.win.start()
+	if !ran {
 		last = w.firstWindow() // the first run sees everything
 	}
 	s.frame.ctx = borrowCtx{w: w, by: s.name, inWorkload: true, last: last}
@@ -499,7 +498,7 @@ func (s *planSystem) exec() {
 	} else {
 		s.execTraced()
 	}
-	s.lastRun, s.ran = s.frame.ctx.end, true
+	s.win.advance(s.frame.ctx.end)
 	returned = true
 }
 
@@ -509,10 +508,7 @@ func (s *planSystem) execTraced() {
 		trace.WithRegion(c, s.name, func() {
 			s.err = s.shape.call(s.fn, s.frame)
 		})
-		d := time.Since(start)
-		s.stats.Runs++
-		s.stats.Last = d
-		s.stats.Total += d
+		s.stats.add(time.Since(start))
 	})
 }
 

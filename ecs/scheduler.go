@@ -42,11 +42,19 @@ type plan struct {
 	groupGen uint64
 
 	running sync.Mutex // held while the workload runs (World.takePlan)
-	// statsMu is held while the workload runs, and by SystemStats while
-	// it reads the statistics: SystemStats never takes running, so it
-	// never makes a run report ErrWorkloadRunning.
-	statsMu sync.Mutex
-	world   *World // the world of the current run
+	world   *World     // the world of the current run
+
+	// A run that finds the plan running runs a copy of it, a guest (see
+	// World.takePlan), made from proto: a copy taken before the plan's
+	// first run, which never runs, so that copying it races with nothing.
+	// guests counts the guests running, spare keeps those that finished
+	// for the next, and a guest's origin is the plan it copies. All four
+	// are under World.workMu. Every copy shares the systems' windows and
+	// statistics (window, sysStats).
+	proto  *plan
+	guests int
+	spare  []*plan
+	origin *plan
 
 	// The parallel run in progress (see runParallel): the systems any
 	// goroutine may start (ready[head:]) and those only the caller may
@@ -99,14 +107,84 @@ type planSystem struct {
 	npreds int32
 	gated  bool
 
-	lastRun uint64 // tracking timestamp of the end of its last run
-	ran     bool   // lastRun is set
-	stats   SystemStats
+	win   *window   // where its tracking window starts
+	stats *sysStats // shared by every copy of the plan
 
 	// per run
 	err      error
 	panicked *SystemPanic
 	tctx     context.Context // the trace context, nil when not tracing
+}
+
+// window is where a tracking window starts: the end of the latest run
+// that has ended, of a system or of a workload (its conditions' window).
+// Concurrent runs of a workload run copies of its plan that share their
+// windows (see World.takePlan), so it is atomic. 0 means that it never
+// ran: a timestamp taken at the end of a run is never 0 once anything has
+// changed, and before that a window from 0 sees what a first run sees.
+type window struct{ last atomic.Uint64 }
+
+// start returns where the window starts, and whether it ran.
+func (w *window) start() (uint64, bool) {
+	t := w.last.Load()
+	return t, t != 0
+}
+
+// advance moves the window's start to end, unless a run that ended later
+// (a concurrent one) moved it further already.
+func (w *window) advance(end uint64) {
+	for {
+		cur := w.last.Load()
+		if end == 0 || cur != 0 && !newer(end, cur) {
+			return
+		}
+		if w.last.CompareAndSwap(cur, end) {
+			return
+		}
+	}
+}
+
+// sysStats is a system's timing statistics (World.SystemStats), shared by
+// every copy of its plan that runs, under mu.
+type sysStats struct {
+	mu sync.Mutex
+	s  SystemStats
+}
+
+// add records a run of d.
+func (st *sysStats) add(d time.Duration) {
+	st.mu.Lock()
+	st.s.Runs++
+	st.s.Last = d
+	st.s.Total += d
+	st.mu.Unlock()
+}
+
+// get returns a copy of the statistics.
+func (st *sysStats) get() SystemStats {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.s
+}
+
+// named returns a copy of the statistics for the workload path.
+func (st *sysStats) named(path string) *sysStats {
+	c := &sysStats{s: st.get()}
+	c.s.Workload = path
+	return c
+}
+
+// fresh gives p's systems and conditions windows and statistics of their
+// own, as if it never ran: a plan built once is added to several worlds
+// (World.AddBuiltWorkload), each of which keeps its own.
+func (p *plan) fresh() {
+	for _, s := range p.systems {
+		s.win = new(window)
+		s.stats = &sysStats{s: SystemStats{Workload: s.path, System: s.name}}
+	}
+	for _, c := range p.wconds {
+		c.win = new(window)
+	}
 }
 
 // edge orders from before to the system holding it.
@@ -147,11 +225,10 @@ type planCond struct {
 	frame *frame
 
 	// A workload's condition has a tracking window of its own: it sees
-	// what changed after lastRun, the end of the last run of its workload
-	// (see plan.closeWindows); ran says that lastRun is set. A system's
-	// conditions see the system's window instead.
-	lastRun uint64
-	ran     bool
+	// what changed after the end of the last run of its workload (see
+	// plan.closeWindows). A system's conditions see the system's window
+	// instead, and have none (nil).
+	win *window
 	// root says that the condition is the workload's own (given to the
 	// WorkloadSpec built by Build), named after the workload.
 	root bool
@@ -299,7 +376,7 @@ func (p *plan) renamed(name string) *plan {
 		s.path = newPath + strings.TrimPrefix(s.path, oldPath)
 		s.workloads = slices.Clone(s.workloads)
 		s.workloads[0] = name
-		s.stats.Workload = s.path
+		s.stats = s.stats.named(s.path)
 	}
 	for _, c := range q.wconds {
 		if c.root {
@@ -322,7 +399,7 @@ func (b *planBuilder) flattenSpec(x *WorkloadSpec, inner flatCtx, root bool) err
 			if err != nil {
 				return &WorkloadBuildError{Workload: inner.path, Reason: "bad run condition", Err: err}
 			}
-			pc.root = root
+			pc.root, pc.win = root, new(window)
 			level.conds = append(level.conds, len(b.p.wconds))
 			inner.wconds = append(inner.wconds, len(b.p.wconds))
 			b.p.wconds = append(b.p.wconds, pc)
@@ -461,7 +538,8 @@ func (b *planBuilder) addSystem(spec *SystemSpec, ctx flatCtx) error {
 		p:         b.p,
 		// Named before any run, so that a system never run (its run
 		// conditions false) is listed by name with Runs 0.
-		stats: SystemStats{Workload: ctx.path, System: spec.name},
+		stats: &sysStats{s: SystemStats{Workload: ctx.path, System: spec.name}},
+		win:   new(window),
 	}
 	for _, c := range spec.conds {
 		pc, err := newCond(c, spec.name)

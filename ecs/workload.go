@@ -19,8 +19,10 @@ var (
 	// text goes round the cycle: for each step, which system must run
 	// before which, and the Before or After (and its label) that says so.
 	ErrCyclicOrdering = errors.New("cyclic ordering")
-	// ErrWorkloadRunning: the workload is already running (a workload cannot
-	// run twice at once, for instance from inside one of its own systems).
+	// ErrWorkloadRunning: the workload is running, and cannot be renamed,
+	// replaced or removed until it ends; or it has 64 runs under way
+	// already (a system that runs its own workload, when nothing it
+	// borrows ends the nesting first).
 	ErrWorkloadRunning = errors.New("workload already running")
 )
 
@@ -278,6 +280,7 @@ func (w *World) AddBuiltWorkload(b *BuiltWorkload) error {
 	if err != nil {
 		return &WorkloadBuildError{Workload: name, Err: err}
 	}
+	p.fresh() // b's windows and statistics stay b's
 	return w.storePlan(name, p, false)
 }
 
@@ -308,7 +311,7 @@ func (w *World) RenameWorkload(old, new string) error {
 	if _, taken := w.workloads[new]; taken {
 		return &WorkloadBuildError{Workload: new, Reason: fmt.Sprintf("cannot rename workload %q: a workload with this name already exists", old)}
 	}
-	if !p.running.TryLock() {
+	if p.busy() {
 		return fmt.Errorf("ecs: cannot rename workload %s while it runs: %w", old, ErrWorkloadRunning)
 	}
 	defer p.running.Unlock()
@@ -529,7 +532,7 @@ func (w *World) storePlan(name string, p *plan, replace bool) error {
 		return &WorkloadBuildError{Workload: name, Reason: "a workload with this name already exists (use ReplaceWorkload to replace it)"}
 	}
 	if exists {
-		if !old.running.TryLock() {
+		if old.busy() {
 			return &WorkloadBuildError{Workload: name, Reason: "cannot replace it while it runs", Err: ErrWorkloadRunning}
 		}
 		defer old.running.Unlock()
@@ -556,7 +559,7 @@ func (w *World) RemoveWorkload(name string) error {
 	if !ok {
 		return unknownWorkload(name)
 	}
-	if !p.running.TryLock() {
+	if p.busy() {
 		return fmt.Errorf("ecs: cannot remove workload %s while it runs: %w", name, ErrWorkloadRunning)
 	}
 	defer p.running.Unlock()
@@ -625,6 +628,18 @@ func (w *World) RunDefaultWorkload() error {
 // several systems failed). A run condition's error or panic counts as its
 // system's. In every case every borrow is released and the world stays
 // usable.
+//
+// Several goroutines may run workloads at once, the same one too, as
+// Shipyard allows: each run borrows what its systems need, when they
+// start, as two goroutines borrowing views would. Runs whose borrows do
+// not conflict (two runs of a workload that only reads, say) go on side
+// by side; a system whose borrow conflicts with one another run holds
+// fails, its run stops, and RunWorkload returns a [*WorkloadError] naming
+// it, wrapping the [*BorrowError] (which names the holder). Concurrent runs
+// of one workload share its systems' tracking windows: a system sees what
+// changed since the latest of its runs that ended. A workload has at most
+// 64 runs under way: one more returns an error wrapping
+// [ErrWorkloadRunning].
 func (w *World) RunWorkload(name string) error {
 	if w == nil {
 		return errNilWorld
@@ -633,16 +648,31 @@ func (w *World) RunWorkload(name string) error {
 	if err != nil {
 		return err
 	}
-	defer p.running.Unlock()
+	defer w.givePlan(p)
 	defer w.syncPoint()
 	return p.run(w)
 }
 
-// takePlan returns the plan of the workload name with its run lock held,
-// ordered again first if a group was added since it was ordered (see
-// replanned). Finding the plan and locking it are one step under
-// workMu, so a plan replaced meanwhile (by a replan or ReplaceWorkload)
-// is never run beside the one that replaced it.
+// maxRuns is how many runs of one workload may be under way at once. It
+// also ends a system that runs its own workload (the run nested in it runs
+// the system again, which runs the workload again...) when nothing
+// borrowed stops it first: the run that would be one too many returns
+// ErrWorkloadRunning.
+const maxRuns = 64
+
+// takePlan returns the plan of the workload name to run, with its run lock
+// held, ordered again first if a group was added since it was ordered (see
+// replanned). Finding the plan and locking it are one step under workMu,
+// so a plan replaced meanwhile (by a replan or ReplaceWorkload) is never
+// run beside the one that replaced it.
+//
+// If the plan is running, the run gets a guest: a copy of the plan, of
+// its own for the run, made from proto, sharing the systems' tracking
+// windows and statistics. Both runs go on as long as their borrows allow,
+// as with any two goroutines borrowing from one world: a system whose
+// borrow conflicts with one the other run holds fails with a
+// [*BorrowError], and its run stops with a [*WorkloadError] naming it.
+// Give the plan back with givePlan.
 func (w *World) takePlan(name string) (*plan, error) {
 	w.workMu.Lock()
 	defer w.workMu.Unlock()
@@ -650,10 +680,51 @@ func (w *World) takePlan(name string) (*plan, error) {
 	if !ok {
 		return nil, unknownWorkload(name)
 	}
-	if !p.running.TryLock() {
-		return nil, fmt.Errorf("ecs: workload %s: %w", p.name, ErrWorkloadRunning)
+	if p.running.TryLock() {
+		p = w.replanned(name, p)
+		if p.proto == nil {
+			p.proto = p.copyPlan() // p is not running: it races with nothing
+		}
+		return p, nil
 	}
-	return w.replanned(name, p), nil
+	if p.guests+1 >= maxRuns {
+		return nil, fmt.Errorf("ecs: workload %s: %d runs at once: %w", p.name, maxRuns, ErrWorkloadRunning)
+	}
+	p.guests++
+	if n := len(p.spare); n > 0 {
+		g := p.spare[n-1]
+		p.spare[n-1] = nil
+		p.spare = p.spare[:n-1]
+		return g, nil
+	}
+	g := p.proto.copyPlan()
+	g.origin = p
+	return g, nil
+}
+
+// givePlan ends a run of p, given by takePlan.
+func (w *World) givePlan(p *plan) {
+	if o := p.origin; o != nil {
+		w.workMu.Lock()
+		o.guests--
+		o.spare = append(o.spare, p)
+		w.workMu.Unlock()
+		return
+	}
+	p.running.Unlock()
+}
+
+// busy reports whether the plan p is running (its own run, or guests), and
+// otherwise holds p.running for the caller, who holds workMu.
+func (p *plan) busy() bool {
+	if !p.running.TryLock() {
+		return true
+	}
+	if p.guests > 0 {
+		p.running.Unlock()
+		return true
+	}
+	return false
 }
 
 // groupsNow returns the world's group generation and groups.

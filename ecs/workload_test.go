@@ -744,9 +744,10 @@ func TestNestedRunWorkloadNoDeadlock(t *testing.T) {
 	var items []any
 	for i := range 4 {
 		items = append(items, ecs.System(func() error {
-			// Runs inner while the other outer systems also try to: only one
-			// gets it at a time; the others report ErrWorkloadRunning.
-			if err := w.RunWorkload("inner"); err != nil && !errors.Is(err, ecs.ErrWorkloadRunning) {
+			// Runs inner while the other outer systems also try to: the runs
+			// go on together until their borrows conflict; a run whose
+			// borrow fails stops with a BorrowError.
+			if err := w.RunWorkload("inner"); err != nil && !errors.Is(err, ecs.ErrBorrowConflict) {
 				return err
 			}
 			return nil
