@@ -133,8 +133,7 @@ func TestConcurrentRunConflictNamesSystem(t *testing.T) {
 func TestNestedRunOfItselfEnds(t *testing.T) {
 	w := ecs.NewWorld()
 	var depth, most atomic.Int32
-	var self func(ecs.View[crA]) error
-	self = func(ecs.View[crA]) error {
+	self := func(ecs.View[crA]) error {
 		d := depth.Add(1)
 		defer depth.Add(-1)
 		if d > most.Load() {
