@@ -94,6 +94,33 @@
 // The order of iteration is unspecified. Do not add or remove components of
 // a type while iterating over it.
 //
+// # Packed groups
+//
+// A join looks each entity up in every storage but the one that drives it.
+// When one join dominates a frame, declare a packed owning group over its
+// types with [AddGroup2] … [AddGroup8]: the entities that have all of them
+// are kept at the front of each member's storage, in the same order, so a
+// join over exactly those types walks aligned positions with no look-up,
+// and [Iter2.Packed] hands out the aligned slices themselves, for a plain
+// Go loop:
+//
+//	_ = ecs.AddGroup2[Pos, Vel](w)
+//	_ = w.Run(func(pos ecs.ViewMut[Pos], vel ecs.View[Vel]) {
+//		_, ps, vs, ok := ecs.Join2(pos, vel).Packed() // ok: the group is exactly these types
+//		for i := range ps {
+//			ps[i].X += vs[i].X
+//		}
+//		_ = ok
+//	})
+//
+// What it costs: each addition or removal of a member's component swaps
+// one component per member into or out of the packed range; a type
+// belongs to one group only; and a [ViewMut] of one member borrows every
+// member exclusively, since changing one member moves the others'
+// components (a workload plan names the group as the reason two systems
+// do not run side by side). [GroupLen] tells how many entities are
+// packed. The guide's performance chapter measures both sides.
+//
 // # Uniques
 //
 // A unique is a value the world holds once, by type, with no entity: the
@@ -151,7 +178,9 @@
 // [World.AddWorkload] and run as often as needed with [World.RunWorkload].
 // Systems that conflict run in the order given; the others run in
 // parallel. A system's error stops the run and comes back as a
-// [*WorkloadError] naming the workload and the system.
+// [*WorkloadError] naming the workload and the system. Several goroutines
+// may run workloads at once, the same one too: their systems' borrows
+// keep them apart, as they keep any two goroutines apart.
 //
 // # Tracking
 //
