@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -146,7 +147,7 @@ func indices(lo, hi int) []int {
 func (p *Plan) String() string {
 	var b strings.Builder
 	top := pathName(p.Workload)
-	fmt.Fprintf(&b, "workload %q: %d systems in %d batches\n", p.Workload, len(p.Systems), len(p.Batches))
+	fmt.Fprintf(&b, "workload %q: %s in %s\n", p.Workload, plural(len(p.Systems), "system"), plural(len(p.Batches), "batch"))
 	for bi, batch := range p.Batches {
 		fmt.Fprintf(&b, "batch %d:\n", bi)
 		for _, i := range batch {
@@ -332,4 +333,16 @@ func mermaidEscape(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// plural returns n and the noun, in the plural unless n is 1 ("1 batch",
+// "2 batches").
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "ch") {
+		return strconv.Itoa(n) + " " + noun + "es"
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -134,3 +134,27 @@ func TestPlanTextReadsOneWay(t *testing.T) {
 	equal(t, "system lines", systems, len(p.Systems))
 	hasAll(t, p.String(), `#4 "say \"hi\"\n<b>&amp;</b> #quot; [x] | {y} \\N 50% a/b :style:#35; `+"`md`"+` \t\r\x00 \u2028 é" [on caller]`)
 }
+
+// The printed plan's first line counts systems and batches in good
+// English: "1 system", "1 batch", plurals otherwise.
+func TestPlanHeadCounts(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		items []any
+		want  string
+	}{
+		{"one system", []any{pMove}, `workload "w": 1 system in 1 batch`},
+		{"two in one batch", []any{pRead, pClock}, `workload "w": 2 systems in 1 batch`},
+		{"two in two batches", []any{pMove, pRead}, `workload "w": 2 systems in 2 batches`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := ecs.NewWorld()
+			noErr(t, w.AddWorkload("w", tc.items...))
+			p, err := w.WorkloadPlan("w")
+			noErr(t, err)
+			if head, _, _ := strings.Cut(p.String(), "\n"); head != tc.want {
+				t.Fatalf("head %q, want %q", head, tc.want)
+			}
+		})
+	}
+}
