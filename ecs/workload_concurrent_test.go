@@ -214,40 +214,41 @@ func TestConcurrentRunsStress(t *testing.T) {
 	}
 	stop := make(chan struct{})
 	var bg sync.WaitGroup
-	bg.Add(2)
-	go func() { // a writer of A, conflicting with every run
-		defer bg.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			err := w.Run(func(a ecs.ViewMut[crA]) {
-				for c := range a.All() {
-					c.N = -c.N
+	// background calls step until stop is closed or step fails.
+	background := func(step func() error) {
+		bg.Add(1)
+		go func() {
+			defer bg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
 				}
-			})
-			if err != nil && !errors.Is(err, ecs.ErrBorrowConflict) {
-				fail <- err
-				return
+				if err := step(); err != nil {
+					fail <- err
+					return
+				}
+				runtime.Gosched()
 			}
-			runtime.Gosched()
-		}
-	}()
-	go func() { // readers of what the runs share
-		defer bg.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
+		}()
+	}
+	background(func() error { // a writer of A, conflicting with every run
+		err := w.Run(func(a ecs.ViewMut[crA]) {
+			for c := range a.All() {
+				c.N = -c.N
 			}
-			_ = w.SystemStats()
-			_, _ = w.WorkloadPlan("r")
-			runtime.Gosched()
+		})
+		if errors.Is(err, ecs.ErrBorrowConflict) {
+			return nil
 		}
-	}()
+		return err
+	})
+	background(func() error { // readers of what the runs share
+		_ = w.SystemStats()
+		_, err := w.WorkloadPlan("r")
+		return err
+	})
 	wg.Wait()
 	close(stop)
 	bg.Wait()
