@@ -84,6 +84,10 @@ type viewCore[T any] struct {
 	// after last, the system's previous run; outside, after the last clear.
 	inWorkload bool
 	last       uint64
+
+	// build, when set, makes the storage a join reads (an [Or2] term's
+	// table, built afresh for each iteration): see store.
+	build func() *sparseSet[T]
 }
 
 // Filter is anything that can tell whether an entity belongs to a set:
@@ -93,7 +97,8 @@ type Filter interface {
 	Contains(id EntityID) bool
 }
 
-// Part is implemented by [View], [ViewMut], [Changed] and [OptionalView]:
+// Part is implemented by [View], [ViewMut], [Changed], [OptionalView] and
+// [OrView2], [OrView3], [OrView4]:
 // the views a join can combine. Its method is unexported; other types
 // cannot be parts of a join. The joins take their parts as type parameters constrained by Part,
 // so a view passed to a join is not converted to an interface.
@@ -146,6 +151,10 @@ func (c *viewCore[T]) trackOp(k partKey) (op opTrack) {
 // past its release), naming the view by c's borrower (a join of a zero
 // view, never borrowed, has no core: it names the type only).
 func (c *viewCore[T]) store(epoch uint64) *sparseSet[T] {
+	if c != nil && c.build != nil {
+		c.s = c.build()
+		return c.s
+	}
 	if c == nil || c.s == nil || c.epoch != epoch {
 		panic((*releasedCore[T])(c))
 	}
