@@ -272,9 +272,13 @@ func orBuild[E any](op string, ms []orMember, fill func(e *E, at []int32)) *spar
 			}
 		}
 	}
-	n := len(ms)
-	var ids []EntityID
-	var at []int32
+	n, total := len(ms), 0
+	for i := range ms {
+		total += len(ms[i].ix.dense)
+	}
+	// At most total entities: grown once, not by appends.
+	ids := make([]EntityID, 0, total)
+	at := make([]int32, 0, total*n)
 	for i := range ms {
 		m := &ms[i]
 	next:
