@@ -114,11 +114,9 @@ type OrView4[T1, T2, T3, T4 any] struct {
 // iteration (setting its fields changes only the table). For the same
 // reason a join with an Or term comes as one entity per run in
 // [Iter2.Runs] and its siblings, [Iter2.Packed] reports false, and
-// [Iter2.Get] rebuilds the table at each call (look components up through
-// the views when you can). Two iterations of one join value with an Or
-// term must not run at once on different goroutines (each rebuilds the
-// table the join holds): make a join per goroutine. [Iter2.ParEach] is one
-// iteration, and fine.
+// [Iter2.Get] builds a table at each call (look components up through
+// the views when you can). Each iteration has a table of its own, so
+// iterations of one join may run at once, as for any join.
 //
 // Or2 panics with an error wrapping [ErrBadOr] if a term is [Optional] or
 // both views are of one storage; the join panics with [ErrReleased] if a
@@ -160,10 +158,13 @@ func Or4[P1 Part[T1], P2 Part[T2], P3 Part[T3], P4 Part[T4], T1, T2, T3, T4 any]
 // join builds at each iteration.
 func (o OrView2[T1, T2]) joinView() (*viewCore[Either2[T1, T2]], partKey) {
 	c := &viewCore[Either2[T1, T2]]{}
+	c.live = func() bool { return orLive(o.c1, o.k1) && orLive(o.c2, o.k2) }
+	if c.live() {
+		c.w = orWorld(o.c1.w, o.c2.w)
+	}
 	c.build = func() *sparseSet[Either2[T1, T2]] {
 		s1, m1 := orMemberOf("Or2", 1, o.c1, o.k1)
 		s2, m2 := orMemberOf("Or2", 2, o.c2, o.k2)
-		c.w = orWorld(o.c1.w, o.c2.w)
 		return orBuild("Or2", []orMember{m1, m2}, func(e *Either2[T1, T2], at []int32) {
 			e.A, e.B = elemAt(s1.data, int(at[0])), elemAt(s2.data, int(at[1]))
 		})
@@ -173,11 +174,14 @@ func (o OrView2[T1, T2]) joinView() (*viewCore[Either2[T1, T2]], partKey) {
 
 func (o OrView3[T1, T2, T3]) joinView() (*viewCore[Either3[T1, T2, T3]], partKey) {
 	c := &viewCore[Either3[T1, T2, T3]]{}
+	c.live = func() bool { return orLive(o.c1, o.k1) && orLive(o.c2, o.k2) && orLive(o.c3, o.k3) }
+	if c.live() {
+		c.w = orWorld(o.c1.w, o.c2.w, o.c3.w)
+	}
 	c.build = func() *sparseSet[Either3[T1, T2, T3]] {
 		s1, m1 := orMemberOf("Or3", 1, o.c1, o.k1)
 		s2, m2 := orMemberOf("Or3", 2, o.c2, o.k2)
 		s3, m3 := orMemberOf("Or3", 3, o.c3, o.k3)
-		c.w = orWorld(o.c1.w, o.c2.w, o.c3.w)
 		return orBuild("Or3", []orMember{m1, m2, m3}, func(e *Either3[T1, T2, T3], at []int32) {
 			e.A, e.B, e.C = elemAt(s1.data, int(at[0])), elemAt(s2.data, int(at[1])), elemAt(s3.data, int(at[2]))
 		})
@@ -187,18 +191,36 @@ func (o OrView3[T1, T2, T3]) joinView() (*viewCore[Either3[T1, T2, T3]], partKey
 
 func (o OrView4[T1, T2, T3, T4]) joinView() (*viewCore[Either4[T1, T2, T3, T4]], partKey) {
 	c := &viewCore[Either4[T1, T2, T3, T4]]{}
+	c.live = func() bool {
+		return orLive(o.c1, o.k1) && orLive(o.c2, o.k2) && orLive(o.c3, o.k3) && orLive(o.c4, o.k4)
+	}
+	if c.live() {
+		c.w = orWorld(o.c1.w, o.c2.w, o.c3.w, o.c4.w)
+	}
 	c.build = func() *sparseSet[Either4[T1, T2, T3, T4]] {
 		s1, m1 := orMemberOf("Or4", 1, o.c1, o.k1)
 		s2, m2 := orMemberOf("Or4", 2, o.c2, o.k2)
 		s3, m3 := orMemberOf("Or4", 3, o.c3, o.k3)
 		s4, m4 := orMemberOf("Or4", 4, o.c4, o.k4)
-		c.w = orWorld(o.c1.w, o.c2.w, o.c3.w, o.c4.w)
 		return orBuild("Or4", []orMember{m1, m2, m3, m4}, func(e *Either4[T1, T2, T3, T4], at []int32) {
 			e.A, e.B = elemAt(s1.data, int(at[0])), elemAt(s2.data, int(at[1]))
 			e.C, e.D = elemAt(s3.data, int(at[2])), elemAt(s4.data, int(at[3]))
 		})
 	}
 	return c, partKey{}
+}
+
+// orLive reports whether the view of an Or term whose core is c and kind
+// k is borrowed as it was when the term was made (for a nested Or term,
+// whether its own views are).
+func orLive[T any](c *viewCore[T], k partKey) bool {
+	if c == nil {
+		return false
+	}
+	if c.live != nil {
+		return c.live()
+	}
+	return c.s != nil && c.epoch == k.epoch
 }
 
 // orWorld returns the world of the views of an Or term, or nil if they

@@ -641,6 +641,48 @@ func TestJoinOrParEachWrites(t *testing.T) {
 	}
 }
 
+// TestJoinOrRangesAtOnce ranges over one join with an Or term from
+// several goroutines at once, as any join allows (run under -race): each
+// iteration builds a table of its own, and all see the same entities.
+func TestJoinOrRangesAtOnce(t *testing.T) {
+	const n = 3000
+	w, _ := orRandomWorld(t, 5, n, false)
+	must(t, w.Run(func(f ecs.View[jtF], a ecs.View[jtA], b ecs.View[jtB]) {
+		j := ecs.Join2(f, ecs.Or2(a, b))
+		seq := j.WithID()
+		want := 0
+		for range seq {
+			want++
+		}
+		var wg sync.WaitGroup
+		counts := make([]int, 4)
+		for g := range counts {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range 5 {
+					c := 0
+					for id, r := range seq {
+						e := r.B
+						if e.Count() == 0 || (e.A != nil) != a.Contains(id) {
+							t.Errorf("entity %v: %d present, A %v", id, e.Count(), e.A != nil)
+							return
+						}
+						c++
+					}
+					counts[g] = c
+				}
+			}()
+		}
+		wg.Wait()
+		for g, c := range counts {
+			if c != want {
+				t.Errorf("goroutine %d saw %d entities, want %d", g, c, want)
+			}
+		}
+	}))
+}
+
 // TestJoinOrBadInput checks that an Or of views of one storage, of an
 // Optional term, of a zero view, and a join with an Or whose view was
 // released, panic with errors wrapping ErrBadOr or ErrReleased that name
