@@ -705,3 +705,60 @@ func TestBookIterOptional(t *testing.T) {
 	r := recovered(func() { ecs.Join1(ecs.Optional(vel)) })
 	errIs(t, asError(r), ecs.ErrOnlyOptional)
 }
+
+// Acc is the third component of the "Or terms" snippets.
+type Acc struct{ X, Y float32 }
+
+// TestBookIterOr follows the "Or terms" snippets: a join with an Or term
+// visits the entities with its other components and any of the Or's,
+// telling which they have; Join1 of an Or is the union; Get, Optional of
+// an Or, and an Or of an Optional term (ErrBadOr).
+func TestBookIterOr(t *testing.T) {
+	w := ecs.NewWorld()
+	velOnly, err := ecs.AddEntity2(w, Pos{1, 1}, Vel{1, 0})
+	must(t, err)
+	accOnly, err := ecs.AddEntity2(w, Pos{2, 2}, Acc{0, 2})
+	must(t, err)
+	both, err := ecs.AddEntity3(w, Pos{3, 3}, Vel{1, 0}, Acc{0, 1})
+	must(t, err)
+	neither, err := ecs.AddEntity1(w, Pos{4, 4})
+	must(t, err)
+	noPos, err := ecs.AddEntity1(w, Vel{9, 9})
+	must(t, err)
+	var pos ecs.ViewMut[Pos]
+	var vel ecs.View[Vel]
+	var acc ecs.View[Acc]
+	release, err := w.Borrow(&pos, &vel, &acc)
+	must(t, err)
+	defer release()
+	got := map[ecs.EntityID]int{}
+	for id, r := range ecs.Join2(pos, ecs.Or2(vel, acc)).WithID() {
+		p, e := r.A, r.B
+		if e.A != nil {
+			p.X += e.A.X
+		}
+		if e.B != nil {
+			p.Y += e.B.Y
+		}
+		got[id] = e.Count()
+	}
+	deepEqual(t, "visited (how many of Vel, Acc)", got, map[ecs.EntityID]int{velOnly: 1, accOnly: 1, both: 2})
+	for id, want := range map[ecs.EntityID]Pos{velOnly: {2, 1}, accOnly: {2, 4}, both: {4, 4}, neither: {4, 4}} {
+		p, _ := pos.Get(id)
+		equal(t, fmt.Sprint("Pos of ", id), *p, want)
+	}
+	equal(t, "Join1(Or2(vel, acc)).Count", ecs.Join1(ecs.Or2(vel, acc)).Count(), 4)
+	j := ecs.Join2(pos, ecs.Or2(vel, acc))
+	if _, e, ok := j.Get(velOnly); !ok || e.A == nil || e.B != nil {
+		t.Errorf("Get(velOnly) = %v, %v, want a Vel only", e, ok)
+	}
+	if _, _, ok := j.Get(neither); ok {
+		t.Error("Get(neither) found an entity with neither Vel nor Acc")
+	}
+	if _, _, ok := j.Get(noPos); ok {
+		t.Error("Get(noPos) found an entity without Pos")
+	}
+	equal(t, "Optional(Or2).Count", ecs.Join2(pos, ecs.Optional(ecs.Or2(vel, acc))).Count(), 4)
+	r := recovered(func() { ecs.Or2(vel, ecs.Optional(acc)) })
+	errIs(t, asError(r), ecs.ErrBadOr)
+}

@@ -65,6 +65,10 @@ var (
 	// ErrOnlyOptional: a join was made of [Optional] terms only (a
 	// programmer error: the join panics with it).
 	ErrOnlyOptional = errors.New("join of optional terms only")
+	// ErrBadOr: an [Or2], [Or3] or [Or4] join term was given an Optional
+	// term, or two views of the same storage (a programmer error: the
+	// join panics with it).
+	ErrBadOr = errors.New("bad Or join term")
 )
 
 // argError reports a bad argument: which call, when known, and what is

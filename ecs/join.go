@@ -30,13 +30,18 @@ type joinCore struct {
 	// opts: some storage is.
 	opt  [maxParts]bool
 	opts bool
-	w    *World // the views' world, or nil (made from storages, or views of several worlds)
+	// ors: bit k says that storage k is an Or term's table (its
+	// orTable is set), built for the iteration: marking there marks
+	// the term's views.
+	ors uint8
+	w   *World // the views' world, or nil (made from storages, or views of several worlds)
 
 	ids    []EntityID // the driving storage's entities
 	driver int        // which of ix drives (ids[i] owns position i there), or -1: every storage holds ids[i] at i
 	i      int        // the next position of ids to look at
-	// tracked: a view is a Changed filter; marks: a view marks what the
-	// join hands out (see opTrack).
+	// tracked: a view is a Changed filter, or a term is an Or table (see
+	// setFlags); marks: a view marks what the join hands out (see
+	// opTrack).
 	tracked, marks bool
 
 	// Pass state: the position of the last entity found in each storage,
@@ -95,6 +100,20 @@ func (b *joinBatch) pos(k, j int) int {
 // group.
 func (c *joinCore) setStore(k int, ix *sparseIndex, tr *stamps, st storage, g *pack) {
 	c.ix[k], c.tr[k], c.st[k], c.grp[k] = ix, tr, st, g
+	if o := st.orTable(); o != nil {
+		c.ors |= 1 << k
+		c.op[k].mark = o.marks()
+	}
+}
+
+// markAt marks the component at position p of storage k modified: in an
+// Or term's table, the components of its views that entry p hands out.
+func (c *joinCore) markAt(k, p int) {
+	if c.ors&(1<<k) != 0 {
+		c.st[k].orTable().mark(p)
+		return
+	}
+	c.tr[k].mark(p)
 }
 
 // setOpt makes storage k an Optional term or not.
@@ -103,9 +122,12 @@ func (c *joinCore) setOpt(k int, opt bool) {
 	c.opts = c.opts || opt
 }
 
-// setFlags computes tracked and marks from the operands' opTrack.
+// setFlags computes tracked and marks from the operands' opTrack. A join
+// with an Or term counts as tracked: its table is built for each
+// iteration, so Get rebuilds it, and the join hands out no runs of
+// several entities.
 func (c *joinCore) setFlags() {
-	c.tracked, c.marks = false, false
+	c.tracked, c.marks = c.ors != 0, false
 	for k := range c.n {
 		c.tracked = c.tracked || c.op[k].filter != 0
 		c.marks = c.marks || c.op[k].mark
@@ -404,7 +426,7 @@ func (c *joinCore) nextOne(x *[maxParts]int) (EntityID, bool) {
 			c.i, c.curTry = i+1, hits
 			for k := range c.n {
 				if c.op[k].mark && x[k] >= 0 {
-					c.tr[k].mark(x[k])
+					c.markAt(k, x[k])
 				}
 			}
 			return c.ids[i], true
@@ -470,7 +492,7 @@ func (c *joinCore) mark(b *joinBatch, j int) {
 	for k := range c.n {
 		if c.op[k].mark {
 			if p := b.pos(k, j); p >= 0 {
-				c.tr[k].mark(p)
+				c.markAt(k, p)
 			}
 		}
 	}
@@ -483,9 +505,10 @@ func (c *joinCore) stop(b *joinBatch, j int) {
 
 // settle tells the world how a pass that reached position end of the
 // driver went: see settleJoin. A join made from storages, over a group
-// or lined-up prefixes, or over views of several worlds tells nothing.
+// or lined-up prefixes, or over views of several worlds tells nothing;
+// nor does a join with an Or term, whose table the world does not own.
 func (c *joinCore) settle(end int) {
-	if c.w == nil || c.driver < 0 || c.from < 0 {
+	if c.w == nil || c.driver < 0 || c.from < 0 || c.ors != 0 {
 		return
 	}
 	settleJoin(c.w, c.driver, c.misses, c.skips, end-c.from, c.st[:c.n])
@@ -513,7 +536,7 @@ func (c *joinCore) get(id EntityID, x *[maxParts]int) bool {
 	}
 	for k := range c.n {
 		if c.op[k].mark && x[k] >= 0 {
-			c.tr[k].mark(x[k])
+			c.markAt(k, x[k])
 		}
 	}
 	return true

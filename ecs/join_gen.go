@@ -102,13 +102,13 @@ func (it *Iter1[T1]) start() {
 // released reports whether the join was made from views of which one no
 // longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter1[T1]) released() bool {
-	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch)
+	return it.c1 != nil && (!it.c1.holds(it.s1, it.keys[0].epoch))
 }
 
 // releasedView returns the panic value of a join whose view released()
 // found released: it names that view and its type.
 func (it *Iter1[T1]) releasedView() error {
-	if it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch {
+	if !it.c1.holds(it.s1, it.keys[0].epoch) {
 		return (*releasedCore[T1])(it.c1)
 	}
 	return errViewReleased
@@ -532,16 +532,16 @@ func (it *Iter2[T1, T2]) start() {
 // released reports whether the join was made from views of which one no
 // longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter2[T1, T2]) released() bool {
-	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch)
+	return it.c1 != nil && (!it.c1.holds(it.s1, it.keys[0].epoch) || !it.c2.holds(it.s2, it.keys[1].epoch))
 }
 
 // releasedView returns the panic value of a join whose view released()
 // found released: it names that view and its type.
 func (it *Iter2[T1, T2]) releasedView() error {
-	if it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch {
+	if !it.c1.holds(it.s1, it.keys[0].epoch) {
 		return (*releasedCore[T1])(it.c1)
 	}
-	if it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch {
+	if !it.c2.holds(it.s2, it.keys[1].epoch) {
 		return (*releasedCore[T2])(it.c2)
 	}
 	return errViewReleased
@@ -1087,19 +1087,19 @@ func (it *Iter3[T1, T2, T3]) start() {
 // released reports whether the join was made from views of which one no
 // longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter3[T1, T2, T3]) released() bool {
-	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch)
+	return it.c1 != nil && (!it.c1.holds(it.s1, it.keys[0].epoch) || !it.c2.holds(it.s2, it.keys[1].epoch) || !it.c3.holds(it.s3, it.keys[2].epoch))
 }
 
 // releasedView returns the panic value of a join whose view released()
 // found released: it names that view and its type.
 func (it *Iter3[T1, T2, T3]) releasedView() error {
-	if it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch {
+	if !it.c1.holds(it.s1, it.keys[0].epoch) {
 		return (*releasedCore[T1])(it.c1)
 	}
-	if it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch {
+	if !it.c2.holds(it.s2, it.keys[1].epoch) {
 		return (*releasedCore[T2])(it.c2)
 	}
-	if it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch {
+	if !it.c3.holds(it.s3, it.keys[2].epoch) {
 		return (*releasedCore[T3])(it.c3)
 	}
 	return errViewReleased
@@ -1670,22 +1670,22 @@ func (it *Iter4[T1, T2, T3, T4]) start() {
 // released reports whether the join was made from views of which one no
 // longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter4[T1, T2, T3, T4]) released() bool {
-	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch)
+	return it.c1 != nil && (!it.c1.holds(it.s1, it.keys[0].epoch) || !it.c2.holds(it.s2, it.keys[1].epoch) || !it.c3.holds(it.s3, it.keys[2].epoch) || !it.c4.holds(it.s4, it.keys[3].epoch))
 }
 
 // releasedView returns the panic value of a join whose view released()
 // found released: it names that view and its type.
 func (it *Iter4[T1, T2, T3, T4]) releasedView() error {
-	if it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch {
+	if !it.c1.holds(it.s1, it.keys[0].epoch) {
 		return (*releasedCore[T1])(it.c1)
 	}
-	if it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch {
+	if !it.c2.holds(it.s2, it.keys[1].epoch) {
 		return (*releasedCore[T2])(it.c2)
 	}
-	if it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch {
+	if !it.c3.holds(it.s3, it.keys[2].epoch) {
 		return (*releasedCore[T3])(it.c3)
 	}
-	if it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch {
+	if !it.c4.holds(it.s4, it.keys[3].epoch) {
 		return (*releasedCore[T4])(it.c4)
 	}
 	return errViewReleased
@@ -2283,25 +2283,25 @@ func (it *Iter5[T1, T2, T3, T4, T5]) start() {
 // released reports whether the join was made from views of which one no
 // longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter5[T1, T2, T3, T4, T5]) released() bool {
-	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch || it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch)
+	return it.c1 != nil && (!it.c1.holds(it.s1, it.keys[0].epoch) || !it.c2.holds(it.s2, it.keys[1].epoch) || !it.c3.holds(it.s3, it.keys[2].epoch) || !it.c4.holds(it.s4, it.keys[3].epoch) || !it.c5.holds(it.s5, it.keys[4].epoch))
 }
 
 // releasedView returns the panic value of a join whose view released()
 // found released: it names that view and its type.
 func (it *Iter5[T1, T2, T3, T4, T5]) releasedView() error {
-	if it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch {
+	if !it.c1.holds(it.s1, it.keys[0].epoch) {
 		return (*releasedCore[T1])(it.c1)
 	}
-	if it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch {
+	if !it.c2.holds(it.s2, it.keys[1].epoch) {
 		return (*releasedCore[T2])(it.c2)
 	}
-	if it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch {
+	if !it.c3.holds(it.s3, it.keys[2].epoch) {
 		return (*releasedCore[T3])(it.c3)
 	}
-	if it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch {
+	if !it.c4.holds(it.s4, it.keys[3].epoch) {
 		return (*releasedCore[T4])(it.c4)
 	}
-	if it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch {
+	if !it.c5.holds(it.s5, it.keys[4].epoch) {
 		return (*releasedCore[T5])(it.c5)
 	}
 	return errViewReleased
@@ -2928,28 +2928,28 @@ func (it *Iter6[T1, T2, T3, T4, T5, T6]) start() {
 // released reports whether the join was made from views of which one no
 // longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter6[T1, T2, T3, T4, T5, T6]) released() bool {
-	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch || it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch || it.c6.s != it.s6 || it.c6.epoch != it.keys[5].epoch)
+	return it.c1 != nil && (!it.c1.holds(it.s1, it.keys[0].epoch) || !it.c2.holds(it.s2, it.keys[1].epoch) || !it.c3.holds(it.s3, it.keys[2].epoch) || !it.c4.holds(it.s4, it.keys[3].epoch) || !it.c5.holds(it.s5, it.keys[4].epoch) || !it.c6.holds(it.s6, it.keys[5].epoch))
 }
 
 // releasedView returns the panic value of a join whose view released()
 // found released: it names that view and its type.
 func (it *Iter6[T1, T2, T3, T4, T5, T6]) releasedView() error {
-	if it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch {
+	if !it.c1.holds(it.s1, it.keys[0].epoch) {
 		return (*releasedCore[T1])(it.c1)
 	}
-	if it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch {
+	if !it.c2.holds(it.s2, it.keys[1].epoch) {
 		return (*releasedCore[T2])(it.c2)
 	}
-	if it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch {
+	if !it.c3.holds(it.s3, it.keys[2].epoch) {
 		return (*releasedCore[T3])(it.c3)
 	}
-	if it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch {
+	if !it.c4.holds(it.s4, it.keys[3].epoch) {
 		return (*releasedCore[T4])(it.c4)
 	}
-	if it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch {
+	if !it.c5.holds(it.s5, it.keys[4].epoch) {
 		return (*releasedCore[T5])(it.c5)
 	}
-	if it.c6.s != it.s6 || it.c6.epoch != it.keys[5].epoch {
+	if !it.c6.holds(it.s6, it.keys[5].epoch) {
 		return (*releasedCore[T6])(it.c6)
 	}
 	return errViewReleased
@@ -3603,31 +3603,31 @@ func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) start() {
 // released reports whether the join was made from views of which one no
 // longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) released() bool {
-	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch || it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch || it.c6.s != it.s6 || it.c6.epoch != it.keys[5].epoch || it.c7.s != it.s7 || it.c7.epoch != it.keys[6].epoch)
+	return it.c1 != nil && (!it.c1.holds(it.s1, it.keys[0].epoch) || !it.c2.holds(it.s2, it.keys[1].epoch) || !it.c3.holds(it.s3, it.keys[2].epoch) || !it.c4.holds(it.s4, it.keys[3].epoch) || !it.c5.holds(it.s5, it.keys[4].epoch) || !it.c6.holds(it.s6, it.keys[5].epoch) || !it.c7.holds(it.s7, it.keys[6].epoch))
 }
 
 // releasedView returns the panic value of a join whose view released()
 // found released: it names that view and its type.
 func (it *Iter7[T1, T2, T3, T4, T5, T6, T7]) releasedView() error {
-	if it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch {
+	if !it.c1.holds(it.s1, it.keys[0].epoch) {
 		return (*releasedCore[T1])(it.c1)
 	}
-	if it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch {
+	if !it.c2.holds(it.s2, it.keys[1].epoch) {
 		return (*releasedCore[T2])(it.c2)
 	}
-	if it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch {
+	if !it.c3.holds(it.s3, it.keys[2].epoch) {
 		return (*releasedCore[T3])(it.c3)
 	}
-	if it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch {
+	if !it.c4.holds(it.s4, it.keys[3].epoch) {
 		return (*releasedCore[T4])(it.c4)
 	}
-	if it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch {
+	if !it.c5.holds(it.s5, it.keys[4].epoch) {
 		return (*releasedCore[T5])(it.c5)
 	}
-	if it.c6.s != it.s6 || it.c6.epoch != it.keys[5].epoch {
+	if !it.c6.holds(it.s6, it.keys[5].epoch) {
 		return (*releasedCore[T6])(it.c6)
 	}
-	if it.c7.s != it.s7 || it.c7.epoch != it.keys[6].epoch {
+	if !it.c7.holds(it.s7, it.keys[6].epoch) {
 		return (*releasedCore[T7])(it.c7)
 	}
 	return errViewReleased
@@ -4308,34 +4308,34 @@ func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) start() {
 // released reports whether the join was made from views of which one no
 // longer holds the storage the join reads: released, or borrowed again.
 func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) released() bool {
-	return it.c1 != nil && (it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch || it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch || it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch || it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch || it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch || it.c6.s != it.s6 || it.c6.epoch != it.keys[5].epoch || it.c7.s != it.s7 || it.c7.epoch != it.keys[6].epoch || it.c8.s != it.s8 || it.c8.epoch != it.keys[7].epoch)
+	return it.c1 != nil && (!it.c1.holds(it.s1, it.keys[0].epoch) || !it.c2.holds(it.s2, it.keys[1].epoch) || !it.c3.holds(it.s3, it.keys[2].epoch) || !it.c4.holds(it.s4, it.keys[3].epoch) || !it.c5.holds(it.s5, it.keys[4].epoch) || !it.c6.holds(it.s6, it.keys[5].epoch) || !it.c7.holds(it.s7, it.keys[6].epoch) || !it.c8.holds(it.s8, it.keys[7].epoch))
 }
 
 // releasedView returns the panic value of a join whose view released()
 // found released: it names that view and its type.
 func (it *Iter8[T1, T2, T3, T4, T5, T6, T7, T8]) releasedView() error {
-	if it.c1.s != it.s1 || it.c1.epoch != it.keys[0].epoch {
+	if !it.c1.holds(it.s1, it.keys[0].epoch) {
 		return (*releasedCore[T1])(it.c1)
 	}
-	if it.c2.s != it.s2 || it.c2.epoch != it.keys[1].epoch {
+	if !it.c2.holds(it.s2, it.keys[1].epoch) {
 		return (*releasedCore[T2])(it.c2)
 	}
-	if it.c3.s != it.s3 || it.c3.epoch != it.keys[2].epoch {
+	if !it.c3.holds(it.s3, it.keys[2].epoch) {
 		return (*releasedCore[T3])(it.c3)
 	}
-	if it.c4.s != it.s4 || it.c4.epoch != it.keys[3].epoch {
+	if !it.c4.holds(it.s4, it.keys[3].epoch) {
 		return (*releasedCore[T4])(it.c4)
 	}
-	if it.c5.s != it.s5 || it.c5.epoch != it.keys[4].epoch {
+	if !it.c5.holds(it.s5, it.keys[4].epoch) {
 		return (*releasedCore[T5])(it.c5)
 	}
-	if it.c6.s != it.s6 || it.c6.epoch != it.keys[5].epoch {
+	if !it.c6.holds(it.s6, it.keys[5].epoch) {
 		return (*releasedCore[T6])(it.c6)
 	}
-	if it.c7.s != it.s7 || it.c7.epoch != it.keys[6].epoch {
+	if !it.c7.holds(it.s7, it.keys[6].epoch) {
 		return (*releasedCore[T7])(it.c7)
 	}
-	if it.c8.s != it.s8 || it.c8.epoch != it.keys[7].epoch {
+	if !it.c8.holds(it.s8, it.keys[7].epoch) {
 		return (*releasedCore[T8])(it.c8)
 	}
 	return errViewReleased

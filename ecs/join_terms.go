@@ -1,6 +1,6 @@
 package ecs
 
-// Join terms other than plain views: Optional.
+// Join terms other than plain views: Optional (Or: join_terms_or.go).
 
 // OptionalView is a join term whose component may be absent: the join
 // visits the entities that match its other terms, and hands out the

@@ -79,3 +79,92 @@ func BenchmarkJoinOptional(b *testing.B) {
 		}
 	}
 }
+
+type jbC struct{ X, Y float64 }
+
+// BenchmarkJoinOr compares Join2(a, Or2(b, c)) with what it replaces,
+// Join3(a, Optional(b), Optional(c)) skipping the entities with neither
+// (compare with benchstat -col /form), over n entities that all have an
+// A, half of them a B and a third a C; and the union Join1(Or2(b, c))
+// with two loops, over b's entities and over c's that b lacks
+// (shape=union). The Or term builds its table at each iteration: this
+// is its price.
+func BenchmarkJoinOr(b *testing.B) {
+	for _, n := range []int{1000, 100_000} {
+		w := ecs.NewWorld()
+		for i := range n {
+			id, err := ecs.AddEntity1(w, jbA{float64(i), 1})
+			must(b, err)
+			if i%2 == 0 {
+				must(b, ecs.AddComponent1(w, id, jbB{1, float64(i)}))
+			}
+			if i%3 == 0 {
+				must(b, ecs.AddComponent1(w, id, jbC{2, float64(i)}))
+			}
+		}
+		var va ecs.ViewMut[jbA]
+		var vb ecs.View[jbB]
+		var vc ecs.View[jbC]
+		release, err := w.Borrow(&va, &vb, &vc)
+		must(b, err)
+		b.Run(fmt.Sprintf("shape=join/n=%d/form=or", n), func(b *testing.B) {
+			for b.Loop() {
+				for p, e := range ecs.Join2(va, ecs.Or2(vb, vc)).All() {
+					if e.A != nil {
+						p.X += e.A.X
+					}
+					if e.B != nil {
+						p.X += e.B.X
+					}
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("shape=join/n=%d/form=optional", n), func(b *testing.B) {
+			for b.Loop() {
+				for r := range ecs.Join3(va, ecs.Optional(vb), ecs.Optional(vc)).All() {
+					if r.B == nil && r.C == nil {
+						continue
+					}
+					if r.B != nil {
+						r.A.X += r.B.X
+					}
+					if r.C != nil {
+						r.A.X += r.C.X
+					}
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("shape=union/n=%d/form=or", n), func(b *testing.B) {
+			var s float64
+			for b.Loop() {
+				for e := range ecs.Join1(ecs.Or2(vb, vc)).All() {
+					if e.A != nil {
+						s += e.A.Y
+					}
+					if e.B != nil {
+						s += e.B.Y
+					}
+				}
+			}
+			_ = s
+		})
+		b.Run(fmt.Sprintf("shape=union/n=%d/form=loops", n), func(b *testing.B) {
+			var s float64
+			for b.Loop() {
+				for id, x := range vb.WithID() {
+					s += x.Y
+					if c, ok := vc.Get(id); ok {
+						s += c.Y
+					}
+				}
+				for id, c := range vc.WithID() {
+					if !vb.Contains(id) {
+						s += c.Y
+					}
+				}
+			}
+			_ = s
+		})
+		release()
+	}
+}

@@ -101,6 +101,9 @@ type sparseSet[T any] struct {
 	// ptrs reports whether T holds pointers: only then do removals zero
 	// the slots they free (dropLast, cutTo).
 	ptrs bool
+	// or is set in an [Or2] term's table only: what marking an entry of
+	// the table marks in the term's views (join_terms_or.go).
+	or *orMarks
 	// spare stands for the sparse entry of the identity prefix's last
 	// component while it is removed (see entry).
 	spare uint64
@@ -859,6 +862,7 @@ func (s *sparseSet[T]) typeName() string     { return s.name }
 func (s *sparseSet[T]) borrow() *borrowState { return &s.lock }
 func (s *sparseSet[T]) length() int          { return len(s.dense) }
 func (s *sparseSet[T]) ids() []EntityID      { return s.dense }
+func (s *sparseSet[T]) orTable() *orMarks    { return s.or }
 
 // bulkInsert gives ids[i] the component vals[i], growing the storage once.
 // It has the outcome of calling insert for each id in turn. Ids in the same

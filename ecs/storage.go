@@ -28,6 +28,7 @@ type storage interface {
 	clearTracking(kinds Tracking, ts uint64, all bool)
 	memory() StorageMemory
 	shrink()
+	orTable() *orMarks // an Or term's table: its marks; nil for a storage of the world
 }
 
 // uniqueSlot is the type-free face of a unique's storage.

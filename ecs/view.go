@@ -84,6 +84,13 @@ type viewCore[T any] struct {
 	// after last, the system's previous run; outside, after the last clear.
 	inWorkload bool
 	last       uint64
+
+	// build, when set, makes the storage a join reads (an [Or2] term's
+	// table, built afresh for each iteration, and never kept here, so
+	// that iterations may run at once): see store. live then tells
+	// whether the term's views are all still borrowed (see holds).
+	build func() *sparseSet[T]
+	live  func() bool
 }
 
 // Filter is anything that can tell whether an entity belongs to a set:
@@ -93,7 +100,8 @@ type Filter interface {
 	Contains(id EntityID) bool
 }
 
-// Part is implemented by [View], [ViewMut], [Changed] and [OptionalView]:
+// Part is implemented by [View], [ViewMut], [Changed], [OptionalView] and
+// [OrView2], [OrView3], [OrView4]:
 // the views a join can combine. Its method is unexported; other types
 // cannot be parts of a join. The joins take their parts as type parameters constrained by Part,
 // so a view passed to a join is not converted to an interface.
@@ -141,11 +149,25 @@ func (c *viewCore[T]) trackOp(k partKey) (op opTrack) {
 	return op
 }
 
+// holds reports whether c still holds s, the storage a join read from it
+// when it was borrowed at epoch: false once it is released, or borrowed
+// again. The core of an Or term holds the tables joins build from it as
+// long as the term's views are borrowed as they were.
+func (c *viewCore[T]) holds(s *sparseSet[T], epoch uint64) bool {
+	if c.live != nil {
+		return c.live()
+	}
+	return c.s == s && c.epoch == epoch
+}
+
 // store returns the storage borrowed by the borrow epoch of c, and panics
 // if c is not borrowed or is borrowed again since (a copy of a view kept
 // past its release), naming the view by c's borrower (a join of a zero
 // view, never borrowed, has no core: it names the type only).
 func (c *viewCore[T]) store(epoch uint64) *sparseSet[T] {
+	if c != nil && c.build != nil {
+		return c.build()
+	}
 	if c == nil || c.s == nil || c.epoch != epoch {
 		panic((*releasedCore[T])(c))
 	}
