@@ -505,16 +505,7 @@ func TestJoinOrChangedAndMarks(t *testing.T) {
 	release, err := w.Borrow(&f, &a, &c, &m)
 	must(t, err)
 	defer release()
-	modifiedSet := func() map[uint32]bool {
-		mod, err := m.Modified()
-		must(t, err)
-		got := map[uint32]bool{}
-		for id := range mod.WithID() {
-			got[id.Index()] = true
-		}
-		m.ClearAllModified()
-		return got
-	}
+	modifiedSet := func() map[uint32]bool { return takeModified(t, m) }
 	m.ClearAllInsertedAndModified()
 	for i := uint32(0); i < 60; i += 4 {
 		m.Get(ecs.EntityID(i))

@@ -462,16 +462,7 @@ func TestJoinOptionalChangedAndMarks(t *testing.T) {
 	release, err := w.Borrow(&a, &m)
 	must(t, err)
 	defer release()
-	modifiedSet := func() map[uint32]bool {
-		mod, err := m.Modified()
-		must(t, err)
-		got := map[uint32]bool{}
-		for id := range mod.WithID() {
-			got[id.Index()] = true
-		}
-		m.ClearAllModified()
-		return got
-	}
+	modifiedSet := func() map[uint32]bool { return takeModified(t, m) }
 	m.ClearAllInsertedAndModified()
 	for i := uint32(0); i < 40; i += 4 {
 		m.Get(ecs.EntityID(i))
@@ -553,4 +544,19 @@ func TestJoinOptionalAfterReleasePanics(t *testing.T) {
 		"first/Next":                  func() { jf.Next() },
 		"Optional of a released view": func() { ecs.Join2(a, ecs.Optional(b)) },
 	})
+}
+
+// takeModified returns the indices of the entities whose jtM m reports
+// modified, and clears the modifications, so that the next call reports
+// only what came after.
+func takeModified(t *testing.T, m ecs.ViewMut[jtM]) map[uint32]bool {
+	t.Helper()
+	mod, err := m.Modified()
+	must(t, err)
+	got := map[uint32]bool{}
+	for id := range mod.WithID() {
+		got[id.Index()] = true
+	}
+	m.ClearAllModified()
+	return got
 }
