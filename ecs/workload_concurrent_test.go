@@ -94,11 +94,14 @@ func TestConcurrentRunConflictNamesSystem(t *testing.T) {
 			_, err := ecs.AddEntity1(w, crA{1})
 			noErr(t, err)
 			inside, leave := make(chan struct{}), make(chan struct{})
+			// The first run of hold to get there closes inside and waits
+			// for leave; the runs after it go through.
 			hold := ecs.System(func(a ecs.ViewMut[crA]) {
 				select {
-				case inside <- struct{}{}:
-					<-leave
+				case <-inside:
 				default:
+					close(inside)
+					<-leave
 				}
 			}).Named("hold")
 			noErr(t, w.AddWorkload("hold", hold))
