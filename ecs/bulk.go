@@ -170,6 +170,7 @@ func beginBulkWrite(s Storages, ids []EntityID, copy bool) (*World, bool, []Enti
 		ids = w.ownIDs(ids)
 	}
 	w.stripDoomed()
+	w.writing++
 	return w, !held, ids, nil
 }
 

@@ -328,7 +328,20 @@ func (v *AllStoragesViewMut) borrowView(ctx *borrowCtx) (releaser, error) {
 	ctx.w.allNow = ctx.w.nextTick() // now that it holds everything
 	// Purge what DeleteUnchecked left behind now, with the view's
 	// timestamp for tracking, so that nothing the system sees holds it.
+	// If a hook of the purge panics, the borrow is given back.
 	ctx.w.stripDoomed()
+	if len(ctx.w.hookOrder) != 0 {
+		done := false
+		defer func() {
+			if !done {
+				ctx.w.allNow = 0
+				ctx.w.allLock.release(v.c.b, true)
+				*v = old
+			}
+		}()
+		ctx.w.flushPurge()
+		done = true
+	}
 	return v.c, nil
 }
 
@@ -351,6 +364,12 @@ func (c *allCore) release() {
 		f.release()
 	}
 	c.w.stripDoomed() // with the view's timestamp, for tracking
+	defer c.unlock()  // even if a hook of the purge panics
+	c.w.flushPurge()
+}
+
+// unlock gives back the all-storages borrow of c.
+func (c *allCore) unlock() {
 	c.w.allNow = 0
 	c.w.allLock.release(c.b, true)
 	c.w = nil

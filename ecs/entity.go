@@ -106,6 +106,13 @@ type entities struct {
 	live     int
 	unpurged []EntityID
 	lock     borrowState // its borrow flag (EntitiesView, EntitiesViewMut, World-level reads)
+	// hooks are the entity hooks (hooks.go), or nil; w is the world
+	// then, and queue holds the hook calls a World-level change queued,
+	// from qhead on.
+	hooks *EntityHooks
+	w     *World
+	queue []entEvent
+	qhead int
 }
 
 // aliveAs reports whether slot s holds the live entity of generation g.
@@ -127,7 +134,11 @@ func (e *entities) create() EntityID {
 		g := e.slots[i] // dead: no aliveBit
 		e.slots[i] = g | aliveBit
 		e.live++
-		return newEntityID(i, g)
+		id := newEntityID(i, g)
+		if e.hooks != nil {
+			e.hooked(id, true)
+		}
+		return id
 	}
 	return e.createNew()
 }
@@ -142,12 +153,27 @@ func (e *entities) createNew() EntityID {
 	}
 	e.slots = append(e.slots, aliveBit)
 	e.live++
-	return newEntityID(uint32(i), 0)
+	id := newEntityID(uint32(i), 0)
+	if e.hooks != nil {
+		e.hooked(id, true)
+	}
+	return id
 }
 
 // createMany appends n new entities to dst and returns it: free indices
 // first (most recently freed first, as create does), then new slots.
 func (e *entities) createMany(dst []EntityID, n int) []EntityID {
+	if e.hooks != nil {
+		first := len(dst)
+		dst = e.createManyQuiet(dst, n)
+		e.hookedAll(dst[first:], true)
+		return dst
+	}
+	return e.createManyQuiet(dst, n)
+}
+
+// createManyQuiet is createMany's work, without the hooks.
+func (e *entities) createManyQuiet(dst []EntityID, n int) []EntityID {
 	dst = grow(dst, n)
 	if k := min(n, len(e.free)); k > 0 {
 		free, slots := e.free, e.slots
@@ -208,6 +234,9 @@ func (e *entities) delete(id EntityID) bool {
 	} else {
 		e.slots[i] = g // retired
 	}
+	if e.hooks != nil {
+		e.hooked(id, false)
+	}
 	return true
 }
 
@@ -247,6 +276,9 @@ func (e *entities) spawnAt(op string, id EntityID) error {
 		}
 		e.slots = append(e.slots, g|aliveBit)
 		e.live++
+		if e.hooks != nil {
+			e.hooked(id, true)
+		}
 		return nil
 	}
 	s := e.slots[i]
@@ -263,6 +295,9 @@ func (e *entities) spawnAt(op string, id EntityID) error {
 	e.free = append(e.free[:k], e.free[k+1:]...)
 	e.slots[i] = g | aliveBit
 	e.live++
+	if e.hooks != nil {
+		e.hooked(id, true)
+	}
 	return nil
 }
 
@@ -313,6 +348,18 @@ func grow[S ~[]E, E any](s S, n int) S {
 // the ids and the entities storage once. From bulkParallelMin ids the
 // pass is split (killAllSplit).
 func (e *entities) killAll(ids []EntityID) bool {
+	if e.hooks != nil {
+		if !e.killAllQuiet(ids) {
+			return false
+		}
+		e.hookedAll(ids, false)
+		return true
+	}
+	return e.killAllQuiet(ids)
+}
+
+// killAllQuiet is killAll's work, without the hooks.
+func (e *entities) killAllQuiet(ids []EntityID) bool {
 	if len(ids) >= bulkParallelMin {
 		return e.killAllSplit(ids)
 	}
@@ -475,6 +522,15 @@ func (e *entities) firstDeadParallel(ids []EntityID) int {
 // each, and returns how many it killed. Dead ids (repeats included) are
 // skipped.
 func (e *entities) deleteMany(ids []EntityID) int {
+	if e.hooks != nil { // one by one, each deletion told to the hooks
+		n := 0
+		for _, id := range ids {
+			if e.delete(id) {
+				n++
+			}
+		}
+		return n
+	}
 	free := grow(e.free, len(ids))
 	slots := e.slots
 	n := 0
@@ -506,6 +562,15 @@ func (e *entities) deleteMany(ids []EntityID) int {
 // live values (an append, with its call to grow the list, made the loop
 // keep its counter on the stack).
 func (e *entities) deleteManyLastFirst(ids []EntityID) int {
+	if e.hooks != nil { // one by one, each deletion told to the hooks
+		n := 0
+		for k := len(ids) - 1; k >= 0; k-- {
+			if e.delete(ids[k]) {
+				n++
+			}
+		}
+		return n
+	}
 	free := grow(e.free, len(ids))
 	base := len(free)
 	out, m := free[base:base+len(ids)], 0 // the indices freed: out[:m]

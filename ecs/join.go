@@ -189,7 +189,7 @@ func (c *joinCore) packed() *pack {
 
 // stampsOf returns the type-free part of t, or nil.
 func stampsOf[T any](t *tracker[T]) *stamps {
-	if t == nil {
+	if t == nil || t.kinds == 0 { // untracked, or hooks alone
 		return nil
 	}
 	return &t.stamps

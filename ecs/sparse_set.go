@@ -567,6 +567,9 @@ func (s *sparseSet[T]) appendAny(e *uint64, id EntityID, v T) {
 	if g := s.pack; g != nil {
 		s.join(g, id) // insertSlow asked groupRefuses first
 	}
+	if s.track != nil && s.track.hooks != nil {
+		s.hook(hookInsert, id, nil)
+	}
 }
 
 // continuesIdent reports whether an append of id's component would
@@ -675,10 +678,11 @@ func (s *sparseSet[T]) insertOver(e *uint64, id EntityID, v T) insertOutcome {
 	i := int(uint32(*e)) - 1
 	switch {
 	case gen == id.Generation():
-		s.data[i] = v
 		if s.track != nil {
-			s.track.replaced(i)
+			s.replaceTracked(i, id, v)
+			return replaced
 		}
+		s.data[i] = v
 		return replaced
 	case gen > id.Generation():
 		return refused
@@ -690,7 +694,8 @@ func (s *sparseSet[T]) insertOver(e *uint64, id EntityID, v T) insertOutcome {
 			return s.insert(id, v)
 		}
 		if s.track != nil {
-			s.track.tookOver(s.dense[i], &s.data[i], i)
+			s.takeOverTracked(e, i, id, v)
+			return inserted
 		}
 		s.cutIdent(i) // id is of a later generation than the leftover
 		s.edited(i)
@@ -699,6 +704,42 @@ func (s *sparseSet[T]) insertOver(e *uint64, id EntityID, v T) insertOutcome {
 		*e = sparseEntry(id, i)
 		return inserted
 	}
+}
+
+// takeOverTracked is insertOver's take-over of a dead entity's leftover
+// at i, whose sparse entry is e, for a storage with a tracker: it logs the
+// leftover's deletion and id's insertion, and tells the hooks of both.
+//
+//go:noinline
+func (s *sparseSet[T]) takeOverTracked(e *uint64, i int, id EntityID, v T) {
+	old, oldV := s.dense[i], s.data[i]
+	s.track.tookOver(old, &s.data[i], i)
+	s.cutIdent(i) // id is of a later generation than the leftover
+	s.edited(i)
+	s.dense[i] = id
+	s.data[i] = v
+	*e = sparseEntry(id, i)
+	if s.track.hooks != nil {
+		s.hook(hookDelete, old, &oldV)
+		s.hook(hookInsert, id, nil)
+	}
+}
+
+// replaceTracked is insertOver's replacement of the component at i for a
+// storage with a tracker: it records the modification, and tells the
+// hooks with the old value.
+//
+//go:noinline
+func (s *sparseSet[T]) replaceTracked(i int, id EntityID, v T) {
+	if s.track.hooks == nil {
+		s.data[i] = v
+		s.track.replaced(i)
+		return
+	}
+	old := s.data[i]
+	s.data[i] = v
+	s.track.replaced(i)
+	s.hook(hookReplace, id, &old)
 }
 
 // remove takes id's component out and returns it. Its body is deleteID's,
@@ -733,6 +774,9 @@ func (s *sparseSet[T]) remove(id EntityID) (v T, ok bool) {
 		s.move(last, i)
 	}
 	s.dropLast(last)
+	if s.track != nil && s.track.hooks != nil {
+		s.hook(hookRemove, id, &v)
+	}
 	return v, true
 }
 
@@ -765,7 +809,8 @@ func (s *sparseSet[T]) deleteID(id EntityID) bool {
 	last := len(s.dense) - 1
 	s.edited(i)
 	if s.track != nil {
-		s.track.deleted(id, &s.data[i], i, last)
+		s.deleteTracked(id, i, last)
+		return true
 	}
 	if i != last {
 		s.cutIdent(i)
@@ -773,6 +818,27 @@ func (s *sparseSet[T]) deleteID(id EntityID) bool {
 	}
 	s.dropLast(last)
 	return true
+}
+
+// deleteTracked is the end of deleteID for a storage with a tracker: it
+// logs the deletion, swap-removes, and tells the hooks with the value.
+//
+//go:noinline
+func (s *sparseSet[T]) deleteTracked(id EntityID, i, last int) {
+	s.track.deleted(id, &s.data[i], i, last)
+	var v T
+	hooked := s.track.hooks != nil
+	if hooked {
+		v = s.data[i]
+	}
+	if i != last {
+		s.cutIdent(i)
+		s.move(last, i)
+	}
+	s.dropLast(last)
+	if hooked {
+		s.hook(hookDelete, id, &v)
+	}
 }
 
 // deletePacked deletes the component at position i of an untracked
@@ -846,6 +912,10 @@ func (s *sparseSet[T]) cutTo(n int) {
 func (s *sparseSet[T]) clear() {
 	if s.track != nil {
 		s.track.cleared(s.dense, s.data)
+		if s.track.hooks != nil && len(s.dense) != 0 {
+			ids, vals := slices.Clone(s.dense), slices.Clone(s.data)
+			defer s.hookAll(hookDelete, ids, vals)
+		}
 	}
 	if s.pack != nil {
 		s.pack.n = 0 // no entity has every member type any more

@@ -313,6 +313,13 @@ func (s *sparseSet[T]) retain(op string, keep func(EntityID, *T) bool) (int, err
 	first := drop[0]
 	s.cutIdent(first)
 	t := s.track
+	if t != nil && t.hooks != nil {
+		ids, vals := make([]EntityID, len(drop)), make([]T, len(drop))
+		for k, i := range drop {
+			ids[k], vals[k] = s.dense[i], s.data[i]
+		}
+		defer s.hookAll(hookDelete, ids, vals) // once the storage is whole
+	}
 	if t != nil && t.kinds&TrackDeletion != 0 {
 		ts := t.logStamp()
 		for _, i := range drop {
@@ -362,8 +369,12 @@ func (s *sparseSet[T]) drainInto(ids []EntityID, vals []T) ([]EntityID, []T) {
 	if n == 0 {
 		return ids, vals
 	}
+	start := len(ids)
 	ids, vals = append(ids, s.dense...), append(vals, s.data...)
 	if t := s.track; t != nil {
+		if t.hooks != nil {
+			defer s.hookAll(hookRemove, ids[start:], vals[start:]) // once the storage is empty
+		}
 		if t.kinds&TrackRemoval != 0 {
 			ts := t.logStamp()
 			for _, id := range s.dense {

@@ -13,6 +13,14 @@ type tracker[T any] struct {
 	stamps
 	deletions []deletion[T]
 	removals  []removal
+	// hooks are the type's lifecycle hooks (hooks.go), or nil. A storage
+	// with hooks has a tracker even when kinds is 0. w is the world then,
+	// and queue holds the hook calls a World-level change queued, from
+	// qhead on.
+	hooks *ComponentHooks[T]
+	w     *World
+	queue []hookEvent[T]
+	qhead int
 }
 
 // stamps is the part of a tracker that does not depend on the component

@@ -261,6 +261,7 @@ func (w *World) clearAll(op string, kinds Tracking, ts uint64, all bool) error {
 	}
 	defer w.allLock.releaseExclusive()
 	w.stripDoomed()
+	w.flushPurge()
 	w.clearTracking(kinds, ts, all)
 	return nil
 }

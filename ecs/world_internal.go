@@ -29,10 +29,12 @@ func beginWrite(s Storages) (*World, bool, error) {
 				l.excl.Store(worldWrite)
 			}
 			w.stripDoomed()
+			w.writing++
 			return w, true, nil
 		}
 	} else if a, ok := s.(AllStoragesViewMut); ok && a.c != nil && a.c.w != nil && len(a.c.lent) == 0 {
 		a.c.w.stripDoomed() // the system holds everything already
+		a.c.w.writing++
 		return a.c.w, false, nil
 	}
 	return beginWriteSlow(s)
@@ -48,12 +50,14 @@ func beginWriteSlow(s Storages) (*World, bool, error) {
 	}
 	w, held := s.world()
 	if held {
+		w.writing++
 		return w, false, nil
 	}
 	if err := w.allLock.acquire(worldWrite, true, allName); err != nil {
 		return nil, false, err
 	}
 	w.stripDoomed()
+	w.writing++
 	return w, true, nil
 }
 
@@ -81,10 +85,27 @@ func (w *World) mustWorld(op string) {
 	}
 }
 
+// endWrite ends a World-level change that beginWrite began: it runs the
+// hooks the change queued, if it is the outermost (and no Each or fill
+// through an AllStoragesViewMut is under way, whose end runs them), then
+// gives the borrow back, even if a hook panics.
 func endWrite(w *World, locked bool) {
+	w.writing--
+	if len(w.hookOrder) != 0 && w.writing == 0 && w.eaching == 0 {
+		endWriteHooks(w, locked)
+		return
+	}
 	if locked {
 		w.allLock.releaseExclusive()
 	}
+}
+
+// endWriteHooks is endWrite with hooks to run.
+func endWriteHooks(w *World, locked bool) {
+	if locked {
+		defer w.allLock.releaseExclusive()
+	}
+	w.flushHooks()
 }
 
 // beginRead borrows all storages and st shared for a World-level read.
@@ -220,6 +241,9 @@ func (w *World) stripDoomed() {
 // and may be alive again with a later one: the storages match components
 // by id, generation included, so only the dead ids' components go.
 func (w *World) stripDoomedNow() {
+	// The hooks of what it deletes are queued (see hooks.go): the caller
+	// runs them once it holds what it needs (flushPurge, endWrite).
+	w.writing++
 	d := w.scratch.doomed
 	if u := w.ents.unpurged; len(u) != 0 {
 		d = append(d, u...)
@@ -231,6 +255,16 @@ func (w *World) stripDoomedNow() {
 		w.deleteComponents(d)
 	}
 	w.scratch.doomed = d[:0]
+	w.writing--
+}
+
+// flushPurge runs the hooks a purge (stripDoomed) queued outside a
+// World-level change: the AllStoragesViewMut's borrow and release call
+// it while they hold the world.
+func (w *World) flushPurge() {
+	if len(w.hookOrder) != 0 && w.writing == 0 && w.eaching == 0 {
+		w.flushHooks()
+	}
 }
 
 // stripAll deletes id's components from every storage. It looks id up in
