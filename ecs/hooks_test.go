@@ -15,7 +15,9 @@ type hookVel struct{ DX int }
 // hookRec records every hook call it is given, as text.
 type hookRec struct{ calls []string }
 
-func (l *hookRec) add(format string, args ...any) { l.calls = append(l.calls, fmt.Sprintf(format, args...)) }
+func (l *hookRec) add(format string, args ...any) {
+	l.calls = append(l.calls, fmt.Sprintf(format, args...))
+}
 
 func (l *hookRec) take() []string {
 	c := l.calls
