@@ -170,7 +170,7 @@ func beginBulkWrite(s Storages, ids []EntityID, copy bool) (*World, bool, []Enti
 		ids = w.ownIDs(ids)
 	}
 	w.stripDoomed()
-	w.writing++
+	w.hooks.writing++
 	return w, !held, ids, nil
 }
 

@@ -182,6 +182,23 @@
 // may run workloads at once, the same one too: their systems' borrows
 // keep them apart, as they keep any two goroutines apart.
 //
+// # Commands and hooks
+//
+// A [Commands] view records structural changes (create and delete
+// entities, add, remove and delete components, add and remove uniques)
+// for the world to apply later: after the system returns for [World.Run],
+// and in a workload at an [ApplyCommands] item or at the end of the run.
+// It borrows only the entities storage, shared, so systems that record
+// run in parallel. [CommandsFor] records the commands of one type;
+// [Commands.AddEntity] reserves the new entity's id at once. A command
+// that fails when applied comes back as a [*CommandError].
+//
+// [SetHooks] gives a component type functions called when one of its
+// components is inserted, replaced, removed or deleted
+// ([ComponentHooks]); [World.SetEntityHooks] does the same for entities
+// created and deleted. A hook runs once its change is done and must not
+// change the world's structure (a breach panics with a [*HookError]).
+//
 // # Tracking
 //
 // A component type can track insertion, modification, deletion and

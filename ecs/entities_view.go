@@ -330,7 +330,7 @@ func (v *AllStoragesViewMut) borrowView(ctx *borrowCtx) (releaser, error) {
 	// timestamp for tracking, so that nothing the system sees holds it.
 	// If a hook of the purge panics, the borrow is given back.
 	ctx.w.stripDoomed()
-	if len(ctx.w.hookOrder) != 0 {
+	if len(ctx.w.hooks.order) != 0 {
 		done := false
 		defer func() {
 			if !done {

@@ -106,13 +106,18 @@ type entities struct {
 	live     int
 	unpurged []EntityID
 	lock     borrowState // its borrow flag (EntitiesView, EntitiesViewMut, World-level reads)
-	// hooks are the entity hooks (hooks.go), or nil; w is the world
-	// then, and queue holds the hook calls a World-level change queued,
-	// from qhead on.
+	// hooks are the entity hooks (hooks.go), or nil; sink is the
+	// world's then, and queue holds the hook calls a World-level change
+	// queued, from qhead on.
 	hooks *EntityHooks
-	w     *World
+	sink  *hookSink
 	queue []entEvent
 	qhead int
+	// reserved counts the ids Commands.AddEntity reserved since the
+	// last flush (commands.go): reserve reads it under the shared
+	// borrow, every change of the slots or the free list settles it
+	// first.
+	reserved atomic.Int64
 }
 
 // aliveAs reports whether slot s holds the live entity of generation g.
@@ -128,6 +133,9 @@ func (e *entities) isAlive(id EntityID) bool {
 
 // create returns a new live entity, reusing a free index when there is one.
 func (e *entities) create() EntityID {
+	if e.reserved.Load() != 0 {
+		e.flushReserved()
+	}
 	if n := len(e.free) - 1; n >= 0 {
 		i := e.free[n]
 		e.free = e.free[:n]
@@ -163,6 +171,9 @@ func (e *entities) createNew() EntityID {
 // createMany appends n new entities to dst and returns it: free indices
 // first (most recently freed first, as create does), then new slots.
 func (e *entities) createMany(dst []EntityID, n int) []EntityID {
+	if e.reserved.Load() != 0 {
+		e.flushReserved()
+	}
 	if e.hooks != nil {
 		first := len(dst)
 		dst = e.createManyQuiet(dst, n)
@@ -222,6 +233,9 @@ func (e *entities) createManyQuiet(dst []EntityID, n int) []EntityID {
 // delete kills id and reports whether it was alive. The slot's generation is
 // bumped; a slot that reaches maxGeneration is retired instead of reused.
 func (e *entities) delete(id EntityID) bool {
+	if e.reserved.Load() != 0 {
+		e.flushReserved()
+	}
 	i := id.Index()
 	g := id.Generation()
 	if uint(i) >= uint(len(e.slots)) || !aliveAs(e.slots[i], g) {
@@ -250,6 +264,9 @@ func (e *entities) delete(id EntityID) bool {
 // it. So no later creation hands out id's index while id is alive, and
 // when it dies the index is freed with a generation past id's.
 func (e *entities) spawnAt(op string, id EntityID) error {
+	if e.reserved.Load() != 0 {
+		e.flushReserved()
+	}
 	i, g := id.Index(), id.Generation()
 	switch {
 	case id == NullID:
@@ -348,6 +365,9 @@ func grow[S ~[]E, E any](s S, n int) S {
 // the ids and the entities storage once. From bulkParallelMin ids the
 // pass is split (killAllSplit).
 func (e *entities) killAll(ids []EntityID) bool {
+	if e.reserved.Load() != 0 {
+		e.flushReserved()
+	}
 	if e.hooks != nil {
 		if !e.killAllQuiet(ids) {
 			return false
@@ -522,6 +542,9 @@ func (e *entities) firstDeadParallel(ids []EntityID) int {
 // each, and returns how many it killed. Dead ids (repeats included) are
 // skipped.
 func (e *entities) deleteMany(ids []EntityID) int {
+	if e.reserved.Load() != 0 {
+		e.flushReserved()
+	}
 	if e.hooks != nil { // one by one, each deletion told to the hooks
 		n := 0
 		for _, id := range ids {
@@ -562,6 +585,9 @@ func (e *entities) deleteMany(ids []EntityID) int {
 // live values (an append, with its call to grow the list, made the loop
 // keep its counter on the stack).
 func (e *entities) deleteManyLastFirst(ids []EntityID) int {
+	if e.reserved.Load() != 0 {
+		e.flushReserved()
+	}
 	if e.hooks != nil { // one by one, each deletion told to the hooks
 		n := 0
 		for k := len(ids) - 1; k >= 0; k-- {

@@ -19,8 +19,8 @@ import "errors"
 // (the functions taking a Storages, through a *World or an
 // AllStoragesViewMut) may change many components in one call: their hooks
 // are queued, in the order of the changes, and run when the call ends,
-// while the call still holds the world (World.writing counts the calls
-// under way, flushHooks runs the queue). So a hook never sees a storage
+// while the call still holds the world (hookSink counts the calls under
+// way, and its flush runs the queue). So a hook never sees a storage
 // halfway through a change, and a hook that panics leaves every storage
 // whole.
 
@@ -160,7 +160,7 @@ func (w *World) SetEntityHooks(h EntityHooks) error {
 		return nil
 	}
 	w.ents.hooks = &h
-	w.ents.w = w
+	w.ents.sink = &w.hooks
 	return nil
 }
 
@@ -181,7 +181,7 @@ func (s *sparseSet[T]) setHooks(w *World, h ComponentHooks[T]) {
 		s.track = &tracker[T]{stamps: stamps{clk: &w.clock}}
 	}
 	s.track.hooks = &h
-	s.track.w = w
+	s.track.sink = &w.hooks
 }
 
 // hookKind is the change a queued hook call stands for.
@@ -205,7 +205,7 @@ type hookEvent[T any] struct {
 }
 
 // hookQueue is a queue of hook calls: a storage's, or the entities'.
-// World.hookOrder lists them once per call queued, in the order queued.
+// hookSink.order lists them once per call queued, in the order queued.
 type hookQueue interface {
 	fireNext()
 	dropNext()
@@ -230,9 +230,9 @@ func (s *sparseSet[T]) hook(k hookKind, id EntityID, v *T) {
 	if v != nil {
 		e.v = *v
 	}
-	if t.w.writing > 0 {
+	if t.sink.writing > 0 {
 		t.queue = append(t.queue, e)
-		t.w.hookOrder = append(t.w.hookOrder, s)
+		t.sink.order = append(t.sink.order, s)
 		return
 	}
 	s.fire(&e)
@@ -318,9 +318,9 @@ type entEvent struct {
 //go:noinline
 func (e *entities) hooked(id EntityID, created bool) {
 	ev := entEvent{id: id, created: created}
-	if e.w.writing > 0 {
+	if e.sink.writing > 0 {
 		e.queue = append(e.queue, ev)
-		e.w.hookOrder = append(e.w.hookOrder, e)
+		e.sink.order = append(e.sink.order, e)
 		return
 	}
 	e.fire(ev)
@@ -378,22 +378,32 @@ func (e *entities) dropNext() {
 	}
 }
 
-// flushHooks runs the hook calls queued by the World-level change ending
-// now, in the order queued. If one panics, the rest are dropped and the
-// panic goes on.
-func (w *World) flushHooks() {
+// hookSink is a world's count of the World-level changes under way, and
+// the hook calls they queued (World.hooks): while writing is above zero,
+// the hooks of storages and of the entities queue their calls, and order
+// lists the queues once per call, in the order made. The world runs them
+// with flush as the outermost change ends. Only the holder of the
+// exclusive all-storages borrow changes it.
+type hookSink struct {
+	writing int
+	order   []hookQueue
+}
+
+// flush runs the hook calls queued, in the order queued. If one panics,
+// the rest are dropped and the panic goes on.
+func (k *hookSink) flush() {
 	i := 0
 	defer func() {
-		if i < len(w.hookOrder) { // a hook panicked
-			for j := i; j < len(w.hookOrder); j++ {
-				w.hookOrder[j].dropNext()
+		if i < len(k.order) { // a hook panicked
+			for j := i; j < len(k.order); j++ {
+				k.order[j].dropNext()
 			}
 		}
-		clear(w.hookOrder)
-		w.hookOrder = w.hookOrder[:0]
+		clear(k.order)
+		k.order = k.order[:0]
 	}()
-	for i < len(w.hookOrder) {
-		q := w.hookOrder[i]
+	for i < len(k.order) {
+		q := k.order[i]
 		i++
 		q.fireNext()
 	}

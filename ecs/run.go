@@ -75,8 +75,14 @@ func (w *World) SystemStats() []SystemStats {
 
 // run runs the plan once. The caller holds p.running, or p is a guest
 // that no other run has (World.takePlan).
-func (p *plan) run(w *World) error {
+func (p *plan) run(w *World) (err error) {
 	p.world = w
+	finished := false
+	defer func() {
+		if !finished { // a system panicked
+			p.dropCommands()
+		}
+	}()
 	for _, c := range p.wconds {
 		c.done = false
 	}
@@ -90,10 +96,18 @@ func (p *plan) run(w *World) error {
 	pool := w.Pool()
 	n := pool.Workers()
 	if n <= 0 || p.oneAtATime() {
-		return p.runSequential(tctx)
+		err = p.runSequential(tctx)
+	} else {
+		p.crew.pool = pool
+		err = p.runParallel(tctx, n)
 	}
-	p.crew.pool = pool
-	return p.runParallel(tctx, n)
+	finished = true
+	// The commands not applied yet, those of the systems that ran and
+	// did not fail (the others' are abandoned).
+	if aerr := p.applyUpTo(len(p.systems)); err == nil {
+		err = aerr
+	}
+	return err
 }
 
 // oneAtATime reports whether the plan's systems can only run one after
@@ -486,13 +500,19 @@ func (s *planSystem) exec() {
 		} else if !returned {
 			s.err = ErrGoexit
 		}
+		s.settleCommands()
 	}()
 	w := s.p.world
+	if s.applies {
+		s.err = s.p.applyUpTo(s.idx)
+		returned = true
+		return
+	}
 	last, ran := s.win.start()
 	if !ran {
 		last = w.firstWindow() // the first run sees everything
 	}
-	s.frame.ctx = borrowCtx{w: w, by: s.name, inWorkload: true, last: last}
+	s.frame.ctx = borrowCtx{w: w, by: s.name, inWorkload: true, last: last, cmds: &s.frame.cmds}
 	if s.tctx == nil {
 		s.err = s.shape.call(s.fn, s.frame)
 	} else {
@@ -510,6 +530,15 @@ func (s *planSystem) execTraced() {
 		})
 		s.stats.add(time.Since(start))
 	})
+}
+
+// settleCommands turns the commands of a system that failed into the
+// deletion of the entities it reserved (cmdBuffer.abandon), applied with
+// the others.
+func (s *planSystem) settleCommands() {
+	if s.err != nil || s.panicked != nil {
+		s.frame.cmds.abandon()
+	}
 }
 
 // outcome returns the system's error wrapped for the caller, re-panicking

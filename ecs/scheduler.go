@@ -106,6 +106,9 @@ type planSystem struct {
 	succ   []int
 	npreds int32
 	gated  bool
+	// applies marks an ApplyCommands item: running it applies the
+	// commands of the systems declared before it (plan.applyUpTo).
+	applies bool
 
 	win   *window   // where its tracking window starts
 	stats *sysStats // shared by every copy of the plan
@@ -469,6 +472,11 @@ func (b *planBuilder) flatten(items []any, ctx flatCtx) error {
 		case BarrierItem:
 			mids, nths = append(mids, len(b.p.systems)), append(nths, b.nspans)
 			b.nspans++
+		case ApplyCommandsItem:
+			if err := b.addSystem(System(applyMark).Named("ApplyCommands"), ctx); err != nil {
+				return err
+			}
+			b.p.systems[len(b.p.systems)-1].applies = true
 		case nil:
 			return &WorkloadBuildError{Workload: ctx.path, Reason: fmt.Sprintf("item %d is nil", i+1)}
 		case *TypedSystem:
@@ -477,7 +485,7 @@ func (b *planBuilder) flatten(items []any, ctx flatCtx) error {
 			}
 		default:
 			if reflect.TypeOf(it).Kind() != reflect.Func {
-				return &WorkloadBuildError{Workload: ctx.path, Reason: fmt.Sprintf("item %d (%T) is not a system; a workload holds system functions, *ecs.TypedSystem, *ecs.SystemSpec, *ecs.WorkloadSpec and ecs.Barrier()", i+1, it)}
+				return &WorkloadBuildError{Workload: ctx.path, Reason: fmt.Sprintf("item %d (%T) is not a system; a workload holds system functions, *ecs.TypedSystem, *ecs.SystemSpec, *ecs.WorkloadSpec ecs.Barrier() and ecs.ApplyCommands()", i+1, it)}
 			}
 			if err := b.addSystem(System(it), ctx); err != nil {
 				return err

@@ -29,6 +29,10 @@ type borrowCtx struct {
 	// which holds all storages exclusively: they take no borrow of all
 	// storages, only of what they view.
 	under bool
+	// cmds is where a Commands view records (commands.go): the frame's
+	// buffer, for the runs that apply it (World.Run, workloads); nil
+	// elsewhere, which refuses Commands.
+	cmds *cmdBuffer
 }
 
 // lockAll takes the shared borrow of all storages that every view holds,
@@ -401,8 +405,9 @@ type frame struct {
 	n      int        // params borrowed so far
 	ctx    borrowCtx  // kept here so that borrowing does not allocate
 	groups groupBorrows
-	nlocks int  // groups.locks taken so far
-	hooks  bool // a custom view among params has a hook (hasHooks), set with params
+	nlocks int       // groups.locks taken so far
+	hooks  bool      // a custom view among params has a hook (hasHooks), set with params
+	cmds   cmdBuffer // what its Commands views recorded (commands.go)
 }
 
 var sysShapes sync.Map // reflect.Type -> *sysShape or *SystemError
@@ -751,12 +756,20 @@ func runIn(w *World, under *allCore, in *runInfo, fn callee) error {
 	name, s := in.name, in.shape
 	f := s.frames.Get().(*frame)
 	defer s.frames.Put(f)
-	f.ctx = borrowCtx{w: w, by: name, under: under != nil}
+	f.ctx = borrowCtx{w: w, by: name, under: under != nil, cmds: &f.cmds}
+	defer f.dropLeft(w, under) // the commands of a system that panicked
 	if under != nil {
 		under.lend(f)
 		defer under.unlend(f)
 	}
 	err := s.call(fn, f)
+	if !f.cmds.empty() {
+		if err != nil {
+			f.dropLeft(w, under)
+		} else {
+			err = f.applyOwn(w, under, name)
+		}
+	}
 	if under == nil {
 		w.syncPoint()
 	}
@@ -764,6 +777,35 @@ func runIn(w *World, under *allCore, in *runInfo, fn callee) error {
 		return &SystemFailure{System: name, Err: err}
 	}
 	return nil
+}
+
+// applyOwn applies the commands of f, the frame of the system name that
+// World.Run (or AllStoragesViewMut.Run, if under is not nil) ran.
+func (f *frame) applyOwn(w *World, under *allCore, name string) error {
+	if under != nil {
+		under.unlend(f) // the apply goes through the AllStoragesViewMut
+		defer under.lend(f)
+		return applyHeld(w, "", []string{name}, []*cmdBuffer{&f.cmds})
+	}
+	return w.applyCommands("", []string{name}, []*cmdBuffer{&f.cmds})
+}
+
+// dropLeft drops the commands left in f: those of a system that failed,
+// whose reserved entities it deletes (through the AllStoragesViewMut
+// under, if not nil).
+func (f *frame) dropLeft(w *World, under *allCore) {
+	if f.cmds.empty() {
+		return
+	}
+	f.cmds.abandon()
+	if under != nil {
+		if under.w != nil && len(under.lent) == 0 {
+			_ = applyHeld(w, "", []string{""}, []*cmdBuffer{&f.cmds})
+		}
+		f.cmds.reset()
+		return
+	}
+	w.dropCommands(&f.cmds)
 }
 
 // Borrow borrows views directly, outside any system: each argument is a

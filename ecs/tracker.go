@@ -14,11 +14,11 @@ type tracker[T any] struct {
 	deletions []deletion[T]
 	removals  []removal
 	// hooks are the type's lifecycle hooks (hooks.go), or nil. A storage
-	// with hooks has a tracker even when kinds is 0. w is the world then,
-	// and queue holds the hook calls a World-level change queued, from
-	// qhead on.
+	// with hooks has a tracker even when kinds is 0. sink is the world's
+	// then, and queue holds the hook calls a World-level change queued,
+	// from qhead on.
 	hooks *ComponentHooks[T]
-	w     *World
+	sink  *hookSink
 	queue []hookEvent[T]
 	qhead int
 }

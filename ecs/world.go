@@ -49,13 +49,12 @@ type World struct {
 	// zero, stripDoomed waits, and World-level changes check that they
 	// move no component of a storage an Each or a fill walks (each.go).
 	eaching int
-	// writing counts the World-level changes under way (beginWrite …
+	// hooks counts the World-level changes under way (beginWrite …
 	// endWrite, nested through an AllStoragesViewMut, and the purges of
-	// stripDoomedNow): while it is above zero, hooks are queued on
-	// hookOrder, and run as the outermost change ends (hooks.go). Only
-	// the holder of the exclusive all-storages borrow writes either.
-	writing   int
-	hookOrder []hookQueue
+	// stripDoomedNow), and queues the hook calls they make, which run as
+	// the outermost change ends (hooks.go). Only the holder of the
+	// exclusive all-storages borrow changes it.
+	hooks hookSink
 }
 
 // NewWorld returns an empty world.

@@ -29,12 +29,12 @@ func beginWrite(s Storages) (*World, bool, error) {
 				l.excl.Store(worldWrite)
 			}
 			w.stripDoomed()
-			w.writing++
+			w.hooks.writing++
 			return w, true, nil
 		}
 	} else if a, ok := s.(AllStoragesViewMut); ok && a.c != nil && a.c.w != nil && len(a.c.lent) == 0 {
 		a.c.w.stripDoomed() // the system holds everything already
-		a.c.w.writing++
+		a.c.w.hooks.writing++
 		return a.c.w, false, nil
 	}
 	return beginWriteSlow(s)
@@ -50,14 +50,14 @@ func beginWriteSlow(s Storages) (*World, bool, error) {
 	}
 	w, held := s.world()
 	if held {
-		w.writing++
+		w.hooks.writing++
 		return w, false, nil
 	}
 	if err := w.allLock.acquire(worldWrite, true, allName); err != nil {
 		return nil, false, err
 	}
 	w.stripDoomed()
-	w.writing++
+	w.hooks.writing++
 	return w, true, nil
 }
 
@@ -90,8 +90,8 @@ func (w *World) mustWorld(op string) {
 // through an AllStoragesViewMut is under way, whose end runs them), then
 // gives the borrow back, even if a hook panics.
 func endWrite(w *World, locked bool) {
-	w.writing--
-	if len(w.hookOrder) != 0 && w.writing == 0 && w.eaching == 0 {
+	w.hooks.writing--
+	if len(w.hooks.order) != 0 && w.hooks.writing == 0 && w.eaching == 0 {
 		endWriteHooks(w, locked)
 		return
 	}
@@ -105,7 +105,7 @@ func endWriteHooks(w *World, locked bool) {
 	if locked {
 		defer w.allLock.releaseExclusive()
 	}
-	w.flushHooks()
+	w.hooks.flush()
 }
 
 // beginRead borrows all storages and st shared for a World-level read.
@@ -243,7 +243,7 @@ func (w *World) stripDoomed() {
 func (w *World) stripDoomedNow() {
 	// The hooks of what it deletes are queued (see hooks.go): the caller
 	// runs them once it holds what it needs (flushPurge, endWrite).
-	w.writing++
+	w.hooks.writing++
 	d := w.scratch.doomed
 	if u := w.ents.unpurged; len(u) != 0 {
 		d = append(d, u...)
@@ -255,15 +255,15 @@ func (w *World) stripDoomedNow() {
 		w.deleteComponents(d)
 	}
 	w.scratch.doomed = d[:0]
-	w.writing--
+	w.hooks.writing--
 }
 
 // flushPurge runs the hooks a purge (stripDoomed) queued outside a
 // World-level change: the AllStoragesViewMut's borrow and release call
 // it while they hold the world.
 func (w *World) flushPurge() {
-	if len(w.hookOrder) != 0 && w.writing == 0 && w.eaching == 0 {
-		w.flushHooks()
+	if len(w.hooks.order) != 0 && w.hooks.writing == 0 && w.eaching == 0 {
+		w.hooks.flush()
 	}
 }
 

@@ -14,8 +14,10 @@
 // order between any two that touch the same data and could run the rest in
 // parallel (grow and counters). counters is marked OnCaller, so that batch
 // runs on the calling goroutine: waking a worker for it cost more than both
-// systems. collision flags what is eaten with ToDelete; cleanUp deletes it
-// with ecs.DeleteAny. checkGameOver returns a [GameOver] error (Defeat or
+// systems. spawn records the new friends and pellets as commands
+// (ecs.Commands), applied at an ecs.ApplyCommands item right after it;
+// collision flags what is eaten with ToDelete, and cleanUp records their
+// deletion, applied at the ApplyCommands before checkGameOver. checkGameOver returns a [GameOver] error (Defeat or
 // Victory) that [Game.Update] finds with errors.As through the workload's
 // error. A floor's first friends are added with ecs.BulkAddEntity1.
 //

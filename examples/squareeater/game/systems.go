@@ -3,6 +3,7 @@ package game
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/slipway-ecs/slipway/ecs"
 )
@@ -76,17 +77,20 @@ func counters(player ecs.UniqueViewMut[Player]) {
 
 // spawn adds power pellets at random (twice as often when there is none)
 // and the floor's friends that have not spawned yet, at the floor's rate.
-func spawn(entities ecs.EntitiesViewMut, rules ecs.UniqueView[Rules], rnd ecs.UniqueViewMut[rng], spawner ecs.UniqueViewMut[Spawner], friends ecs.ViewMut[Friend], pellets ecs.ViewMut[PowerPellet]) {
+// It records the new entities as commands, which take effect at the
+// ApplyCommands after it (see mainLoop): it borrows no storage
+// exclusively, only reads the pellets.
+func spawn(cmds ecs.Commands, rules ecs.UniqueView[Rules], rnd ecs.UniqueViewMut[rng], spawner ecs.UniqueViewMut[Spawner], pellets ecs.View[PowerPellet]) {
 	r, ru, s := rnd.Get().r, rules.Get(), spawner.Get()
 	period := ru.PelletPeriod
 	if pellets.IsEmpty() {
 		period /= 2
 	}
 	if r.IntN(period) == 0 {
-		pellets.AddEntity(entities, PowerPellet{randomSquare(r, InitSize*2)})
+		ecs.CommandsFor[PowerPellet](cmds).Add(cmds.AddEntity(), PowerPellet{randomSquare(r, InitSize*2)})
 	}
 	if s.Left > 0 && r.IntN(100) < ru.FriendSpawnRate {
-		friends.AddEntity(entities, Friend{randomSquare(r, ru.FriendStart)})
+		ecs.CommandsFor[Friend](cmds).Add(cmds.AddEntity(), Friend{randomSquare(r, ru.FriendStart)})
 		s.Left--
 		s.Spawned++
 	}
@@ -144,10 +148,17 @@ func collision(entities ecs.EntitiesView, rules ecs.UniqueView[Rules], player ec
 	return nil
 }
 
-// cleanUp deletes every entity flagged ToDelete.
-func cleanUp(all ecs.AllStoragesViewMut) error {
-	_, err := ecs.DeleteAny[ToDelete](all)
-	return err
+// cleanUp deletes every entity flagged ToDelete, through commands: the
+// deletions take effect at the ApplyCommands after it, before
+// checkGameOver. (The guide's first version, with an AllStoragesViewMut
+// and DeleteAny, is in docs/delete-entity.md.)
+//
+// It goes last first, as DeleteAny does, so that the entities spawned
+// next reuse the freed ids in the same order as with DeleteAny.
+func cleanUp(cmds ecs.Commands, toDelete ecs.View[ToDelete]) {
+	for _, id := range slices.Backward(toDelete.IDs()) {
+		cmds.DeleteEntity(id)
+	}
 }
 
 // checkGameOver ends the floor: Defeat when the player shrank below
@@ -171,7 +182,7 @@ func checkGameOver(player ecs.UniqueView[Player], friends ecs.View[Friend], spaw
 // worker goroutine cost a wake-up every frame (a futex call, then the woken
 // thread looking for more work), more CPU time than the two systems take.
 func mainLoop() []any {
-	return []any{movePlayer, moveFriends, grow, ecs.System(counters).OnCaller(), spawn, collision, cleanUp, checkGameOver}
+	return []any{movePlayer, moveFriends, grow, ecs.System(counters).OnCaller(), spawn, ecs.ApplyCommands(), collision, cleanUp, ecs.ApplyCommands(), checkGameOver}
 }
 
 func clamp(v, lo, hi float64) float64 { return max(lo, min(v, hi)) }
