@@ -233,9 +233,29 @@ func (e *entities) createManyQuiet(dst []EntityID, n int) []EntityID {
 // delete kills id and reports whether it was alive. The slot's generation is
 // bumped; a slot that reaches maxGeneration is retired instead of reused.
 func (e *entities) delete(id EntityID) bool {
+	if e.reserved.Load() != 0 || e.hooks != nil {
+		return e.deleteSlow(id)
+	}
+	return e.deleteQuiet(id)
+}
+
+// deleteSlow is delete with reservations to settle first, or hooks to
+// tell.
+func (e *entities) deleteSlow(id EntityID) bool {
 	if e.reserved.Load() != 0 {
 		e.flushReserved()
 	}
+	if !e.deleteQuiet(id) {
+		return false
+	}
+	if e.hooks != nil {
+		e.hooked(id, false)
+	}
+	return true
+}
+
+// deleteQuiet is delete's work, without the hooks.
+func (e *entities) deleteQuiet(id EntityID) bool {
 	i := id.Index()
 	g := id.Generation()
 	if uint(i) >= uint(len(e.slots)) || !aliveAs(e.slots[i], g) {
@@ -247,9 +267,6 @@ func (e *entities) delete(id EntityID) bool {
 		e.free = append(e.free, i)
 	} else {
 		e.slots[i] = g // retired
-	}
-	if e.hooks != nil {
-		e.hooked(id, false)
 	}
 	return true
 }

@@ -88,24 +88,25 @@ func (w *World) mustWorld(op string) {
 // endWrite ends a World-level change that beginWrite began: it runs the
 // hooks the change queued, if it is the outermost (and no Each or fill
 // through an AllStoragesViewMut is under way, whose end runs them), then
-// gives the borrow back, even if a hook panics.
+// gives the borrow back, even if a hook panics. It stays small enough to
+// inline: the hooks' case is endWriteHooks.
 func endWrite(w *World, locked bool) {
 	w.hooks.writing--
-	if len(w.hooks.order) != 0 && w.hooks.writing == 0 && w.eaching == 0 {
+	if len(w.hooks.order) != 0 {
 		endWriteHooks(w, locked)
-		return
-	}
-	if locked {
+	} else if locked {
 		w.allLock.releaseExclusive()
 	}
 }
 
-// endWriteHooks is endWrite with hooks to run.
+// endWriteHooks is endWrite with hook calls queued.
 func endWriteHooks(w *World, locked bool) {
 	if locked {
 		defer w.allLock.releaseExclusive()
 	}
-	w.hooks.flush()
+	if w.hooks.writing == 0 && w.eaching == 0 {
+		w.hooks.flush()
+	}
 }
 
 // beginRead borrows all storages and st shared for a World-level read.
