@@ -171,6 +171,7 @@ func beginBulkWrite(s Storages, ids []EntityID, copy bool) (*World, bool, []Enti
 	}
 	w.stripDoomed()
 	w.hooks.writing++
+	w.ents.settle()
 	return w, !held, ids, nil
 }
 

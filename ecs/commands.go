@@ -131,6 +131,7 @@ type cmd struct {
 type cmdBuffer struct {
 	w      *World
 	order  []cmd
+	ids    []EntityID // scratch: the ids of a run of deletions (deleteRun)
 	queues []cmdQueue
 	byType map[typeKey]int32
 }
@@ -330,13 +331,19 @@ func (b *cmdBuffer) empty() bool { return b == nil || len(b.order) == 0 }
 // none), naming system and workload.
 func (b *cmdBuffer) applyTo(s Storages, workload, system string) error {
 	var first *CommandError
-	for i, c := range b.order {
+	w, _ := s.world()
+	for i := 0; i < len(b.order); i++ {
+		c := b.order[i]
 		var err error
 		op := ""
 		switch c.kind {
 		case cmdCreate: // the entity came with the reservation
 		case cmdDelete:
-			if err = DeleteEntity(s, c.id); errors.Is(err, ErrDeadEntity) {
+			if w.eaching == 0 { // the deletions from here on, at once
+				i = b.deleteRun(w, i) - 1
+				continue
+			}
+			if err = DeleteEntity(s, c.id); err != nil && errors.Is(err, ErrDeadEntity) {
 				err = nil
 			}
 			op = "DeleteEntity"
@@ -360,6 +367,32 @@ func (b *cmdBuffer) applyTo(s Storages, workload, system string) error {
 		return nil
 	}
 	return first
+}
+
+// deleteRun applies the entity deletions of b from position i to the
+// next command of another kind, and returns where that command is: as
+// DeleteEntities does, it kills the entities (the live ones: a dead id is
+// left alone, an id given twice deleted once), then deletes their
+// components in one pass per storage.
+func (b *cmdBuffer) deleteRun(w *World, i int) int {
+	ids := b.ids[:0]
+	for ; i < len(b.order) && b.order[i].kind == cmdDelete; i++ {
+		ids = append(ids, b.order[i].id)
+	}
+	if w.ents.killAll(ids) {
+		w.deleteComponents(ids)
+	} else {
+		killed := ids[:0]
+		for _, id := range ids {
+			if w.ents.deleteTold(id) {
+				killed = append(killed, id)
+			}
+		}
+		w.deleteComponents(killed)
+		ids = killed
+	}
+	b.ids = ids[:0]
+	return i
 }
 
 // reset empties b, keeping its memory.
@@ -399,6 +432,14 @@ func (w *World) applyCommands(workload string, systems []string, bufs []*cmdBuff
 // applyHeld is applyCommands for a world held by the caller (a
 // World-level change under way, or an AllStoragesViewMut).
 func applyHeld(w *World, workload string, systems []string, bufs []*cmdBuffer) error {
+	// A World-level change: its hooks run as it ends (hooks.go).
+	w.hooks.writing++
+	defer func() {
+		w.hooks.writing--
+		if len(w.hooks.order) != 0 && w.hooks.writing == 0 && w.eaching == 0 {
+			w.hooks.flush()
+		}
+	}()
 	w.ents.flushReserved()
 	all := AllStoragesViewMut{c: &allCore{w: w, b: worldWrite}}
 	var first error
@@ -505,6 +546,17 @@ func (e *entities) reserve() EntityID {
 		panic("ecs: more than 4294967294 entity slots in use; delete entities to free slots")
 	}
 	return newEntityID(uint32(i), 0)
+}
+
+// settle brings the entities reserved since the last flush to life, if
+// there are any: every exclusive use of the entities storage starts with
+// it (beginWrite, beginBulkWrite, the borrows of EntitiesViewMut and
+// AllStoragesViewMut, the apply), so that reserve's ids are the ones the
+// next creations would have given.
+func (e *entities) settle() {
+	if e.reserved.Load() != 0 {
+		e.flushReserved()
+	}
 }
 
 // flushReserved creates the entities reserved since the last flush, in

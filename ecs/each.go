@@ -134,7 +134,7 @@ func (w *World) deleteManyLater(ids []EntityID) error {
 		return err
 	}
 	for _, id := range ids {
-		if w.ents.delete(id) { // false for an id given again
+		if w.ents.deleteTold(id) { // false for an id given again
 			w.scratch.doomed = append(w.scratch.doomed, id)
 		}
 	}

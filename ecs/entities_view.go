@@ -92,6 +92,9 @@ func (v *EntitiesViewMut) borrowView(ctx *borrowCtx) (releaser, error) {
 		*v = old
 		return nil, err
 	}
+	// The entities Commands reserved come alive before anything else
+	// creates or deletes entities (commands.go).
+	ctx.w.ents.settle()
 	return v.c, nil
 }
 
@@ -327,8 +330,10 @@ func (v *AllStoragesViewMut) borrowView(ctx *borrowCtx) (releaser, error) {
 	v.c.w = ctx.w
 	ctx.w.allNow = ctx.w.nextTick() // now that it holds everything
 	// Purge what DeleteUnchecked left behind now, with the view's
-	// timestamp for tracking, so that nothing the system sees holds it.
+	// timestamp for tracking, so that nothing the system sees holds it,
+	// and bring the entities Commands reserved to life (commands.go).
 	// If a hook of the purge panics, the borrow is given back.
+	ctx.w.ents.settle()
 	ctx.w.stripDoomed()
 	if len(ctx.w.hooks.order) != 0 {
 		done := false

@@ -133,9 +133,6 @@ func (e *entities) isAlive(id EntityID) bool {
 
 // create returns a new live entity, reusing a free index when there is one.
 func (e *entities) create() EntityID {
-	if e.reserved.Load() != 0 {
-		e.flushReserved()
-	}
 	if n := len(e.free) - 1; n >= 0 {
 		i := e.free[n]
 		e.free = e.free[:n]
@@ -171,9 +168,6 @@ func (e *entities) createNew() EntityID {
 // createMany appends n new entities to dst and returns it: free indices
 // first (most recently freed first, as create does), then new slots.
 func (e *entities) createMany(dst []EntityID, n int) []EntityID {
-	if e.reserved.Load() != 0 {
-		e.flushReserved()
-	}
 	if e.hooks != nil {
 		first := len(dst)
 		dst = e.createManyQuiet(dst, n)
@@ -233,29 +227,6 @@ func (e *entities) createManyQuiet(dst []EntityID, n int) []EntityID {
 // delete kills id and reports whether it was alive. The slot's generation is
 // bumped; a slot that reaches maxGeneration is retired instead of reused.
 func (e *entities) delete(id EntityID) bool {
-	if e.reserved.Load() != 0 || e.hooks != nil {
-		return e.deleteSlow(id)
-	}
-	return e.deleteQuiet(id)
-}
-
-// deleteSlow is delete with reservations to settle first, or hooks to
-// tell.
-func (e *entities) deleteSlow(id EntityID) bool {
-	if e.reserved.Load() != 0 {
-		e.flushReserved()
-	}
-	if !e.deleteQuiet(id) {
-		return false
-	}
-	if e.hooks != nil {
-		e.hooked(id, false)
-	}
-	return true
-}
-
-// deleteQuiet is delete's work, without the hooks.
-func (e *entities) deleteQuiet(id EntityID) bool {
 	i := id.Index()
 	g := id.Generation()
 	if uint(i) >= uint(len(e.slots)) || !aliveAs(e.slots[i], g) {
@@ -271,6 +242,19 @@ func (e *entities) deleteQuiet(id EntityID) bool {
 	return true
 }
 
+// deleteTold is delete, telling the entity hooks. delete itself does not,
+// so that it stays small enough to inline into its callers on the
+// per-entity paths, which test e.hooks themselves (deleteLater).
+func (e *entities) deleteTold(id EntityID) bool {
+	if !e.delete(id) {
+		return false
+	}
+	if e.hooks != nil {
+		e.hooked(id, false)
+	}
+	return true
+}
+
 // spawnAt makes id alive, at the index and generation it names, and
 // returns nil; or, changing nothing, a *SpawnError saying why it cannot:
 // id is NullID, its index or generation is out of range, its index holds
@@ -281,9 +265,6 @@ func (e *entities) deleteQuiet(id EntityID) bool {
 // it. So no later creation hands out id's index while id is alive, and
 // when it dies the index is freed with a generation past id's.
 func (e *entities) spawnAt(op string, id EntityID) error {
-	if e.reserved.Load() != 0 {
-		e.flushReserved()
-	}
 	i, g := id.Index(), id.Generation()
 	switch {
 	case id == NullID:
@@ -350,7 +331,7 @@ func lastIndexOf(s []uint32, i uint32) int {
 // the component storages: it also lists id among those the world must
 // purge the storages of.
 func (e *entities) deleteUnpurged(id EntityID) bool {
-	if !e.delete(id) {
+	if !e.deleteTold(id) {
 		return false
 	}
 	e.unpurged = append(e.unpurged, id)
@@ -382,9 +363,6 @@ func grow[S ~[]E, E any](s S, n int) S {
 // the ids and the entities storage once. From bulkParallelMin ids the
 // pass is split (killAllSplit).
 func (e *entities) killAll(ids []EntityID) bool {
-	if e.reserved.Load() != 0 {
-		e.flushReserved()
-	}
 	if e.hooks != nil {
 		if !e.killAllQuiet(ids) {
 			return false
@@ -559,13 +537,10 @@ func (e *entities) firstDeadParallel(ids []EntityID) int {
 // each, and returns how many it killed. Dead ids (repeats included) are
 // skipped.
 func (e *entities) deleteMany(ids []EntityID) int {
-	if e.reserved.Load() != 0 {
-		e.flushReserved()
-	}
 	if e.hooks != nil { // one by one, each deletion told to the hooks
 		n := 0
 		for _, id := range ids {
-			if e.delete(id) {
+			if e.deleteTold(id) {
 				n++
 			}
 		}
@@ -602,13 +577,10 @@ func (e *entities) deleteMany(ids []EntityID) int {
 // live values (an append, with its call to grow the list, made the loop
 // keep its counter on the stack).
 func (e *entities) deleteManyLastFirst(ids []EntityID) int {
-	if e.reserved.Load() != 0 {
-		e.flushReserved()
-	}
 	if e.hooks != nil { // one by one, each deletion told to the hooks
 		n := 0
 		for k := len(ids) - 1; k >= 0; k-- {
-			if e.delete(ids[k]) {
+			if e.deleteTold(ids[k]) {
 				n++
 			}
 		}

@@ -230,6 +230,18 @@ func fzSeeds() [][]byte {
 			fzOpRemoveFrom, 1, 3, 0, fzOpRemoveFrom, 255, 3, 1, fzOpRemoveFrom, 2, 3, 0,
 			fzOpDeleteUnchecked, 0, 1, 0, 0, 0, 0, fzOpRemoveFrom, 0, 3, 1, fzOpAddTo, 0, 0, 1, 12,
 			fzOpAdd, 7, 0, 13, fzOpAddTo, 4, 3, 0, 14, fzOpJoin, 7, 0, 0},
+		// hooks on, then every kind of change, bulk ones and purges
+		// included; then commands (creations, additions to the new
+		// entities and to dead ones, deletions, removals), hooks off and
+		// on again
+		{fzOpAdd, 7, 0, 1, fzOpAdd, 3, 0, 2, fzOpHooks, 0,
+			fzOpAdd, 5, 1, 3, fzOpAddComp, 1, 4, 0, 4, fzOpAddComp, 0, 1, 1, 5,
+			fzOpRemove, 0, 0, 0, fzOpDeleteComp, 1, 1, 1, fzOpStrip, 2, 0, fzOpDelete, 0, 0,
+			fzOpBulk, 4, 7, 0, fzOpDeleteAny, 1, 0, fzOpClear, 2, fzOpRetain, 0, 2, 1, 0, fzOpDrain, 1, 0,
+			fzOpDeleteUnchecked, 1, 0, 0, 0, 3, 0, fzOpAdd, 7, 0, 6,
+			fzOpCommands, 7, 0, 0, 0, 1, 0, 9, 2, 0, 10, 1, 1, 11, 3, 2, 0, 4, 3, 0, 5, 4, 0,
+			fzOpDelete, 1, 0, fzOpCommands, 4, 1, 1, 12, 2, 1, 13, 0, 0, 0, 3, 0, 0,
+			fzOpHooks, 1, fzOpBulk, 3, 7, 0, fzOpHooks, 0, fzOpCommands, 3, 0, 0, 0, 5, 0, 0, 3, 4, 0},
 	}
 }
 
@@ -303,6 +315,9 @@ const (
 	// Several components at once through views (issue 53, item 10).
 	fzOpAddTo      // id, views, path, value
 	fzOpRemoveFrom // id, views, path
+	// Hooks and commands (issue 54).
+	fzOpHooks    // on: set hooks on every type and the entities, or remove them
+	fzOpCommands // n, then n times: kind, id, value
 	fzOpCount
 )
 
@@ -470,6 +485,221 @@ type fzRun struct {
 	// workload is what the workload fzDeleteUnchecked's system does, set
 	// before each run of it (added at the first).
 	workload func(ecs.EntitiesViewMut, ecs.ViewMut[fzA], ecs.ViewMut[fzB], ecs.ViewMut[fzC])
+	// hooks, when not nil, is what the hooks (fzOpHooks) saw: it must
+	// match the storages and the live entities after every step.
+	hooks *fzHookMirror
+}
+
+// fzHookMirror is the world as the lifecycle hooks tell it: every
+// component (live or left behind by a dead entity) and every live entity.
+// A hook told of something that contradicts it (a second insertion, the
+// removal of what is not there, a value that differs) records an error.
+type fzHookMirror struct {
+	a    map[ecs.EntityID]int32
+	b    map[ecs.EntityID]uint8
+	c    map[ecs.EntityID]bool
+	live map[ecs.EntityID]bool
+	errs []string
+}
+
+// mirrorHooks returns hooks of T that keep m in step.
+func mirrorHooks[T any, V comparable](h *fzHookMirror, m map[ecs.EntityID]V, val func(T) V) ecs.ComponentHooks[T] {
+	return ecs.ComponentHooks[T]{
+		OnInsert: func(id ecs.EntityID, c *T) {
+			if _, ok := m[id]; ok {
+				h.errs = append(h.errs, fmt.Sprintf("OnInsert %v, which has one", id))
+			}
+			m[id] = val(*c)
+		},
+		OnReplace: func(id ecs.EntityID, old T, c *T) {
+			if v, ok := m[id]; !ok || v != val(old) {
+				h.errs = append(h.errs, fmt.Sprintf("OnReplace %v: old %v, hooks saw %v %v", id, val(old), v, ok))
+			}
+			m[id] = val(*c)
+		},
+		OnRemove: func(id ecs.EntityID, c T) { h.gone("OnRemove", m, id, val(c)) },
+		OnDelete: func(id ecs.EntityID, c T) { h.gone("OnDelete", m, id, val(c)) },
+	}
+}
+
+func (h *fzHookMirror) gone(hook string, m any, id ecs.EntityID, v any) {
+	switch m := m.(type) {
+	case map[ecs.EntityID]int32:
+		if got, ok := m[id]; !ok || got != v.(int32) {
+			h.errs = append(h.errs, fmt.Sprintf("%s %v = %v, hooks saw %v %v", hook, id, v, got, ok))
+		}
+		delete(m, id)
+	case map[ecs.EntityID]uint8:
+		if got, ok := m[id]; !ok || got != v.(uint8) {
+			h.errs = append(h.errs, fmt.Sprintf("%s %v = %v, hooks saw %v %v", hook, id, v, got, ok))
+		}
+		delete(m, id)
+	case map[ecs.EntityID]bool:
+		if !m[id] {
+			h.errs = append(h.errs, fmt.Sprintf("%s %v, which hooks did not see", hook, id))
+		}
+		delete(m, id)
+	}
+}
+
+// setHooks sets (on) or removes the hooks of every type and of the
+// entities; set, they start from the model's world.
+func (r *fzRun) setHooks(on bool) {
+	r.purge() // SetHooks is a World-level change
+	if !on {
+		r.hooks = nil
+		r.noErr("SetHooks", ecs.SetHooks(r.w, ecs.ComponentHooks[fzA]{}))
+		r.noErr("SetHooks", ecs.SetHooks(r.w, ecs.ComponentHooks[fzB]{}))
+		r.noErr("SetHooks", ecs.SetHooks(r.w, ecs.ComponentHooks[fzC]{}))
+		r.noErr("SetEntityHooks", r.w.SetEntityHooks(ecs.EntityHooks{}))
+		return
+	}
+	h := &fzHookMirror{a: maps.Clone(r.m.a), b: maps.Clone(r.m.b), c: maps.Clone(r.m.c), live: maps.Clone(r.m.live)}
+	r.hooks = h
+	r.noErr("SetHooks", ecs.SetHooks(r.w, mirrorHooks(h, h.a, func(c fzA) int32 { return c.V })))
+	r.noErr("SetHooks", ecs.SetHooks(r.w, mirrorHooks(h, h.b, func(c fzB) uint8 { return c.V })))
+	r.noErr("SetHooks", ecs.SetHooks(r.w, mirrorHooks(h, h.c, func(fzC) bool { return true })))
+	r.noErr("SetEntityHooks", r.w.SetEntityHooks(ecs.EntityHooks{
+		OnCreate: func(id ecs.EntityID) {
+			if h.live[id] {
+				h.errs = append(h.errs, fmt.Sprintf("OnCreate %v, alive already", id))
+			}
+			h.live[id] = true
+		},
+		OnDelete: func(id ecs.EntityID) {
+			if !h.live[id] {
+				h.errs = append(h.errs, fmt.Sprintf("OnDelete %v, not alive", id))
+			}
+			delete(h.live, id)
+		},
+	}))
+}
+
+// compareHooks checks that the hooks saw what the model holds.
+func (r *fzRun) compareHooks() {
+	h := r.hooks
+	if h == nil {
+		return
+	}
+	for _, e := range h.errs {
+		r.t.Errorf("hooks: %s", e)
+	}
+	h.errs = nil
+	if !maps.Equal(h.a, r.m.a) || !maps.Equal(h.b, r.m.b) || !maps.Equal(h.c, r.m.c) {
+		r.t.Errorf("hooks saw A %v B %v C %v, model A %v B %v C %v", h.a, h.b, h.c, r.m.a, r.m.b, r.m.c)
+	}
+	if !maps.Equal(h.live, r.m.live) {
+		r.t.Errorf("entity hooks saw %v alive, model %v", h.live, r.m.live)
+	}
+}
+
+// commands records n commands through a Commands view in one system run,
+// then checks what applying them did against the model, which applies
+// them in order at the end of the run: creations (the ids reserved),
+// additions (refused for an entity dead by then), entity deletions and
+// component removals (no-ops for what is gone).
+func (r *fzRun) commands(in *fzReader) {
+	n := int(in.next() % 8)
+	type rec struct {
+		kind byte
+		id   ecs.EntityID
+		ref  int // the command that creates id, or -1
+		v    int32
+	}
+	var recs []rec
+	for range n {
+		kind, sel, v := in.next()%6, in.next(), int32(int8(in.next()))
+		c := rec{kind: kind, ref: -1, v: v}
+		if kind != 0 && sel%2 == 0 { // the entity of an earlier creation, if any
+			for k := len(recs) - 1; k >= 0; k-- {
+				if recs[k].kind == 0 {
+					c.ref = k
+					break
+				}
+			}
+		}
+		if c.ref < 0 {
+			c.id = r.pickID(sel)
+		}
+		recs = append(recs, c)
+	}
+	created := 0
+	for _, c := range recs {
+		if c.kind == 0 {
+			created++
+		}
+	}
+	if len(r.m.issued)+created > fzMaxIDs {
+		r.logf("commands: skipped, %d ids issued", len(r.m.issued))
+		return
+	}
+	err := r.w.Run(func(cmds ecs.Commands) {
+		a, b := ecs.CommandsFor[fzA](cmds), ecs.CommandsFor[fzB](cmds)
+		for i := range recs {
+			c := &recs[i]
+			if c.ref >= 0 {
+				c.id = recs[c.ref].id
+			}
+			switch c.kind {
+			case 0:
+				c.id = cmds.AddEntity()
+			case 1:
+				a.Add(c.id, fzA{c.v})
+			case 2:
+				b.Add(c.id, fzB{uint8(c.v)})
+			case 3:
+				cmds.DeleteEntity(c.id)
+			case 4:
+				a.Remove(c.id)
+			case 5:
+				b.Delete(c.id)
+			}
+		}
+	})
+	r.logf("commands %v", recs)
+	r.purge() // the apply is a World-level change
+	failed, first := 0, -1
+	for i, c := range recs {
+		switch c.kind {
+		case 0:
+			r.issue(c.id)
+		case 1, 2:
+			if !r.m.live[c.id] {
+				if first < 0 {
+					first = i
+				}
+				failed++
+				continue
+			}
+			if c.kind == 1 {
+				r.m.a[c.id] = c.v
+			} else {
+				r.m.b[c.id] = uint8(c.v)
+			}
+		case 3:
+			if r.m.live[c.id] {
+				delete(r.m.live, c.id)
+				r.m.strip(c.id)
+			}
+		case 4:
+			if r.m.live[c.id] {
+				delete(r.m.a, c.id)
+			}
+		case 5:
+			if r.m.live[c.id] {
+				delete(r.m.b, c.id)
+			}
+		}
+	}
+	if first < 0 {
+		r.noErr("commands", err)
+		return
+	}
+	var ce *ecs.CommandError
+	if !errors.As(err, &ce) || !errors.Is(err, ecs.ErrDeadEntity) || ce.Index != first || ce.More != failed-1 || ce.ID != recs[first].id {
+		r.t.Errorf("commands: error %v, want a *CommandError for command %d (%d failed)", err, first, failed)
+	}
+	r.st.deadRejected += failed
 }
 
 // purge is the model of a World-level change (once it has its borrow,
@@ -614,6 +844,12 @@ func (r *fzRun) run(op string, sys any) {
 
 func (r *fzRun) apply(op int, in *fzReader) {
 	switch op {
+	case fzOpHooks:
+		on := in.next()%2 == 0
+		r.logf("hooks on=%v", on)
+		r.setHooks(on)
+	case fzOpCommands:
+		r.commands(in)
 	case fzOpAdd:
 		mask, path, v := in.next()%8, in.next(), int32(int8(in.next()))
 		if len(r.m.issued) >= fzMaxIDs {
@@ -2034,6 +2270,7 @@ func (r *fzRun) modify(form byte, delta int32) {
 // compare checks every observable of the world against the model.
 func (r *fzRun) compare() {
 	t, w, m := r.t, r.w, r.m
+	r.compareHooks()
 	if err := ecs.CheckLayouts(w); err != nil {
 		t.Fatal(err)
 	}

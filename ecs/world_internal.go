@@ -30,11 +30,13 @@ func beginWrite(s Storages) (*World, bool, error) {
 			}
 			w.stripDoomed()
 			w.hooks.writing++
+			w.ents.settle()
 			return w, true, nil
 		}
 	} else if a, ok := s.(AllStoragesViewMut); ok && a.c != nil && a.c.w != nil && len(a.c.lent) == 0 {
 		a.c.w.stripDoomed() // the system holds everything already
 		a.c.w.hooks.writing++
+		a.c.w.ents.settle()
 		return a.c.w, false, nil
 	}
 	return beginWriteSlow(s)
@@ -51,6 +53,7 @@ func beginWriteSlow(s Storages) (*World, bool, error) {
 	w, held := s.world()
 	if held {
 		w.hooks.writing++
+		w.ents.settle()
 		return w, false, nil
 	}
 	if err := w.allLock.acquire(worldWrite, true, allName); err != nil {
@@ -58,6 +61,7 @@ func beginWriteSlow(s Storages) (*World, bool, error) {
 	}
 	w.stripDoomed()
 	w.hooks.writing++
+	w.ents.settle()
 	return w, true, nil
 }
 
@@ -172,7 +176,7 @@ func (w *World) endPeekEntities() {
 func (w *World) deleteEntity(id EntityID) error {
 	// Kill first: delete checks that id is alive as it goes, and the
 	// storages match components by id, not by liveness.
-	if !w.ents.delete(id) {
+	if !w.ents.deleteTold(id) {
 		return &EntityError{Op: "DeleteEntity", ID: id}
 	}
 	w.stripAll(id)
@@ -215,6 +219,9 @@ func (v AllStoragesViewMut) deleteLater(id EntityID) error {
 	if !w.ents.delete(id) {
 		return &EntityError{Op: "DeleteEntity", ID: id}
 	}
+	if w.ents.hooks != nil {
+		w.ents.hooked(id, false)
+	}
 	w.scratch.doomed = append(w.scratch.doomed, id)
 	return nil
 }
@@ -252,7 +259,7 @@ func (w *World) stripDoomedNow() {
 	}
 	if len(d) == 1 {
 		w.stripAll(d[0])
-	} else {
+	} else if len(d) > 1 {
 		w.deleteComponents(d)
 	}
 	w.scratch.doomed = d[:0]
