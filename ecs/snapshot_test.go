@@ -646,7 +646,7 @@ func TestSnapshotConcurrentViewMut(t *testing.T) {
 	}()
 	var s ecs.Snapshot
 	refused, taken := 0, 0
-	for range 300 {
+	for i := 0; i < 20000 && (i < 300 || refused == 0); i++ {
 		err := w.SnapshotTo(&s)
 		var be *ecs.BorrowError
 		switch {
