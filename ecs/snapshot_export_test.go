@@ -111,3 +111,12 @@ func SnapCheck(t *testing.T, w *World) {
 	}
 	checkEntities(t, &w.ents)
 }
+
+// SetSnapshotDensePages sets how sparse a storage's pages may be for a
+// snapshot to copy them (see copyPages): 1<<30 makes every snapshot copy
+// the pages, 0 none. It returns what restores the default.
+func SetSnapshotDensePages(n int) (restore func()) {
+	old := densePages
+	densePages = n
+	return func() { densePages = old }
+}

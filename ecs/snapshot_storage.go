@@ -16,6 +16,13 @@ type setSnap[T any] struct {
 	pre   identity
 	pack  *pack // the pack the storage was a member of, and its length
 	packN int
+	// byPages says that the sparse pages were copied: pageIdx[k] is the
+	// index of the page whose entries are pageCopy[k], every allocated
+	// page in order. Otherwise a restore rebuilds the entries from dense
+	// (see restoreFrom).
+	byPages  bool
+	pageIdx  []uint32
+	pageCopy []sparsePage
 
 	// The tracking state (tracker), when kinds is not 0.
 	kinds              Tracking
@@ -51,6 +58,7 @@ func (s *sparseSet[T]) snapshotTo(prev storageSnap) storageSnap {
 	copyInto(&c.dense, s.dense, false)
 	copyInto(&c.data, s.data, c.ptrs)
 	c.pre = s.pre
+	c.copyPages(s)
 	c.pack, c.packN = s.pack, 0
 	if s.pack != nil {
 		c.packN = s.pack.n
@@ -73,6 +81,54 @@ func (s *sparseSet[T]) snapshotTo(prev storageSnap) storageSnap {
 	return c
 }
 
+// densePages is how many sparse entries a page table may span per
+// component mapped, at most, for a snapshot to copy the pages (see
+// copyPages). A variable only for the tests, which set it to reach both
+// ways with small worlds.
+var densePages = 4
+
+// copyPages copies s's sparse pages if they are dense: a restore then
+// copies them back with memmove, where writing the entries one by one
+// (zeroing those of the components it replaces, then setting those of the
+// components it restores, each a dependent load and a store) costs several
+// times as much. The page table must span at most densePages entries per
+// component with an entry (those of the identity prefix have none): a
+// sparse storage, a few components far apart, would copy whole pages for
+// them, and is rebuilt instead.
+func (c *setSnap[T]) copyPages(s *sparseSet[T]) {
+	c.byPages = false
+	c.pageIdx, c.pageCopy = c.pageIdx[:0], c.pageCopy[:0]
+	mapped := len(s.dense) - int(s.pre.n)
+	if mapped == 0 || len(s.pages)*pageSize > densePages*mapped {
+		return
+	}
+	c.byPages = true
+	for p, page := range s.pages {
+		if page != &emptyPage {
+			c.pageIdx = append(c.pageIdx, uint32(p))
+			c.pageCopy = append(c.pageCopy, *page)
+		}
+	}
+}
+
+// restorePages makes s's sparse pages hold what c copied: every page of
+// s that c has no copy of is zeroed, the others overwritten (allocated
+// first if needed).
+func (s *sparseSet[T]) restorePages(c *setSnap[T]) {
+	k := 0
+	for p := range s.pages {
+		if k < len(c.pageIdx) && c.pageIdx[k] == uint32(p) {
+			*s.page(uint32(p)) = c.pageCopy[k]
+			k++
+		} else if s.pages[p] != &emptyPage {
+			clear(s.pages[p][:])
+		}
+	}
+	for ; k < len(c.pageIdx); k++ {
+		*s.page(c.pageIdx[k]) = c.pageCopy[k]
+	}
+}
+
 // restoreInto puts the copy into w's storage of T, creating it if w has
 // none.
 func (c *setSnap[T]) restoreInto(w *World) storage {
@@ -83,30 +139,37 @@ func (c *setSnap[T]) restoreInto(w *World) storage {
 
 // restoreFrom makes s hold what c holds: the same components, in the same
 // order, with the same identity prefix and tracking state. The sparse
-// entries are rebuilt from the dense ids rather than copied: those of
-// s's components are zeroed, then those of c's written, which costs in
-// proportion to the components, not to the page table's reach. It keeps
+// pages are copied back if c copied them (copyPages); otherwise the
+// entries are rebuilt from the dense ids: those of s's components are
+// zeroed, then those of c's written, which costs in proportion to the
+// components, not to the page table's reach. It keeps
 // what is s's configuration: its pack (the caller sets the pack's length
 // once every member is restored: Snapshot.restorePack) and what it
 // tracks (at least c's kinds: tracking only grows).
 func (s *sparseSet[T]) restoreFrom(c *setSnap[T], clk *clock) {
-	// Zero the current entries: the prefix's have none.
-	for _, id := range s.dense[s.pre.n:] {
-		s.pages[id.Index()>>pageShift][id.Index()&pageMask] = 0
+	if c.byPages {
+		s.restorePages(c)
+	} else {
+		// Zero the current entries: the prefix's have none.
+		for _, id := range s.dense[s.pre.n:] {
+			s.pages[id.Index()>>pageShift][id.Index()&pageMask] = 0
+		}
 	}
 	// The order changes: re-alignment measures it (align.go).
 	s.editedMany(0, max(len(s.dense), len(c.dense)))
 	copyInto(&s.dense, c.dense, false)
 	copyInto(&s.data, c.data, s.ptrs)
 	s.pre = c.pre
-	var page *sparsePage
-	cur := ^uint32(0) // the page index of page
-	for i := int(s.pre.n); i < len(s.dense); i++ {
-		id := s.dense[i]
-		if p := id.Index() >> pageShift; p != cur {
-			page, cur = s.page(p), p
+	if !c.byPages {
+		var page *sparsePage
+		cur := ^uint32(0) // the page index of page
+		for i := int(s.pre.n); i < len(s.dense); i++ {
+			id := s.dense[i]
+			if p := id.Index() >> pageShift; p != cur {
+				page, cur = s.page(p), p
+			}
+			page[id.Index()&pageMask] = sparseEntry(id, i)
 		}
-		page[id.Index()&pageMask] = sparseEntry(id, i)
 	}
 	s.restoreTracking(c, clk)
 	// A group member, or a tracked storage, keeps no identity prefix: the

@@ -225,8 +225,17 @@ func snTake(t testing.TB, w *ecs.World, s *ecs.Snapshot) {
 // got the first time. Then it does it again with the same Snapshot,
 // taken anew (its memory reused).
 func TestSnapshotRandomRestore(t *testing.T) {
-	for seed := range uint64(60) {
+	for seed := range uint64(90) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			// A third of the runs copy the sparse pages, a third
+			// rebuild them, a third choose by density (mostly rebuild,
+			// with so few entities).
+			switch seed % 3 {
+			case 0:
+				defer ecs.SetSnapshotDensePages(1 << 30)()
+			case 1:
+				defer ecs.SetSnapshotDensePages(0)()
+			}
 			r := rand.New(rand.NewPCG(seed, 56))
 			w := snWorld(t)
 			d := &snDriver{r: r, w: w}
@@ -293,6 +302,15 @@ func snFrame(t testing.TB, w *ecs.World, input uint64) {
 // the first run, bit for bit (internals included), and so must tracking's
 // answers, which the workload's system accumulates in a unique.
 func TestSnapshotDeterminism(t *testing.T) {
+	for _, dense := range []int{0, 1 << 30} {
+		t.Run(fmt.Sprint("densePages=", dense), func(t *testing.T) {
+			defer ecs.SetSnapshotDensePages(dense)()
+			testSnapshotDeterminism(t)
+		})
+	}
+}
+
+func testSnapshotDeterminism(t *testing.T) {
 	const frames = 60
 	w := snWorld(t)
 	snaps := make([]ecs.Snapshot, frames)
@@ -427,33 +445,41 @@ func TestSnapshotEdgeCases(t *testing.T) {
 			ecs.AddEntity1(w, snA{3})
 		}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			w := snWorld(t)
-			tc.before(t, w)
-			var s ecs.Snapshot
-			snTake(t, w, &s)
-			want := ecs.SnapStateOf(w)
-			next, _ := w.AddEntity()
-			tc.after(t, w)
-			snRestore(t, w, &s)
-			if diff := want.Diff(ecs.SnapStateOf(w)); diff != "" {
-				t.Fatalf("restored world differs:\n%s", diff)
-			}
-			ecs.SnapCheck(t, w)
-			if id, _ := w.AddEntity(); id != next {
-				t.Fatalf("AddEntity after restore = %v, want %v", id, next)
-			}
-			// A clone of the snapshot-time world, too.
-			snRestore(t, w, &s)
-			c, err := w.Clone()
-			if err != nil {
-				t.Fatal(err)
-			}
-			ecs.SnapCheck(t, c)
-			if diff := snNoGroups(want).Diff(snNoGroups(ecs.SnapStateOf(c))); diff != "" {
-				t.Fatalf("clone differs:\n%s", diff)
-			}
-		})
+		for _, dense := range []int{0, 1 << 30} {
+			t.Run(fmt.Sprint(tc.name, "/densePages=", dense), func(t *testing.T) {
+				defer ecs.SetSnapshotDensePages(dense)()
+				snEdgeCase(t, tc.before, tc.after)
+			})
+		}
+	}
+}
+
+func snEdgeCase(t *testing.T, before, after func(t *testing.T, w *ecs.World)) {
+	// The state snapshotted, then changes the restore undoes.
+	w := snWorld(t)
+	before(t, w)
+	var s ecs.Snapshot
+	snTake(t, w, &s)
+	want := ecs.SnapStateOf(w)
+	next, _ := w.AddEntity()
+	after(t, w)
+	snRestore(t, w, &s)
+	if diff := want.Diff(ecs.SnapStateOf(w)); diff != "" {
+		t.Fatalf("restored world differs:\n%s", diff)
+	}
+	ecs.SnapCheck(t, w)
+	if id, _ := w.AddEntity(); id != next {
+		t.Fatalf("AddEntity after restore = %v, want %v", id, next)
+	}
+	// A clone of the snapshot-time world, too.
+	snRestore(t, w, &s)
+	c, err := w.Clone()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ecs.SnapCheck(t, c)
+	if diff := snNoGroups(want).Diff(snNoGroups(ecs.SnapStateOf(c))); diff != "" {
+		t.Fatalf("clone differs:\n%s", diff)
 	}
 }
 
