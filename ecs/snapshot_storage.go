@@ -1,5 +1,7 @@
 package ecs
 
+import "slices"
+
 // The storage side of snapshots (snapshot.go): the typed copy of one
 // component storage (setSnap) and of one unique (uniqueCopy), and the
 // methods of sparseSet[T] and unique[T] that make and restore them. Each
@@ -106,8 +108,13 @@ func (c *setSnap[T]) copyPages(s *sparseSet[T]) {
 	for p, page := range s.pages {
 		if page != &emptyPage {
 			c.pageIdx = append(c.pageIdx, uint32(p))
-			c.pageCopy = append(c.pageCopy, *page)
 		}
+	}
+	// Copied with copy, a memmove straight into place: an append of
+	// *page may go through a temporary of the page's 8 KiB.
+	c.pageCopy = slices.Grow(c.pageCopy, len(c.pageIdx))[:len(c.pageIdx)]
+	for k, p := range c.pageIdx {
+		copy(c.pageCopy[k][:], s.pages[p][:])
 	}
 }
 
@@ -118,14 +125,14 @@ func (s *sparseSet[T]) restorePages(c *setSnap[T]) {
 	k := 0
 	for p := range s.pages {
 		if k < len(c.pageIdx) && c.pageIdx[k] == uint32(p) {
-			*s.page(uint32(p)) = c.pageCopy[k]
+			copy(s.page(uint32(p))[:], c.pageCopy[k][:])
 			k++
 		} else if s.pages[p] != &emptyPage {
 			clear(s.pages[p][:])
 		}
 	}
 	for ; k < len(c.pageIdx); k++ {
-		*s.page(c.pageIdx[k]) = c.pageCopy[k]
+		copy(s.page(c.pageIdx[k])[:], c.pageCopy[k][:])
 	}
 }
 
