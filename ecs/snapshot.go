@@ -468,6 +468,17 @@ func (w *World) Restore(s *Snapshot) error {
 	return nil
 }
 
+// restoreInto puts the copy into w's storage of T, creating it if w has
+// none.
+func (c *setSnap[T]) restoreInto(w *World) storage {
+	s := storageFor[T](w)
+	s.restoreFrom(c, &w.clock)
+	return s
+}
+
+// slot returns w's slot of the unique type T, creating it if needed.
+func (c *uniqueCopy[T]) slot(w *World) uniqueSlot { return uniqueFor[T](w) }
+
 // purgeDead deletes, from st, a storage that a restricted snapshot does
 // not hold, the components of the entities that are not alive once the
 // entities storage is restored: the restore may have killed their

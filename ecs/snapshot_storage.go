@@ -6,7 +6,9 @@ import "slices"
 // component storage (setSnap) and of one unique (uniqueCopy), and the
 // methods of sparseSet[T] and unique[T] that make and restore them. Each
 // copies slices of concrete types with append or copy: no reflection and
-// no call per entity.
+// no call per entity. Like the rest of the storage layer, it knows
+// nothing of World: the methods that find a world's storage of a type
+// are snapshot.go's.
 
 // setSnap is the copy of a *sparseSet[T]. Its slices are reused by the
 // next snapshot into it.
@@ -134,14 +136,6 @@ func (s *sparseSet[T]) restorePages(c *setSnap[T]) {
 	for ; k < len(c.pageIdx); k++ {
 		copy(s.page(c.pageIdx[k])[:], c.pageCopy[k][:])
 	}
-}
-
-// restoreInto puts the copy into w's storage of T, creating it if w has
-// none.
-func (c *setSnap[T]) restoreInto(w *World) storage {
-	s := storageFor[T](w)
-	s.restoreFrom(c, &w.clock)
-	return s
 }
 
 // restoreFrom makes s hold what c holds: the same components, in the same
@@ -276,8 +270,7 @@ type uniqueCopy[T any] struct {
 	present bool
 }
 
-func (c *uniqueCopy[T]) key() typeKey             { return c.k }
-func (c *uniqueCopy[T]) slot(w *World) uniqueSlot { return uniqueFor[T](w) }
+func (c *uniqueCopy[T]) key() typeKey { return c.k }
 
 // restoreInto puts the copy into u, the world's slot of T.
 func (c *uniqueCopy[T]) restoreInto(u uniqueSlot) {
