@@ -341,7 +341,7 @@ func resize[E any](s []E, n int) []E {
 // (unless s was restricted with [SnapshotUnique]).
 //
 // What is configuration stays as w has it: its workloads, its groups,
-// what each storage tracks, its pool, its hooks. A storage that tracks a
+// what each storage tracks, its pool. A storage that tracks a
 // kind now that it did not track when s was taken tracks it on, as if
 // enabled at the snapshot's time ([TrackComponent]: nothing reported). A
 // packed group is restored with the order s holds when the group existed

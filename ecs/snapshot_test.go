@@ -644,14 +644,38 @@ func TestSnapshotErrors(t *testing.T) {
 	}
 }
 
-// TestSnapshotConcurrentViewMut races a snapshot against a system holding
-// a ViewMut: the snapshot gets a BorrowError or a consistent copy, never
-// a data race (run with -race).
+// TestSnapshotConcurrentViewMut runs a snapshot, and a restore, while a
+// system on another goroutine holds a ViewMut: both get a BorrowError.
+// Then it races snapshots against such a system running again and again:
+// each gets a BorrowError or a consistent copy, never a data race (run
+// with -race).
 func TestSnapshotConcurrentViewMut(t *testing.T) {
 	w := ecs.NewWorld()
 	for i := range 100 {
 		ecs.AddEntity1(w, snA{i})
 	}
+	var s ecs.Snapshot
+	snTake(t, w, &s)
+	held, done, ran := make(chan struct{}), make(chan struct{}), make(chan error)
+	go func() {
+		ran <- w.Run(func(v ecs.ViewMut[snA]) {
+			close(held)
+			<-done
+		})
+	}()
+	<-held
+	var be *ecs.BorrowError
+	if err := w.SnapshotTo(&s); !errors.As(err, &be) {
+		t.Errorf("SnapshotTo while a system holds a ViewMut: %v, want a *BorrowError", err)
+	}
+	if err := w.Restore(&s); !errors.As(err, &be) {
+		t.Errorf("Restore while a system holds a ViewMut: %v, want a *BorrowError", err)
+	}
+	close(done)
+	if err := <-ran; err != nil {
+		t.Fatal(err)
+	}
+
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
 	wg.Add(1)
@@ -670,7 +694,6 @@ func TestSnapshotConcurrentViewMut(t *testing.T) {
 			})
 		}
 	}()
-	var s ecs.Snapshot
 	refused, taken := 0, 0
 	for i := 0; i < 20000 && (i < 300 || refused == 0); i++ {
 		err := w.SnapshotTo(&s)
