@@ -103,7 +103,8 @@ func (c *setSnap[T]) copyPages(s *sparseSet[T]) {
 	c.byPages = false
 	c.pageIdx, c.pageCopy = c.pageIdx[:0], c.pageCopy[:0]
 	mapped := len(s.dense) - int(s.pre.n)
-	if mapped == 0 || len(s.pages)*pageSize > densePages*mapped {
+	// In 64 bits: densePages*mapped may not fit an int on 32-bit targets.
+	if mapped == 0 || uint64(len(s.pages))*pageSize > uint64(densePages)*uint64(mapped) {
 		return
 	}
 	c.byPages = true
