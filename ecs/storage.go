@@ -29,12 +29,20 @@ type storage interface {
 	memory() StorageMemory
 	shrink()
 	orTable() *orMarks // an Or term's table: its marks; nil for a storage of the world
+	accessKey() typeKey
+	// Snapshots (snapshot_storage.go).
+	snapshotTo(prev storageSnap) storageSnap
+	restoreEmpty(tick uint64)
 }
 
 // uniqueSlot is the type-free face of a unique's storage.
 type uniqueSlot interface {
 	typeName() string
 	borrow() *borrowState
+	// Snapshots (snapshot_storage.go).
+	key() typeKey
+	snapshotTo(prev uniqueSnap) uniqueSnap
+	restoreAbsent()
 }
 
 // unique stores one unique value. present is false until the unique is added
