@@ -375,8 +375,12 @@ func (b *cmdBuffer) applyTo(s Storages, workload, system string) error {
 // left alone, an id given twice deleted once), then deletes their
 // components in one pass per storage.
 func (b *cmdBuffer) deleteRun(w *World, i int) int {
-	ids := b.ids[:0]
-	for ; i < len(b.order) && b.order[i].kind == cmdDelete; i++ {
+	end := i
+	for end < len(b.order) && b.order[end].kind == cmdDelete {
+		end++
+	}
+	ids := grow(b.ids[:0], end-i)
+	for ; i < end; i++ {
 		ids = append(ids, b.order[i].id)
 	}
 	if w.ents.killAll(ids) {
@@ -401,16 +405,6 @@ func (b *cmdBuffer) reset() {
 	for _, q := range b.queues {
 		q.reset()
 	}
-}
-
-// created appends the ids b reserved to ids.
-func (b *cmdBuffer) created(ids []EntityID) []EntityID {
-	for _, c := range b.order {
-		if c.kind == cmdCreate {
-			ids = append(ids, c.id)
-		}
-	}
-	return ids
 }
 
 // applyCommands applies the commands of bufs, made by the systems named

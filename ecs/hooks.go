@@ -29,8 +29,10 @@ import "errors"
 // with [SetHooks]; a nil field is no hook.
 //
 // Every hook gets the entity. OnInsert and OnReplace get a pointer to the
-// component in its storage, valid only until the hook returns; OnRemove
-// and OnDelete get the component's value, which has left the storage.
+// component in its storage, valid only until the hook returns (or to a
+// copy, if a World-level call that queued the hook removed the component
+// again before the hook ran); OnRemove and OnDelete get the component's
+// value, which has left the storage.
 //
 // What triggers each hook:
 //
@@ -197,11 +199,14 @@ const (
 var hookNames = [...]string{hookInsert: "OnInsert", hookReplace: "OnReplace", hookRemove: "OnRemove", hookDelete: "OnDelete"}
 
 // hookEvent is a change a hook is told of: v is the value removed or
-// deleted, or the old value replaced.
+// deleted, or the old value replaced; for a queued insertion or
+// replacement, now is the component as it was then, which the hook gets
+// if the component is gone by the time it runs.
 type hookEvent[T any] struct {
 	kind hookKind
 	id   EntityID
 	v    T
+	now  T
 }
 
 // hookQueue is a queue of hook calls: a storage's, or the entities'.
@@ -231,6 +236,9 @@ func (s *sparseSet[T]) hook(k hookKind, id EntityID, v *T) {
 		e.v = *v
 	}
 	if t.sink.writing > 0 {
+		if k == hookInsert || k == hookReplace {
+			e.now = *s.get(id)
+		}
 		t.queue = append(t.queue, e)
 		t.sink.order = append(t.sink.order, s)
 		return
@@ -249,15 +257,11 @@ func (s *sparseSet[T]) fire(e *hookEvent[T]) {
 	switch e.kind {
 	case hookInsert:
 		if h.OnInsert != nil {
-			if c := s.get(e.id); c != nil {
-				h.OnInsert(e.id, c)
-			}
+			h.OnInsert(e.id, s.current(e))
 		}
 	case hookReplace:
 		if h.OnReplace != nil {
-			if c := s.get(e.id); c != nil {
-				h.OnReplace(e.id, e.v, c)
-			}
+			h.OnReplace(e.id, e.v, s.current(e))
 		}
 	case hookRemove:
 		if h.OnRemove != nil {
@@ -271,6 +275,16 @@ func (s *sparseSet[T]) fire(e *hookEvent[T]) {
 	if s.layoutNow() != before {
 		panic(&HookError{Hook: hookNames[e.kind], Type: s.name, ID: e.id})
 	}
+}
+
+// current returns the component an insertion or replacement e told of:
+// in the storage, or, if a queued e's component left before its hook ran
+// (later in the same World-level change), the copy e kept.
+func (s *sparseSet[T]) current(e *hookEvent[T]) *T {
+	if c := s.get(e.id); c != nil {
+		return c
+	}
+	return &e.now
 }
 
 // fireNext runs the first hook call in s's queue.
