@@ -89,12 +89,12 @@ type bulkScratch struct {
 // Inside [Each1] … [Each8] through an [AllStoragesViewMut], it deletes as
 // [AllStoragesViewMut.DeleteEntity] does there: the entities are dead at
 // once, their components stay in place until the Each returns.
-func DeleteEntities(s Storages, ids ...EntityID) error {
+func DeleteEntities(s Storages, ids ...EntityID) (err error) {
 	w, locked, ids, err := beginBulkWrite(s, ids, false)
 	if err != nil {
 		return err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if w.eaching != 0 { // inside an Each through an AllStoragesViewMut
 		return w.deleteManyLater(ids)
 	}
@@ -130,12 +130,12 @@ func (v AllStoragesViewMut) DeleteEntities(ids ...EntityID) error { return Delet
 // ids may be a storage's memory (a View's [View.IDs], kept after the
 // View's release): it then reads them from a copy, so the deletions do not
 // change which components it deletes.
-func BulkDeleteComponent[T any](s Storages, ids ...EntityID) (int, error) {
+func BulkDeleteComponent[T any](s Storages, ids ...EntityID) (_ int, err error) {
 	w, locked, ids, err := beginBulkWrite(s, ids, false)
 	if err != nil {
 		return 0, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if err := w.ents.checkAlive("BulkDeleteComponent", ids); err != nil {
 		return 0, err
 	}

@@ -116,6 +116,7 @@ const (
 	cmdDeleteComp
 	cmdAddUnique
 	cmdRemoveUnique
+	cmdEmit // an event (Emit): q is its place in cmdBuffer.events
 )
 
 // cmd is a recorded command in a buffer's order: for the entity
@@ -134,6 +135,7 @@ type cmdBuffer struct {
 	ids    []EntityID // scratch: the ids of a run of deletions (deleteRun)
 	queues []cmdQueue
 	byType map[typeKey]int32
+	events []emitted // the events Emit recorded
 }
 
 // cmdQueue is the type-free face of a typed queue.
@@ -338,6 +340,9 @@ func (b *cmdBuffer) applyTo(s Storages, workload, system string) error {
 		op := ""
 		switch c.kind {
 		case cmdCreate: // the entity came with the reservation
+		case cmdEmit:
+			e := b.events[c.q]
+			w.obs.push(e.key, e.ev)
 		case cmdDelete:
 			if w.eaching == 0 { // the deletions from here on, at once
 				i = b.deleteRun(w, i) - 1
@@ -402,6 +407,8 @@ func (b *cmdBuffer) deleteRun(w *World, i int) int {
 // reset empties b, keeping its memory.
 func (b *cmdBuffer) reset() {
 	b.order = b.order[:0]
+	clear(b.events)
+	b.events = b.events[:0]
 	for _, q := range b.queues {
 		q.reset()
 	}
@@ -461,6 +468,8 @@ func (b *cmdBuffer) abandon() {
 		}
 	}
 	b.order = b.order[:n]
+	clear(b.events)
+	b.events = b.events[:0]
 	for _, q := range b.queues {
 		q.reset()
 	}

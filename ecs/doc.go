@@ -199,6 +199,18 @@
 // created and deleted. A hook runs once its change is done and must not
 // change the world's structure (a breach panics with a [*HookError]).
 //
+// # Observers
+//
+// [Observe] registers a system to run when an event of a type happens: the
+// caller's own, raised with [Trigger] or, from a system, [Emit]; or a
+// lifecycle event ([Inserted], [Replaced], [Removed], [Deleted],
+// [EntityCreated], [EntityDeleted]). An observer reads its event through
+// an [Event] view and may change anything a system may. Events wait for
+// the world's next sync point: the end of a World-level call, of
+// [World.Run] or [Trigger], an [ApplyCommands] item or the end of a
+// workload's run. Failures come back as an [*ObserverError], panics as an
+// [*ObserverPanic]; chains of events stop at [MaxObserverDepth].
+//
 // # Tracking
 //
 // A component type can track insertion, modification, deletion and

@@ -113,6 +113,9 @@ type entities struct {
 	sink  *hookSink
 	queue []entEvent
 	qhead int
+	// observed has bit 1 if EntityCreated has observers, bit 2 if
+	// EntityDeleted has (observers.go).
+	observed uint8
 	// reserved counts the ids Commands.AddEntity reserved since the
 	// last flush (commands.go): reserve reads it under the shared
 	// borrow, every change of the slots or the free list settles it

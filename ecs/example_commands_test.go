@@ -45,3 +45,23 @@ func ExampleSetHooks() {
 	// insert EntityID(0.0) 10
 	// delete EntityID(0.0) 10
 }
+
+// An observer of a component's deletion runs after the World-level call
+// that deleted it, before the call returns.
+func ExampleObserve() {
+	type Health struct{ HP int }
+	type Died struct{ ID ecs.EntityID }
+	w := ecs.NewWorld()
+	_ = ecs.Observe[ecs.Deleted[Health]](w, func(ev ecs.Event[ecs.Deleted[Health]], cmds ecs.Commands) {
+		fmt.Println("health gone, it was", ev.Get().Value.HP)
+		ecs.Emit(cmds, Died{ID: ev.Get().ID})
+	})
+	_ = ecs.Observe[Died](w, func(ev ecs.Event[Died]) { fmt.Println("died:", ev.Get().ID) })
+	id, _ := ecs.AddEntity1(w, Health{HP: 7})
+	if err := w.DeleteEntity(id); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// health gone, it was 7
+	// died: EntityID(0.0)
+}

@@ -157,7 +157,7 @@ func (w *World) SetEntityHooks(h EntityHooks) error {
 		return err
 	}
 	defer endWrite(w, locked)
-	if h.OnCreate == nil && h.OnDelete == nil {
+	if h.OnCreate == nil && h.OnDelete == nil && w.ents.observed == 0 {
 		w.ents.hooks = nil
 		return nil
 	}
@@ -170,7 +170,9 @@ func (w *World) SetEntityHooks(h EntityHooks) error {
 // hooks has a tracker, which keeps no identity prefix.
 func (s *sparseSet[T]) setHooks(w *World, h ComponentHooks[T]) {
 	if h.none() {
-		if s.track != nil {
+		if s.track != nil && s.track.observed != 0 {
+			s.track.hooks = &h // observers keep the storage hooked
+		} else if s.track != nil {
 			s.track.hooks = nil
 			if s.track.kinds == 0 && len(s.track.queue) == 0 {
 				s.track = nil
@@ -275,6 +277,9 @@ func (s *sparseSet[T]) fire(e *hookEvent[T]) {
 	if s.layoutNow() != before {
 		panic(&HookError{Hook: hookNames[e.kind], Type: s.name, ID: e.id})
 	}
+	if s.track.observed != 0 {
+		s.raise(e)
+	}
 }
 
 // current returns the component an insertion or replacement e told of:
@@ -367,6 +372,9 @@ func (e *entities) fire(ev entEvent) {
 	if e.shape() != before {
 		panic(&HookError{Hook: name, Type: "entities", ID: ev.id})
 	}
+	if e.observed != 0 {
+		e.raise(ev)
+	}
 }
 
 // entShape is what changes when entities are created or deleted.
@@ -401,6 +409,7 @@ func (e *entities) dropNext() {
 type hookSink struct {
 	writing int
 	order   []hookQueue
+	obs     *observers // the world's, where lifecycle events go
 }
 
 // flush runs the hook calls queued, in the order queued. If one panics,

@@ -107,6 +107,11 @@ func (p *plan) run(w *World) (err error) {
 	if aerr := p.applyUpTo(len(p.systems)); err == nil {
 		err = aerr
 	}
+	// The events of the run (a sync point: observers.go), unless it
+	// failed; they then wait for the next sync point.
+	if err == nil {
+		err = w.runObservers()
+	}
 	return err
 }
 
@@ -505,6 +510,9 @@ func (s *planSystem) exec() {
 	w := s.p.world
 	if s.applies {
 		s.err = s.p.applyUpTo(s.idx)
+		if s.err == nil {
+			s.err = w.runObservers()
+		}
 		returned = true
 		return
 	}

@@ -33,6 +33,9 @@ type borrowCtx struct {
 	// buffer, for the runs that apply it (World.Run, workloads); nil
 	// elsewhere, which refuses Commands.
 	cmds *cmdBuffer
+	// event is the event an observer runs for (observers.go), which its
+	// Event view reads; nil for other runs.
+	event any
 }
 
 // lockAll takes the shared borrow of all storages that every view holds,
@@ -744,19 +747,20 @@ func runSystem(w *World, under *allCore, system any) error {
 	if in.err != nil {
 		return in.err
 	}
-	return runIn(w, under, in, calleeOf(system))
+	return runIn(w, under, in, calleeOf(system), nil)
 }
 
 // runIn runs the system in, called as fn, in w, or under the
 // AllStoragesViewMut whose core is under, if it is not nil: its views
 // then borrow under it, it is lent to the frame until the system returns,
 // and the world has no sync point (it is held; the AllStoragesViewMut's
-// own system or Borrow has one).
-func runIn(w *World, under *allCore, in *runInfo, fn callee) error {
+// own system or Borrow has one). ev is the event of an observer's run
+// (observers.go), or nil.
+func runIn(w *World, under *allCore, in *runInfo, fn callee, ev any) error {
 	name, s := in.name, in.shape
 	f := s.frames.Get().(*frame)
 	defer s.frames.Put(f)
-	f.ctx = borrowCtx{w: w, by: name, under: under != nil, cmds: &f.cmds}
+	f.ctx = borrowCtx{w: w, by: name, under: under != nil, cmds: &f.cmds, event: ev}
 	defer f.dropLeft(w, under) // the commands of a system that panicked
 	if under != nil {
 		under.lend(f)
@@ -772,6 +776,9 @@ func runIn(w *World, under *allCore, in *runInfo, fn callee) error {
 	}
 	if under == nil {
 		w.syncPoint()
+		if oerr := w.runObservers(); err == nil && oerr != nil {
+			return oerr
+		}
 	}
 	if err != nil {
 		return &SystemFailure{System: name, Err: err}
@@ -898,9 +905,9 @@ func runValue(s Storages, fn any, call func(args []any) error) error {
 		valueInfos.Store(key, in)
 	}
 	if a, ok := s.(AllStoragesViewMut); ok {
-		return runIn(a.lender(), a.c, in, callee{v: v, typed: call})
+		return runIn(a.lender(), a.c, in, callee{v: v, typed: call}, nil)
 	}
-	return runIn(s.(*World), nil, in, callee{v: v, typed: call})
+	return runIn(s.(*World), nil, in, callee{v: v, typed: call}, nil)
 }
 
 // newValueRunInfo analyses fn, the system of a RunValueN or

@@ -21,6 +21,9 @@ type tracker[T any] struct {
 	sink  *hookSink
 	queue []hookEvent[T]
 	qhead int
+	// observed has the bit 1<<k of each hookKind k whose lifecycle event
+	// has observers (observers.go).
+	observed uint8
 }
 
 // stamps is the part of a tracker that does not depend on the component

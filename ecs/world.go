@@ -55,11 +55,16 @@ type World struct {
 	// the outermost change ends (hooks.go). Only the holder of the
 	// exclusive all-storages borrow changes it.
 	hooks hookSink
+	// obs holds the observers and the events waiting for them
+	// (observers.go).
+	obs observers
 }
 
 // NewWorld returns an empty world.
 func NewWorld() *World {
-	return &World{}
+	w := &World{}
+	w.hooks.obs = &w.obs
+	return w
 }
 
 // Storages is what world-level operations act on: a *[World], or an
@@ -73,12 +78,12 @@ type Storages interface {
 // AddEntity creates an entity with no component and returns its id.
 // It fails only if all storages are borrowed elsewhere, or if w is nil
 // (an error wrapping [ErrNilWorld]).
-func (w *World) AddEntity() (EntityID, error) {
+func (w *World) AddEntity() (_ EntityID, err error) {
 	w, locked, err := beginWrite(w)
 	if err != nil {
 		return NullID, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	return w.ents.create(), nil
 }
 
@@ -112,12 +117,12 @@ func (w *World) SpawnAt(id EntityID) error { return spawnAt("World.SpawnAt", w, 
 // [AllStoragesViewMut] inside a system.
 func SpawnAt(s Storages, id EntityID) error { return spawnAt("SpawnAt", s, id) }
 
-func spawnAt(op string, s Storages, id EntityID) error {
+func spawnAt(op string, s Storages, id EntityID) (err error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	return w.ents.spawnAt(op, id)
 }
 
@@ -131,7 +136,7 @@ func AddComponentDistinct[T comparable](s Storages, id EntityID, c T) (changed b
 	if err != nil {
 		return false, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if !w.ents.isAlive(id) {
 		return false, &EntityError{Op: "AddComponentDistinct", ID: id}
 	}
@@ -195,7 +200,7 @@ func (w *World) Strip(id EntityID) error { return Strip(w, id) }
 
 // DeleteEntity deletes id and all its components. It returns an
 // [EntityError] if id is not alive, and changes nothing then.
-func DeleteEntity(s Storages, id EntityID) error {
+func DeleteEntity(s Storages, id EntityID) (err error) {
 	if a, ok := s.(AllStoragesViewMut); ok {
 		return a.DeleteEntity(id)
 	}
@@ -203,18 +208,18 @@ func DeleteEntity(s Storages, id EntityID) error {
 	if err != nil {
 		return err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	return w.deleteEntity(id)
 }
 
 // Strip deletes all of id's components; the entity stays alive. It returns
 // an [EntityError] if id is not alive.
-func Strip(s Storages, id EntityID) error {
+func Strip(s Storages, id EntityID) (err error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	return w.stripEntity(id)
 }
 
@@ -235,12 +240,12 @@ func Strip(s Storages, id EntityID) error {
 // Inside [Each1] … [Each8] through an [AllStoragesViewMut], it returns an
 // error wrapping [ErrIterating] and deletes nothing: call it after the
 // Each, or delete with [AllStoragesViewMut.DeleteEntity] there.
-func DeleteAny[T any](s Storages) (int, error) {
+func DeleteAny[T any](s Storages) (_ int, err error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return 0, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	st := storageFor[T](w)
 	if w.eaching != 0 {
 		return 0, &argError{op: "DeleteAny[" + st.name + "]", what: "would delete entities with their components while an Each (Each1 … Each8) through the AllStoragesViewMut walks storages; call it after the Each returns, or delete with DeleteEntity or DeleteEntities inside it", kind: ErrIterating}
@@ -279,7 +284,7 @@ func Remove[T any](s Storages, id EntityID) (v T, ok bool, err error) {
 	if err != nil {
 		return v, false, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if !w.ents.isAlive(id) {
 		return v, false, &EntityError{Op: "Remove", ID: id}
 	}
@@ -295,12 +300,12 @@ func Remove[T any](s Storages, id EntityID) (v T, ok bool, err error) {
 
 // DeleteComponent deletes id's component of type T and reports whether there
 // was one. err is an [EntityError] when id is not alive.
-func DeleteComponent[T any](s Storages, id EntityID) (bool, error) {
+func DeleteComponent[T any](s Storages, id EntityID) (_ bool, err error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return false, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if !w.ents.isAlive(id) {
 		return false, &EntityError{Op: "DeleteComponent", ID: id}
 	}

@@ -5,12 +5,12 @@ package ecs
 // AddEntity1 creates an entity with the component c1 and
 // returns its id. Through a [*World] it borrows all storages for the call,
 // and fails with a [*BorrowError] when something is borrowed elsewhere.
-func AddEntity1[T1 any](s Storages, c1 T1) (EntityID, error) {
+func AddEntity1[T1 any](s Storages, c1 T1) (_ EntityID, err error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return NullID, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if w.eaching != 0 {
 		if err := refuseAdd("AddEntity1", true, nil, storageFor[T1](w)); err != nil {
 			return NullID, err
@@ -24,12 +24,12 @@ func AddEntity1[T1 any](s Storages, c1 T1) (EntityID, error) {
 // AddComponent1 gives the live entity id the component c1,
 // replacing any it had of the same type. It returns an [*EntityError]
 // if id is not alive, and changes nothing then.
-func AddComponent1[T1 any](s Storages, id EntityID, c1 T1) error {
+func AddComponent1[T1 any](s Storages, id EntityID, c1 T1) (err error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent1", ID: id}
 	}
@@ -62,12 +62,12 @@ func BulkAppendEntity1[T1 any](s Storages, dst []EntityID, c1 []T1) ([]EntityID,
 	return bulkAppendEntity1("BulkAppendEntity1", s, dst, c1)
 }
 
-func bulkAppendEntity1[T1 any](op string, s Storages, dst []EntityID, c1 []T1) ([]EntityID, error) {
+func bulkAppendEntity1[T1 any](op string, s Storages, dst []EntityID, c1 []T1) (_ []EntityID, err error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return dst, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if w.eaching != 0 && len(c1) != 0 {
 		if err := refuseAdd(op, true, nil, storageFor[T1](w)); err != nil {
 			return dst, err
@@ -95,7 +95,7 @@ func bulkAppendEntity1[T1 any](op string, s Storages, dst []EntityID, c1 []T1) (
 //
 // With 65,536 ids or more, it shares the work with the worker pool, as
 // [BulkAddEntity1] does.
-func BulkAddComponent1[T1 any](s Storages, ids []EntityID, c1 []T1) error {
+func BulkAddComponent1[T1 any](s Storages, ids []EntityID, c1 []T1) (err error) {
 	if len(c1) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent1", 1, len(c1), len(ids))
 	}
@@ -103,7 +103,7 @@ func BulkAddComponent1[T1 any](s Storages, ids []EntityID, c1 []T1) error {
 	if err != nil {
 		return err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if err := w.ents.checkAlive("BulkAddComponent1", ids); err != nil {
 		return err
 	}
@@ -147,7 +147,7 @@ func BulkAddComponent1[T1 any](s Storages, ids []EntityID, c1 []T1) error {
 // clears the components while the caller writes the storage's index, as
 // [BulkAddEntity1] does; fill is called on the caller's goroutine either
 // way.
-func BulkNewEntity1[T1 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1)) ([]EntityID, error) {
+func BulkNewEntity1[T1 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1)) (_ []EntityID, err error) {
 	const op = "BulkNewEntity1"
 	if n < 0 {
 		return dst, negativeCount(op, n)
@@ -156,7 +156,7 @@ func BulkNewEntity1[T1 any](s Storages, dst []EntityID, n int, fill func(i int, 
 	if err != nil {
 		return dst, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	s1 := storageFor[T1](w)
 	if w.eaching != 0 && n != 0 {
 		if err := refuseAdd(op, true, nil, s1); err != nil {
@@ -297,12 +297,12 @@ func Each1[T1 any](s Storages, fn func(EntityID, *T1)) error {
 // returns its id. Through a [*World] it borrows all storages for the call,
 // and fails with a [*BorrowError] when something is borrowed elsewhere.
 // If two components have the same type, the last one wins.
-func AddEntity2[T1, T2 any](s Storages, c1 T1, c2 T2) (EntityID, error) {
+func AddEntity2[T1, T2 any](s Storages, c1 T1, c2 T2) (_ EntityID, err error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return NullID, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if w.eaching != 0 {
 		if err := refuseAdd("AddEntity2", true, nil, storageFor[T1](w), storageFor[T2](w)); err != nil {
 			return NullID, err
@@ -317,12 +317,12 @@ func AddEntity2[T1, T2 any](s Storages, c1 T1, c2 T2) (EntityID, error) {
 // AddComponent2 gives the live entity id the components c1, c2,
 // replacing any it had of the same types. It returns an [*EntityError]
 // if id is not alive, and changes nothing then.
-func AddComponent2[T1, T2 any](s Storages, id EntityID, c1 T1, c2 T2) error {
+func AddComponent2[T1, T2 any](s Storages, id EntityID, c1 T1, c2 T2) (err error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent2", ID: id}
 	}
@@ -358,7 +358,7 @@ func BulkAppendEntity2[T1, T2 any](s Storages, dst []EntityID, c1 []T1, c2 []T2)
 	return bulkAppendEntity2("BulkAppendEntity2", s, dst, c1, c2)
 }
 
-func bulkAppendEntity2[T1, T2 any](op string, s Storages, dst []EntityID, c1 []T1, c2 []T2) ([]EntityID, error) {
+func bulkAppendEntity2[T1, T2 any](op string, s Storages, dst []EntityID, c1 []T1, c2 []T2) (_ []EntityID, err error) {
 	n := len(c1)
 	if len(c2) != n {
 		return dst, lengthMismatch(op, 2, len(c2), n)
@@ -367,7 +367,7 @@ func bulkAppendEntity2[T1, T2 any](op string, s Storages, dst []EntityID, c1 []T
 	if err != nil {
 		return dst, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if w.eaching != 0 && len(c1) != 0 {
 		if err := refuseAdd(op, true, nil, storageFor[T1](w), storageFor[T2](w)); err != nil {
 			return dst, err
@@ -409,7 +409,7 @@ func bulkAppendEntity2[T1, T2 any](op string, s Storages, dst []EntityID, c1 []T
 //
 // With 65,536 ids or more, it fills the storages at once on the worker
 // pool, as [BulkAddEntity2] does.
-func BulkAddComponent2[T1, T2 any](s Storages, ids []EntityID, c1 []T1, c2 []T2) error {
+func BulkAddComponent2[T1, T2 any](s Storages, ids []EntityID, c1 []T1, c2 []T2) (err error) {
 	if len(c1) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent2", 1, len(c1), len(ids))
 	}
@@ -420,7 +420,7 @@ func BulkAddComponent2[T1, T2 any](s Storages, ids []EntityID, c1 []T1, c2 []T2)
 	if err != nil {
 		return err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if err := w.ents.checkAlive("BulkAddComponent2", ids); err != nil {
 		return err
 	}
@@ -478,7 +478,7 @@ func BulkAddComponent2[T1, T2 any](s Storages, ids []EntityID, c1 []T1, c2 []T2)
 // writes mark nothing more. With 65,536 entities or more, the storages are
 // grown at once on the worker pool, as [BulkAddEntity2] does; fill is
 // called on the caller's goroutine either way.
-func BulkNewEntity2[T1, T2 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1, c2 *T2)) ([]EntityID, error) {
+func BulkNewEntity2[T1, T2 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1, c2 *T2)) (_ []EntityID, err error) {
 	const op = "BulkNewEntity2"
 	if n < 0 {
 		return dst, negativeCount(op, n)
@@ -487,7 +487,7 @@ func BulkNewEntity2[T1, T2 any](s Storages, dst []EntityID, n int, fill func(i i
 	if err != nil {
 		return dst, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	if w.eaching != 0 && n != 0 {
@@ -692,12 +692,12 @@ func Each2[T1, T2 any](s Storages, fn func(EntityID, *T1, *T2)) error {
 // returns its id. Through a [*World] it borrows all storages for the call,
 // and fails with a [*BorrowError] when something is borrowed elsewhere.
 // If two components have the same type, the last one wins.
-func AddEntity3[T1, T2, T3 any](s Storages, c1 T1, c2 T2, c3 T3) (EntityID, error) {
+func AddEntity3[T1, T2, T3 any](s Storages, c1 T1, c2 T2, c3 T3) (_ EntityID, err error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return NullID, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if w.eaching != 0 {
 		if err := refuseAdd("AddEntity3", true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w)); err != nil {
 			return NullID, err
@@ -713,12 +713,12 @@ func AddEntity3[T1, T2, T3 any](s Storages, c1 T1, c2 T2, c3 T3) (EntityID, erro
 // AddComponent3 gives the live entity id the components c1, c2, c3,
 // replacing any it had of the same types. It returns an [*EntityError]
 // if id is not alive, and changes nothing then.
-func AddComponent3[T1, T2, T3 any](s Storages, id EntityID, c1 T1, c2 T2, c3 T3) error {
+func AddComponent3[T1, T2, T3 any](s Storages, id EntityID, c1 T1, c2 T2, c3 T3) (err error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent3", ID: id}
 	}
@@ -755,7 +755,7 @@ func BulkAppendEntity3[T1, T2, T3 any](s Storages, dst []EntityID, c1 []T1, c2 [
 	return bulkAppendEntity3("BulkAppendEntity3", s, dst, c1, c2, c3)
 }
 
-func bulkAppendEntity3[T1, T2, T3 any](op string, s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3) ([]EntityID, error) {
+func bulkAppendEntity3[T1, T2, T3 any](op string, s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3) (_ []EntityID, err error) {
 	n := len(c1)
 	if len(c2) != n {
 		return dst, lengthMismatch(op, 2, len(c2), n)
@@ -767,7 +767,7 @@ func bulkAppendEntity3[T1, T2, T3 any](op string, s Storages, dst []EntityID, c1
 	if err != nil {
 		return dst, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if w.eaching != 0 && len(c1) != 0 {
 		if err := refuseAdd(op, true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w)); err != nil {
 			return dst, err
@@ -813,7 +813,7 @@ func bulkAppendEntity3[T1, T2, T3 any](op string, s Storages, dst []EntityID, c1
 //
 // With 65,536 ids or more, it fills the storages at once on the worker
 // pool, as [BulkAddEntity3] does.
-func BulkAddComponent3[T1, T2, T3 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3) error {
+func BulkAddComponent3[T1, T2, T3 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3) (err error) {
 	if len(c1) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent3", 1, len(c1), len(ids))
 	}
@@ -827,7 +827,7 @@ func BulkAddComponent3[T1, T2, T3 any](s Storages, ids []EntityID, c1 []T1, c2 [
 	if err != nil {
 		return err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if err := w.ents.checkAlive("BulkAddComponent3", ids); err != nil {
 		return err
 	}
@@ -889,7 +889,7 @@ func BulkAddComponent3[T1, T2, T3 any](s Storages, ids []EntityID, c1 []T1, c2 [
 // writes mark nothing more. With 65,536 entities or more, the storages are
 // grown at once on the worker pool, as [BulkAddEntity3] does; fill is
 // called on the caller's goroutine either way.
-func BulkNewEntity3[T1, T2, T3 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3)) ([]EntityID, error) {
+func BulkNewEntity3[T1, T2, T3 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3)) (_ []EntityID, err error) {
 	const op = "BulkNewEntity3"
 	if n < 0 {
 		return dst, negativeCount(op, n)
@@ -898,7 +898,7 @@ func BulkNewEntity3[T1, T2, T3 any](s Storages, dst []EntityID, n int, fill func
 	if err != nil {
 		return dst, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	s3 := storageFor[T3](w)
@@ -1122,12 +1122,12 @@ func Each3[T1, T2, T3 any](s Storages, fn func(EntityID, *T1, *T2, *T3)) error {
 // returns its id. Through a [*World] it borrows all storages for the call,
 // and fails with a [*BorrowError] when something is borrowed elsewhere.
 // If two components have the same type, the last one wins.
-func AddEntity4[T1, T2, T3, T4 any](s Storages, c1 T1, c2 T2, c3 T3, c4 T4) (EntityID, error) {
+func AddEntity4[T1, T2, T3, T4 any](s Storages, c1 T1, c2 T2, c3 T3, c4 T4) (_ EntityID, err error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return NullID, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if w.eaching != 0 {
 		if err := refuseAdd("AddEntity4", true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w)); err != nil {
 			return NullID, err
@@ -1144,12 +1144,12 @@ func AddEntity4[T1, T2, T3, T4 any](s Storages, c1 T1, c2 T2, c3 T3, c4 T4) (Ent
 // AddComponent4 gives the live entity id the components c1, c2, c3, c4,
 // replacing any it had of the same types. It returns an [*EntityError]
 // if id is not alive, and changes nothing then.
-func AddComponent4[T1, T2, T3, T4 any](s Storages, id EntityID, c1 T1, c2 T2, c3 T3, c4 T4) error {
+func AddComponent4[T1, T2, T3, T4 any](s Storages, id EntityID, c1 T1, c2 T2, c3 T3, c4 T4) (err error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent4", ID: id}
 	}
@@ -1187,7 +1187,7 @@ func BulkAppendEntity4[T1, T2, T3, T4 any](s Storages, dst []EntityID, c1 []T1, 
 	return bulkAppendEntity4("BulkAppendEntity4", s, dst, c1, c2, c3, c4)
 }
 
-func bulkAppendEntity4[T1, T2, T3, T4 any](op string, s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4) ([]EntityID, error) {
+func bulkAppendEntity4[T1, T2, T3, T4 any](op string, s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4) (_ []EntityID, err error) {
 	n := len(c1)
 	if len(c2) != n {
 		return dst, lengthMismatch(op, 2, len(c2), n)
@@ -1202,7 +1202,7 @@ func bulkAppendEntity4[T1, T2, T3, T4 any](op string, s Storages, dst []EntityID
 	if err != nil {
 		return dst, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if w.eaching != 0 && len(c1) != 0 {
 		if err := refuseAdd(op, true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w)); err != nil {
 			return dst, err
@@ -1252,7 +1252,7 @@ func bulkAppendEntity4[T1, T2, T3, T4 any](op string, s Storages, dst []EntityID
 //
 // With 65,536 ids or more, it fills the storages at once on the worker
 // pool, as [BulkAddEntity4] does.
-func BulkAddComponent4[T1, T2, T3, T4 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4) error {
+func BulkAddComponent4[T1, T2, T3, T4 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4) (err error) {
 	if len(c1) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent4", 1, len(c1), len(ids))
 	}
@@ -1269,7 +1269,7 @@ func BulkAddComponent4[T1, T2, T3, T4 any](s Storages, ids []EntityID, c1 []T1, 
 	if err != nil {
 		return err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if err := w.ents.checkAlive("BulkAddComponent4", ids); err != nil {
 		return err
 	}
@@ -1335,7 +1335,7 @@ func BulkAddComponent4[T1, T2, T3, T4 any](s Storages, ids []EntityID, c1 []T1, 
 // writes mark nothing more. With 65,536 entities or more, the storages are
 // grown at once on the worker pool, as [BulkAddEntity4] does; fill is
 // called on the caller's goroutine either way.
-func BulkNewEntity4[T1, T2, T3, T4 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3, c4 *T4)) ([]EntityID, error) {
+func BulkNewEntity4[T1, T2, T3, T4 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3, c4 *T4)) (_ []EntityID, err error) {
 	const op = "BulkNewEntity4"
 	if n < 0 {
 		return dst, negativeCount(op, n)
@@ -1344,7 +1344,7 @@ func BulkNewEntity4[T1, T2, T3, T4 any](s Storages, dst []EntityID, n int, fill 
 	if err != nil {
 		return dst, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	s3 := storageFor[T3](w)
@@ -1587,12 +1587,12 @@ func Each4[T1, T2, T3, T4 any](s Storages, fn func(EntityID, *T1, *T2, *T3, *T4)
 // returns its id. Through a [*World] it borrows all storages for the call,
 // and fails with a [*BorrowError] when something is borrowed elsewhere.
 // If two components have the same type, the last one wins.
-func AddEntity5[T1, T2, T3, T4, T5 any](s Storages, c1 T1, c2 T2, c3 T3, c4 T4, c5 T5) (EntityID, error) {
+func AddEntity5[T1, T2, T3, T4, T5 any](s Storages, c1 T1, c2 T2, c3 T3, c4 T4, c5 T5) (_ EntityID, err error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return NullID, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if w.eaching != 0 {
 		if err := refuseAdd("AddEntity5", true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w)); err != nil {
 			return NullID, err
@@ -1610,12 +1610,12 @@ func AddEntity5[T1, T2, T3, T4, T5 any](s Storages, c1 T1, c2 T2, c3 T3, c4 T4, 
 // AddComponent5 gives the live entity id the components c1, c2, c3, c4, c5,
 // replacing any it had of the same types. It returns an [*EntityError]
 // if id is not alive, and changes nothing then.
-func AddComponent5[T1, T2, T3, T4, T5 any](s Storages, id EntityID, c1 T1, c2 T2, c3 T3, c4 T4, c5 T5) error {
+func AddComponent5[T1, T2, T3, T4, T5 any](s Storages, id EntityID, c1 T1, c2 T2, c3 T3, c4 T4, c5 T5) (err error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent5", ID: id}
 	}
@@ -1654,7 +1654,7 @@ func BulkAppendEntity5[T1, T2, T3, T4, T5 any](s Storages, dst []EntityID, c1 []
 	return bulkAppendEntity5("BulkAppendEntity5", s, dst, c1, c2, c3, c4, c5)
 }
 
-func bulkAppendEntity5[T1, T2, T3, T4, T5 any](op string, s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5) ([]EntityID, error) {
+func bulkAppendEntity5[T1, T2, T3, T4, T5 any](op string, s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5) (_ []EntityID, err error) {
 	n := len(c1)
 	if len(c2) != n {
 		return dst, lengthMismatch(op, 2, len(c2), n)
@@ -1672,7 +1672,7 @@ func bulkAppendEntity5[T1, T2, T3, T4, T5 any](op string, s Storages, dst []Enti
 	if err != nil {
 		return dst, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if w.eaching != 0 && len(c1) != 0 {
 		if err := refuseAdd(op, true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w)); err != nil {
 			return dst, err
@@ -1726,7 +1726,7 @@ func bulkAppendEntity5[T1, T2, T3, T4, T5 any](op string, s Storages, dst []Enti
 //
 // With 65,536 ids or more, it fills the storages at once on the worker
 // pool, as [BulkAddEntity5] does.
-func BulkAddComponent5[T1, T2, T3, T4, T5 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5) error {
+func BulkAddComponent5[T1, T2, T3, T4, T5 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5) (err error) {
 	if len(c1) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent5", 1, len(c1), len(ids))
 	}
@@ -1746,7 +1746,7 @@ func BulkAddComponent5[T1, T2, T3, T4, T5 any](s Storages, ids []EntityID, c1 []
 	if err != nil {
 		return err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if err := w.ents.checkAlive("BulkAddComponent5", ids); err != nil {
 		return err
 	}
@@ -1816,7 +1816,7 @@ func BulkAddComponent5[T1, T2, T3, T4, T5 any](s Storages, ids []EntityID, c1 []
 // writes mark nothing more. With 65,536 entities or more, the storages are
 // grown at once on the worker pool, as [BulkAddEntity5] does; fill is
 // called on the caller's goroutine either way.
-func BulkNewEntity5[T1, T2, T3, T4, T5 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3, c4 *T4, c5 *T5)) ([]EntityID, error) {
+func BulkNewEntity5[T1, T2, T3, T4, T5 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3, c4 *T4, c5 *T5)) (_ []EntityID, err error) {
 	const op = "BulkNewEntity5"
 	if n < 0 {
 		return dst, negativeCount(op, n)
@@ -1825,7 +1825,7 @@ func BulkNewEntity5[T1, T2, T3, T4, T5 any](s Storages, dst []EntityID, n int, f
 	if err != nil {
 		return dst, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	s3 := storageFor[T3](w)
@@ -2087,12 +2087,12 @@ func Each5[T1, T2, T3, T4, T5 any](s Storages, fn func(EntityID, *T1, *T2, *T3, 
 // returns its id. Through a [*World] it borrows all storages for the call,
 // and fails with a [*BorrowError] when something is borrowed elsewhere.
 // If two components have the same type, the last one wins.
-func AddEntity6[T1, T2, T3, T4, T5, T6 any](s Storages, c1 T1, c2 T2, c3 T3, c4 T4, c5 T5, c6 T6) (EntityID, error) {
+func AddEntity6[T1, T2, T3, T4, T5, T6 any](s Storages, c1 T1, c2 T2, c3 T3, c4 T4, c5 T5, c6 T6) (_ EntityID, err error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return NullID, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if w.eaching != 0 {
 		if err := refuseAdd("AddEntity6", true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w)); err != nil {
 			return NullID, err
@@ -2111,12 +2111,12 @@ func AddEntity6[T1, T2, T3, T4, T5, T6 any](s Storages, c1 T1, c2 T2, c3 T3, c4 
 // AddComponent6 gives the live entity id the components c1, c2, c3, c4, c5, c6,
 // replacing any it had of the same types. It returns an [*EntityError]
 // if id is not alive, and changes nothing then.
-func AddComponent6[T1, T2, T3, T4, T5, T6 any](s Storages, id EntityID, c1 T1, c2 T2, c3 T3, c4 T4, c5 T5, c6 T6) error {
+func AddComponent6[T1, T2, T3, T4, T5, T6 any](s Storages, id EntityID, c1 T1, c2 T2, c3 T3, c4 T4, c5 T5, c6 T6) (err error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent6", ID: id}
 	}
@@ -2156,7 +2156,7 @@ func BulkAppendEntity6[T1, T2, T3, T4, T5, T6 any](s Storages, dst []EntityID, c
 	return bulkAppendEntity6("BulkAppendEntity6", s, dst, c1, c2, c3, c4, c5, c6)
 }
 
-func bulkAppendEntity6[T1, T2, T3, T4, T5, T6 any](op string, s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6) ([]EntityID, error) {
+func bulkAppendEntity6[T1, T2, T3, T4, T5, T6 any](op string, s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6) (_ []EntityID, err error) {
 	n := len(c1)
 	if len(c2) != n {
 		return dst, lengthMismatch(op, 2, len(c2), n)
@@ -2177,7 +2177,7 @@ func bulkAppendEntity6[T1, T2, T3, T4, T5, T6 any](op string, s Storages, dst []
 	if err != nil {
 		return dst, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if w.eaching != 0 && len(c1) != 0 {
 		if err := refuseAdd(op, true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w)); err != nil {
 			return dst, err
@@ -2235,7 +2235,7 @@ func bulkAppendEntity6[T1, T2, T3, T4, T5, T6 any](op string, s Storages, dst []
 //
 // With 65,536 ids or more, it fills the storages at once on the worker
 // pool, as [BulkAddEntity6] does.
-func BulkAddComponent6[T1, T2, T3, T4, T5, T6 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6) error {
+func BulkAddComponent6[T1, T2, T3, T4, T5, T6 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6) (err error) {
 	if len(c1) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent6", 1, len(c1), len(ids))
 	}
@@ -2258,7 +2258,7 @@ func BulkAddComponent6[T1, T2, T3, T4, T5, T6 any](s Storages, ids []EntityID, c
 	if err != nil {
 		return err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if err := w.ents.checkAlive("BulkAddComponent6", ids); err != nil {
 		return err
 	}
@@ -2332,7 +2332,7 @@ func BulkAddComponent6[T1, T2, T3, T4, T5, T6 any](s Storages, ids []EntityID, c
 // writes mark nothing more. With 65,536 entities or more, the storages are
 // grown at once on the worker pool, as [BulkAddEntity6] does; fill is
 // called on the caller's goroutine either way.
-func BulkNewEntity6[T1, T2, T3, T4, T5, T6 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3, c4 *T4, c5 *T5, c6 *T6)) ([]EntityID, error) {
+func BulkNewEntity6[T1, T2, T3, T4, T5, T6 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3, c4 *T4, c5 *T5, c6 *T6)) (_ []EntityID, err error) {
 	const op = "BulkNewEntity6"
 	if n < 0 {
 		return dst, negativeCount(op, n)
@@ -2341,7 +2341,7 @@ func BulkNewEntity6[T1, T2, T3, T4, T5, T6 any](s Storages, dst []EntityID, n in
 	if err != nil {
 		return dst, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	s3 := storageFor[T3](w)
@@ -2622,12 +2622,12 @@ func Each6[T1, T2, T3, T4, T5, T6 any](s Storages, fn func(EntityID, *T1, *T2, *
 // returns its id. Through a [*World] it borrows all storages for the call,
 // and fails with a [*BorrowError] when something is borrowed elsewhere.
 // If two components have the same type, the last one wins.
-func AddEntity7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, c1 T1, c2 T2, c3 T3, c4 T4, c5 T5, c6 T6, c7 T7) (EntityID, error) {
+func AddEntity7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, c1 T1, c2 T2, c3 T3, c4 T4, c5 T5, c6 T6, c7 T7) (_ EntityID, err error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return NullID, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if w.eaching != 0 {
 		if err := refuseAdd("AddEntity7", true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w)); err != nil {
 			return NullID, err
@@ -2647,12 +2647,12 @@ func AddEntity7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, c1 T1, c2 T2, c3 T3,
 // AddComponent7 gives the live entity id the components c1, c2, c3, c4, c5, c6, c7,
 // replacing any it had of the same types. It returns an [*EntityError]
 // if id is not alive, and changes nothing then.
-func AddComponent7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, id EntityID, c1 T1, c2 T2, c3 T3, c4 T4, c5 T5, c6 T6, c7 T7) error {
+func AddComponent7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, id EntityID, c1 T1, c2 T2, c3 T3, c4 T4, c5 T5, c6 T6, c7 T7) (err error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent7", ID: id}
 	}
@@ -2693,7 +2693,7 @@ func BulkAppendEntity7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, dst []EntityI
 	return bulkAppendEntity7("BulkAppendEntity7", s, dst, c1, c2, c3, c4, c5, c6, c7)
 }
 
-func bulkAppendEntity7[T1, T2, T3, T4, T5, T6, T7 any](op string, s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7) ([]EntityID, error) {
+func bulkAppendEntity7[T1, T2, T3, T4, T5, T6, T7 any](op string, s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7) (_ []EntityID, err error) {
 	n := len(c1)
 	if len(c2) != n {
 		return dst, lengthMismatch(op, 2, len(c2), n)
@@ -2717,7 +2717,7 @@ func bulkAppendEntity7[T1, T2, T3, T4, T5, T6, T7 any](op string, s Storages, ds
 	if err != nil {
 		return dst, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if w.eaching != 0 && len(c1) != 0 {
 		if err := refuseAdd(op, true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w)); err != nil {
 			return dst, err
@@ -2779,7 +2779,7 @@ func bulkAppendEntity7[T1, T2, T3, T4, T5, T6, T7 any](op string, s Storages, ds
 //
 // With 65,536 ids or more, it fills the storages at once on the worker
 // pool, as [BulkAddEntity7] does.
-func BulkAddComponent7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7) error {
+func BulkAddComponent7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7) (err error) {
 	if len(c1) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent7", 1, len(c1), len(ids))
 	}
@@ -2805,7 +2805,7 @@ func BulkAddComponent7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, ids []EntityI
 	if err != nil {
 		return err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if err := w.ents.checkAlive("BulkAddComponent7", ids); err != nil {
 		return err
 	}
@@ -2883,7 +2883,7 @@ func BulkAddComponent7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, ids []EntityI
 // writes mark nothing more. With 65,536 entities or more, the storages are
 // grown at once on the worker pool, as [BulkAddEntity7] does; fill is
 // called on the caller's goroutine either way.
-func BulkNewEntity7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3, c4 *T4, c5 *T5, c6 *T6, c7 *T7)) ([]EntityID, error) {
+func BulkNewEntity7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3, c4 *T4, c5 *T5, c6 *T6, c7 *T7)) (_ []EntityID, err error) {
 	const op = "BulkNewEntity7"
 	if n < 0 {
 		return dst, negativeCount(op, n)
@@ -2892,7 +2892,7 @@ func BulkNewEntity7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, dst []EntityID, 
 	if err != nil {
 		return dst, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	s3 := storageFor[T3](w)
@@ -3192,12 +3192,12 @@ func Each7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, fn func(EntityID, *T1, *T
 // returns its id. Through a [*World] it borrows all storages for the call,
 // and fails with a [*BorrowError] when something is borrowed elsewhere.
 // If two components have the same type, the last one wins.
-func AddEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, c1 T1, c2 T2, c3 T3, c4 T4, c5 T5, c6 T6, c7 T7, c8 T8) (EntityID, error) {
+func AddEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, c1 T1, c2 T2, c3 T3, c4 T4, c5 T5, c6 T6, c7 T7, c8 T8) (_ EntityID, err error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return NullID, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if w.eaching != 0 {
 		if err := refuseAdd("AddEntity8", true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w), storageFor[T8](w)); err != nil {
 			return NullID, err
@@ -3218,12 +3218,12 @@ func AddEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, c1 T1, c2 T2, c3
 // AddComponent8 gives the live entity id the components c1, c2, c3, c4, c5, c6, c7, c8,
 // replacing any it had of the same types. It returns an [*EntityError]
 // if id is not alive, and changes nothing then.
-func AddComponent8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, id EntityID, c1 T1, c2 T2, c3 T3, c4 T4, c5 T5, c6 T6, c7 T7, c8 T8) error {
+func AddComponent8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, id EntityID, c1 T1, c2 T2, c3 T3, c4 T4, c5 T5, c6 T6, c7 T7, c8 T8) (err error) {
 	w, locked, err := beginWrite(s)
 	if err != nil {
 		return err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent8", ID: id}
 	}
@@ -3265,7 +3265,7 @@ func BulkAppendEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, dst []Ent
 	return bulkAppendEntity8("BulkAppendEntity8", s, dst, c1, c2, c3, c4, c5, c6, c7, c8)
 }
 
-func bulkAppendEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](op string, s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7, c8 []T8) ([]EntityID, error) {
+func bulkAppendEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](op string, s Storages, dst []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7, c8 []T8) (_ []EntityID, err error) {
 	n := len(c1)
 	if len(c2) != n {
 		return dst, lengthMismatch(op, 2, len(c2), n)
@@ -3292,7 +3292,7 @@ func bulkAppendEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](op string, s Storages
 	if err != nil {
 		return dst, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if w.eaching != 0 && len(c1) != 0 {
 		if err := refuseAdd(op, true, nil, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w), storageFor[T8](w)); err != nil {
 			return dst, err
@@ -3358,7 +3358,7 @@ func bulkAppendEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](op string, s Storages
 //
 // With 65,536 ids or more, it fills the storages at once on the worker
 // pool, as [BulkAddEntity8] does.
-func BulkAddComponent8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7, c8 []T8) error {
+func BulkAddComponent8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, ids []EntityID, c1 []T1, c2 []T2, c3 []T3, c4 []T4, c5 []T5, c6 []T6, c7 []T7, c8 []T8) (err error) {
 	if len(c1) != len(ids) {
 		return idsLengthMismatch("BulkAddComponent8", 1, len(c1), len(ids))
 	}
@@ -3387,7 +3387,7 @@ func BulkAddComponent8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, ids []Ent
 	if err != nil {
 		return err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	if err := w.ents.checkAlive("BulkAddComponent8", ids); err != nil {
 		return err
 	}
@@ -3469,7 +3469,7 @@ func BulkAddComponent8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, ids []Ent
 // writes mark nothing more. With 65,536 entities or more, the storages are
 // grown at once on the worker pool, as [BulkAddEntity8] does; fill is
 // called on the caller's goroutine either way.
-func BulkNewEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3, c4 *T4, c5 *T5, c6 *T6, c7 *T7, c8 *T8)) ([]EntityID, error) {
+func BulkNewEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, dst []EntityID, n int, fill func(i int, id EntityID, c1 *T1, c2 *T2, c3 *T3, c4 *T4, c5 *T5, c6 *T6, c7 *T7, c8 *T8)) (_ []EntityID, err error) {
 	const op = "BulkNewEntity8"
 	if n < 0 {
 		return dst, negativeCount(op, n)
@@ -3478,7 +3478,7 @@ func BulkNewEntity8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, dst []Entity
 	if err != nil {
 		return dst, err
 	}
-	defer endWrite(w, locked)
+	defer endWriteObs(w, locked, &err)
 	s1 := storageFor[T1](w)
 	s2 := storageFor[T2](w)
 	s3 := storageFor[T3](w)

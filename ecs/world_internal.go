@@ -103,6 +103,26 @@ func endWrite(w *World, locked bool) {
 	}
 }
 
+// endWriteObs is endWrite for the World-level changes that raise
+// lifecycle events: the outermost change through a *World is a sync
+// point (observers.go), where the observers of the events its hooks
+// raised run once the world is free. Their failure becomes *err, unless
+// the change failed itself. Events are raised only by hooked storages,
+// whose changes queue hook calls: the other changes take endWrite's path.
+func endWriteObs(w *World, locked bool, err *error) {
+	w.hooks.writing--
+	if len(w.hooks.order) != 0 {
+		endWriteHooks(w, locked)
+		if locked && w.obs.pending.Load() != 0 {
+			if oerr := w.runObservers(); *err == nil {
+				*err = oerr
+			}
+		}
+	} else if locked {
+		w.allLock.releaseExclusive()
+	}
+}
+
 // endWriteHooks is endWrite with hook calls queued.
 func endWriteHooks(w *World, locked bool) {
 	if locked {

@@ -49,13 +49,18 @@
 // [ecs.ErrDeadEntity]), or meeting a broken link on the way (it wraps a
 // [*LinkError], which wraps [ErrBrokenLink]).
 //
-// # Broken links and their limits
+// # Deletes from anywhere, and broken links
 //
-// The links are kept by this package's own calls: it does not see an
-// entity deleted with [ecs.World.DeleteEntity] (or stripped of its Parent
-// or Child component by hand). Its links stay behind and name a dead
-// entity: a dangling link. Delete hierarchy members with [ViewMut.Delete]
-// or [ViewMut.DeleteSubtree], which repair the links first.
+// The links are kept by this package's own calls. Call [Install] once per
+// world, and they are also mended after deletions made by any other means
+// ([ecs.World.DeleteEntity], [ecs.DeleteAny], bulk deletions,
+// [ecs.World.Strip], commands, a Parent or Child component removed by
+// hand), at the world's next sync point (see [ecs.Observe]).
+//
+// Without Install, such a deletion leaves the links that named the entity
+// behind, naming a dead entity: a dangling link. Delete hierarchy members
+// with [ViewMut.Delete] or [ViewMut.DeleteSubtree] then, which repair the
+// links first. Links changed by hand (a Child overwritten) are never seen.
 //
 // Every walk guards itself:
 //

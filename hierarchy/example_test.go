@@ -214,3 +214,26 @@ func ExamplePropagate() {
 	// ship/turret/gun
 	// ship/flag
 }
+
+// With Install, a plain World.DeleteEntity of a member mends the tree.
+func ExampleInstall() {
+	w := ecs.NewWorld()
+	if err := hierarchy.Install(w); err != nil {
+		fmt.Println(err)
+	}
+	var root, mid, leaf ecs.EntityID
+	_ = w.Run(func(h hierarchy.ViewMut) {
+		root = h.Entities.AddEntity()
+		mid, _ = h.AttachNew(root)
+		leaf, _ = h.AttachNew(mid)
+	})
+	_ = w.DeleteEntity(mid)
+	_ = w.Run(func(t hierarchy.View) {
+		p, _ := t.Parent(leaf)
+		fmt.Println(p == root, t.NumChildren(root))
+	})
+	fmt.Println(hierarchy.Check(w))
+	// Output:
+	// true 1
+	// <nil>
+}

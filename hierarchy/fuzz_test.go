@@ -154,20 +154,51 @@ const maxEntities = 32
 
 // fuzzer runs one sequence of operations.
 type fuzzer struct {
-	t    testing.TB
-	h    hierarchy.ViewMut
-	m    *model
-	ents []ecs.EntityID // every entity made, dead ones too, in order
-	log  []string
+	t       testing.TB
+	w       *ecs.World
+	release func()
+	h       hierarchy.ViewMut
+	m       *model
+	ents    []ecs.EntityID // every entity made, dead ones too, in order
+	log     []string
 }
 
 func newFuzzer(t testing.TB) *fuzzer {
 	w := ecs.NewWorld()
-	f := &fuzzer{t: t, h: borrowMut(t, w), m: newModel()}
+	if err := hierarchy.Install(w); err != nil {
+		t.Fatal(err)
+	}
+	f := &fuzzer{t: t, w: w, m: newModel()}
+	f.borrow()
+	t.Cleanup(func() { f.release() })
 	for range 6 {
 		f.add(f.h.Entities.AddEntity())
 	}
 	return f
+}
+
+// borrow borrows f.h from the world.
+func (f *fuzzer) borrow() {
+	release, err := f.w.Borrow(&f.h)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.release = release
+}
+
+// outside runs do, a World-level call, with f.h released.
+func (f *fuzzer) outside(do func() error) error {
+	f.release()
+	err := do()
+	f.borrow()
+	return err
+}
+
+// deleteModel is the model of an entity deleted (or stripped) outside
+// hierarchy's methods, which Install mends as ViewMut.Delete would.
+func (m *model) deleteOutside(id ecs.EntityID, keep bool) {
+	m.deleteOne(id)
+	m.alive[id] = keep
 }
 
 func (f *fuzzer) add(id ecs.EntityID) {
@@ -192,6 +223,14 @@ func (f *fuzzer) expect(err error, want error) {
 	}
 }
 
+// expectWorld is expect for a World-level call, whose errors are ecs's.
+func (f *fuzzer) expectWorld(err error, want error) {
+	f.t.Helper()
+	if (err == nil) != (want == nil) || (want != nil && !errors.Is(err, want)) {
+		f.fail("error %v, want %v", err, want)
+	}
+}
+
 func (f *fuzzer) fail(format string, args ...any) {
 	f.t.Helper()
 	f.t.Fatalf("after %q: %s", f.log, fmt.Sprintf(format, args...))
@@ -211,7 +250,7 @@ func (f *fuzzer) step(op, a, b byte) {
 		}
 		return nil
 	}
-	switch op % 10 {
+	switch op % 13 {
 	case 0, 1: // attach, twice as often as the rest
 		f.log = append(f.log, fmt.Sprintf("Attach(%v, %v)", x, y))
 		want := dead(x, y)
@@ -291,6 +330,29 @@ func (f *fuzzer) step(op, a, b byte) {
 		}
 		f.log = append(f.log, "AddEntity")
 		f.add(h.Entities.AddEntity())
+	case 10: // the World-level deletions, which Install mends
+		f.log = append(f.log, fmt.Sprintf("World.DeleteEntity(%v)", x))
+		want := dead(x)
+		f.expectWorld(f.outside(func() error { return f.w.DeleteEntity(x) }), want)
+		if want == nil {
+			m.deleteOutside(x, false)
+		}
+	case 11:
+		f.log = append(f.log, fmt.Sprintf("World.Strip(%v)", x))
+		want := dead(x)
+		f.expectWorld(f.outside(func() error { return f.w.Strip(x) }), want)
+		if want == nil {
+			m.deleteOutside(x, true)
+		}
+	case 12:
+		f.log = append(f.log, fmt.Sprintf("World.DeleteEntities(%v, %v)", x, y))
+		want := dead(x, y)
+		f.expectWorld(f.outside(func() error { return f.w.DeleteEntities(x, y) }), want)
+		for _, id := range []ecs.EntityID{x, y} {
+			if want == nil && m.alive[id] {
+				m.deleteOutside(id, false)
+			}
+		}
 	}
 	if len(f.ents) >= maxEntities {
 		// Keep the world small: forget the dead entities.
@@ -403,6 +465,7 @@ func FuzzHierarchy(f *testing.F) {
 	f.Add([]byte{0, 1, 0, 0, 2, 1, 0, 3, 2, 0, 0, 3}) // a chain, then a cycle refused
 	f.Add([]byte{2, 0, 0, 2, 0, 0, 2, 0, 0, 2, 0, 0, 6, 0, 3, 7, 0, 0, 8, 1, 0})
 	f.Add([]byte{0, 1, 0, 0, 2, 0, 0, 3, 1, 0, 4, 3, 7, 1, 0, 4, 0, 0, 5, 3, 0})
+	f.Add([]byte{0, 1, 0, 0, 2, 0, 0, 3, 0, 10, 0, 0, 0, 4, 3, 11, 4, 0, 12, 1, 3})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 3*200 {
 			data = data[:3*200]
