@@ -62,6 +62,12 @@ import (
 // deleting a component it does not have, are no-ops, not errors: two
 // systems may both decide that an entity must go.
 //
+// The apply holds the whole world. If another goroutine holds part of it
+// then (a view borrowed with World.Borrow, a workload running beside),
+// the apply fails with a [*BorrowError]: the commands are dropped, as a
+// failed system's are, and the entities created through them are deleted
+// as soon as the world next creates or deletes entities.
+//
 // A Commands is for the goroutine of its system: do not record from
 // goroutines the system starts (ParEach included).
 type Commands struct{ c *cmdCore }
@@ -416,12 +422,20 @@ func (b *cmdBuffer) reset() {
 
 // applyCommands applies the commands of bufs, made by the systems named
 // in systems, in w, holding the world for the time it takes. It returns
-// the first failure. If the world cannot be borrowed, the commands are
-// dropped and the *BorrowError returned.
+// the first failure. If the world cannot be borrowed (another goroutine
+// holds part of it), the commands are dropped, the entities they
+// reserved cancelled (entities.cancel), and the *BorrowError returned.
 func (w *World) applyCommands(workload string, systems []string, bufs []*cmdBuffer) error {
 	wr, locked, err := beginWrite(w)
 	if err != nil {
+		// Dropped, as a failed system's: the entities they reserved
+		// are deleted as soon as they become live.
 		for _, b := range bufs {
+			for _, c := range b.order {
+				if c.kind == cmdCreate {
+					w.ents.cancel(c.id)
+				}
+			}
 			b.reset()
 		}
 		return err
@@ -557,7 +571,7 @@ func (e *entities) reserve() EntityID {
 // AllStoragesViewMut, the apply), so that reserve's ids are the ones the
 // next creations would have given.
 func (e *entities) settle() {
-	if e.reserved.Load() != 0 {
+	if e.reserved.Load() != 0 || e.cancels.n.Load() != 0 {
 		e.flushReserved()
 	}
 }
@@ -572,4 +586,23 @@ func (e *entities) flushReserved() {
 			e.create()
 		}
 	}
+	if e.cancels.n.Load() != 0 {
+		e.cancels.Lock()
+		for _, id := range e.cancels.ids {
+			e.deleteUnpurged(id) // no component yet, unless one was added by hand
+		}
+		e.cancels.ids = e.cancels.ids[:0]
+		e.cancels.n.Store(0)
+		e.cancels.Unlock()
+	}
+}
+
+// cancel marks the reserved id for deletion once it is live: its
+// commands were dropped without the world, which another goroutine
+// holds. The next flush (which makes it live) deletes it.
+func (e *entities) cancel(id EntityID) {
+	e.cancels.Lock()
+	e.cancels.ids = append(e.cancels.ids, id)
+	e.cancels.n.Add(1)
+	e.cancels.Unlock()
 }

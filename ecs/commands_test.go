@@ -297,3 +297,34 @@ func contains(s, sub string) bool {
 	}
 	return false
 }
+
+// TestCommandsApplyRefused: commands whose apply cannot borrow the world
+// (a view held elsewhere) are dropped with a *BorrowError, and the
+// entities they reserved are deleted as soon as they become live.
+func TestCommandsApplyRefused(t *testing.T) {
+	type hp struct{ V int }
+	w := ecs.NewWorld()
+	keep := ok(ecs.AddEntity1(w, hp{1}))
+	release, err := w.Borrow(new(ecs.View[hp]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var made ecs.EntityID
+	err = w.Run(func(c ecs.Commands) {
+		made = c.AddEntity()
+		ecs.CommandsFor[hp](c).Add(made, hp{2})
+	})
+	if !errors.Is(err, ecs.ErrBorrowConflict) {
+		t.Fatalf("Run: %v, want a borrow conflict", err)
+	}
+	release()
+	if _, err := w.AddEntity(); err != nil { // a change: the reserved id comes alive, and goes
+		t.Fatal(err)
+	}
+	if w.IsAlive(made) || !w.IsAlive(keep) || w.EntityCount() != 2 {
+		t.Fatalf("reserved %v alive: %v; %d entities, want 2", made, w.IsAlive(made), w.EntityCount())
+	}
+	if n, _ := ecs.Contains[hp](w, made); n {
+		t.Fatal("the dropped command applied")
+	}
+}

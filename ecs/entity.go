@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
 	"sync/atomic"
 )
 
@@ -121,6 +122,14 @@ type entities struct {
 	// borrow, every change of the slots or the free list settles it
 	// first.
 	reserved atomic.Int64
+	// cancels holds reserved ids whose commands were dropped while the
+	// world was held elsewhere (entities.cancel): the flush that makes
+	// them live deletes them. n is len(ids), read without the mutex.
+	cancels struct {
+		sync.Mutex
+		ids []EntityID
+		n   atomic.Int32
+	}
 }
 
 // aliveAs reports whether slot s holds the live entity of generation g.

@@ -422,6 +422,10 @@ func (w *World) Restore(s *Snapshot) error {
 	// the restored world's to give again: commands naming them fail when
 	// they apply, as for any entity the restore leaves dead.
 	e.reserved.Store(0)
+	e.cancels.Lock() // and cancelled ones name entities of before
+	e.cancels.ids = e.cancels.ids[:0]
+	e.cancels.n.Store(0)
+	e.cancels.Unlock()
 	e.slots = append(e.slots[:0], s.slots...)
 	e.free = append(e.free[:0], s.free...)
 	e.live = s.live
