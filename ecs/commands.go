@@ -3,6 +3,7 @@ package ecs
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 )
 
@@ -125,9 +126,10 @@ const (
 	cmdEmit // an event (Emit): q is its place in cmdBuffer.events
 )
 
-// cmd is a recorded command in a buffer's order: for the entity
-// commands, the id; for the others, which typed queue holds its
-// arguments (they are taken from it in order).
+// cmd is a recorded command in a buffer's order: for a creation, the id;
+// for a run of entity deletions, how many (q), their ids being in
+// cmdBuffer.dels; for the others, which typed queue holds its arguments
+// (they are taken from it in order) and the id.
 type cmd struct {
 	kind cmdKind
 	q    int32
@@ -138,7 +140,14 @@ type cmd struct {
 type cmdBuffer struct {
 	w      *World
 	order  []cmd
-	ids    []EntityID // scratch: the ids of a run of deletions (deleteRun)
+	// dels holds the ids of the entity deletions in order. Deletions
+	// recorded one after the other are one command of kind cmdDelete in
+	// order, whose q counts them (merged counts the deletions that joined
+	// a run), so that a run applies as one slice of dels (deleteRun); dn
+	// is how many of dels the apply used.
+	dels   []EntityID
+	dn     int
+	merged int
 	queues []cmdQueue
 	byType map[typeKey]int32
 	events []emitted // the events Emit recorded
@@ -291,11 +300,20 @@ func (c Commands) AddEntity() EntityID {
 // alive when the commands apply is left alone.
 func (c Commands) DeleteEntity(id EntityID) {
 	b := c.c.buffer()
-	b.order = append(b.order, cmd{kind: cmdDelete, id: id})
+	if n := len(b.order) - 1; n >= 0 && b.order[n].kind == cmdDelete && b.order[n].q < math.MaxInt32 {
+		b.order[n].q++ // one more in the run
+		b.merged++
+	} else {
+		b.order = append(b.order, cmd{kind: cmdDelete, q: 1})
+	}
+	b.dels = append(b.dels, id)
 }
 
 // Len returns how many commands c holds, not yet applied.
-func (c Commands) Len() int { return len(c.c.buffer().order) }
+func (c Commands) Len() int {
+	b := c.c.buffer()
+	return len(b.order) + b.merged
+}
 
 // CommandError is the error of a command that failed when applied: it
 // names the system (or "World.Borrow") that recorded it, its workload
@@ -339,39 +357,40 @@ func (b *cmdBuffer) empty() bool { return b == nil || len(b.order) == 0 }
 // none), naming system and workload.
 func (b *cmdBuffer) applyTo(s Storages, workload, system string) error {
 	var first *CommandError
+	fail := func(err error, pos int, op string, id EntityID) {
+		if first == nil {
+			first = &CommandError{Workload: workload, System: system, Index: pos, Op: op, ID: id, Err: err}
+		} else {
+			first.More++
+		}
+	}
 	w, _ := s.world()
-	for i := 0; i < len(b.order); i++ {
-		c := b.order[i]
-		var err error
-		op := ""
+	pos := 0 // the place of c among the commands recorded
+	for _, c := range b.order {
 		switch c.kind {
 		case cmdCreate: // the entity came with the reservation
 		case cmdEmit:
 			e := b.events[c.q]
 			w.obs.push(e.key, e.ev)
 		case cmdDelete:
-			if w.eaching == 0 { // the deletions from here on, at once
-				i = b.deleteRun(w, i) - 1
-				continue
+			if w.eaching == 0 { // the run at once
+				b.deleteRun(w, int(c.q))
+			} else {
+				for j, id := range b.dels[b.dn : b.dn+int(c.q)] {
+					if err := DeleteEntity(s, id); err != nil && !errors.Is(err, ErrDeadEntity) {
+						fail(err, pos+j, "DeleteEntity", id)
+					}
+				}
+				b.dn += int(c.q)
 			}
-			if err = DeleteEntity(s, c.id); err != nil && errors.Is(err, ErrDeadEntity) {
-				err = nil
-			}
-			op = "DeleteEntity"
+			pos += int(c.q) - 1
 		default:
 			q := b.queues[c.q]
-			err = q.apply(s, c.kind, c.id)
-			if err != nil {
-				op = q.name(c.kind)
+			if err := q.apply(s, c.kind, c.id); err != nil {
+				fail(err, pos, q.name(c.kind), c.id)
 			}
 		}
-		if err != nil {
-			if first == nil {
-				first = &CommandError{Workload: workload, System: system, Index: i, Op: op, ID: c.id, Err: err}
-			} else {
-				first.More++
-			}
-		}
+		pos++
 	}
 	b.reset()
 	if first == nil {
@@ -380,39 +399,30 @@ func (b *cmdBuffer) applyTo(s Storages, workload, system string) error {
 	return first
 }
 
-// deleteRun applies the entity deletions of b from position i to the
-// next command of another kind, and returns where that command is: as
-// DeleteEntities does, it kills the entities (the live ones: a dead id is
-// left alone, an id given twice deleted once), then deletes their
-// components in one pass per storage.
-func (b *cmdBuffer) deleteRun(w *World, i int) int {
-	end := i
-	for end < len(b.order) && b.order[end].kind == cmdDelete {
-		end++
-	}
-	ids := grow(b.ids[:0], end-i)
-	for ; i < end; i++ {
-		ids = append(ids, b.order[i].id)
-	}
+// deleteRun applies the next n entity deletions of b: as DeleteEntities
+// does, it kills the entities (the live ones: a dead id is left alone, an
+// id given twice deleted once), then deletes their components in one
+// pass per storage.
+func (b *cmdBuffer) deleteRun(w *World, n int) {
+	ids := b.dels[b.dn : b.dn+n]
+	b.dn += n
 	if w.ents.killAll(ids) {
 		w.deleteComponents(ids)
-	} else {
-		killed := ids[:0]
-		for _, id := range ids {
-			if w.ents.deleteTold(id) {
-				killed = append(killed, id)
-			}
-		}
-		w.deleteComponents(killed)
-		ids = killed
+		return
 	}
-	b.ids = ids[:0]
-	return i
+	killed := ids[:0]
+	for _, id := range ids {
+		if w.ents.deleteTold(id) {
+			killed = append(killed, id)
+		}
+	}
+	w.deleteComponents(killed)
 }
 
 // reset empties b, keeping its memory.
 func (b *cmdBuffer) reset() {
 	b.order = b.order[:0]
+	b.dels, b.dn, b.merged = b.dels[:0], 0, 0
 	clear(b.events)
 	b.events = b.events[:0]
 	for _, q := range b.queues {
@@ -474,14 +484,18 @@ func (b *cmdBuffer) abandon() {
 	if b.empty() {
 		return
 	}
-	n := 0
+	b.dels, b.dn = b.dels[:0], 0
 	for _, c := range b.order {
 		if c.kind == cmdCreate {
-			b.order[n] = cmd{kind: cmdDelete, id: c.id}
-			n++
+			b.dels = append(b.dels, c.id)
 		}
 	}
-	b.order = b.order[:n]
+	b.order = b.order[:0]
+	b.merged = 0
+	if n := len(b.dels); n > 0 {
+		b.order = append(b.order, cmd{kind: cmdDelete, q: int32(n)})
+		b.merged = n - 1
+	}
 	clear(b.events)
 	b.events = b.events[:0]
 	for _, q := range b.queues {

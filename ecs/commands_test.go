@@ -328,3 +328,29 @@ func TestCommandsApplyRefused(t *testing.T) {
 		t.Fatal("the dropped command applied")
 	}
 }
+
+// TestCommandsIndexAfterDeletions: deletions recorded one after the other
+// still count one command each, in Len and in a failure's Index.
+func TestCommandsIndexAfterDeletions(t *testing.T) {
+	w := ecs.NewWorld()
+	ids := ok(ecs.BulkAddEntity1(w, make([]cmdPos, 4)))
+	dead := ids[3]
+	ok(0, w.DeleteEntity(dead))
+	err := w.Run(func(c ecs.Commands) {
+		c.DeleteEntity(ids[0])
+		c.DeleteEntity(ids[1])
+		c.DeleteEntity(dead) // dead: a no-op
+		ecs.CommandsFor[cmdPos](c).Add(dead, cmdPos{1})
+		c.DeleteEntity(ids[2])
+		if c.Len() != 5 {
+			t.Errorf("Len %d, want 5", c.Len())
+		}
+	})
+	var ce *ecs.CommandError
+	if !errors.As(err, &ce) || ce.Index != 3 || ce.ID != dead || ce.More != 0 {
+		t.Fatalf("Run: %v, want the command at index 3 failing", err)
+	}
+	if w.EntityCount() != 0 {
+		t.Fatalf("%d entities left, want 0", w.EntityCount())
+	}
+}
