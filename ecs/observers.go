@@ -176,6 +176,7 @@ type queuedEvent struct {
 	key   typeKey
 	ev    any
 	depth int
+	from  int // how many of its observers ran already (see drain)
 }
 
 // push queues ev, of type key, one level deeper than the event whose
@@ -210,6 +211,29 @@ func (o *observers) next() (queuedEvent, []*observer, bool) {
 	return e, o.byType[e.key], true
 }
 
+// putBack puts e back at the front of the queue, and ends the drain.
+func (o *observers) putBack(e queuedEvent) {
+	o.mu.Lock()
+	if o.head > 0 {
+		o.head--
+		o.queue[o.head] = e
+	} else {
+		o.queue = append(o.queue, queuedEvent{})
+		copy(o.queue[1:], o.queue)
+		o.queue[0] = e
+	}
+	o.pending.Add(1)
+	o.draining, o.depth = false, 0
+	o.mu.Unlock()
+}
+
+// stop ends the drain, leaving the queue for the next one.
+func (o *observers) stop() {
+	o.mu.Lock()
+	o.draining, o.depth = false, 0
+	o.mu.Unlock()
+}
+
 // dropAll empties the queue and ends the drain.
 func (o *observers) dropAll() {
 	o.mu.Lock()
@@ -223,8 +247,8 @@ func (o *observers) dropAll() {
 // runObservers is a sync point of w: it runs the observers of the events
 // queued, if any, unless a drain is under way (which will). It returns
 // the first observer failure as an *ObserverError, and panics with an
-// *ObserverPanic if an observer panics; either way the events still
-// queued are dropped.
+// *ObserverPanic if an observer panics; either way the events not handled
+// yet stay queued for the next sync point (see drain).
 func (w *World) runObservers() error {
 	o := &w.obs
 	if o.pending.Load() == 0 {
@@ -240,7 +264,11 @@ func (w *World) runObservers() error {
 	return w.drain()
 }
 
-// drain runs the queue's events, as runObservers says.
+// drain runs the queue's events, as runObservers says. When an observer
+// fails, its event goes back to the front of the queue with the observers
+// still to run: the one that failed, if it could not borrow its views
+// (another goroutine holds them: it was not called), or those after it.
+// Only an event nested too deep empties the queue, to end the loop.
 func (w *World) drain() (err error) {
 	o := &w.obs
 	var cur queuedEvent
@@ -250,7 +278,12 @@ func (w *World) drain() (err error) {
 		if done {
 			return
 		}
-		o.dropAll()
+		cur.from++ // the observer that panicked ran
+		if list := w.obs.list(cur.key); cur.from < len(list) {
+			o.putBack(cur)
+		} else {
+			o.stop()
+		}
 		if r := recover(); r != nil {
 			panic(&ObserverPanic{Observer: by.info.name, Event: typeName(cur.key), Value: r, Stack: debug.Stack()})
 		}
@@ -266,27 +299,42 @@ func (w *World) drain() (err error) {
 			o.dropAll()
 			return &ObserverError{Event: typeName(e.key), Depth: e.depth, Err: ErrObserverDepth}
 		}
-		for _, ob := range list {
+		for ; cur.from < len(list); cur.from++ {
+			ob := list[cur.from]
 			by = ob
 			if err := runIn(w, nil, ob.info, ob.fn, e.ev); err != nil {
 				var f *SystemFailure
 				if errors.As(err, &f) && f.System == ob.info.name {
 					err = f.Err
+					if !f.unborrowed {
+						cur.from++
+					}
+				} else {
+					cur.from++
 				}
 				done = true
-				o.dropAll()
+				if cur.from < len(list) {
+					o.putBack(cur)
+				} else {
+					o.stop()
+				}
 				return &ObserverError{Observer: ob.info.name, Event: typeName(e.key), Depth: e.depth, Err: err}
 			}
 		}
 	}
 	done = true
-	o.mu.Lock()
-	o.draining, o.depth = false, 0
-	o.mu.Unlock()
+	o.stop()
 	if o.pending.Load() != 0 { // raised after the last next, by another goroutine
 		return w.runObservers()
 	}
 	return nil
+}
+
+// list returns the observers of the event type key.
+func (o *observers) list(key typeKey) []*observer {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.byType[key]
 }
 
 // ObserverError is the failure of an observer, or of a chain of events
@@ -313,8 +361,9 @@ func (e *ObserverError) Unwrap() error { return e.Err }
 
 // ObserverPanic is the value re-panicked when an observer panics: it names
 // the observer and the event's type, and carries the panic value and the
-// stack where it happened. The observer's borrows are released by then,
-// and the events still queued are dropped.
+// stack where it happened. The observer's borrows are released by then;
+// the event's later observers and the events still queued wait for the
+// next sync point.
 type ObserverPanic struct {
 	Observer string
 	Event    string
@@ -359,10 +408,12 @@ func (p *ObserverPanic) Unwrap() error {
 //
 // An observer's error (its own, or the failure to borrow its views) stops
 // the sync point, which returns an [*ObserverError] naming the observer
-// and the event, and drops the events still waiting; a panic goes on as
-// an [*ObserverPanic] naming both. Where the sync point is the end of a
-// World-level call, the call returns the error; in a workload, the run
-// does.
+// and the event; a panic goes on as an [*ObserverPanic] naming both.
+// Where the sync point is the end of a World-level call, the call returns
+// the error; in a workload, the run does. Nothing is lost: the event's
+// later observers, and the events still waiting, are handled at the next
+// sync point, and an observer that could not borrow its views (another
+// goroutine held them) is not called, and is tried again there.
 //
 // Observe fails with a [*SystemError] for a function that is not a
 // system, and with a [*BorrowError] while anything in w is borrowed (it
@@ -428,9 +479,10 @@ func checkEventParams(system any, name string, want typeKey) error {
 // Trigger raises the event ev and handles it at once, with every event
 // waiting before it and every event its observers raise: it is a sync
 // point (see [Observe]). It returns what the observers returned, as an
-// [*ObserverError]. Called from an observer, it only queues ev, to be
-// handled in the drain under way. An event no observer watches is
-// dropped.
+// [*ObserverError]. Called from an observer, or while another goroutine
+// is at a sync point of w, it only queues ev, to be handled by the sync
+// point under way (which gets the errors). An event no observer watches
+// is dropped.
 func Trigger[E any](w *World, ev E) error {
 	if w == nil {
 		return errNilWorld

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/slipway-ecs/slipway/ecs"
@@ -320,5 +321,87 @@ func TestObserveWrongEvent(t *testing.T) {
 	must(t, ecs.Trigger(w, obsHit{Damage: 2}))
 	if n != 2 {
 		t.Fatalf("typed observer saw %d, want 2", n)
+	}
+}
+
+// TestObserveConcurrent: goroutines trigger events and make World-level
+// changes on one world at once (run it with -race). Every event is
+// handled exactly once, by whichever goroutine drains the queue; an
+// observer that meets a borrow held by another goroutine fails cleanly,
+// and its event waits for the next sync point.
+func TestObserveConcurrent(t *testing.T) {
+	w := ecs.NewWorld()
+	var hits, inserted atomicCount
+	must(t, ecs.Observe[obsHit](w, func(ev ecs.Event[obsHit], hp ecs.View[obsHealth]) { hits.add(1) }))
+	must(t, ecs.Observe[ecs.Inserted[obsHealth]](w, func(ecs.Event[ecs.Inserted[obsHealth]]) { inserted.add(1) }))
+	const per = 200
+	done := make(chan int, 4)
+	for g := range 4 {
+		go func() {
+			ok := 0
+			for i := range per {
+				var err error
+				if g%2 == 0 {
+					err = ecs.Trigger(w, obsHit{Damage: i})
+				} else {
+					_, err = ecs.AddEntity1(w, obsHealth{HP: i})
+				}
+				if err == nil {
+					ok++
+				} else if !errors.Is(err, ecs.ErrBorrowConflict) {
+					t.Error(err)
+				}
+			}
+			done <- ok
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	for ecs.Trigger(w, obsLoop{}) != nil { // the last sync points, until one drains all
+	}
+	if inserted.get() != w.EntityCount() {
+		t.Fatalf("%d Inserted events handled, %d entities", inserted.get(), w.EntityCount())
+	}
+	if hits.get() != 2*per {
+		t.Fatalf("%d hits handled, %d triggered", hits.get(), 2*per)
+	}
+}
+
+type atomicCount struct{ n atomic.Int64 }
+
+func (c *atomicCount) add(d int64) { c.n.Add(d) }
+func (c *atomicCount) get() int    { return int(c.n.Load()) }
+
+// TestObserveErrorKeepsQueue: the events after a failed observer wait
+// for the next sync point; so do the failed event's later observers.
+func TestObserveErrorKeepsQueue(t *testing.T) {
+	boom := errors.New("boom")
+	w := ecs.NewWorld()
+	var log []string
+	must(t, ecs.Observe[obsHit](w, func(ev ecs.Event[obsHit]) error {
+		log = append(log, fmt.Sprint("first ", ev.Get().Damage))
+		if ev.Get().Damage == 1 {
+			return boom
+		}
+		return nil
+	}))
+	must(t, ecs.Observe[obsHit](w, func(ev ecs.Event[obsHit]) {
+		log = append(log, fmt.Sprint("second ", ev.Get().Damage))
+	}))
+	err := w.Run(func(c ecs.Commands) {
+		ecs.Emit(c, obsHit{Damage: 1})
+		ecs.Emit(c, obsHit{Damage: 2})
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("Run: %v, want boom", err)
+	}
+	if want := []string{"first 1"}; !slices.Equal(log, want) {
+		t.Fatalf("before the next sync point: %q, want %q", log, want)
+	}
+	must(t, ecs.Trigger(w, obsLoop{}))
+	want := []string{"first 1", "second 1", "first 2", "second 2"}
+	if !slices.Equal(log, want) {
+		t.Fatalf("calls %q, want %q", log, want)
 	}
 }

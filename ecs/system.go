@@ -411,6 +411,9 @@ type frame struct {
 	nlocks int       // groups.locks taken so far
 	hooks  bool      // a custom view among params has a hook (hasHooks), set with params
 	cmds   cmdBuffer // what its Commands views recorded (commands.go)
+	// unborrowed is set by call when the views could not be borrowed:
+	// the system was not called.
+	unborrowed bool
 }
 
 var sysShapes sync.Map // reflect.Type -> *sysShape or *SystemError
@@ -627,8 +630,10 @@ func calleeOf(fn any) callee {
 // call borrows (with f.ctx), calls fn and releases, even if fn panics.
 // It sets f.ctx.end before the release (or after a failed borrow).
 func (s *sysShape) call(fn callee, f *frame) (err error) {
+	f.unborrowed = false
 	if err := f.borrow(&f.ctx); err != nil {
 		f.ctx.end = f.ctx.w.tick.Load()
+		f.unborrowed = true
 		return err
 	}
 	defer func() {
@@ -702,6 +707,9 @@ func funcName(fn any) string {
 type SystemFailure struct {
 	System string
 	Err    error
+	// unborrowed: the system was not called, its views could not be
+	// borrowed (an observer's run is then tried again: observers.go).
+	unborrowed bool
 }
 
 func (e *SystemFailure) Error() string {
@@ -781,7 +789,7 @@ func runIn(w *World, under *allCore, in *runInfo, fn callee, ev any) error {
 		}
 	}
 	if err != nil {
-		return &SystemFailure{System: name, Err: err}
+		return &SystemFailure{System: name, Err: err, unborrowed: f.unborrowed}
 	}
 	return nil
 }
