@@ -652,7 +652,9 @@ func (r *fzRun) commands(in *fzReader) {
 		}
 	})
 	r.logf("commands %v", recs)
-	r.purge() // the apply is a World-level change
+	if len(recs) > 0 {
+		r.purge() // the apply is a World-level change; nothing recorded, no apply
+	}
 	// The reserved entities come alive as the apply starts, before any
 	// command applies: a command recorded earlier may name them too.
 	for _, c := range recs {
