@@ -376,12 +376,7 @@ func (p *ObserverPanic) Error() string {
 }
 
 // Unwrap returns the panic value if it is an error.
-func (p *ObserverPanic) Unwrap() error {
-	if err, ok := p.Value.(error); ok {
-		return err
-	}
-	return nil
-}
+func (p *ObserverPanic) Unwrap() error { return panicError(p.Value) }
 
 // Observe registers system (a function whose parameters are
 // views, as for [World.Run], or a [*TypedSystem]), to run for every event

@@ -460,11 +460,12 @@ func (p *SystemPanic) Error() string {
 }
 
 // Unwrap returns the panic value if it is an error.
-func (p *SystemPanic) Unwrap() error {
-	if err, ok := p.Value.(error); ok {
-		return err
-	}
-	return nil
+func (p *SystemPanic) Unwrap() error { return panicError(p.Value) }
+
+// panicError returns the panic value v if it is an error, and nil if not.
+func panicError(v any) error {
+	err, _ := v.(error)
+	return err
 }
 
 // AddWorkload builds the workload name from items (system functions,

@@ -330,19 +330,16 @@ func (f *fuzzer) step(op, a, b byte) {
 		}
 		f.log = append(f.log, "AddEntity")
 		f.add(h.Entities.AddEntity())
-	case 10: // the World-level deletions, which Install mends
-		f.log = append(f.log, fmt.Sprintf("World.DeleteEntity(%v)", x))
-		want := dead(x)
-		f.expectWorld(f.outside(func() error { return f.w.DeleteEntity(x) }), want)
-		if want == nil {
-			m.deleteOutside(x, false)
+	case 10, 11: // the World-level deletions, which Install mends
+		name, call, keep := "DeleteEntity", f.w.DeleteEntity, false
+		if op%13 == 11 {
+			name, call, keep = "Strip", f.w.Strip, true
 		}
-	case 11:
-		f.log = append(f.log, fmt.Sprintf("World.Strip(%v)", x))
+		f.log = append(f.log, fmt.Sprintf("World.%s(%v)", name, x))
 		want := dead(x)
-		f.expectWorld(f.outside(func() error { return f.w.Strip(x) }), want)
+		f.expectWorld(f.outside(func() error { return call(x) }), want)
 		if want == nil {
-			m.deleteOutside(x, true)
+			m.deleteOutside(x, keep)
 		}
 	case 12:
 		f.log = append(f.log, fmt.Sprintf("World.DeleteEntities(%v, %v)", x, y))
