@@ -138,8 +138,8 @@ type cmd struct {
 
 // cmdBuffer is a frame's record of commands.
 type cmdBuffer struct {
-	w      *World
-	order  []cmd
+	w     *World
+	order []cmd
 	// dels holds the ids of the entity deletions in order. Deletions
 	// recorded one after the other are one command of kind cmdDelete in
 	// order, whose q counts them (merged counts the deletions that joined

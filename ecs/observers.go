@@ -285,7 +285,11 @@ func (w *World) drain() (err error) {
 			o.stop()
 		}
 		if r := recover(); r != nil {
-			panic(&ObserverPanic{Observer: by.info.name, Event: typeName(cur.key), Value: r, Stack: debug.Stack()})
+			name := ""
+			if by != nil {
+				name = by.info.name
+			}
+			panic(&ObserverPanic{Observer: name, Event: typeName(cur.key), Value: r, Stack: debug.Stack()})
 		}
 	}()
 	for {
