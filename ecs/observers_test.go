@@ -138,7 +138,9 @@ func TestObserveWorkload(t *testing.T) {
 		log = append(log, "spawn")
 	}
 	between := func(hp ecs.View[obsHealth]) { log = append(log, fmt.Sprint("between ", hp.Len())) }
-	hit := func(c ecs.Commands) {
+	// hit borrows health mutably so that it runs after between, not
+	// beside it in the same parallel batch.
+	hit := func(c ecs.Commands, _ ecs.ViewMut[obsHealth]) {
 		ecs.Emit(c, obsHit{Damage: 2})
 		log = append(log, "hit")
 	}
