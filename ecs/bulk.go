@@ -95,6 +95,14 @@ func DeleteEntities(s Storages, ids ...EntityID) (err error) {
 		return err
 	}
 	defer endWriteObs(w, locked, &err)
+	if w.fin != nil {
+		if err := w.ents.checkAlive("DeleteEntities", ids); err != nil {
+			return err
+		}
+		if ids, err = w.fin.spareAll(w, "DeleteEntities", ids); err != nil || len(ids) == 0 {
+			return err
+		}
+	}
 	if w.eaching != 0 { // inside an Each through an AllStoragesViewMut
 		return w.deleteManyLater(ids)
 	}

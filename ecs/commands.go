@@ -406,6 +406,11 @@ func (b *cmdBuffer) applyTo(s Storages, workload, system string) error {
 func (b *cmdBuffer) deleteRun(w *World, n int) {
 	ids := b.dels[b.dn : b.dn+n]
 	b.dn += n
+	if w.fin != nil {
+		// Dead ids are kept, left alone below; spare fails only inside
+		// an Each, where commands are not applied.
+		ids, _ = w.fin.spareAll(w, "DeleteEntity", ids)
+	}
 	if w.ents.killAll(ids) {
 		w.deleteComponents(ids)
 		return

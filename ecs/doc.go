@@ -211,6 +211,14 @@
 // workload's run. Failures come back as an [*ObserverError], panics as an
 // [*ObserverPanic]; chains of events stop at [MaxObserverDepth].
 //
+// # Finalizers
+//
+// [SetFinalizer] declares a component type a finalizer (Dynec's finalizer
+// components): deleting an entity that holds one marks it [Terminating]
+// instead, alive and readable, until its last finalizer is removed; it is
+// then deleted at the next sync point. A system finds the entities whose
+// clean-up is due by joining View[Terminating] with the finalizer.
+//
 // # Tracking
 //
 // A component type can track insertion, modification, deletion and

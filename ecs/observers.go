@@ -437,15 +437,19 @@ func Observe[E any](w *World, system any) error {
 	if l, ok := any(z).(lifecycleEvent); ok {
 		l.observe(w)
 	}
-	o := &w.obs
+	w.obs.add(keyFor[E](), in, system)
+	return nil
+}
+
+// add registers system, analysed as in, as an observer of the events of
+// type k.
+func (o *observers) add(k typeKey, in *runInfo, system any) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.byType == nil {
 		o.byType = map[typeKey][]*observer{}
 	}
-	k := keyFor[E]()
 	o.byType[k] = append(o.byType[k], &observer{info: in, fn: calleeOf(system)})
-	return nil
 }
 
 // eventParam is implemented by *Event[E]: eventKey returns E's key.

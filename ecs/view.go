@@ -322,6 +322,9 @@ func (v *View[T]) borrowView(ctx *borrowCtx) (releaser, error) {
 }
 
 func (v *ViewMut[T]) borrowView(ctx *borrowCtx) (releaser, error) {
+	if err := refuseTerminatingMut[T](); err != nil {
+		return nil, err
+	}
 	old := *v
 	if v.c == nil || v.c.s != nil { // as View.borrowView
 		v.c = &viewCore[T]{}
@@ -607,6 +610,8 @@ func (v ViewMut[T]) AddComponent(entities AliveChecker, id EntityID, c T) error 
 		if s.pack != nil && !s.joinNew(id) { // no call outside a group
 			return s.movesError("AddComponent", "adding")
 		}
+	} else if err := v.c.addFinalRefused("AddComponent", id); err != nil {
+		return err
 	} else if s.insertSlow(id, c) == blocked {
 		return s.movesError("AddComponent", "adding")
 	}
@@ -659,6 +664,9 @@ func (v ViewMut[T]) AddComponentUnchecked(id EntityID, c T) error {
 	}
 	if id.Index() > maxIndex {
 		return s.refusedUnchecked(id)
+	}
+	if err := v.c.addFinalRefused("AddComponentUnchecked", id); err != nil {
+		return err
 	}
 	switch s.insertSlow(id, c) {
 	case refused:

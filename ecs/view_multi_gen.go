@@ -46,7 +46,13 @@ func AddTo2[T1, T2 any](entities AliveChecker, id EntityID, v1 ViewMut[T1], v2 V
 	if err := s1.addRefused(op, id); err != nil {
 		return err
 	}
+	if err := v1.c.addFinalRefused(op, id); err != nil {
+		return err
+	}
 	if err := s2.addRefused(op, id); err != nil {
+		return err
+	}
+	if err := v2.c.addFinalRefused(op, id); err != nil {
 		return err
 	}
 	// Nothing below can be refused: id is alive, and no group refuses.
@@ -131,10 +137,19 @@ func AddTo3[T1, T2, T3 any](entities AliveChecker, id EntityID, v1 ViewMut[T1], 
 	if err := s1.addRefused(op, id); err != nil {
 		return err
 	}
+	if err := v1.c.addFinalRefused(op, id); err != nil {
+		return err
+	}
 	if err := s2.addRefused(op, id); err != nil {
 		return err
 	}
+	if err := v2.c.addFinalRefused(op, id); err != nil {
+		return err
+	}
 	if err := s3.addRefused(op, id); err != nil {
+		return err
+	}
+	if err := v3.c.addFinalRefused(op, id); err != nil {
 		return err
 	}
 	// Nothing below can be refused: id is alive, and no group refuses.
@@ -226,13 +241,25 @@ func AddTo4[T1, T2, T3, T4 any](entities AliveChecker, id EntityID, v1 ViewMut[T
 	if err := s1.addRefused(op, id); err != nil {
 		return err
 	}
+	if err := v1.c.addFinalRefused(op, id); err != nil {
+		return err
+	}
 	if err := s2.addRefused(op, id); err != nil {
+		return err
+	}
+	if err := v2.c.addFinalRefused(op, id); err != nil {
 		return err
 	}
 	if err := s3.addRefused(op, id); err != nil {
 		return err
 	}
+	if err := v3.c.addFinalRefused(op, id); err != nil {
+		return err
+	}
 	if err := s4.addRefused(op, id); err != nil {
+		return err
+	}
+	if err := v4.c.addFinalRefused(op, id); err != nil {
 		return err
 	}
 	// Nothing below can be refused: id is alive, and no group refuses.
@@ -331,16 +358,31 @@ func AddTo5[T1, T2, T3, T4, T5 any](entities AliveChecker, id EntityID, v1 ViewM
 	if err := s1.addRefused(op, id); err != nil {
 		return err
 	}
+	if err := v1.c.addFinalRefused(op, id); err != nil {
+		return err
+	}
 	if err := s2.addRefused(op, id); err != nil {
+		return err
+	}
+	if err := v2.c.addFinalRefused(op, id); err != nil {
 		return err
 	}
 	if err := s3.addRefused(op, id); err != nil {
 		return err
 	}
+	if err := v3.c.addFinalRefused(op, id); err != nil {
+		return err
+	}
 	if err := s4.addRefused(op, id); err != nil {
 		return err
 	}
+	if err := v4.c.addFinalRefused(op, id); err != nil {
+		return err
+	}
 	if err := s5.addRefused(op, id); err != nil {
+		return err
+	}
+	if err := v5.c.addFinalRefused(op, id); err != nil {
 		return err
 	}
 	// Nothing below can be refused: id is alive, and no group refuses.
@@ -446,19 +488,37 @@ func AddTo6[T1, T2, T3, T4, T5, T6 any](entities AliveChecker, id EntityID, v1 V
 	if err := s1.addRefused(op, id); err != nil {
 		return err
 	}
+	if err := v1.c.addFinalRefused(op, id); err != nil {
+		return err
+	}
 	if err := s2.addRefused(op, id); err != nil {
+		return err
+	}
+	if err := v2.c.addFinalRefused(op, id); err != nil {
 		return err
 	}
 	if err := s3.addRefused(op, id); err != nil {
 		return err
 	}
+	if err := v3.c.addFinalRefused(op, id); err != nil {
+		return err
+	}
 	if err := s4.addRefused(op, id); err != nil {
+		return err
+	}
+	if err := v4.c.addFinalRefused(op, id); err != nil {
 		return err
 	}
 	if err := s5.addRefused(op, id); err != nil {
 		return err
 	}
+	if err := v5.c.addFinalRefused(op, id); err != nil {
+		return err
+	}
 	if err := s6.addRefused(op, id); err != nil {
+		return err
+	}
+	if err := v6.c.addFinalRefused(op, id); err != nil {
 		return err
 	}
 	// Nothing below can be refused: id is alive, and no group refuses.
@@ -571,22 +631,43 @@ func AddTo7[T1, T2, T3, T4, T5, T6, T7 any](entities AliveChecker, id EntityID, 
 	if err := s1.addRefused(op, id); err != nil {
 		return err
 	}
+	if err := v1.c.addFinalRefused(op, id); err != nil {
+		return err
+	}
 	if err := s2.addRefused(op, id); err != nil {
+		return err
+	}
+	if err := v2.c.addFinalRefused(op, id); err != nil {
 		return err
 	}
 	if err := s3.addRefused(op, id); err != nil {
 		return err
 	}
+	if err := v3.c.addFinalRefused(op, id); err != nil {
+		return err
+	}
 	if err := s4.addRefused(op, id); err != nil {
+		return err
+	}
+	if err := v4.c.addFinalRefused(op, id); err != nil {
 		return err
 	}
 	if err := s5.addRefused(op, id); err != nil {
 		return err
 	}
+	if err := v5.c.addFinalRefused(op, id); err != nil {
+		return err
+	}
 	if err := s6.addRefused(op, id); err != nil {
 		return err
 	}
+	if err := v6.c.addFinalRefused(op, id); err != nil {
+		return err
+	}
 	if err := s7.addRefused(op, id); err != nil {
+		return err
+	}
+	if err := v7.c.addFinalRefused(op, id); err != nil {
 		return err
 	}
 	// Nothing below can be refused: id is alive, and no group refuses.
@@ -706,25 +787,49 @@ func AddTo8[T1, T2, T3, T4, T5, T6, T7, T8 any](entities AliveChecker, id Entity
 	if err := s1.addRefused(op, id); err != nil {
 		return err
 	}
+	if err := v1.c.addFinalRefused(op, id); err != nil {
+		return err
+	}
 	if err := s2.addRefused(op, id); err != nil {
+		return err
+	}
+	if err := v2.c.addFinalRefused(op, id); err != nil {
 		return err
 	}
 	if err := s3.addRefused(op, id); err != nil {
 		return err
 	}
+	if err := v3.c.addFinalRefused(op, id); err != nil {
+		return err
+	}
 	if err := s4.addRefused(op, id); err != nil {
+		return err
+	}
+	if err := v4.c.addFinalRefused(op, id); err != nil {
 		return err
 	}
 	if err := s5.addRefused(op, id); err != nil {
 		return err
 	}
+	if err := v5.c.addFinalRefused(op, id); err != nil {
+		return err
+	}
 	if err := s6.addRefused(op, id); err != nil {
+		return err
+	}
+	if err := v6.c.addFinalRefused(op, id); err != nil {
 		return err
 	}
 	if err := s7.addRefused(op, id); err != nil {
 		return err
 	}
+	if err := v7.c.addFinalRefused(op, id); err != nil {
+		return err
+	}
 	if err := s8.addRefused(op, id); err != nil {
+		return err
+	}
+	if err := v8.c.addFinalRefused(op, id); err != nil {
 		return err
 	}
 	// Nothing below can be refused: id is alive, and no group refuses.

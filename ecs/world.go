@@ -58,6 +58,9 @@ type World struct {
 	// obs holds the observers and the events waiting for them
 	// (observers.go).
 	obs observers
+	// fin is the finalizer types and the Terminating storage
+	// (finalizers.go), nil until SetFinalizer declares one.
+	fin *finalizers
 }
 
 // NewWorld returns an empty world.
@@ -141,6 +144,11 @@ func AddComponentDistinct[T comparable](s Storages, id EntityID, c T) (changed b
 		return false, &EntityError{Op: "AddComponentDistinct", ID: id}
 	}
 	st := storageFor[T](w)
+	if w.fin != nil {
+		if err := w.fin.refusesAdd("AddComponentDistinct", id, st); err != nil {
+			return false, err
+		}
+	}
 	if p := st.get(id); p != nil && *p == c {
 		return false, nil
 	}
@@ -247,6 +255,9 @@ func DeleteAny[T any](s Storages) (_ int, err error) {
 	}
 	defer endWriteObs(w, locked, &err)
 	st := storageFor[T](w)
+	if w.fin != nil && w.eaching == 0 {
+		return w.deleteAnyFinal(st.dense)
+	}
 	if w.eaching != 0 {
 		return 0, &argError{op: "DeleteAny[" + st.name + "]", what: "would delete entities with their components while an Each (Each1 … Each8) through the AllStoragesViewMut walks storages; call it after the Each returns, or delete with DeleteEntity or DeleteEntities inside it", kind: ErrIterating}
 	}

@@ -33,6 +33,11 @@ func AddComponent1[T1 any](s Storages, id EntityID, c1 T1) (err error) {
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent1", ID: id}
 	}
+	if w.fin != nil {
+		if err := w.fin.refusesAdd("AddComponent1", id, storageFor[T1](w)); err != nil {
+			return err
+		}
+	}
 	if w.eaching != 0 {
 		if err := refuseAdd("AddComponent1", false, []EntityID{id}, storageFor[T1](w)); err != nil {
 			return err
@@ -106,6 +111,11 @@ func BulkAddComponent1[T1 any](s Storages, ids []EntityID, c1 []T1) (err error) 
 	defer endWriteObs(w, locked, &err)
 	if err := w.ents.checkAlive("BulkAddComponent1", ids); err != nil {
 		return err
+	}
+	if w.fin != nil {
+		if err := w.fin.refusesAddMany("BulkAddComponent1", ids, storageFor[T1](w)); err != nil {
+			return err
+		}
 	}
 	if w.eaching != 0 {
 		if err := refuseAdd("BulkAddComponent1", false, ids, storageFor[T1](w)); err != nil {
@@ -326,6 +336,11 @@ func AddComponent2[T1, T2 any](s Storages, id EntityID, c1 T1, c2 T2) (err error
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent2", ID: id}
 	}
+	if w.fin != nil {
+		if err := w.fin.refusesAdd("AddComponent2", id, storageFor[T1](w), storageFor[T2](w)); err != nil {
+			return err
+		}
+	}
 	if w.eaching != 0 {
 		if err := refuseAdd("AddComponent2", false, []EntityID{id}, storageFor[T1](w), storageFor[T2](w)); err != nil {
 			return err
@@ -423,6 +438,11 @@ func BulkAddComponent2[T1, T2 any](s Storages, ids []EntityID, c1 []T1, c2 []T2)
 	defer endWriteObs(w, locked, &err)
 	if err := w.ents.checkAlive("BulkAddComponent2", ids); err != nil {
 		return err
+	}
+	if w.fin != nil {
+		if err := w.fin.refusesAddMany("BulkAddComponent2", ids, storageFor[T1](w), storageFor[T2](w)); err != nil {
+			return err
+		}
 	}
 	if w.eaching != 0 {
 		if err := refuseAdd("BulkAddComponent2", false, ids, storageFor[T1](w), storageFor[T2](w)); err != nil {
@@ -722,6 +742,11 @@ func AddComponent3[T1, T2, T3 any](s Storages, id EntityID, c1 T1, c2 T2, c3 T3)
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent3", ID: id}
 	}
+	if w.fin != nil {
+		if err := w.fin.refusesAdd("AddComponent3", id, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w)); err != nil {
+			return err
+		}
+	}
 	if w.eaching != 0 {
 		if err := refuseAdd("AddComponent3", false, []EntityID{id}, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w)); err != nil {
 			return err
@@ -830,6 +855,11 @@ func BulkAddComponent3[T1, T2, T3 any](s Storages, ids []EntityID, c1 []T1, c2 [
 	defer endWriteObs(w, locked, &err)
 	if err := w.ents.checkAlive("BulkAddComponent3", ids); err != nil {
 		return err
+	}
+	if w.fin != nil {
+		if err := w.fin.refusesAddMany("BulkAddComponent3", ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w)); err != nil {
+			return err
+		}
 	}
 	if w.eaching != 0 {
 		if err := refuseAdd("BulkAddComponent3", false, ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w)); err != nil {
@@ -1153,6 +1183,11 @@ func AddComponent4[T1, T2, T3, T4 any](s Storages, id EntityID, c1 T1, c2 T2, c3
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent4", ID: id}
 	}
+	if w.fin != nil {
+		if err := w.fin.refusesAdd("AddComponent4", id, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w)); err != nil {
+			return err
+		}
+	}
 	if w.eaching != 0 {
 		if err := refuseAdd("AddComponent4", false, []EntityID{id}, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w)); err != nil {
 			return err
@@ -1272,6 +1307,11 @@ func BulkAddComponent4[T1, T2, T3, T4 any](s Storages, ids []EntityID, c1 []T1, 
 	defer endWriteObs(w, locked, &err)
 	if err := w.ents.checkAlive("BulkAddComponent4", ids); err != nil {
 		return err
+	}
+	if w.fin != nil {
+		if err := w.fin.refusesAddMany("BulkAddComponent4", ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w)); err != nil {
+			return err
+		}
 	}
 	if w.eaching != 0 {
 		if err := refuseAdd("BulkAddComponent4", false, ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w)); err != nil {
@@ -1619,6 +1659,11 @@ func AddComponent5[T1, T2, T3, T4, T5 any](s Storages, id EntityID, c1 T1, c2 T2
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent5", ID: id}
 	}
+	if w.fin != nil {
+		if err := w.fin.refusesAdd("AddComponent5", id, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w)); err != nil {
+			return err
+		}
+	}
 	if w.eaching != 0 {
 		if err := refuseAdd("AddComponent5", false, []EntityID{id}, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w)); err != nil {
 			return err
@@ -1749,6 +1794,11 @@ func BulkAddComponent5[T1, T2, T3, T4, T5 any](s Storages, ids []EntityID, c1 []
 	defer endWriteObs(w, locked, &err)
 	if err := w.ents.checkAlive("BulkAddComponent5", ids); err != nil {
 		return err
+	}
+	if w.fin != nil {
+		if err := w.fin.refusesAddMany("BulkAddComponent5", ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w)); err != nil {
+			return err
+		}
 	}
 	if w.eaching != 0 {
 		if err := refuseAdd("BulkAddComponent5", false, ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w)); err != nil {
@@ -2120,6 +2170,11 @@ func AddComponent6[T1, T2, T3, T4, T5, T6 any](s Storages, id EntityID, c1 T1, c
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent6", ID: id}
 	}
+	if w.fin != nil {
+		if err := w.fin.refusesAdd("AddComponent6", id, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w)); err != nil {
+			return err
+		}
+	}
 	if w.eaching != 0 {
 		if err := refuseAdd("AddComponent6", false, []EntityID{id}, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w)); err != nil {
 			return err
@@ -2261,6 +2316,11 @@ func BulkAddComponent6[T1, T2, T3, T4, T5, T6 any](s Storages, ids []EntityID, c
 	defer endWriteObs(w, locked, &err)
 	if err := w.ents.checkAlive("BulkAddComponent6", ids); err != nil {
 		return err
+	}
+	if w.fin != nil {
+		if err := w.fin.refusesAddMany("BulkAddComponent6", ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w)); err != nil {
+			return err
+		}
 	}
 	if w.eaching != 0 {
 		if err := refuseAdd("BulkAddComponent6", false, ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w)); err != nil {
@@ -2656,6 +2716,11 @@ func AddComponent7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, id EntityID, c1 T
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent7", ID: id}
 	}
+	if w.fin != nil {
+		if err := w.fin.refusesAdd("AddComponent7", id, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w)); err != nil {
+			return err
+		}
+	}
 	if w.eaching != 0 {
 		if err := refuseAdd("AddComponent7", false, []EntityID{id}, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w)); err != nil {
 			return err
@@ -2808,6 +2873,11 @@ func BulkAddComponent7[T1, T2, T3, T4, T5, T6, T7 any](s Storages, ids []EntityI
 	defer endWriteObs(w, locked, &err)
 	if err := w.ents.checkAlive("BulkAddComponent7", ids); err != nil {
 		return err
+	}
+	if w.fin != nil {
+		if err := w.fin.refusesAddMany("BulkAddComponent7", ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w)); err != nil {
+			return err
+		}
 	}
 	if w.eaching != 0 {
 		if err := refuseAdd("BulkAddComponent7", false, ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w)); err != nil {
@@ -3227,6 +3297,11 @@ func AddComponent8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, id EntityID, 
 	if !w.ents.isAlive(id) {
 		return &EntityError{Op: "AddComponent8", ID: id}
 	}
+	if w.fin != nil {
+		if err := w.fin.refusesAdd("AddComponent8", id, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w), storageFor[T8](w)); err != nil {
+			return err
+		}
+	}
 	if w.eaching != 0 {
 		if err := refuseAdd("AddComponent8", false, []EntityID{id}, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w), storageFor[T8](w)); err != nil {
 			return err
@@ -3390,6 +3465,11 @@ func BulkAddComponent8[T1, T2, T3, T4, T5, T6, T7, T8 any](s Storages, ids []Ent
 	defer endWriteObs(w, locked, &err)
 	if err := w.ents.checkAlive("BulkAddComponent8", ids); err != nil {
 		return err
+	}
+	if w.fin != nil {
+		if err := w.fin.refusesAddMany("BulkAddComponent8", ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w), storageFor[T8](w)); err != nil {
+			return err
+		}
 	}
 	if w.eaching != 0 {
 		if err := refuseAdd("BulkAddComponent8", false, ids, storageFor[T1](w), storageFor[T2](w), storageFor[T3](w), storageFor[T4](w), storageFor[T5](w), storageFor[T6](w), storageFor[T7](w), storageFor[T8](w)); err != nil {

@@ -194,6 +194,11 @@ func (w *World) endPeekEntities() {
 
 // deleteEntity is DeleteEntity once the caller holds all storages.
 func (w *World) deleteEntity(id EntityID) error {
+	if w.fin != nil && w.ents.isAlive(id) {
+		if spared, err := w.fin.spare(w, "DeleteEntity", id); spared {
+			return err
+		}
+	}
 	// Kill first: delete checks that id is alive as it goes, and the
 	// storages match components by id, not by liveness.
 	if !w.ents.deleteTold(id) {
@@ -236,6 +241,11 @@ func (w *World) stripEntity(id EntityID) error {
 // it is called, and deleting one entity costs one call.
 func (v AllStoragesViewMut) deleteLater(id EntityID) error {
 	w := v.held()
+	if w.fin != nil && w.ents.isAlive(id) {
+		if spared, err := w.fin.spare(w, "DeleteEntity", id); spared {
+			return err
+		}
+	}
 	if !w.ents.delete(id) {
 		return &EntityError{Op: "DeleteEntity", ID: id}
 	}
