@@ -479,6 +479,9 @@ func applyHeld(w *World, workload string, systems []string, bufs []*cmdBuffer) e
 		}
 	}
 	w.stripDoomed()
+	if w.ents.initing {
+		w.initHeld()
+	}
 	return first
 }
 

@@ -219,6 +219,15 @@
 // then deleted at the next sync point. A system finds the entities whose
 // clean-up is due by joining View[Terminating] with the finalizer.
 //
+// # Initializers
+//
+// [SetInitializer1] … [SetInitializer4] give a component type a function
+// that makes it from other components, and [SetDefault] a default value:
+// every entity created without the component gets it at the sync point
+// after its creation, however it was created. Initializers may read what
+// other initializers make; a cycle among them is refused
+// ([ErrInitializerCycle]).
+//
 // # Tracking
 //
 // A component type can track insertion, modification, deletion and

@@ -130,6 +130,15 @@ type entities struct {
 		ids []EntityID
 		n   atomic.Int32
 	}
+
+	// initing is set once the world has initializers (initializers.go):
+	// every entity created is then noted in fresh (by hooked, through
+	// the empty hook set the world gives the storage), until a sync
+	// point runs the initializers over them; freshPending says so to
+	// the sync points that look without holding the world.
+	initing      bool
+	fresh        []EntityID
+	freshPending atomic.Bool
 }
 
 // aliveAs reports whether slot s holds the live entity of generation g.

@@ -157,7 +157,7 @@ func (w *World) SetEntityHooks(h EntityHooks) error {
 		return err
 	}
 	defer endWrite(w, locked)
-	if h.OnCreate == nil && h.OnDelete == nil && w.ents.observed == 0 {
+	if h.OnCreate == nil && h.OnDelete == nil && w.ents.observed == 0 && !w.ents.initing {
 		w.ents.hooks = nil
 		return nil
 	}
@@ -336,6 +336,15 @@ type entEvent struct {
 //
 //go:noinline
 func (e *entities) hooked(id EntityID, created bool) {
+	if e.initing {
+		if created {
+			e.fresh = append(e.fresh, id)
+			e.notePending()
+		}
+		if e.quiet() {
+			return
+		}
+	}
 	ev := entEvent{id: id, created: created}
 	if e.sink.writing > 0 {
 		e.queue = append(e.queue, ev)
@@ -347,6 +356,13 @@ func (e *entities) hooked(id EntityID, created bool) {
 
 // hookedAll is hooked for each of ids.
 func (e *entities) hookedAll(ids []EntityID, created bool) {
+	if e.initing && e.quiet() {
+		if created {
+			e.fresh = append(e.fresh, ids...)
+			e.notePending()
+		}
+		return
+	}
 	for _, id := range ids {
 		e.hooked(id, created)
 	}

@@ -422,6 +422,8 @@ func (w *World) Restore(s *Snapshot) error {
 	// the restored world's to give again: commands naming them fail when
 	// they apply, as for any entity the restore leaves dead.
 	e.reserved.Store(0)
+	e.fresh = e.fresh[:0] // fresh ones too: the initializers are for entities of before
+	e.freshPending.Store(false)
 	e.cancels.Lock() // and cancelled ones name entities of before
 	e.cancels.ids = e.cancels.ids[:0]
 	e.cancels.n.Store(0)

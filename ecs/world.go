@@ -58,6 +58,9 @@ type World struct {
 	// obs holds the observers and the events waiting for them
 	// (observers.go).
 	obs observers
+	// inits is the initializers (initializers.go), nil until one is
+	// declared.
+	inits *initializers
 	// fin is the finalizer types and the Terminating storage
 	// (finalizers.go), nil until SetFinalizer declares one.
 	fin *finalizers

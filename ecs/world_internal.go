@@ -110,6 +110,10 @@ func endWrite(w *World, locked bool) {
 // the change failed itself. Events are raised only by hooked storages,
 // whose changes queue hook calls: the other changes take endWrite's path.
 func endWriteObs(w *World, locked bool, err *error) {
+	if locked && w.ents.initing && w.hooks.writing == 1 && len(w.ents.fresh) != 0 {
+		initThenEnd(w, locked, err)
+		return
+	}
 	w.hooks.writing--
 	if len(w.hooks.order) != 0 {
 		endWriteHooks(w, locked)

@@ -72,7 +72,7 @@ func Plural(n int) string {
 // Generate renders the template named name for arities 1..MaxArity into a
 // gofmt-ed Go file.
 func Generate(name string) ([]byte, error) {
-	t, err := template.New(name).Funcs(template.FuncMap{"letter": Letter, "dec": func(k int) int { return k - 1 }, "s": Plural}).ParseFS(templates, name)
+	t, err := template.New(name).Funcs(template.FuncMap{"letter": Letter, "dec": func(k int) int { return k - 1 }, "inc": func(k int) int { return k + 1 }, "sum": func(k int) int { return k * (k + 1) / 2 }, "s": Plural}).ParseFS(templates, name)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func Generate(name string) ([]byte, error) {
 func main() {
 	dir := flag.String("dir", ".", "directory to write the generated files to")
 	flag.Parse()
-	for _, name := range []string{"join_gen.go.tmpl", "world_gen.go.tmpl", "group_gen.go.tmpl", "system_gen.go.tmpl", "system_gen_test.go.tmpl", "join_gen_test.go.tmpl", "world_gen_test.go.tmpl", "group_gen_test.go.tmpl", "view_multi_gen.go.tmpl", "view_multi_gen_test.go.tmpl"} {
+	for _, name := range []string{"join_gen.go.tmpl", "world_gen.go.tmpl", "group_gen.go.tmpl", "system_gen.go.tmpl", "system_gen_test.go.tmpl", "join_gen_test.go.tmpl", "world_gen_test.go.tmpl", "group_gen_test.go.tmpl", "view_multi_gen.go.tmpl", "view_multi_gen_test.go.tmpl", "initializers_gen.go.tmpl", "initializers_gen_test.go.tmpl"} {
 		out, err := Generate(name)
 		if err != nil {
 			log.Fatal(err)
