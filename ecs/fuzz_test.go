@@ -28,6 +28,12 @@ import (
 // AllStoragesViewMut purges them, or a new entity of their index takes
 // their place.
 //
+// An input whose first byte is fzFinalizerByte runs in finalizer mode:
+// fzC is declared a finalizer (ecs.SetFinalizer) first, and the model
+// marks terminating the holders of a C that the world's deletions spare,
+// refuses them a new C, and deletes them at the sync point after their C
+// goes (see fzFinalizerByte and fzRun.finSync).
+//
 // Run it with a short -fuzzminimizetime:
 //
 //	go test ./ecs -run '^$' -fuzz '^FuzzWorldModel$' -fuzzminimizetime 2s
@@ -242,6 +248,37 @@ func fzSeeds() [][]byte {
 			fzOpCommands, 7, 0, 0, 0, 1, 0, 9, 2, 0, 10, 1, 1, 11, 3, 2, 0, 4, 3, 0, 5, 4, 0,
 			fzOpDelete, 1, 0, fzOpCommands, 4, 1, 1, 12, 2, 1, 13, 0, 0, 0, 3, 0, 0,
 			fzOpHooks, 1, fzOpBulk, 3, 7, 0, fzOpHooks, 0, fzOpCommands, 3, 0, 0, 0, 5, 0, 0, 3, 4, 0},
+		// finalizer mode (fzC a finalizer): deletions through each World
+		// and AllStoragesViewMut path mark the holders of a C, delete
+		// the others, and change nothing the second time; a held C is
+		// replaced, other components added; the C's removal (World,
+		// ViewMut), bulk deletion, Clear delete the terminating; bulk
+		// deletions and DeleteAny mark; Strip takes one back
+		{fzFinalizerByte,
+			fzOpAdd, 4, 0, 1, fzOpAdd, 7, 1, 2, fzOpAdd, 5, 2, 3, fzOpAdd, 3, 3, 4, fzOpAdd, 6, 0, 5, fzOpAdd, 7, 0, 6,
+			fzOpDelete, 0, 0, fzOpDelete, 1, 1, fzOpDelete, 3, 2, fzOpDelete, 0, 0, fzOpJoin, 7, 0, 0,
+			fzOpAddComp, 0, 3, 0, 7, fzOpAddComp, 1, 2, 1, 8,
+			fzOpRemove, 0, 2, 0, fzOpDeleteComp, 1, 2, 1,
+			fzOpDeleteMany, 2, 0, 2, 4, fzOpDeleteAny, 2, 0, fzOpStrip, 5, 0,
+			fzOpBulkAddComp, 1, 3, 0, 0, 2, fzOpBulkDeleteComp, 1, 2, 0, 2, fzOpJoin, 7, 0, 0,
+			fzOpClear, 2, fzOpJoin, 7, 0, 0},
+		// finalizer mode, with hooks: in one system, a deletion marks, the
+		// C's removal leaves the entity terminating (deleted when the
+		// system returns) and refuses a new C; commands mark; the fast
+		// delete kills a holder; changes through views from World.Borrow
+		// (RemoveFrom, Retain, Drain) wait for the next sync point; an
+		// Each marks the odd As and removes Cs after; DeleteUnchecked of
+		// a holder in a workload
+		{fzFinalizerByte,
+			fzOpBulk, 6, 7, 0, fzOpAdd, 1, 0, 9, fzOpHooks, 0,
+			fzOpInSystem, 5, 0, 0, 0, 1, 0, 1, 3, 0, 1, 3, 1, 2, 0, 6, 0, 4, 2, 0,
+			fzOpCommands, 3, 3, 3, 0, 3, 4, 0, 4, 3, 0,
+			fzOpDelete, 5, 3, fzOpRemoveFrom, 3, 2, 1, fzOpJoin, 7, 0, 0,
+			fzOpBulk, 4, 7, 0, fzOpDelete, 9, 0, fzOpRetain, 2, 0, 0, 1, fzOpJoin, 7, 0, 0,
+			fzOpBulk, 4, 7, 0, fzOpInSystem, 1, 6, 4, 1, 5, 0, 0, fzOpJoin, 7, 0, 0,
+			fzOpBulk, 3, 7, 0, fzOpDelete, 14, 0, fzOpDrain, 2, 1, fzOpJoin, 7, 0, 0,
+			fzOpBulk, 2, 7, 0, fzOpDeleteUnchecked, 0, 2, 0, 0, 17, 0, fzOpDelete, 18, 0,
+			fzOpDeleteUnchecked, 0, 1, 0, 0, 18, 4, fzOpJoin, 7, 0, 0},
 	}
 }
 
@@ -272,6 +309,12 @@ func TestWorldModelSeeds(t *testing.T) {
 	for op := range fzOpCount {
 		isTrue(t, total.perOp[op] > 0, "seeds never ran operation %d", op)
 	}
+	// Finalizer mode.
+	isTrue(t, total.marked > 0, "no deletion of the seeds marked an entity terminating")
+	isTrue(t, total.finRefused > 0, "seeds never gave a terminating entity a new C")
+	isTrue(t, total.finalized > 0, "no terminating entity of the seeds was deleted at a sync point")
+	isTrue(t, total.finDeferred > 0, "no deletion of the seeds waited for a sync point after a World.Borrow")
+	t.Logf("finalizer mode: %d marked, %d additions refused, %d finalized (%d deferred)", total.marked, total.finRefused, total.finalized, total.finDeferred)
 }
 
 // The component types of the model: two with values and a tag.
@@ -343,6 +386,16 @@ type fzModel struct {
 	gens     map[uint32]uint32 // the last generation issued for each slot
 	unpurged []ecs.EntityID    // killed by DeleteUnchecked since the last purge
 	replaced int               // leftovers takePlace deleted
+	// Finalizer mode (see fzFinalizerByte): fzC is a finalizer. term is
+	// the set of live entities deleted while they held a C (the world's
+	// Terminating storage, but for what DeleteUnchecked leaves behind,
+	// which is not compared); cGone is set when a C goes, by any means,
+	// from any id: the world then has a Removed or Deleted event of fzC
+	// waiting for the finalizer's observers, which run at the next sync
+	// point (see fzRun.finSync).
+	fin   bool
+	term  map[ecs.EntityID]bool
+	cGone bool
 }
 
 // fzMaxIDs bounds the ids one input may create, and fzMaxSteps its steps,
@@ -375,7 +428,49 @@ func (m *fzModel) set(id ecs.EntityID, mask byte, v int32) {
 func (m *fzModel) strip(id ecs.EntityID) {
 	delete(m.a, id)
 	delete(m.b, id)
-	delete(m.c, id)
+	m.delC(id)
+	delete(m.term, id) // World.Strip removes Terminating too
+}
+
+// delC deletes id's C, noting the event the world raises for it.
+func (m *fzModel) delC(id ecs.EntityID) {
+	if m.c[id] {
+		delete(m.c, id)
+		m.cGone = true
+	}
+}
+
+// clearC deletes every C, noting the events.
+func (m *fzModel) clearC() {
+	if len(m.c) != 0 {
+		m.cGone = true
+	}
+	clear(m.c)
+}
+
+// kill deletes the live entity id with its components.
+func (m *fzModel) kill(id ecs.EntityID) {
+	delete(m.live, id)
+	m.strip(id)
+}
+
+// doom is a deletion of the live entity id by a call that honours
+// finalizers: in finalizer mode an entity holding a C is marked
+// terminating instead (once: marking it again changes nothing). It
+// reports whether id was deleted.
+func (m *fzModel) doom(id ecs.EntityID) bool {
+	if m.fin && m.c[id] {
+		m.term[id] = true
+		return false
+	}
+	m.kill(id)
+	return true
+}
+
+// refusesC reports whether giving id a C is refused: finalizer mode, id
+// terminating, and without a C (replacing the one it holds is allowed).
+func (m *fzModel) refusesC(id ecs.EntityID) bool {
+	return m.fin && m.term[id] && !m.c[id]
 }
 
 // stripMask deletes id's components of the types in mask.
@@ -387,7 +482,7 @@ func (m *fzModel) stripMask(id ecs.EntityID, mask byte) {
 		delete(m.b, id)
 	}
 	if mask&mC != 0 {
-		delete(m.c, id)
+		m.delC(id)
 	}
 }
 
@@ -433,6 +528,11 @@ type fzStats struct {
 	// part, both by the run's entries rather than by the ids (see
 	// runSweeps).
 	wholeRuns, partRuns int
+	// Finalizer mode: entities marked terminating, additions of a C
+	// refused, terminating entities deleted at a sync point when their C
+	// went, and of those, deletions that waited for the sync point
+	// after changes through views from World.Borrow.
+	marked, finRefused, finalized, finDeferred int
 }
 
 func (s *fzStats) add(o fzStats) {
@@ -449,6 +549,10 @@ func (s *fzStats) add(o fzStats) {
 	s.joinsWithLeftovers += o.joinsWithLeftovers
 	s.wholeRuns += o.wholeRuns
 	s.partRuns += o.partRuns
+	s.marked += o.marked
+	s.finRefused += o.finRefused
+	s.finalized += o.finalized
+	s.finDeferred += o.finDeferred
 	for i := range s.perOp {
 		s.perOp[i] += o.perOp[i]
 	}
@@ -488,6 +592,12 @@ type fzRun struct {
 	// hooks, when not nil, is what the hooks (fzOpHooks) saw: it must
 	// match the storages and the live entities after every step.
 	hooks *fzHookMirror
+	// deferSync: in finalizer mode, this step changed storages through
+	// views from World.Borrow only, whose release is no sync point (see
+	// fzRun.finSync). syncNext: a C went in this step, and the world
+	// may have its events waiting still; the next step begins with a
+	// sync point.
+	deferSync, syncNext bool
 }
 
 // fzHookMirror is the world as the lifecycle hooks tell it: which
@@ -540,7 +650,16 @@ func keySet[V any](m map[ecs.EntityID]V) map[ecs.EntityID]bool {
 // setHooks sets (on) or removes the hooks of every type and of the
 // entities; set, they start from the model's world.
 func (r *fzRun) setHooks(on bool) {
-	r.purge() // SetHooks is a World-level change
+	// SetHooks is a World-level change: the first, of fzA, purges
+	// DeleteUnchecked's leftovers, and the hook calls the purge queued
+	// (if hooks were set) run when it ends, with the hooks set then (see
+	// ecs.SetHooks): fzA's new hooks are told of the purge of A's
+	// leftovers, fzB's and fzC's old ones of theirs.
+	hooked, leftA := r.hooks != nil, keySet(r.m.a)
+	r.purge()
+	if !hooked { // no hooks: the purge queued no call
+		leftA = keySet(r.m.a)
+	}
 	if !on {
 		r.hooks = nil
 		r.noErr("SetHooks", ecs.SetHooks(r.w, ecs.ComponentHooks[fzA]{}))
@@ -549,7 +668,7 @@ func (r *fzRun) setHooks(on bool) {
 		r.noErr("SetEntityHooks", r.w.SetEntityHooks(ecs.EntityHooks{}))
 		return
 	}
-	h := &fzHookMirror{a: keySet(r.m.a), b: keySet(r.m.b), c: keySet(r.m.c), live: maps.Clone(r.m.live)}
+	h := &fzHookMirror{a: leftA, b: keySet(r.m.b), c: keySet(r.m.c), live: maps.Clone(r.m.live)}
 	r.hooks = h
 	r.noErr("SetHooks", ecs.SetHooks(r.w, mirrorHooks[fzA](h, h.a)))
 	r.noErr("SetHooks", ecs.SetHooks(r.w, mirrorHooks[fzB](h, h.b)))
@@ -681,8 +800,7 @@ func (r *fzRun) commands(in *fzReader) {
 			}
 		case 3:
 			if r.m.live[c.id] {
-				delete(r.m.live, c.id)
-				r.m.strip(c.id)
+				r.doom(c.id)
 			}
 		case 4:
 			if r.m.live[c.id] {
@@ -721,20 +839,95 @@ func (r *fzRun) purge() {
 	}
 }
 
+// fzFinalizerByte, as the input's first byte, turns finalizer mode on:
+// the run declares fzC a finalizer (ecs.SetFinalizer) before its first
+// step, and the steps start at the next byte. Other inputs, those of the
+// corpus written before finalizers included, keep their meaning.
+//
+// In finalizer mode the model marks an entity holding a C terminating
+// where the world would delete it (World.DeleteEntity,
+// AllStoragesViewMut.DeleteEntity, DeleteEntities, DeleteAny, commands),
+// refuses additions of a C to a terminating entity that has none, and
+// deletes a terminating entity once its C has gone, at the next sync
+// point (fzRun.finSync). Every operation of the harness ends at a sync
+// point (the end of a World-level call or of World.Run), but for those
+// that change storages only through views from World.Borrow, whose
+// release is none: the model then leaves the deletions (and the purge
+// the finalizer's observers make, see finSync) waiting, compare checks
+// that the world did too, and the next step begins with a sync point of
+// its own, an empty World.Run. (Which World-level call is the next sync
+// point depends on whether it raises events itself: the model does not
+// follow that.)
+const fzFinalizerByte = 255
+
+// finSync is the model of a sync point in finalizer mode: the observers
+// of the finalizer's Removed and Deleted events run if a C went since the
+// last one, and each borrows an AllStoragesViewMut (which purges
+// DeleteUnchecked's leftovers) to delete the entities that are
+// terminating and hold no C any more.
+func (r *fzRun) finSync() {
+	m := r.m
+	if !m.fin {
+		return
+	}
+	for m.cGone { // a purge may delete leftover Cs: more events
+		m.cGone = false
+		r.syncNext = true
+		r.purge()
+	}
+	for id := range m.term {
+		if !m.c[id] {
+			if !m.live[id] {
+				r.t.Errorf("model: %v terminating but dead", id)
+			}
+			m.kill(id)
+			r.st.finalized++
+		}
+	}
+}
+
 // runModel decodes data into operations and applies them to a world and to
 // the model, comparing after every step.
 func runModel(t *testing.T, data []byte, verbose bool) fzStats {
 	t.Helper()
 	r := &fzRun{t: t, w: ecs.NewWorld(), m: &fzModel{
 		live: map[ecs.EntityID]bool{}, gens: map[uint32]uint32{}, a: map[ecs.EntityID]int32{}, b: map[ecs.EntityID]uint8{}, c: map[ecs.EntityID]bool{},
+		term: map[ecs.EntityID]bool{},
 	}}
 	// Joins re-align the storages at the next sync point from a few
 	// misses: the model's small worlds reach re-alignment.
 	ecs.SetAlignMinMisses(r.w, 1)
 	in := &fzReader{data: data}
+	if len(data) > 0 && data[0] == fzFinalizerByte {
+		in.next()
+		r.m.fin = true
+		r.logf("finalizer mode: fzC is a finalizer")
+		r.noErr("SetFinalizer", ecs.SetFinalizer[fzC](r.w))
+		if err := r.w.Run(func(ecs.ViewMut[ecs.Terminating]) {}); !errors.Is(err, ecs.ErrInvalidView) {
+			t.Errorf("ViewMut[ecs.Terminating]: %v, want ErrInvalidView", err)
+		}
+	}
 	// Bound the work per input: the fuzzer should explore sequences, not
 	// spend its time on huge ones.
 	for r.step = 0; in.more() && r.step < fzMaxSteps; r.step++ {
+		if r.deferSync || r.syncNext {
+			// The changes of the last step through views from
+			// World.Borrow wait for a sync point, and events of C
+			// raised by calls that are none (a purge by a World-level
+			// call that raises no event itself) may still wait: make
+			// one.
+			deferred := r.deferSync
+			r.deferSync, r.syncNext = false, false
+			if deferred {
+				r.logf("sync point (an empty World.Run)")
+			}
+			before := r.st.finalized
+			r.run("sync", func() {})
+			r.finSync()
+			if deferred {
+				r.st.finDeferred += r.st.finalized - before
+			}
+		}
 		op := int(in.next()) % fzOpCount
 		r.stepPurged = false
 		r.st.ops++
@@ -747,6 +940,9 @@ func runModel(t *testing.T, data []byte, verbose bool) fzStats {
 			restore()
 		} else {
 			r.apply(op, in)
+		}
+		if !r.deferSync {
+			r.finSync()
 		}
 		if verbose {
 			t.Log(r.trace[len(r.trace)-1])
@@ -869,6 +1065,13 @@ func (r *fzRun) apply(op int, in *fzReader) {
 		err := r.addComponent(id, mask, path, v)
 		if !r.m.live[id] {
 			r.dead("AddComponent", id, err)
+			return
+		}
+		if mask&mC != 0 && r.m.refusesC(id) {
+			r.finRefused("AddComponent", id, err)
+			if path%2 == 1 { // views, one at a time: A and B were added
+				r.m.set(id, mask&^mC, v)
+			}
 			return
 		}
 		r.noErr("AddComponent", err)
@@ -1000,7 +1203,7 @@ func (r *fzRun) apply(op int, in *fzReader) {
 		case 1:
 			clear(r.m.b)
 		default:
-			clear(r.m.c)
+			r.m.clearC()
 		}
 	}
 }
@@ -1233,7 +1436,7 @@ func (r *fzRun) removeOrDelete(remove bool, id ecs.EntityID, typ, path byte) {
 	case 1:
 		delete(r.m.b, id)
 	default:
-		delete(r.m.c, id)
+		r.m.delC(id)
 	}
 }
 
@@ -1277,9 +1480,32 @@ func (r *fzRun) deleteEntity(id ecs.EntityID, path byte) {
 		r.noErr("DeleteEntity", err)
 	}
 	if alive {
-		delete(r.m.live, id)
-		r.m.strip(id)
+		if path < 3 {
+			r.doom(id)
+		} else {
+			r.m.kill(id) // DeleteUnchecked ignores finalizers
+		}
 	}
+}
+
+// doom is fzModel.doom, counting the entities marked terminating.
+func (r *fzRun) doom(id ecs.EntityID) bool {
+	if r.m.doom(id) {
+		return true
+	}
+	r.st.marked++
+	return false
+}
+
+// finRefused checks that err is the refusal of giving the terminating
+// entity id a C it does not have.
+func (r *fzRun) finRefused(op string, id ecs.EntityID, err error) {
+	r.t.Helper()
+	var fe *ecs.FinalizerError
+	if !errors.Is(err, ecs.ErrTerminating) || !errors.As(err, &fe) || fe.ID != id || fe.Type != "ecs_test.fzC" {
+		r.t.Errorf("%s: giving terminating %v a C: error %v, want a *FinalizerError for it", op, id, err)
+	}
+	r.st.finRefused++
 }
 
 // bulk creates n entities with the components in mask.
@@ -1417,7 +1643,16 @@ func (r *fzRun) bulkAddComponent(ids []ecs.EntityID, mask, path byte, v int32) {
 			op, err = "BulkAddComponent3", ecs.BulkAddComponent3(s, ids, cs, as, bs)
 		}
 	})
-	if r.bulkRefused(op, ids, r.firstDead(ids), err) {
+	at := r.firstDead(ids)
+	if at < 0 && mask&mC != 0 {
+		for _, id := range ids {
+			if r.m.refusesC(id) { // all or nothing
+				r.finRefused(op, id, err)
+				return
+			}
+		}
+	}
+	if r.bulkRefused(op, ids, at, err) {
 		return
 	}
 	r.modelPut(ids, mask, as, bs)
@@ -1458,8 +1693,9 @@ func (r *fzRun) deleteEntities(ids []ecs.EntityID, path byte) {
 	}
 	r.runSweeps(ids)
 	for _, id := range ids { // a repeated id is deleted once
-		delete(r.m.live, id)
-		r.m.strip(id)
+		if r.m.live[id] {
+			r.doom(id)
+		}
 	}
 }
 
@@ -1491,8 +1727,9 @@ func (r *fzRun) deleteAliased(n int, typ byte) {
 	}
 	r.st.aliased++
 	for _, id := range want {
-		delete(r.m.live, id)
-		r.m.strip(id)
+		if r.m.live[id] {
+			r.doom(id)
+		}
 	}
 }
 
@@ -1526,7 +1763,7 @@ func (r *fzRun) bulkDeleteComponent(ids []ecs.EntityID, typ, path byte) {
 		case 1:
 			delete(r.m.b, id)
 		default:
-			delete(r.m.c, id)
+			r.m.delC(id)
 		}
 	}
 	equal(r.t, "BulkDeleteComponent count", n, len(had))
@@ -1569,11 +1806,13 @@ func (r *fzRun) deleteAny(typ, path byte) {
 			doomed = append(doomed, id)
 		}
 	}
-	equal(r.t, "DeleteAny count", n, len(doomed))
+	deleted := 0 // in finalizer mode, those with a C are marked instead
 	for _, id := range doomed {
-		delete(r.m.live, id)
-		r.m.strip(id)
+		if r.doom(id) {
+			deleted++
+		}
 	}
+	equal(r.t, "DeleteAny count", n, deleted)
 }
 
 // runSweeps counts, for a deletion of ids (in the order the world reads
@@ -1716,6 +1955,7 @@ func (r *fzRun) deleteUnchecked(in *fzReader, n int, path, after byte, v int32) 
 			continue
 		}
 		delete(r.m.live, x.id)
+		delete(r.m.term, x.id) // DeleteUnchecked ignores finalizers
 		r.m.unpurged = append(r.m.unpurged, x.id)
 		r.st.left += bits(fzMask(r.m.row(x.id)))
 	}
@@ -1723,6 +1963,11 @@ func (r *fzRun) deleteUnchecked(in *fzReader, n int, path, after byte, v int32) 
 		r.noErr("AddComponentUnchecked", err)
 		r.issue(nid)
 		r.m.set(nid, mA|mB, v)
+	}
+	if path != 1 {
+		r.finSync() // the end of World.Run or of the workload's run
+	} else if r.m.fin {
+		r.deferSync = true
 	}
 	switch after % 4 {
 	case 1:
@@ -1774,10 +2019,27 @@ func (r *fzRun) inSystem(in *fzReader, n int) {
 					continue
 				}
 				r.noErr("DeleteEntity", err)
-				equal(r.t, "IsAlive after DeleteEntity", all.IsAlive(id), false)
-				delete(r.m.live, id)
-				r.m.strip(id)
+				deleted := r.doom(id)
+				equal(r.t, "IsAlive after DeleteEntity", all.IsAlive(id), !deleted)
+				if r.m.fin {
+					term, err := ecs.Contains[ecs.Terminating](all, id)
+					r.noErr("Contains[Terminating]", err)
+					equal(r.t, "Contains[Terminating] after DeleteEntity", term, r.m.term[id])
+				}
 			case 1:
+				if r.m.fin && s.v%2 == 1 {
+					// Finalizer mode: take the C out (a terminating
+					// entity is deleted when the system returns).
+					_, had, err := ecs.Remove[fzC](all, id)
+					if !alive {
+						r.dead("Remove[fzC]", id, err)
+						continue
+					}
+					r.noErr("Remove[fzC]", err)
+					equal(r.t, fmt.Sprintf("Remove[fzC](%v) found one", id), had, row.HasC)
+					r.m.delC(id)
+					continue
+				}
 				got, err := ecs.Get[fzA](all, id)
 				if alive && row.HasA {
 					r.noErr("Get", err)
@@ -1794,6 +2056,22 @@ func (r *fzRun) inSystem(in *fzReader, n int) {
 				r.issue(nid)
 				r.m.set(nid, mA|mC, v)
 			case 3:
+				if r.m.fin && s.v%2 == 1 {
+					// Finalizer mode: give it a C, refused if it is
+					// terminating without one (its C went in this
+					// system).
+					err := ecs.AddComponent1(all, id, fzC{})
+					switch {
+					case !alive:
+						r.dead("AddComponent1", id, err)
+					case r.m.refusesC(id):
+						r.finRefused("AddComponent1", id, err)
+					default:
+						r.noErr("AddComponent1", err)
+						r.m.set(id, mC, v)
+					}
+					continue
+				}
 				err := ecs.AddComponent1(all, id, fzB{uint8(v)})
 				if !alive {
 					r.dead("AddComponent1", id, err)
@@ -1814,10 +2092,8 @@ func (r *fzRun) inSystem(in *fzReader, n int) {
 				r.noErr("DeleteAny", err)
 				want := 0
 				for id := range r.m.c {
-					if r.m.live[id] {
+					if r.m.live[id] && r.doom(id) {
 						want++
-						delete(r.m.live, id)
-						r.m.strip(id)
 					}
 				}
 				equal(r.t, "DeleteAny[fzC] count", got, want)
@@ -1849,12 +2125,13 @@ func (r *fzRun) inSystem(in *fzReader, n int) {
 					}
 				}
 				deepEqual(r.t, "Each1[fzA]", got, want)
+				gone := map[ecs.EntityID]bool{}
 				for _, id := range deleted {
-					delete(r.m.live, id)
-					r.m.strip(id)
+					gone[id] = true
+					r.doom(id) // in finalizer mode, kept if it holds a C
 				}
 				for id := range want {
-					if r.m.live[id] {
+					if r.m.live[id] && !gone[id] {
 						r.m.a[id]++
 					}
 				}
@@ -1902,7 +2179,7 @@ func (r *fzRun) callInEach(all ecs.AllStoragesViewMut, id ecs.EntityID, sel byte
 		// A type that is not iterated: its storage may change.
 		_, _, err := ecs.Remove[fzC](all, id)
 		r.noErr("Remove in Each1", err)
-		delete(r.m.c, id)
+		r.m.delC(id)
 	default:
 		equal(r.t, "IsAlive in Each1", all.IsAlive(id), true)
 		_, err := ecs.Get[fzA](all, id)
@@ -2359,6 +2636,7 @@ func (r *fzRun) compare() {
 		t.Errorf("View[B].Lookup = %v, want %v", gotBs, wantB)
 	}
 	release()
+	r.compareTerminating(probe)
 	// Through the World functions, which check liveness first.
 	for _, id := range probe {
 		row := m.row(id)
@@ -2382,6 +2660,50 @@ func (r *fzRun) compare() {
 			if err != nil || a.V != row.A || b.V != row.B {
 				t.Errorf("Get3(%v) = %v, %v, %v; model %v", id, a, b, err, row)
 			}
+		}
+	}
+}
+
+// compareTerminating checks, in finalizer mode, that the live entities
+// of the world's Terminating storage are the model's terminating ones,
+// through a View[ecs.Terminating] and ecs.Contains. (The storage may
+// also hold what DeleteUnchecked left behind under dead ids: the model
+// does not follow those.)
+func (r *fzRun) compareTerminating(probe []ecs.EntityID) {
+	t, m := r.t, r.m
+	if !m.fin {
+		return
+	}
+	var vt ecs.View[ecs.Terminating]
+	release, err := r.w.Borrow(&vt)
+	if err != nil {
+		t.Fatalf("Borrow(View[Terminating]): %v", err)
+	}
+	got := map[ecs.EntityID]bool{}
+	for _, id := range vt.IDs() {
+		if m.live[id] {
+			got[id] = true
+		}
+	}
+	for _, id := range probe {
+		if m.live[id] {
+			equal(t, fmt.Sprintf("View[Terminating].Contains(%v)", id), vt.Contains(id), m.term[id])
+		}
+	}
+	release()
+	if !maps.Equal(got, m.term) {
+		t.Errorf("live Terminating entities %v, model %v", got, m.term)
+	}
+	for id := range m.term {
+		if !m.c[id] && !r.deferSync { // else waiting for the sync point
+			t.Errorf("model: terminating %v has no C after the step", id)
+		}
+	}
+	for _, id := range probe {
+		has, err := ecs.Contains[ecs.Terminating](r.w, id)
+		if m.live[id] {
+			r.noErr("Contains[Terminating]", err)
+			equal(t, fmt.Sprintf("Contains[Terminating](%v)", id), has, m.term[id])
 		}
 	}
 }
@@ -2450,6 +2772,7 @@ func onViewMut[T any](r *fzRun, op string, path byte, do func(ecs.ViewMut[T])) {
 		return
 	}
 	defer release()
+	r.deferSync = r.m.fin
 	do(vm)
 }
 
@@ -2614,7 +2937,7 @@ func (r *fzRun) drain(typ, path byte) {
 			ids, vals := vm.Drain()
 			check(before, ids, len(vals), vm.Len(), func(int) int { return 0 })
 		})
-		clear(r.m.c)
+		r.m.clearC()
 	}
 }
 
@@ -2751,6 +3074,7 @@ func (r *fzRun) onViews(op string, path byte, do func(e ecs.AliveChecker, va ecs
 		return
 	}
 	defer release()
+	r.deferSync = r.m.fin
 	do(e, va, vb, vc)
 }
 
@@ -2785,6 +3109,10 @@ func (r *fzRun) addTo(id ecs.EntityID, sel, path byte, v int32) {
 	}
 	if !r.m.live[id] {
 		r.dead("AddTo", id, err)
+		return
+	}
+	if fzTypeMask(fzViewSets[sel])&mC != 0 && r.m.refusesC(id) { // all or nothing
+		r.finRefused("AddTo", id, err)
 		return
 	}
 	r.noErr("AddTo", err)
