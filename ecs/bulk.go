@@ -153,6 +153,9 @@ func BulkDeleteComponent[T any](s Storages, ids ...EntityID) (_ int, err error) 
 			return 0, err
 		}
 	}
+	if err := st.keepsAny("BulkDeleteComponent", ids); err != nil {
+		return 0, err
+	}
 	return st.deleteIDs(ids, &w.scratch.pos), nil
 }
 

@@ -228,6 +228,14 @@
 // other initializers make; a cycle among them is refused
 // ([ErrInitializerCycle]).
 //
+// # Required components
+//
+// [Require] declares that a component type requires another: every
+// entity given an A gets a B at the next sync point (from a function, B's
+// initializer or B's zero value), and removing the B while the A stays is
+// refused with a [*RequiredError]. A ViewMut of a required type also
+// reads the types that require it, which workload plans take into account.
+//
 // # Tracking
 //
 // A component type can track insertion, modification, deletion and

@@ -117,12 +117,15 @@ type groupBorrows struct {
 	locks []partnerLock // the members the frame borrows exclusively
 }
 
-// partnerLock is an exclusive borrow a frame takes of a group member
-// because it holds a ViewMut of another member.
+// partnerLock is a borrow a frame takes because of its ViewMuts: an
+// exclusive one of a group member because it holds a ViewMut of another
+// member, or a shared one (shared) of a type requiring the type of one
+// of its ViewMuts, which the ViewMut's removals read (requirements.go).
 type partnerLock struct {
 	lock     *borrowState
 	resource string
 	b        borrower
+	shared   bool
 }
 
 // frameGroupBorrows returns what a frame with params, borrowing for by,
@@ -133,10 +136,8 @@ func frameGroupBorrows(w *World, gen uint64, by string, params []viewParam) grou
 	for _, p := range params {
 		p.access(&a)
 	}
-	w.workMu.Lock()
-	groups := w.groups
-	w.workMu.Unlock()
-	eachPartner(a.list, groups, func(writer Access, g *group, m groupMember) {
+	lay := w.layoutNow()
+	eachPartner(a.list, lay.groups, func(writer Access, g *group, m groupMember) {
 		key := m.accessKey()
 		if slices.ContainsFunc(a.list, func(x Access) bool { return x.Kind == ComponentStorage && x.key == key && x.Exclusive }) ||
 			slices.ContainsFunc(gb.locks, func(e partnerLock) bool { return e.lock == m.borrowLock() }) {
@@ -151,20 +152,74 @@ func frameGroupBorrows(w *World, gen uint64, by string, params []viewParam) grou
 			b:        borrower{kind: accViewMut, view: movesName(writer, g, m), by: by},
 		})
 	})
+	eachRequirer(a.list, lay.reqs, func(writer Access, r storage) {
+		lock := r.borrow()
+		if slices.ContainsFunc(a.list, func(x Access) bool { return x.Kind == ComponentStorage && x.key == r.accessKey() }) ||
+			slices.ContainsFunc(gb.locks, func(e partnerLock) bool { return e.lock == lock }) {
+			return // a view of the frame borrows it, or a lock is taken already
+		}
+		gb.locks = append(gb.locks, partnerLock{
+			lock:     lock,
+			resource: r.typeName(),
+			b:        borrower{kind: accView, view: checksName(writer, r), by: by},
+			shared:   true,
+		})
+	})
 	return gb
 }
 
+// layout is what, besides a system's own views, decides what it borrows
+// at run time: the world's packed groups and its requirements.
+type layout struct {
+	groups []*group
+	reqs   *requirements
+}
+
+// layoutNow returns w's layout.
+func (w *World) layoutNow() layout {
+	w.workMu.Lock()
+	defer w.workMu.Unlock()
+	return w.layoutHeld()
+}
+
+// layoutHeld returns w's layout; the caller holds workMu.
+func (w *World) layoutHeld() layout { return layout{groups: w.groups, reqs: w.reqs} }
+
+// eachRequirer calls fn for every exclusive component access in list to a
+// required type, with the storage of each type that requires it.
+func eachRequirer(list []Access, reqs *requirements, fn func(writer Access, r storage)) {
+	if reqs == nil {
+		return
+	}
+	for _, a := range list {
+		if a.Kind != ComponentStorage || !a.Exclusive {
+			continue
+		}
+		for _, r := range reqs.requirers(a.key) {
+			fn(a, r)
+		}
+	}
+}
+
 // partners returns list with an exclusive access added for every other
-// member of a group that an exclusive access in list is to: what a system
-// with the accesses list borrows at run time in a world with these groups
-// (see frameGroupBorrows). It returns list itself when nothing is added.
-func partners(list []Access, groups []*group) []Access {
+// member of a group that an exclusive access in list is to, and a shared
+// one for every type requiring the type of an exclusive access: what a
+// system with the accesses list borrows at run time in a world with this
+// layout (see frameGroupBorrows). It returns list itself when nothing is
+// added.
+func partners(list []Access, lay layout) []Access {
 	out := list
-	eachPartner(list, groups, func(writer Access, g *group, m groupMember) {
+	grow := func(a Access) {
 		if len(out) == len(list) {
 			out = slices.Clip(out)
 		}
-		out = append(out, Access{Kind: ComponentStorage, Type: m.typeName(), Exclusive: true, View: movesName(writer, g, m), key: m.accessKey()})
+		out = append(out, a)
+	}
+	eachPartner(list, lay.groups, func(writer Access, g *group, m groupMember) {
+		grow(Access{Kind: ComponentStorage, Type: m.typeName(), Exclusive: true, View: movesName(writer, g, m), key: m.accessKey()})
+	})
+	eachRequirer(list, lay.reqs, func(writer Access, r storage) {
+		grow(Access{Kind: ComponentStorage, Type: r.typeName(), View: checksName(writer, r), key: r.accessKey()})
 	})
 	return out
 }

@@ -196,6 +196,10 @@ const (
 	hookReplace
 	hookRemove
 	hookDelete
+	// hookRequires is no hook call: its bit in a tracker's observed says
+	// that the type requires others, whose fill its insertions queue
+	// (requirements.go).
+	hookRequires
 )
 
 var hookNames = [...]string{hookInsert: "OnInsert", hookReplace: "OnReplace", hookRemove: "OnRemove", hookDelete: "OnDelete"}

@@ -121,6 +121,9 @@ func (e *entities) observe(w *World, created bool) {
 // raise queues the lifecycle event of e, if s's observers want it.
 func (s *sparseSet[T]) raise(e *hookEvent[T]) {
 	t := s.track
+	if e.kind == hookInsert && t.observed&(1<<hookRequires) != 0 {
+		t.sink.obs.noteRequired(s, e.id)
+	}
 	if t.observed&(1<<e.kind) == 0 {
 		return
 	}
@@ -163,6 +166,52 @@ type observers struct {
 	// whose observers run, 0 when none.
 	draining bool
 	depth    int
+	// required is the insertions of requirers' components (see
+	// Require) waiting for the components they require, in order. While
+	// it is not empty, pending counts it as one event.
+	required []requiredItem
+}
+
+// requiredItem is an insertion of a component of the storage a, which
+// requires other components, into the entity id.
+type requiredItem struct {
+	a  storage
+	id EntityID
+}
+
+// noteRequired queues the insertion of id's component of a for the
+// requirements' fill at the next sync point.
+func (o *observers) noteRequired(a storage, id EntityID) {
+	o.mu.Lock()
+	if len(o.required) == 0 {
+		o.pending.Add(1)
+	}
+	o.required = append(o.required, requiredItem{a: a, id: id})
+	o.mu.Unlock()
+}
+
+// takeRequired takes the queued insertions of requirers out, or returns
+// nil if there are none.
+func (o *observers) takeRequired() []requiredItem {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	items := o.required
+	if len(items) == 0 {
+		return nil
+	}
+	o.required = nil
+	o.pending.Add(-1)
+	return items
+}
+
+// putRequired puts items back in front of the queued insertions.
+func (o *observers) putRequired(items []requiredItem) {
+	o.mu.Lock()
+	if len(o.required) == 0 {
+		o.pending.Add(1)
+	}
+	o.required = append(items, o.required...)
+	o.mu.Unlock()
 }
 
 // observer is a registered observer: a system and its analysis.
@@ -239,6 +288,7 @@ func (o *observers) dropAll() {
 	o.mu.Lock()
 	clear(o.queue)
 	o.queue, o.head = o.queue[:0], 0
+	o.required = nil
 	o.pending.Store(0)
 	o.draining, o.depth = false, 0
 	o.mu.Unlock()
@@ -285,6 +335,9 @@ func (w *World) drain() (err error) {
 			o.stop()
 		}
 		if r := recover(); r != nil {
+			if p, ok := r.(*ObserverPanic); ok && by == nil { // from fillRequired
+				panic(p)
+			}
 			name := ""
 			if by != nil {
 				name = by.info.name
@@ -293,6 +346,15 @@ func (w *World) drain() (err error) {
 		}
 	}()
 	for {
+		if items := o.takeRequired(); items != nil {
+			cur, by = queuedEvent{}, nil
+			if err := w.fillRequired(items); err != nil {
+				done = true
+				o.stop()
+				return err
+			}
+			continue
+		}
 		e, list, ok := o.next()
 		if !ok {
 			break

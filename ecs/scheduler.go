@@ -263,20 +263,20 @@ type flatCtx struct {
 type planBuilder struct {
 	nspans int // spans met so far, in declared order (span.nth)
 	p      *plan
-	groups []*group // the world's packed groups (see partners)
+	lay    layout // the world's packed groups and requirements (see partners)
 }
 
 // buildPlan builds the workload name from items, for a world with groups,
 // generation gen (World.groupGen).
-func buildPlan(name string, items []any, groups []*group, gen uint64) (*plan, error) {
-	return buildRoot(&WorkloadSpec{name: name, items: items}, groups, gen)
+func buildPlan(name string, items []any, lay layout, gen uint64) (*plan, error) {
+	return buildRoot(&WorkloadSpec{name: name, items: items}, lay, gen)
 }
 
 // buildRoot builds the workload spec describes: its name, its items,
 // and its own options, which apply to every system.
-func buildRoot(spec *WorkloadSpec, groups []*group, gen uint64) (*plan, error) {
+func buildRoot(spec *WorkloadSpec, lay layout, gen uint64) (*plan, error) {
 	name := spec.name
-	b := &planBuilder{p: &plan{name: name, groupGen: gen}, groups: groups}
+	b := &planBuilder{p: &plan{name: name, groupGen: gen}, lay: lay}
 	if len(spec.items) == 0 {
 		return nil, &WorkloadBuildError{Workload: name, Reason: "the workload has no system"}
 	}
@@ -305,7 +305,7 @@ func buildRoot(spec *WorkloadSpec, groups []*group, gen uint64) (*plan, error) {
 // It does not read the items p was built from, which the caller may have
 // changed since. Each system keeps its tracking timestamp and statistics,
 // and gets frames of its own, so p is untouched. p must not be running.
-func (p *plan) replan(groups []*group, gen uint64) (*plan, error) {
+func (p *plan) replan(lay layout, gen uint64) (*plan, error) {
 	q := &plan{name: p.name, groupGen: gen, wlevels: p.wlevels, spans: p.spans}
 	for _, c := range p.wconds {
 		q.wconds = append(q.wconds, c.clone())
@@ -316,7 +316,7 @@ func (p *plan) replan(groups []*group, gen uint64) (*plan, error) {
 		c.succ, c.npreds = nil, 0
 		q.systems = append(q.systems, c)
 	}
-	b := &planBuilder{p: q, groups: groups}
+	b := &planBuilder{p: q, lay: lay}
 	if err := b.order(); err != nil {
 		return nil, err
 	}
@@ -800,7 +800,7 @@ func (b *planBuilder) order() error {
 	// Conflict edges, in declared order unless already ordered the other way.
 	access := make([][]Access, n)
 	for i, s := range p.systems {
-		access[i] = partners(s.access, b.groups)
+		access[i] = partners(s.access, b.lay)
 	}
 	for j := 0; j < n; j++ {
 		for i := 0; i < j; i++ {

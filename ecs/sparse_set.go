@@ -114,6 +114,9 @@ type sparseSet[T any] struct {
 	// tracked is track.kinds (0 without track), for TrackingOf, which
 	// reads it without borrowing the storage.
 	tracked atomic.Uint32
+	// reqBy is the types that require T (Require), nil if none: the
+	// removals of T check them (requirements.go).
+	reqBy *requiredBy
 }
 
 // sparseIndex is the part of a storage that does not depend on its

@@ -300,6 +300,13 @@ func (s *sparseSet[T]) retain(op string, keep func(EntityID, *T) bool) (int, err
 	if len(drop) == 0 {
 		return 0, nil
 	}
+	if s.reqBy != nil {
+		for _, i := range drop {
+			if err := s.keeps(op, s.dense[i]); err != nil {
+				return 0, err
+			}
+		}
+	}
 	if s.pack != nil {
 		ids := make([]EntityID, len(drop))
 		for k, i := range drop {

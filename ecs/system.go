@@ -557,7 +557,7 @@ func (f *frame) borrow(ctx *borrowCtx) error {
 			ctx.held = f.groups.held
 			for i := range f.groups.locks {
 				e := &f.groups.locks[i]
-				if err := e.lock.acquire(&e.b, true, e.resource); err != nil {
+				if err := e.lock.acquire(&e.b, !e.shared, e.resource); err != nil {
 					return err
 				}
 				f.nlocks++
@@ -608,7 +608,8 @@ func (f *frame) release() {
 	}
 	for f.nlocks > 0 {
 		f.nlocks--
-		f.groups.locks[f.nlocks].lock.releaseExclusive()
+		e := &f.groups.locks[f.nlocks]
+		e.lock.release(&e.b, !e.shared)
 	}
 }
 

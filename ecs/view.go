@@ -696,14 +696,32 @@ func (v ViewMut[T]) AddEntity(entities EntitiesViewMut, c T) EntityID {
 // changing nothing, if T is in a group, id is in it, and a View of the same
 // system reads another member (removing the component would move that
 // member's components under it).
-func (v ViewMut[T]) Remove(id EntityID) (c T, ok bool) { return v.store().remove(id) }
+func (v ViewMut[T]) Remove(id EntityID) (c T, ok bool) {
+	s := v.store()
+	if s.reqBy != nil {
+		s.mustKeep("ViewMut["+s.name+"].Remove", id)
+	}
+	return s.remove(id)
+}
 
 // Delete deletes id's component and reports whether there was one. Panics
 // with a [*GroupError] where [ViewMut.Remove] does.
-func (v ViewMut[T]) Delete(id EntityID) bool { return v.store().deleteID(id) }
+func (v ViewMut[T]) Delete(id EntityID) bool {
+	s := v.store()
+	if s.reqBy != nil {
+		s.mustKeep("ViewMut["+s.name+"].Delete", id)
+	}
+	return s.deleteID(id)
+}
 
 // Clear deletes every component of type T. The entities stay alive.
-func (v ViewMut[T]) Clear() { v.store().clear() }
+func (v ViewMut[T]) Clear() {
+	s := v.store()
+	if err := s.keepsAll("ViewMut[" + s.name + "].Clear"); err != nil {
+		panic(err)
+	}
+	s.clear()
+}
 
 // SortFunc sorts the components in place by cmp, which returns a
 // negative number when a goes before b, a positive one when after, and
@@ -794,14 +812,18 @@ func (v ViewMut[T]) Retain(keep func(id EntityID, c *T) bool) (int, error) {
 // caller's in it, so the storage is never left half drained. The ids
 // include those of entities deleted with
 // [EntitiesViewMut.DeleteUnchecked] whose components are still there.
-func (v ViewMut[T]) Drain() (ids []EntityID, vals []T) { return v.store().drainInto(nil, nil) }
+func (v ViewMut[T]) Drain() (ids []EntityID, vals []T) { return v.DrainInto(nil, nil) }
 
 // DrainInto is [ViewMut.Drain] appending to ids and vals, so that a
 // caller draining every frame can reuse its slices:
 //
 //	ids, vals = vm.DrainInto(ids[:0], vals[:0])
 func (v ViewMut[T]) DrainInto(ids []EntityID, vals []T) ([]EntityID, []T) {
-	return v.store().drainInto(ids, vals)
+	s := v.store()
+	if err := s.keepsAll("ViewMut[" + s.name + "].Drain"); err != nil {
+		panic(err)
+	}
+	return s.drainInto(ids, vals)
 }
 
 // absent is the panic value of MustGet for a missing component. It is

@@ -78,7 +78,9 @@ func AddTo2[T1, T2 any](entities AliveChecker, id EntityID, v1 ViewMut[T1], v2 V
 // removing anything, with a [*ViewsError] wrapping [ErrReleased] for a
 // view released (or never borrowed), one wrapping [ErrSameStorage] for
 // two views of the same storage, or the [*GroupError] of ViewMut.Remove
-// for any of the views.
+// for any of the views, or the [*RequiredError] of removing a component
+// another one of id requires (see [Require]) unless the call removes that
+// one too.
 func RemoveFrom2[T1, T2 any](id EntityID, v1 ViewMut[T1], v2 ViewMut[T2]) (Taken[T1], Taken[T2]) {
 	const op = "RemoveFrom2"
 	s1 := v1.mustMultiStore(op, 1)
@@ -86,6 +88,11 @@ func RemoveFrom2[T1, T2 any](id EntityID, v1 ViewMut[T1], v2 ViewMut[T2]) (Taken
 	mustDistinct(op, s1, s2)
 	s1.mustRemovable(op, id)
 	s2.mustRemovable(op, id)
+	if s1.reqBy != nil || s2.reqBy != nil {
+		all := []storage{s1, s2}
+		s1.mustKeep(op, id, all...)
+		s2.mustKeep(op, id, all...)
+	}
 	return take(s1, id), take(s2, id)
 }
 
@@ -176,7 +183,9 @@ func AddTo3[T1, T2, T3 any](entities AliveChecker, id EntityID, v1 ViewMut[T1], 
 // removing anything, with a [*ViewsError] wrapping [ErrReleased] for a
 // view released (or never borrowed), one wrapping [ErrSameStorage] for
 // two views of the same storage, or the [*GroupError] of ViewMut.Remove
-// for any of the views.
+// for any of the views, or the [*RequiredError] of removing a component
+// another one of id requires (see [Require]) unless the call removes that
+// one too.
 func RemoveFrom3[T1, T2, T3 any](id EntityID, v1 ViewMut[T1], v2 ViewMut[T2], v3 ViewMut[T3]) (Taken[T1], Taken[T2], Taken[T3]) {
 	const op = "RemoveFrom3"
 	s1 := v1.mustMultiStore(op, 1)
@@ -186,6 +195,12 @@ func RemoveFrom3[T1, T2, T3 any](id EntityID, v1 ViewMut[T1], v2 ViewMut[T2], v3
 	s1.mustRemovable(op, id)
 	s2.mustRemovable(op, id)
 	s3.mustRemovable(op, id)
+	if s1.reqBy != nil || s2.reqBy != nil || s3.reqBy != nil {
+		all := []storage{s1, s2, s3}
+		s1.mustKeep(op, id, all...)
+		s2.mustKeep(op, id, all...)
+		s3.mustKeep(op, id, all...)
+	}
 	return take(s1, id), take(s2, id), take(s3, id)
 }
 
@@ -287,7 +302,9 @@ func AddTo4[T1, T2, T3, T4 any](entities AliveChecker, id EntityID, v1 ViewMut[T
 // removing anything, with a [*ViewsError] wrapping [ErrReleased] for a
 // view released (or never borrowed), one wrapping [ErrSameStorage] for
 // two views of the same storage, or the [*GroupError] of ViewMut.Remove
-// for any of the views.
+// for any of the views, or the [*RequiredError] of removing a component
+// another one of id requires (see [Require]) unless the call removes that
+// one too.
 func RemoveFrom4[T1, T2, T3, T4 any](id EntityID, v1 ViewMut[T1], v2 ViewMut[T2], v3 ViewMut[T3], v4 ViewMut[T4]) (Taken[T1], Taken[T2], Taken[T3], Taken[T4]) {
 	const op = "RemoveFrom4"
 	s1 := v1.mustMultiStore(op, 1)
@@ -299,6 +316,13 @@ func RemoveFrom4[T1, T2, T3, T4 any](id EntityID, v1 ViewMut[T1], v2 ViewMut[T2]
 	s2.mustRemovable(op, id)
 	s3.mustRemovable(op, id)
 	s4.mustRemovable(op, id)
+	if s1.reqBy != nil || s2.reqBy != nil || s3.reqBy != nil || s4.reqBy != nil {
+		all := []storage{s1, s2, s3, s4}
+		s1.mustKeep(op, id, all...)
+		s2.mustKeep(op, id, all...)
+		s3.mustKeep(op, id, all...)
+		s4.mustKeep(op, id, all...)
+	}
 	return take(s1, id), take(s2, id), take(s3, id), take(s4, id)
 }
 
@@ -411,7 +435,9 @@ func AddTo5[T1, T2, T3, T4, T5 any](entities AliveChecker, id EntityID, v1 ViewM
 // removing anything, with a [*ViewsError] wrapping [ErrReleased] for a
 // view released (or never borrowed), one wrapping [ErrSameStorage] for
 // two views of the same storage, or the [*GroupError] of ViewMut.Remove
-// for any of the views.
+// for any of the views, or the [*RequiredError] of removing a component
+// another one of id requires (see [Require]) unless the call removes that
+// one too.
 func RemoveFrom5[T1, T2, T3, T4, T5 any](id EntityID, v1 ViewMut[T1], v2 ViewMut[T2], v3 ViewMut[T3], v4 ViewMut[T4], v5 ViewMut[T5]) (Taken[T1], Taken[T2], Taken[T3], Taken[T4], Taken[T5]) {
 	const op = "RemoveFrom5"
 	s1 := v1.mustMultiStore(op, 1)
@@ -425,6 +451,14 @@ func RemoveFrom5[T1, T2, T3, T4, T5 any](id EntityID, v1 ViewMut[T1], v2 ViewMut
 	s3.mustRemovable(op, id)
 	s4.mustRemovable(op, id)
 	s5.mustRemovable(op, id)
+	if s1.reqBy != nil || s2.reqBy != nil || s3.reqBy != nil || s4.reqBy != nil || s5.reqBy != nil {
+		all := []storage{s1, s2, s3, s4, s5}
+		s1.mustKeep(op, id, all...)
+		s2.mustKeep(op, id, all...)
+		s3.mustKeep(op, id, all...)
+		s4.mustKeep(op, id, all...)
+		s5.mustKeep(op, id, all...)
+	}
 	return take(s1, id), take(s2, id), take(s3, id), take(s4, id), take(s5, id)
 }
 
@@ -548,7 +582,9 @@ func AddTo6[T1, T2, T3, T4, T5, T6 any](entities AliveChecker, id EntityID, v1 V
 // removing anything, with a [*ViewsError] wrapping [ErrReleased] for a
 // view released (or never borrowed), one wrapping [ErrSameStorage] for
 // two views of the same storage, or the [*GroupError] of ViewMut.Remove
-// for any of the views.
+// for any of the views, or the [*RequiredError] of removing a component
+// another one of id requires (see [Require]) unless the call removes that
+// one too.
 func RemoveFrom6[T1, T2, T3, T4, T5, T6 any](id EntityID, v1 ViewMut[T1], v2 ViewMut[T2], v3 ViewMut[T3], v4 ViewMut[T4], v5 ViewMut[T5], v6 ViewMut[T6]) (Taken[T1], Taken[T2], Taken[T3], Taken[T4], Taken[T5], Taken[T6]) {
 	const op = "RemoveFrom6"
 	s1 := v1.mustMultiStore(op, 1)
@@ -564,6 +600,15 @@ func RemoveFrom6[T1, T2, T3, T4, T5, T6 any](id EntityID, v1 ViewMut[T1], v2 Vie
 	s4.mustRemovable(op, id)
 	s5.mustRemovable(op, id)
 	s6.mustRemovable(op, id)
+	if s1.reqBy != nil || s2.reqBy != nil || s3.reqBy != nil || s4.reqBy != nil || s5.reqBy != nil || s6.reqBy != nil {
+		all := []storage{s1, s2, s3, s4, s5, s6}
+		s1.mustKeep(op, id, all...)
+		s2.mustKeep(op, id, all...)
+		s3.mustKeep(op, id, all...)
+		s4.mustKeep(op, id, all...)
+		s5.mustKeep(op, id, all...)
+		s6.mustKeep(op, id, all...)
+	}
 	return take(s1, id), take(s2, id), take(s3, id), take(s4, id), take(s5, id), take(s6, id)
 }
 
@@ -698,7 +743,9 @@ func AddTo7[T1, T2, T3, T4, T5, T6, T7 any](entities AliveChecker, id EntityID, 
 // removing anything, with a [*ViewsError] wrapping [ErrReleased] for a
 // view released (or never borrowed), one wrapping [ErrSameStorage] for
 // two views of the same storage, or the [*GroupError] of ViewMut.Remove
-// for any of the views.
+// for any of the views, or the [*RequiredError] of removing a component
+// another one of id requires (see [Require]) unless the call removes that
+// one too.
 func RemoveFrom7[T1, T2, T3, T4, T5, T6, T7 any](id EntityID, v1 ViewMut[T1], v2 ViewMut[T2], v3 ViewMut[T3], v4 ViewMut[T4], v5 ViewMut[T5], v6 ViewMut[T6], v7 ViewMut[T7]) (Taken[T1], Taken[T2], Taken[T3], Taken[T4], Taken[T5], Taken[T6], Taken[T7]) {
 	const op = "RemoveFrom7"
 	s1 := v1.mustMultiStore(op, 1)
@@ -716,6 +763,16 @@ func RemoveFrom7[T1, T2, T3, T4, T5, T6, T7 any](id EntityID, v1 ViewMut[T1], v2
 	s5.mustRemovable(op, id)
 	s6.mustRemovable(op, id)
 	s7.mustRemovable(op, id)
+	if s1.reqBy != nil || s2.reqBy != nil || s3.reqBy != nil || s4.reqBy != nil || s5.reqBy != nil || s6.reqBy != nil || s7.reqBy != nil {
+		all := []storage{s1, s2, s3, s4, s5, s6, s7}
+		s1.mustKeep(op, id, all...)
+		s2.mustKeep(op, id, all...)
+		s3.mustKeep(op, id, all...)
+		s4.mustKeep(op, id, all...)
+		s5.mustKeep(op, id, all...)
+		s6.mustKeep(op, id, all...)
+		s7.mustKeep(op, id, all...)
+	}
 	return take(s1, id), take(s2, id), take(s3, id), take(s4, id), take(s5, id), take(s6, id), take(s7, id)
 }
 
@@ -861,7 +918,9 @@ func AddTo8[T1, T2, T3, T4, T5, T6, T7, T8 any](entities AliveChecker, id Entity
 // removing anything, with a [*ViewsError] wrapping [ErrReleased] for a
 // view released (or never borrowed), one wrapping [ErrSameStorage] for
 // two views of the same storage, or the [*GroupError] of ViewMut.Remove
-// for any of the views.
+// for any of the views, or the [*RequiredError] of removing a component
+// another one of id requires (see [Require]) unless the call removes that
+// one too.
 func RemoveFrom8[T1, T2, T3, T4, T5, T6, T7, T8 any](id EntityID, v1 ViewMut[T1], v2 ViewMut[T2], v3 ViewMut[T3], v4 ViewMut[T4], v5 ViewMut[T5], v6 ViewMut[T6], v7 ViewMut[T7], v8 ViewMut[T8]) (Taken[T1], Taken[T2], Taken[T3], Taken[T4], Taken[T5], Taken[T6], Taken[T7], Taken[T8]) {
 	const op = "RemoveFrom8"
 	s1 := v1.mustMultiStore(op, 1)
@@ -881,5 +940,16 @@ func RemoveFrom8[T1, T2, T3, T4, T5, T6, T7, T8 any](id EntityID, v1 ViewMut[T1]
 	s6.mustRemovable(op, id)
 	s7.mustRemovable(op, id)
 	s8.mustRemovable(op, id)
+	if s1.reqBy != nil || s2.reqBy != nil || s3.reqBy != nil || s4.reqBy != nil || s5.reqBy != nil || s6.reqBy != nil || s7.reqBy != nil || s8.reqBy != nil {
+		all := []storage{s1, s2, s3, s4, s5, s6, s7, s8}
+		s1.mustKeep(op, id, all...)
+		s2.mustKeep(op, id, all...)
+		s3.mustKeep(op, id, all...)
+		s4.mustKeep(op, id, all...)
+		s5.mustKeep(op, id, all...)
+		s6.mustKeep(op, id, all...)
+		s7.mustKeep(op, id, all...)
+		s8.mustKeep(op, id, all...)
+	}
 	return take(s1, id), take(s2, id), take(s3, id), take(s4, id), take(s5, id), take(s6, id), take(s7, id), take(s8, id)
 }

@@ -245,7 +245,7 @@ func (s *WorkloadSpec) Build() (*BuiltWorkload, error) {
 	if s.name == "" {
 		return nil, &WorkloadBuildError{Workload: `""`, Reason: "a workload needs a name"}
 	}
-	p, err := buildRoot(s, nil, 0)
+	p, err := buildRoot(s, layout{}, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -275,8 +275,8 @@ func (w *World) AddBuiltWorkload(b *BuiltWorkload) error {
 	if w.hasWorkload(name) {
 		return &WorkloadBuildError{Workload: name, Reason: "a workload with this name already exists (use ReplaceWorkload to replace it)"}
 	}
-	gen, groups := w.groupsNow()
-	p, err := b.p.replan(groups, gen)
+	gen, lay := w.groupsNow()
+	p, err := b.p.replan(lay, gen)
 	if err != nil {
 		return &WorkloadBuildError{Workload: name, Err: err}
 	}
@@ -515,8 +515,8 @@ func (w *World) putWorkload(name string, items []any, replace bool) error {
 	if !replace && w.hasWorkload(name) {
 		return &WorkloadBuildError{Workload: name, Reason: "a workload with this name already exists (use ReplaceWorkload to replace it)"}
 	}
-	gen, groups := w.groupsNow()
-	p, err := buildPlan(name, items, groups, gen)
+	gen, lay := w.groupsNow()
+	p, err := buildPlan(name, items, lay, gen)
 	if err != nil {
 		return err
 	}
@@ -728,11 +728,12 @@ func (p *plan) busy() bool {
 	return false
 }
 
-// groupsNow returns the world's group generation and groups.
-func (w *World) groupsNow() (uint64, []*group) {
+// groupsNow returns the world's group generation and layout (groups and
+// requirements).
+func (w *World) groupsNow() (uint64, layout) {
 	w.workMu.Lock()
 	defer w.workMu.Unlock()
-	return w.groupGen.Load(), w.groups
+	return w.groupGen.Load(), w.layoutHeld()
 }
 
 // currentPlan returns the plan of the workload name for a report, ordered
@@ -765,7 +766,7 @@ func (w *World) replanned(name string, p *plan) *plan {
 	if p.groupGen == gen {
 		return p
 	}
-	q, err := p.replan(w.groups, gen)
+	q, err := p.replan(w.layoutHeld(), gen)
 	if err != nil {
 		// Cannot happen: groups add conflict edges, which never go
 		// against the order constraints p was built with.

@@ -64,6 +64,9 @@ type World struct {
 	// fin is the finalizer types and the Terminating storage
 	// (finalizers.go), nil until SetFinalizer declares one.
 	fin *finalizers
+	// reqs is the Require declarations (requirements.go), nil until one
+	// is made; under workMu, as groups are.
+	reqs *requirements
 }
 
 // NewWorld returns an empty world.
@@ -308,6 +311,9 @@ func Remove[T any](s Storages, id EntityID) (v T, ok bool, err error) {
 			return v, false, err
 		}
 	}
+	if err := st.keeps("Remove", id); err != nil {
+		return v, false, err
+	}
 	v, ok = st.remove(id)
 	return v, ok, nil
 }
@@ -328,6 +334,9 @@ func DeleteComponent[T any](s Storages, id EntityID) (_ bool, err error) {
 		if err := refuseRemove("DeleteComponent", st, id); err != nil {
 			return false, err
 		}
+	}
+	if err := st.keeps("DeleteComponent", id); err != nil {
+		return false, err
 	}
 	return st.deleteID(id), nil
 }
