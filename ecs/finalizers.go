@@ -105,19 +105,26 @@ func SetFinalizer[T any](w *World) (err error) {
 			return nil
 		}
 	}
-	// A new finalizers value: a view holding a borrow reads the old one
-	// meanwhile only after this change, but copying keeps the rule
-	// simple (changes made under the exclusive borrow only).
-	nf := &finalizers{types: append(f.types[:len(f.types):len(f.types)], st), term: f.term}
+	// Views read f only while they hold a borrow, and this runs under the
+	// world's exclusive borrow: f may change in place.
+	f.types = append(f.types, st)
 	st.observe(wr, hookRemove)
 	st.observe(wr, hookDelete)
-	wr.fin = nf
-	release := func(id EntityID, all AllStoragesViewMut) error { return all.finish(id) }
-	onRemoved := func(ev Event[Removed[T]], all AllStoragesViewMut) error { return release(ev.Get().ID, all) }
-	onDeleted := func(ev Event[Deleted[T]], all AllStoragesViewMut) error { return release(ev.Get().ID, all) }
-	wr.obs.add(keyFor[Removed[T]](), runInfoOf(onRemoved), onRemoved)
-	wr.obs.add(keyFor[Deleted[T]](), runInfoOf(onDeleted), onDeleted)
+	wr.fin = f
+	onRemoved := func(ev Event[Removed[T]], all AllStoragesViewMut) error { return all.finish(ev.Get().ID) }
+	onDeleted := func(ev Event[Deleted[T]], all AllStoragesViewMut) error { return all.finish(ev.Get().ID) }
+	name := "SetFinalizer[" + st.name + "]"
+	wr.obs.add(keyFor[Removed[T]](), namedInfo(onRemoved, name), onRemoved)
+	wr.obs.add(keyFor[Deleted[T]](), namedInfo(onDeleted, name), onDeleted)
 	return nil
+}
+
+// namedInfo returns the analysis of the world's own observer system,
+// under name: the name its errors and panics give.
+func namedInfo(system any, name string) *runInfo {
+	in := *runInfoOf(system)
+	in.name = name
+	return &in
 }
 
 // finish deletes id if it is alive, terminating, and holds no finalizer

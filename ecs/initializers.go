@@ -239,14 +239,13 @@ func initThenEnd(w *World, locked bool, err *error) {
 // change: if entities wait for theirs, it borrows the world and runs
 // them. If the world is held elsewhere, they wait for the next sync
 // point.
-func (w *World) initPending() error {
+func (w *World) initPending() {
 	if !w.ents.freshPending.Load() {
-		return nil
+		return
 	}
 	wr, locked, err := beginWrite(w)
 	if err != nil {
-		return nil
+		return
 	}
-	defer endWriteObs(wr, locked, &err)
-	return nil
+	endWriteObs(wr, locked, &err)
 }

@@ -110,7 +110,7 @@ func (p *plan) run(w *World) (err error) {
 	// The events of the run (a sync point: observers.go), unless it
 	// failed; they then wait for the next sync point.
 	if err == nil {
-		_ = w.initPending()
+		w.initPending()
 		err = w.runObservers()
 	}
 	return err
@@ -512,7 +512,7 @@ func (s *planSystem) exec() {
 	if s.applies {
 		s.err = s.p.applyUpTo(s.idx)
 		if s.err == nil {
-			_ = w.initPending()
+			w.initPending()
 			s.err = w.runObservers()
 		}
 		returned = true

@@ -785,7 +785,7 @@ func runIn(w *World, under *allCore, in *runInfo, fn callee, ev any) error {
 	}
 	if under == nil {
 		w.syncPoint()
-		_ = w.initPending()
+		w.initPending()
 		if oerr := w.runObservers(); err == nil && oerr != nil {
 			return oerr
 		}
