@@ -172,7 +172,11 @@ func (v EntitiesViewMut) BulkAddEntity(dst []EntityID, n int) []EntityID {
 // [World.Borrow] and the World-level reads ([Get], [Contains],
 // [GroupLen], [World.IsAlive]…) do not purge, not even when the world
 // re-aligns storages for a join as they end (see [World.SetAutoAlign]):
-// it moves the leftovers with the other components.
+// it moves the leftovers with the other components. The end of a Run or
+// of a workload does purge when it is a sync point with work to do
+// (initializers of new entities, components that [Require] adds, or
+// observers borrowing an AllStoragesViewMut): that work is a World-level
+// change.
 //
 // Until the purge, iterations ([View.All], [View.WithID], joins,
 // [View.ParEach]…) still yield those components under id, and each

@@ -34,6 +34,20 @@ import (
 // refuses them a new C, and deletes them at the sync point after their C
 // goes (see fzFinalizerByte and fzRun.finSync).
 //
+// An input whose first byte is fzRequireByte runs in requirement mode:
+// fzA requires fzB (ecs.Require, with fzReqB as the B), and the model
+// gives every live entity that got an A and has no B the B fzReqB at the
+// next sync point, and refuses (error or panic, as the path has) the
+// removals of a B from an entity, live or left behind by
+// DeleteUnchecked, that still has an A (see fzRequireByte and
+// fzRun.reqSync).
+//
+// An input whose first byte is fzInitByte runs in initializer mode: fzB
+// has an initializer made from fzA (ecs.SetInitializer1, fzInitB), and
+// the model gives every entity created since the last sync point that
+// is alive, has an A and no B there, the B fzInitB of its A (see
+// fzInitByte and fzRun.initSync).
+//
 // Run it with a short -fuzzminimizetime:
 //
 //	go test ./ecs -run '^$' -fuzz '^FuzzWorldModel$' -fuzzminimizetime 2s
@@ -279,6 +293,64 @@ func fzSeeds() [][]byte {
 			fzOpBulk, 3, 7, 0, fzOpDelete, 14, 0, fzOpDrain, 2, 1, fzOpJoin, 7, 0, 0,
 			fzOpBulk, 2, 7, 0, fzOpDeleteUnchecked, 0, 2, 0, 0, 17, 0, fzOpDelete, 18, 0,
 			fzOpDeleteUnchecked, 0, 1, 0, 0, 18, 4, fzOpJoin, 7, 0, 0},
+		// requirement mode (fzA requires fzB): As added by every World
+		// path, through a system's views and an AllStoragesViewMut, at
+		// creation and later, to entities with a B and without; then
+		// removals of a required B by each path, refused (a dead id
+		// first where there is one); RemoveFrom of A and B together,
+		// and the A's removal, allowing the B's; Strip, deletions
+		{fzRequireByte,
+			fzOpAdd, 1, 0, 5, fzOpAdd, 1, 2, 6, fzOpAdd, 1, 3, 7, fzOpAdd, 3, 1, 8, fzOpAdd, 0, 0, 0, fzOpAdd, 2, 0, 9,
+			fzOpAddComp, 4, 0, 0, 10, fzOpAddComp, 5, 0, 1, 11,
+			fzOpBulk, 3, 1, 0, fzOpBulk, 2, 5, 1, fzOpAdd, 0, 0, 0, fzOpAdd, 4, 0, 0,
+			fzOpBulkAddComp, 2, 0, 0, 3, 11, 12, fzOpBulkAddComp, 2, 2, 1, 4, 11, 4, fzOpJoin, 3, 0, 0,
+			fzOpRemove, 0, 1, 0, fzOpDeleteComp, 1, 1, 0, fzOpRemove, 2, 1, 1, fzOpDeleteComp, 3, 1, 1,
+			fzOpBulkDeleteComp, 2, 1, 0, 6, 7, fzOpBulkDeleteComp, 3, 1, 1, 5, 8, 9, fzOpBulkDeleteComp, 2, 1, 0, 245, 6,
+			fzOpClear, 1, fzOpRetain, 1, 0, 1, 0, fzOpRetain, 1, 0, 1, 1, fzOpDrain, 1, 0, fzOpDrain, 1, 1,
+			fzOpRemoveFrom, 0, 2, 0, fzOpRemoveFrom, 6, 2, 1,
+			fzOpRemoveFrom, 1, 0, 0, fzOpRemoveFrom, 2, 3, 1, fzOpRemove, 3, 0, 0, fzOpRemove, 3, 1, 0,
+			fzOpRetain, 1, 0, 0, 0, fzOpJoin, 7, 0, 0,
+			fzOpStrip, 4, 0, fzOpDelete, 5, 0, fzOpDeleteAny, 1, 0, fzOpJoin, 7, 0, 0},
+		// requirement mode, with hooks: an A through views from
+		// World.Borrow (its B at the next step's sync point), through
+		// AddDistinct and commands; a command's removal of a required B
+		// refused, allowed after the A's; an AllStoragesViewMut's
+		// additions in one system; DeleteUnchecked of an entity whose B
+		// its view refuses to delete, in a system (the new entity's A,
+		// filled, purges the leftovers), from World.Borrow and in a
+		// workload (the leftovers stay, and removals of their B, by a
+		// view and by Clear, are refused); views from World.Borrow
+		// beside a ViewMut of the other type
+		{fzRequireByte, fzOpHooks, 0,
+			fzOpBulk, 4, 0, 0, fzOpAddTo, 0, 1, 1, 5, fzOpJoin, 3, 0, 0,
+			fzOpAddTo, 1, 0, 0, 6, fzOpAddDistinct, 2, 0, 0, 1, fzOpAddDistinct, 3, 0, 1, 2,
+			fzOpCommands, 3, 0, 0, 0, 1, 0, 9, 5, 1, 0,
+			fzOpCommands, 2, 4, 1, 0, 5, 1, 0,
+			fzOpInSystem, 2, 2, 0, 7, 2, 0, 8, 7, 5, 0, fzOpJoin, 7, 0, 0,
+			fzOpDeleteUnchecked, 0, 0, 4, 7, 2, 2, fzOpJoin, 7, 0, 0,
+			fzOpDeleteUnchecked, 0, 1, 4, 8, 3, 2, fzOpJoin, 7, 0, 0,
+			fzOpDeleteUnchecked, 0, 2, 0, 0, 0, 2, fzOpJoin, 3, 0, 0,
+			fzOpRemove, 0, 1, 1, fzOpClear, 1, fzOpRemoveFrom, 0, 0, 0,
+			fzOpSort, 1, 0, 1, fzOpSort, 0, 1, 1, fzOpDeleteMany, 3, 0, 4, 5, 6, fzOpJoin, 7, 0, 0},
+		// initializer mode (fzB made from fzA): entities created with an
+		// A by every World path, through a system's views and an
+		// AllStoragesViewMut, in bulk both ways, by commands, with a B
+		// of their own, and without an A; As given later, which bring
+		// no B; an A changed in the creating system before its sync
+		// point; SpawnAt; creations by DeleteUnchecked's systems
+		// through World.Borrow (at the next step's sync point), in a
+		// system and in a workload (the initializers' change purges)
+		{fzInitByte,
+			fzOpAdd, 1, 0, 5, fzOpAdd, 1, 2, 6, fzOpAdd, 1, 3, 7, fzOpAdd, 3, 1, 8, fzOpAdd, 4, 0, 0, fzOpAdd, 0, 2, 0,
+			fzOpAddComp, 5, 0, 0, 3, fzOpAddComp, 4, 0, 1, 4,
+			fzOpBulk, 3, 5, 0, fzOpBulk, 3, 1, 1, fzOpBulk, 2, 4, 0,
+			fzOpCommands, 4, 0, 0, 0, 1, 0, 4, 0, 0, 0, 2, 0, 9,
+			fzOpInSystem, 2, 2, 0, 3, 6, 0, 2, 7, 0, 0, fzOpJoin, 7, 0, 0,
+			fzOpDelete, 12, 0, fzOpSpawnAt, 12, 1, 0, fzOpDelete, 13, 0, fzOpSpawnAt, 13, 1, 1,
+			fzOpAddTo, 17, 1, 0, 7, fzOpJoin, 7, 0, 0,
+			fzOpDeleteUnchecked, 0, 1, 4, 9, 0, 0, fzOpJoin, 7, 0, 0,
+			fzOpDeleteUnchecked, 0, 0, 4, 10, 1, 1,
+			fzOpDeleteUnchecked, 0, 2, 4, 11, 2, 2, fzOpJoin, 7, 0, 0},
 	}
 }
 
@@ -315,6 +387,21 @@ func TestWorldModelSeeds(t *testing.T) {
 	isTrue(t, total.finalized > 0, "no terminating entity of the seeds was deleted at a sync point")
 	isTrue(t, total.finDeferred > 0, "no deletion of the seeds waited for a sync point after a World.Borrow")
 	t.Logf("finalizer mode: %d marked, %d additions refused, %d finalized (%d deferred)", total.marked, total.finRefused, total.finalized, total.finDeferred)
+	// Requirement mode.
+	isTrue(t, total.reqFilled > 0, "no A the seeds added was given its B")
+	isTrue(t, total.reqDeferred > 0, "no B of the seeds waited for the sync point after a World.Borrow")
+	isTrue(t, total.reqErrs > 0, "no removal of a required B by the seeds returned a *RequiredError")
+	isTrue(t, total.reqPanics > 0, "no removal of a required B by the seeds' views panicked")
+	isTrue(t, total.reqBoth > 0, "no RemoveFrom of the seeds took an A and its B together")
+	isTrue(t, total.reqFrames > 0, "no borrow of the seeds was refused for a ViewMut[fzB]'s borrow of A")
+	t.Logf("requirement mode: %d Bs given (%d deferred), %d removals refused with an error, %d with a panic, %d A and B removed together, %d borrows refused",
+		total.reqFilled, total.reqDeferred, total.reqErrs, total.reqPanics, total.reqBoth, total.reqFrames)
+	// Initializer mode.
+	isTrue(t, total.initFilled > 0, "no entity the seeds created was given its B by the initializer")
+	isTrue(t, total.initDeferred > 0, "no initializer of the seeds waited for the sync point after a World.Borrow")
+	isTrue(t, total.initNoInput > 0, "the seeds created no entity without an A in initializer mode")
+	isTrue(t, total.initLater > 0, "the seeds gave no A to an entity after its creation in initializer mode")
+	t.Logf("initializer mode: %d Bs made (%d deferred), %d new entities without an A, %d As given later", total.initFilled, total.initDeferred, total.initNoInput, total.initLater)
 }
 
 // The component types of the model: two with values and a tag.
@@ -396,6 +483,55 @@ type fzModel struct {
 	fin   bool
 	term  map[ecs.EntityID]bool
 	cGone bool
+	// Requirement mode (see fzRequireByte): fzA requires fzB. insA is
+	// the ids given an A they did not have, by any means, since the last
+	// sync point, in order: the insertions the world fills at the next
+	// one (see fzRun.reqSync).
+	req  bool
+	insA []ecs.EntityID
+	// Initializer mode (see fzInitByte): fzB has an initializer reading
+	// fzA. fresh is the ids created since the last sync point, in order
+	// (see fzRun.initSync).
+	init  bool
+	fresh []ecs.EntityID
+	later int // As given to entities past their creation's sync point
+}
+
+// modal reports whether a mode with sync-point work is on: finalizer,
+// requirement or initializer mode.
+func (m *fzModel) modal() bool { return m.fin || m.req || m.init }
+
+// putA gives id the A v, noting an insertion (id had none) for
+// requirement mode.
+func (m *fzModel) putA(id ecs.EntityID, v int32) {
+	if _, had := m.a[id]; !had {
+		if m.req {
+			m.insA = append(m.insA, id)
+		}
+		if m.init && m.live[id] && !slices.Contains(m.fresh, id) {
+			m.later++
+		}
+	}
+	m.a[id] = v
+}
+
+// hasAB reports whether an id, live or dead, has both an A and a B: the
+// world refuses, in requirement mode, to empty B's storage.
+func (m *fzModel) hasAB() bool {
+	for id := range m.a {
+		if _, ok := m.b[id]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// keepsB reports whether requirement mode refuses to remove id's B: id
+// (live, or dead with what DeleteUnchecked left) has an A and a B.
+func (m *fzModel) keepsB(id ecs.EntityID) bool {
+	_, hasA := m.a[id]
+	_, hasB := m.b[id]
+	return m.req && hasA && hasB
 }
 
 // fzMaxIDs bounds the ids one input may create, and fzMaxSteps its steps,
@@ -415,7 +551,7 @@ func (m *fzModel) row(id ecs.EntityID) fzRow {
 func (m *fzModel) set(id ecs.EntityID, mask byte, v int32) {
 	m.takePlace(id, mask)
 	if mask&mA != 0 {
-		m.a[id] = v
+		m.putA(id, v)
 	}
 	if mask&mB != 0 {
 		m.b[id] = uint8(v)
@@ -533,6 +669,19 @@ type fzStats struct {
 	// went, and of those, deletions that waited for the sync point
 	// after changes through views from World.Borrow.
 	marked, finRefused, finalized, finDeferred int
+	// Requirement mode: Bs given at a sync point (and of those, fills
+	// that waited for the sync point after changes through views from
+	// World.Borrow); removals of a required B refused with an error, and
+	// with a panic (views); removals of an A and its B together that
+	// RemoveFrom2 allowed; borrows refused because a ViewMut[fzB] reads
+	// A's storage (or a ViewMut[fzA] is held while one asks).
+	reqFilled, reqDeferred, reqErrs, reqPanics, reqBoth, reqFrames int
+	// Initializer mode: entities given their B by the initializer at a
+	// sync point (and of those, fills that waited for the sync point
+	// after a creation through views from World.Borrow); new entities
+	// without an A there, which get none; entities given an A after the
+	// sync point of their creation, which get none either.
+	initFilled, initDeferred, initNoInput, initLater int
 }
 
 func (s *fzStats) add(o fzStats) {
@@ -553,6 +702,16 @@ func (s *fzStats) add(o fzStats) {
 	s.finRefused += o.finRefused
 	s.finalized += o.finalized
 	s.finDeferred += o.finDeferred
+	s.reqFilled += o.reqFilled
+	s.reqDeferred += o.reqDeferred
+	s.reqErrs += o.reqErrs
+	s.reqPanics += o.reqPanics
+	s.reqBoth += o.reqBoth
+	s.reqFrames += o.reqFrames
+	s.initFilled += o.initFilled
+	s.initDeferred += o.initDeferred
+	s.initNoInput += o.initNoInput
+	s.initLater += o.initLater
 	for i := range s.perOp {
 		s.perOp[i] += o.perOp[i]
 	}
@@ -592,11 +751,11 @@ type fzRun struct {
 	// hooks, when not nil, is what the hooks (fzOpHooks) saw: it must
 	// match the storages and the live entities after every step.
 	hooks *fzHookMirror
-	// deferSync: in finalizer mode, this step changed storages through
-	// views from World.Borrow only, whose release is no sync point (see
-	// fzRun.finSync). syncNext: a C went in this step, and the world
-	// may have its events waiting still; the next step begins with a
-	// sync point.
+	// deferSync: in finalizer, requirement or initializer mode, this
+	// step changed storages through views from World.Borrow only, whose
+	// release is no sync point (see fzFinalizerByte). syncNext: a C went
+	// in this step, and the world may have its events waiting still; the
+	// next step begins with a sync point.
 	deferSync, syncNext bool
 }
 
@@ -711,7 +870,8 @@ func (r *fzRun) compareHooks() {
 // then checks what applying them did against the model, which applies
 // them in order at the end of the run: creations (the ids reserved),
 // additions (refused for an entity dead by then), entity deletions and
-// component removals (no-ops for what is gone).
+// component removals (no-ops for what is gone; in requirement mode, the
+// deletion of a B refused while the entity has an A).
 func (r *fzRun) commands(in *fzReader) {
 	n := int(in.next() % 8)
 	type rec struct {
@@ -781,20 +941,25 @@ func (r *fzRun) commands(in *fzReader) {
 			r.issue(c.id)
 		}
 	}
-	failed, first := 0, -1
+	failed, first, dead := 0, -1, 0
+	var firstKind error // what the first failure wraps
+	fail := func(i int, kind error) {
+		if first < 0 {
+			first, firstKind = i, kind
+		}
+		failed++
+	}
 	for i, c := range recs {
 		switch c.kind {
 		case 0:
 		case 1, 2:
 			if !r.m.live[c.id] {
-				if first < 0 {
-					first = i
-				}
-				failed++
+				fail(i, ecs.ErrDeadEntity)
+				dead++
 				continue
 			}
 			if c.kind == 1 {
-				r.m.a[c.id] = c.v
+				r.m.putA(c.id, c.v)
 			} else {
 				r.m.b[c.id] = uint8(c.v)
 			}
@@ -807,6 +972,11 @@ func (r *fzRun) commands(in *fzReader) {
 				delete(r.m.a, c.id)
 			}
 		case 5:
+			if r.m.keepsB(c.id) && r.m.live[c.id] { // requirement mode: refused
+				fail(i, ecs.ErrRequired)
+				r.st.reqErrs++
+				continue
+			}
 			if r.m.live[c.id] {
 				delete(r.m.b, c.id)
 			}
@@ -817,10 +987,16 @@ func (r *fzRun) commands(in *fzReader) {
 		return
 	}
 	var ce *ecs.CommandError
-	if !errors.As(err, &ce) || !errors.Is(err, ecs.ErrDeadEntity) || ce.Index != first || ce.More != failed-1 || ce.ID != recs[first].id {
-		r.t.Errorf("commands: error %v, want a *CommandError for command %d (%d failed)", err, first, failed)
+	if !errors.As(err, &ce) || !errors.Is(err, firstKind) || ce.Index != first || ce.More != failed-1 || ce.ID != recs[first].id {
+		r.t.Errorf("commands: error %v, want a *CommandError wrapping %v for command %d (%d failed)", err, firstKind, first, failed)
 	}
-	r.st.deadRejected += failed
+	if firstKind == ecs.ErrRequired {
+		var re *ecs.RequiredError
+		if !errors.As(err, &re) || re.Op != "DeleteComponent" || re.ID != recs[first].id {
+			r.t.Errorf("commands: error %v, want a *RequiredError of DeleteComponent for %v", err, recs[first].id)
+		}
+	}
+	r.st.deadRejected += dead
 }
 
 // purge is the model of a World-level change (once it has its borrow,
@@ -886,6 +1062,114 @@ func (r *fzRun) finSync() {
 	}
 }
 
+// fzRequireByte, as the input's first byte, turns requirement mode on:
+// the run declares that fzA requires fzB (ecs.Require, with fzReqB as
+// the B) before its first step, and the steps start at the next byte.
+//
+// In requirement mode the model notes every insertion of an A (into an
+// id that had none, by any path: fzModel.putA), and at the next sync
+// point gives each of those ids that is alive, has its A still and no B,
+// the B fzReqB (fzRun.reqSync). The fill is a World-level change of its
+// own, which purges DeleteUnchecked's leftovers. Sync points are those of
+// finalizer mode (see fzFinalizerByte): the end of every step, but for
+// those that add through views from World.Borrow, whose release is none;
+// the next step then begins with an empty World.Run.
+//
+// Removing a B from an id that has an A too is refused, changing
+// nothing: with a *RequiredError from Remove, DeleteComponent,
+// BulkDeleteComponent (after their refusal of dead ids), Retain and the
+// Commands that call them; with a panic of one from ViewMut.Remove,
+// Delete, Clear, Drain and RemoveFrom2 (which may take the A and the B
+// together). Views do not check liveness: a dead id with both, left by
+// DeleteUnchecked, is refused too. Deleting entities and Strip are never
+// refused. A ViewMut[fzB] borrows A's storage shared: from World.Borrow,
+// it keeps another ViewMut[fzA] from being borrowed, and is not borrowed
+// beside one (fzRun.frames).
+const fzRequireByte = 254
+
+// fzReqB is the B of requirement mode's fills.
+func fzReqB() fzB { return fzB{V: 0xA5} }
+
+// fzInitByte, as the input's first byte, turns initializer mode on: the
+// run gives fzB the initializer fzInitB, reading fzA
+// (ecs.SetInitializer1), before its first step, and the steps start at
+// the next byte.
+//
+// In initializer mode the model notes every entity created (fzRun.issue:
+// AddEntity*, the bulk creations, Commands.AddEntity, creations through
+// views and AllStoragesViewMut, SpawnAt), and at the next sync point
+// gives each of them that is alive, has an A and no B the B fzInitB of
+// its A then (fzRun.initSync). Entities given an A after that sync point
+// get no B from it. At the end of World.Run (and of a workload's run) the
+// initializers run in a World-level change, which purges
+// DeleteUnchecked's leftovers. Sync points are those of requirement mode.
+const fzInitByte = 253
+
+// fzInitB is initializer mode's initializer of fzB.
+func fzInitB(a fzA) fzB { return fzB{V: uint8(a.V*3 + 1)} }
+
+// sync is the model of a sync point: that of the run's mode.
+func (r *fzRun) sync() {
+	r.finSync()
+	r.reqSync()
+	r.initSync()
+}
+
+// reqSync is the model of a sync point in requirement mode: if As were
+// inserted since the last one, the world fills them in a World-level
+// change (which purges DeleteUnchecked's leftovers first), giving each
+// of their ids that is alive, has an A and no B, the B fzReqB.
+func (r *fzRun) reqSync() {
+	m := r.m
+	if !m.req || len(m.insA) == 0 {
+		return
+	}
+	ids := m.insA
+	m.insA = nil
+	r.purge()
+	for _, id := range ids {
+		if _, hasA := m.a[id]; !m.live[id] || !hasA {
+			continue
+		}
+		if _, hasB := m.b[id]; hasB {
+			continue
+		}
+		m.b[id] = fzReqB().V
+		r.st.reqFilled++
+	}
+}
+
+// initSync is the model of a sync point in initializer mode: if
+// entities were created since the last one, the initializer gives each
+// of them that is alive, has an A and no B, the B fzInitB of its A. At
+// the end of World.Run it runs in a World-level change, which purges
+// DeleteUnchecked's leftovers first (a World-level call has purged them
+// already as it began).
+func (r *fzRun) initSync() {
+	m := r.m
+	if !m.init || len(m.fresh) == 0 {
+		return
+	}
+	ids := m.fresh
+	m.fresh = nil
+	r.purge()
+	for _, id := range ids {
+		if !m.live[id] {
+			continue
+		}
+		a, hasA := m.a[id]
+		if _, hasB := m.b[id]; hasB {
+			continue
+		}
+		if !hasA {
+			r.st.initNoInput++
+			continue
+		}
+		m.b[id] = fzInitB(fzA{a}).V
+		r.st.initFilled++
+	}
+}
+
 // runModel decodes data into operations and applies them to a world and to
 // the model, comparing after every step.
 func runModel(t *testing.T, data []byte, verbose bool) fzStats {
@@ -907,6 +1191,18 @@ func runModel(t *testing.T, data []byte, verbose bool) fzStats {
 			t.Errorf("ViewMut[ecs.Terminating]: %v, want ErrInvalidView", err)
 		}
 	}
+	if len(data) > 0 && data[0] == fzRequireByte {
+		in.next()
+		r.m.req = true
+		r.logf("requirement mode: fzA requires fzB")
+		r.noErr("Require", ecs.Require[fzA](r.w, fzReqB))
+	}
+	if len(data) > 0 && data[0] == fzInitByte {
+		in.next()
+		r.m.init = true
+		r.logf("initializer mode: fzB is made from fzA")
+		r.noErr("SetInitializer1", ecs.SetInitializer1(r.w, fzInitB))
+	}
 	// Bound the work per input: the fuzzer should explore sequences, not
 	// spend its time on huge ones.
 	for r.step = 0; in.more() && r.step < fzMaxSteps; r.step++ {
@@ -921,11 +1217,13 @@ func runModel(t *testing.T, data []byte, verbose bool) fzStats {
 			if deferred {
 				r.logf("sync point (an empty World.Run)")
 			}
-			before := r.st.finalized
+			before, reqBefore, initBefore := r.st.finalized, r.st.reqFilled, r.st.initFilled
 			r.run("sync", func() {})
-			r.finSync()
+			r.sync()
 			if deferred {
 				r.st.finDeferred += r.st.finalized - before
+				r.st.reqDeferred += r.st.reqFilled - reqBefore
+				r.st.initDeferred += r.st.initFilled - initBefore
 			}
 		}
 		op := int(in.next()) % fzOpCount
@@ -942,7 +1240,7 @@ func runModel(t *testing.T, data []byte, verbose bool) fzStats {
 			r.apply(op, in)
 		}
 		if !r.deferSync {
-			r.finSync()
+			r.sync()
 		}
 		if verbose {
 			t.Log(r.trace[len(r.trace)-1])
@@ -953,6 +1251,7 @@ func runModel(t *testing.T, data []byte, verbose bool) fzStats {
 		}
 	}
 	r.st.replaced = r.m.replaced
+	r.st.initLater = r.m.later
 	return r.st
 }
 
@@ -1012,6 +1311,9 @@ func (r *fzRun) issue(id ecs.EntityID) {
 	r.m.gens[id.Index()] = id.Generation()
 	r.m.issued = append(r.m.issued, id)
 	r.m.live[id] = true
+	if r.m.init {
+		r.m.fresh = append(r.m.fresh, id)
+	}
 }
 
 // dead checks that err reports id as not alive.
@@ -1186,17 +1488,29 @@ func (r *fzRun) apply(op int, in *fzReader) {
 		typ := in.next() % 3
 		r.logf("clear type=%d", typ)
 		// Clear in a system empties the storage, leftovers included,
-		// without a purge.
+		// without a purge. In requirement mode B's is refused, with a
+		// panic, while an id has both an A and a B.
+		var p any
 		r.run("clear", func(va ecs.ViewMut[fzA], vb ecs.ViewMut[fzB], vc ecs.ViewMut[fzC]) {
-			switch typ {
-			case 0:
-				va.Clear()
-			case 1:
-				vb.Clear()
-			default:
-				vc.Clear()
-			}
+			p = vmPanicValue(func() {
+				switch typ {
+				case 0:
+					va.Clear()
+				case 1:
+					vb.Clear()
+				default:
+					vc.Clear()
+				}
+			})
 		})
+		if typ == 1 && r.m.req && r.m.hasAB() {
+			r.requiredPanic("ViewMut[ecs_test.fzB].Clear", ecs.NullID, p)
+			return
+		}
+		if p != nil {
+			r.t.Errorf("Clear of type %d panicked with %v", typ, p)
+			return
+		}
 		switch typ {
 		case 0:
 			clear(r.m.a)
@@ -1387,36 +1701,32 @@ func (r *fzRun) removeOrDelete(remove bool, id ecs.EntityID, typ, path byte) {
 			}
 			return
 		}
+		if typ == 1 && r.m.keepsB(id) {
+			r.required(map[bool]string{true: "Remove", false: "DeleteComponent"}[remove], id, err)
+			if had {
+				r.t.Errorf("Remove/DeleteComponent of %v's required B reported a component", id)
+			}
+			return
+		}
 		r.noErr("Remove/DeleteComponent", err)
 	} else {
 		// Views do not check liveness: a dead id has no component, but
 		// for what DeleteUnchecked left behind under it.
+		var p any
 		r.run("removeOrDelete", func(va ecs.ViewMut[fzA], vb ecs.ViewMut[fzB], vc ecs.ViewMut[fzC]) {
-			switch typ {
-			case 0:
-				if remove {
-					var v fzA
-					v, had = va.Remove(id)
-					gotA = v.V
-				} else {
-					had = va.Delete(id)
-				}
-			case 1:
-				if remove {
-					var v fzB
-					v, had = vb.Remove(id)
-					gotB = v.V
-				} else {
-					had = vb.Delete(id)
-				}
-			default:
-				if remove {
-					_, had = vc.Remove(id)
-				} else {
-					had = vc.Delete(id)
-				}
-			}
+			p = vmPanicValue(func() { removeOrDeleteIn(remove, id, typ, va, vb, vc, &had, &gotA, &gotB) })
 		})
+		if typ == 1 && r.m.keepsB(id) {
+			r.requiredPanic(map[bool]string{true: "ViewMut[ecs_test.fzB].Remove", false: "ViewMut[ecs_test.fzB].Delete"}[remove], id, p)
+			if had {
+				r.t.Errorf("ViewMut.Remove/Delete of %v's required B reported a component", id)
+			}
+			return
+		}
+		if p != nil {
+			r.t.Errorf("ViewMut.Remove/Delete of type %d of %v panicked with %v", typ, id, p)
+			return
+		}
 	}
 	want := [3]bool{row.HasA, row.HasB, row.HasC}[typ]
 	if had != want {
@@ -1437,6 +1747,34 @@ func (r *fzRun) removeOrDelete(remove bool, id ecs.EntityID, typ, path byte) {
 		delete(r.m.b, id)
 	default:
 		r.m.delC(id)
+	}
+}
+
+// removeOrDeleteIn is removeOrDelete's removal through views.
+func removeOrDeleteIn(remove bool, id ecs.EntityID, typ byte, va ecs.ViewMut[fzA], vb ecs.ViewMut[fzB], vc ecs.ViewMut[fzC], had *bool, gotA *int32, gotB *uint8) {
+	switch typ {
+	case 0:
+		if remove {
+			var v fzA
+			v, *had = va.Remove(id)
+			*gotA = v.V
+		} else {
+			*had = va.Delete(id)
+		}
+	case 1:
+		if remove {
+			var v fzB
+			v, *had = vb.Remove(id)
+			*gotB = v.V
+		} else {
+			*had = vb.Delete(id)
+		}
+	default:
+		if remove {
+			_, *had = vc.Remove(id)
+		} else {
+			*had = vc.Delete(id)
+		}
 	}
 }
 
@@ -1506,6 +1844,66 @@ func (r *fzRun) finRefused(op string, id ecs.EntityID, err error) {
 		r.t.Errorf("%s: giving terminating %v a C: error %v, want a *FinalizerError for it", op, id, err)
 	}
 	r.st.finRefused++
+}
+
+// required checks that err is requirement mode's refusal, by op, of
+// removing the B of id, which has an A (or, for id NullID, of some id
+// that has both, as emptying the storage names), and counts it.
+func (r *fzRun) required(op string, id ecs.EntityID, err error) {
+	r.t.Helper()
+	var re *ecs.RequiredError
+	if !errors.Is(err, ecs.ErrRequired) || !errors.As(err, &re) || re.Op != op || re.Type != "ecs_test.fzB" || re.By != "ecs_test.fzA" ||
+		(id != ecs.NullID && re.ID != id) || (id == ecs.NullID && !r.m.keepsB(re.ID)) {
+		r.t.Errorf("%s: removing the B of %v, which has an A: error %v, want a *RequiredError for it", op, id, err)
+	}
+	r.st.reqErrs++
+}
+
+// requiredPanic is required for the value p a view's method panicked
+// with.
+func (r *fzRun) requiredPanic(op string, id ecs.EntityID, p any) {
+	r.t.Helper()
+	err, _ := p.(error)
+	if err == nil {
+		r.t.Errorf("%s: removing the B of %v, which has an A: panicked with %v, want a *RequiredError", op, id, p)
+	}
+	r.required(op, id, err)
+	r.st.reqErrs--
+	r.st.reqPanics++
+}
+
+// frames borrows, from World.Borrow beside held (a view from
+// World.Borrow), the views of the other of fzA and fzB that requirement
+// mode makes conflict with it: a ViewMut[fzB] borrows A's storage shared,
+// so a ViewMut[fzA] cannot be borrowed beside it (a View[fzA] can), and
+// it cannot be borrowed beside a ViewMut[fzA]. Other modes refuse
+// neither.
+func (r *fzRun) frames(held any) {
+	r.t.Helper()
+	try := func(what string, conflict bool, view any) {
+		release, err := r.w.Borrow(view)
+		if err == nil {
+			release()
+		}
+		if !conflict {
+			r.noErr("Borrow("+what+") beside a view from World.Borrow", err)
+			return
+		}
+		var be *ecs.BorrowError
+		if !errors.As(err, &be) || !errors.Is(err, ecs.ErrBorrowConflict) || be.Resource != "ecs_test.fzA" {
+			r.t.Errorf("Borrow(%s) in requirement mode: error %v, want a *BorrowError of fzA's storage", what, err)
+			return
+		}
+		r.st.reqFrames++
+	}
+	switch held.(type) {
+	case ecs.ViewMut[fzB]:
+		try("ViewMut[fzA]", r.m.req, new(ecs.ViewMut[fzA]))
+		try("View[fzA]", false, new(ecs.View[fzA]))
+	case ecs.ViewMut[fzA]:
+		try("ViewMut[fzB]", r.m.req, new(ecs.ViewMut[fzB]))
+		try("View[fzB]", false, new(ecs.View[fzB]))
+	}
 }
 
 // bulk creates n entities with the components in mask.
@@ -1665,7 +2063,7 @@ func (r *fzRun) modelPut(ids []ecs.EntityID, mask byte, as []fzA, bs []fzB) {
 	for i, id := range ids {
 		r.m.takePlace(id, mask)
 		if mask&mA != 0 {
-			r.m.a[id] = as[i].V
+			r.m.putA(id, as[i].V)
 		}
 		if mask&mB != 0 {
 			r.m.b[id] = bs[i].V
@@ -1748,7 +2146,18 @@ func (r *fzRun) bulkDeleteComponent(ids []ecs.EntityID, typ, path byte) {
 			n, err = ecs.BulkDeleteComponent[fzC](s, ids...)
 		}
 	})
-	if r.bulkRefused("BulkDeleteComponent", ids, r.firstDead(ids), err) {
+	at := r.firstDead(ids)
+	if at < 0 && typ == 1 {
+		// Requirement mode: refused for the first id that has an A,
+		// after the refusal of dead ids.
+		for _, id := range ids {
+			if r.m.keepsB(id) {
+				r.required("BulkDeleteComponent", id, err)
+				return
+			}
+		}
+	}
+	if r.bulkRefused("BulkDeleteComponent", ids, at, err) {
 		return
 	}
 	had := map[ecs.EntityID]bool{}
@@ -1877,6 +2286,11 @@ func (r *fzRun) runSweeps(ids []ecs.EntityID) {
 // leftovers; bits 0-1, nothing or a purge by World.MemoryUsage,
 // World.ShrinkToFit or the borrow of an AllStoragesViewMut from
 // World.Borrow.
+//
+// In requirement and initializer modes the new entity has an A only,
+// for the sync point to give it its B; in requirement mode, the deletion
+// of a B from an id that keeps its A (its mask has no A) panics with a
+// *RequiredError, deleting nothing, and the entity dies with both.
 func (r *fzRun) deleteUnchecked(in *fzReader, n int, path, after byte, v int32) {
 	type victim struct {
 		id   ecs.EntityID
@@ -1894,17 +2308,21 @@ func (r *fzRun) deleteUnchecked(in *fzReader, n int, path, after byte, v int32) 
 	r.logf("deleteUnchecked %v path=%d after=%d v=%d", names, path, after, v)
 	var had [][3]bool
 	var wasAlive []bool
+	var refusals []any // the panic of each victim's deletion of a B
 	var nid ecs.EntityID
 	var err error
+	newB := !r.m.req && !r.m.init
 	sys := func(ents ecs.EntitiesViewMut, va ecs.ViewMut[fzA], vb ecs.ViewMut[fzB], vc ecs.ViewMut[fzC]) {
 		for _, x := range vs {
 			var h [3]bool
+			var p any
 			if x.mask&mA != 0 {
 				h[0] = va.Delete(x.id)
 			}
 			if x.mask&mB != 0 {
-				h[1] = vb.Delete(x.id)
+				p = vmPanicValue(func() { h[1] = vb.Delete(x.id) })
 			}
+			refusals = append(refusals, p)
 			if x.mask&mC != 0 {
 				h[2] = vc.Delete(x.id)
 			}
@@ -1913,7 +2331,9 @@ func (r *fzRun) deleteUnchecked(in *fzReader, n int, path, after byte, v int32) 
 		}
 		if addNew {
 			nid = va.AddEntity(ents, fzA{v})
-			err = vb.AddComponentUnchecked(nid, fzB{uint8(v)})
+			if newB {
+				err = vb.AddComponentUnchecked(nid, fzB{uint8(v)})
+			}
 		}
 	}
 	switch path {
@@ -1945,9 +2365,16 @@ func (r *fzRun) deleteUnchecked(in *fzReader, n int, path, after byte, v int32) 
 	}
 	for i, x := range vs {
 		row := r.m.row(x.id)
-		want := [3]bool{row.HasA && x.mask&mA != 0, row.HasB && x.mask&mB != 0, row.HasC && x.mask&mC != 0}
+		mask := x.mask
+		if mask&(mA|mB) == mB && r.m.keepsB(x.id) {
+			r.requiredPanic("ViewMut[ecs_test.fzB].Delete", x.id, refusals[i])
+			mask &^= mB
+		} else if refusals[i] != nil {
+			r.t.Errorf("deleteUnchecked %v: ViewMut[fzB].Delete panicked with %v", x.id, refusals[i])
+		}
+		want := [3]bool{row.HasA && mask&mA != 0, row.HasB && mask&mB != 0, row.HasC && mask&mC != 0}
 		deepEqual(r.t, fmt.Sprintf("deleteUnchecked %v: components deleted first", x.id), had[i], want)
-		r.m.stripMask(x.id, x.mask)
+		r.m.stripMask(x.id, mask)
 		alive := r.m.live[x.id]
 		equal(r.t, fmt.Sprintf("DeleteUnchecked(%v) reported alive", x.id), wasAlive[i], alive)
 		if !alive {
@@ -1962,11 +2389,15 @@ func (r *fzRun) deleteUnchecked(in *fzReader, n int, path, after byte, v int32) 
 	if addNew {
 		r.noErr("AddComponentUnchecked", err)
 		r.issue(nid)
-		r.m.set(nid, mA|mB, v)
+		if newB {
+			r.m.set(nid, mA|mB, v)
+		} else {
+			r.m.set(nid, mA, v)
+		}
 	}
 	if path != 1 {
-		r.finSync() // the end of World.Run or of the workload's run
-	} else if r.m.fin {
+		r.sync() // the end of World.Run or of the workload's run
+	} else if r.m.modal() {
 		r.deferSync = true
 	}
 	switch after % 4 {
@@ -2637,6 +3068,15 @@ func (r *fzRun) compare() {
 	}
 	release()
 	r.compareTerminating(probe)
+	if m.req && !r.deferSync {
+		// After a sync point every live A has its B (a model check: the
+		// world's storages equal the model's).
+		for id := range m.a {
+			if _, hasB := m.b[id]; m.live[id] && !hasB {
+				t.Errorf("model: live %v has an A and no B after the sync point", id)
+			}
+		}
+	}
 	// Through the World functions, which check liveness first.
 	for _, id := range probe {
 		row := m.row(id)
@@ -2772,7 +3212,8 @@ func onViewMut[T any](r *fzRun, op string, path byte, do func(ecs.ViewMut[T])) {
 		return
 	}
 	defer release()
-	r.deferSync = r.m.fin
+	r.deferSync = r.m.modal()
+	r.frames(vm)
 	do(vm)
 }
 
@@ -2847,7 +3288,9 @@ func (r *fzRun) sortStorage(typ, form, path byte) {
 
 // retain keeps the components of type typ whose value (A, B) or index
 // (C) is not rem modulo mod, checks the count and that the kept keep
-// their order, and deletes the others from the model.
+// their order, and deletes the others from the model. In requirement
+// mode, Retain of B returns the *RequiredError of the first B to go (in
+// storage order) whose id has an A, deleting nothing.
 func (r *fzRun) retain(typ byte, mod, rem int32, path byte) {
 	var drop func(ecs.EntityID) bool
 	var model map[ecs.EntityID]bool
@@ -2861,6 +3304,15 @@ func (r *fzRun) retain(typ byte, mod, rem int32, path byte) {
 	}
 	model = map[ecs.EntityID]bool{}
 	check := func(before, after []ecs.EntityID, n int, err error) {
+		if typ == 1 {
+			if i := slices.IndexFunc(before, func(id ecs.EntityID) bool { return drop(id) && r.m.keepsB(id) }); i >= 0 {
+				r.required("ViewMut[ecs_test.fzB].Retain", before[i], err)
+				if n != 0 || !slices.Equal(after, before) {
+					r.t.Errorf("refused retain: deleted %d, order %v -> %v", n, before, after)
+				}
+				return
+			}
+		}
 		r.noErr("retain", err)
 		want := slices.DeleteFunc(slices.Clone(before), drop)
 		if n != len(before)-len(want) {
@@ -2902,7 +3354,8 @@ func (r *fzRun) retain(typ byte, mod, rem int32, path byte) {
 
 // drain takes every component of type typ out, checks that Drain
 // returned the storage's contents in its order and left it empty, and
-// empties the model's map.
+// empties the model's map. In requirement mode, draining B panics with a
+// *RequiredError, taking nothing, while an id has both an A and a B.
 func (r *fzRun) drain(typ, path byte) {
 	check := func(before, ids []ecs.EntityID, n, left int, val func(int) int) {
 		if !slices.Equal(ids, before) || n != len(ids) || left != 0 {
@@ -2925,11 +3378,23 @@ func (r *fzRun) drain(typ, path byte) {
 		})
 		clear(r.m.a)
 	case 1:
+		refused := r.m.req && r.m.hasAB()
+		var p any
 		onViewMut(r, "drain", path, func(vm ecs.ViewMut[fzB]) {
 			before := slices.Clone(vm.IDs())
-			ids, vals := vm.DrainInto(nil, nil)
-			check(before, ids, len(vals), vm.Len(), func(i int) int { return int(vals[i].V) })
+			var ids []ecs.EntityID
+			var vals []fzB
+			if p = vmPanicValue(func() { ids, vals = vm.DrainInto(nil, nil) }); p == nil {
+				check(before, ids, len(vals), vm.Len(), func(i int) int { return int(vals[i].V) })
+			}
 		})
+		if refused {
+			r.requiredPanic("ViewMut[ecs_test.fzB].Drain", ecs.NullID, p)
+			return
+		}
+		if p != nil {
+			r.t.Errorf("drain of B panicked with %v", p)
+		}
 		clear(r.m.b)
 	default:
 		onViewMut(r, "drain", path, func(vm ecs.ViewMut[fzC]) {
@@ -3074,7 +3539,7 @@ func (r *fzRun) onViews(op string, path byte, do func(e ecs.AliveChecker, va ecs
 		return
 	}
 	defer release()
-	r.deferSync = r.m.fin
+	r.deferSync = r.m.modal()
 	do(e, va, vb, vc)
 }
 
@@ -3124,7 +3589,9 @@ func (r *fzRun) addTo(id ecs.EntityID, sel, path byte, v int32) {
 // views from World.Borrow, and checks what each view gave back against
 // the model: views do not check liveness, so a dead id gives what
 // DeleteUnchecked left under it, if anything. The set naming B twice
-// panics with a *ViewsError and changes nothing.
+// panics with a *ViewsError and changes nothing. In requirement mode a
+// set that takes the B of an id that has an A, and not the A, panics
+// with a *RequiredError and changes nothing.
 func (r *fzRun) removeFrom(id ecs.EntityID, sel, path byte) {
 	row := r.m.row(id)
 	var ta ecs.Taken[fzA]
@@ -3156,11 +3623,19 @@ func (r *fzRun) removeFrom(id ecs.EntityID, sel, path byte) {
 		}
 		return
 	}
+	mask := fzTypeMask(fzViewSets[sel])
+	if mask&(mA|mB) == mB && r.m.keepsB(id) {
+		// Requirement mode: the B goes only with the A.
+		r.requiredPanic(map[bool]string{true: "RemoveFrom2", false: "RemoveFrom3"}[len(fzViewSets[sel]) == 2], id, p)
+		return
+	}
 	if p != nil {
 		r.t.Errorf("removeFrom(%v): panicked with %v", id, p)
 		return
 	}
-	mask := fzTypeMask(fzViewSets[sel])
+	if mask&(mA|mB) == mA|mB && r.m.keepsB(id) {
+		r.st.reqBoth++
+	}
 	want := func(typ byte, has bool) bool { return mask&(1<<typ) != 0 && has }
 	if ta.OK != want(0, row.HasA) || tb.OK != want(1, row.HasB) || tc.OK != want(2, row.HasC) {
 		r.t.Errorf("removeFrom(%v) views %v: got %v %v %v, model row %+v", id, fzViewSets[sel], ta, tb, tc, row)

@@ -11,13 +11,16 @@ import (
 // every addition of an A to an entity without a B give it a B too, and
 // refuses removing the B while the A stays.
 //
-// Adding: A's storage raises Inserted events, and an internal observer
-// of Inserted[A] per requirement gives the entity its B at the next sync
-// point, through an AllStoragesViewMut: before a World-level call
-// returns, when Commands are applied, at the end of World.Run, of an
-// ApplyCommands item or of a workload run (the points of observers and
-// initializers). Every path that adds an A raises the event, so none is
-// missed, and A's views need borrow nothing more.
+// Adding: A's storage is hooked (as for observers), and its insertions
+// are queued, without boxing, in the world's observers (required, by
+// sparseSet.raise). The drain of the next sync point, before the
+// observers' events, fills them in one World-level change per batch
+// (fillRequired): before a World-level call returns, when Commands are
+// applied, at the end of World.Run, of an ApplyCommands item or of a
+// workload run (the points of observers and initializers). Every path
+// that adds an A goes through the hook, so none is missed, and A's views
+// need borrow nothing more. The B's insertions raise their own events
+// and queue their own requirements, filled by the same drain.
 //
 // Removing: the calls that take components of B away without deleting
 // their entity check A's storage first. World-level calls hold the
@@ -129,6 +132,10 @@ func (r *requiredBy) holder(id EntityID, also []storage) storage {
 // views can check, a ViewMut[B] also borrows A's storage shared, unless
 // the same system or frame borrows it already: a workload does not run
 // it beside a system writing A.
+//
+// The components [EntitiesViewMut.DeleteUnchecked] leaves behind count
+// until they are purged, as for every view look-up: a leftover A keeps
+// its entity's leftover B from being removed through a view.
 //
 // Require borrows the world as World-level changes do, so it fails with a
 // [*BorrowError] while anything in w is borrowed. It refuses A equal to B,

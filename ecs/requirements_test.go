@@ -398,3 +398,31 @@ func ExampleRequire() {
 	// true
 	// deleted: true
 }
+
+// TestRequireCycle: two types requiring each other come together and
+// leave together: adding one brings the other; removing either alone is
+// refused; RemoveFrom2 removes both.
+func TestRequireCycle(t *testing.T) {
+	w := ecs.NewWorld()
+	must(t, ecs.Require[reqBody, reqMass](w, nil))
+	must(t, ecs.Require[reqMass, reqBody](w, nil))
+	a := ok(ecs.AddEntity1(w, reqBody{Drag: 1}))
+	b := ok(ecs.AddEntity1(w, reqMass{Kg: 2}))
+	for _, id := range []ecs.EntityID{a, b} {
+		if got := reqHas(t, w, id); got != "BM" {
+			t.Fatalf("%v has %q, want BM", id, got)
+		}
+	}
+	if _, err := ecs.DeleteComponent[reqBody](w, a); !errors.Is(err, ecs.ErrRequired) {
+		t.Fatalf("deleting the body: %v, want ErrRequired", err)
+	}
+	if _, err := ecs.DeleteComponent[reqMass](w, a); !errors.Is(err, ecs.ErrRequired) {
+		t.Fatalf("deleting the mass: %v, want ErrRequired", err)
+	}
+	must(t, w.Run(func(bv ecs.ViewMut[reqBody], m ecs.ViewMut[reqMass]) {
+		ecs.RemoveFrom2(a, bv, m)
+	}))
+	if got := reqHas(t, w, a); got != "" {
+		t.Fatalf("after RemoveFrom2 %v has %q, want nothing", a, got)
+	}
+}
