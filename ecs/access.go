@@ -11,6 +11,11 @@ const (
 	UniqueStorage                        // one unique
 	EntitiesStorage                      // the entities storage
 	AllStorages                          // everything: a barrier
+	// IsotopeStorage is the isotopes of a component type by one
+	// discriminant type (IsoView and its siblings): Type names one
+	// discriminant's storage, "main.Amount#Fire", or all of them,
+	// "main.Amount#*".
+	IsotopeStorage
 )
 
 // Access is one thing a system borrows, and how.
@@ -20,7 +25,7 @@ type Access struct {
 	Exclusive bool
 	View      string // the view that asks for it, e.g. "ViewMut[main.Pos]"
 
-	key typeKey
+	key resKey
 }
 
 // Resource names what is borrowed: "main.Pos", "unique main.Player",
@@ -42,12 +47,19 @@ func (a Access) String() string { return a.View }
 
 // ConflictsWith reports whether a and b cannot be held at the same time:
 // either is an exclusive borrow of everything, or both borrow the same
-// resource and at least one exclusively.
+// resource and at least one exclusively. An access to every isotope of a
+// type ("main.Amount#*") borrows each of its discriminants.
 func (a Access) ConflictsWith(b Access) bool {
 	if (a.Kind == AllStorages && a.Exclusive) || (b.Kind == AllStorages && b.Exclusive) {
 		return true
 	}
-	return a.Kind == b.Kind && a.key == b.key && (a.Exclusive || b.Exclusive)
+	if a.Kind != b.Kind || !(a.Exclusive || b.Exclusive) {
+		return false
+	}
+	if a.Kind == IsotopeStorage && a.key.t == b.key.t && (a.key.d == any(isoWhole{}) || b.key.d == any(isoWhole{})) {
+		return true
+	}
+	return a.key == b.key
 }
 
 // accessSet collects the accesses of a system.
@@ -62,13 +74,13 @@ func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 func componentAccess[T any](kind string, excl bool) Access {
 	t := typeOf[T]()
 	name := typeName(t)
-	return Access{Kind: ComponentStorage, Type: name, Exclusive: excl, View: kind + "[" + name + "]", key: keyOf(t)}
+	return Access{Kind: ComponentStorage, Type: name, Exclusive: excl, View: kind + "[" + name + "]", key: resKey{t: keyOf(t)}}
 }
 
 func uniqueAccess[T any](kind string, excl bool) Access {
 	t := typeOf[T]()
 	name := typeName(t)
-	return Access{Kind: UniqueStorage, Type: name, Exclusive: excl, View: kind + "[" + name + "]", key: keyOf(t)}
+	return Access{Kind: UniqueStorage, Type: name, Exclusive: excl, View: kind + "[" + name + "]", key: resKey{t: keyOf(t)}}
 }
 
 // conflict returns the first pair of accesses, one from a and one from b,

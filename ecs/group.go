@@ -52,7 +52,7 @@ type group struct {
 type groupMember interface {
 	packMember
 	borrowLock() *borrowState
-	accessKey() typeKey // the key of its type in Access values (keyOf)
+	accessKey() resKey // its key in Access values
 }
 
 // addGroup declares the group over members, packing the entities that
@@ -113,7 +113,7 @@ type groupBorrows struct {
 	w     *World
 	gen   uint64
 	by    string
-	held  []typeKey     // members in locks that the frame's own Views read too: they take no borrow
+	held  []resKey      // members in locks that the frame's own Views read too: they take no borrow
 	locks []partnerLock // the members the frame borrows exclusively
 }
 

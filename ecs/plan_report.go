@@ -87,7 +87,12 @@ func (p *plan) report() *Plan {
 	r := &Plan{Workload: p.name}
 	for _, s := range p.systems {
 		ps := PlanSystem{Index: s.idx, Name: s.name, Workload: s.path, Batch: s.batch, OnCaller: s.onCaller, Reason: s.reason, After: -1}
-		for _, a := range s.access {
+		for i, a := range s.access {
+			// A partial isotope view has an access per discriminant:
+			// list the view once.
+			if i > 0 && a.Kind == IsotopeStorage && s.access[i-1].View == a.View {
+				continue
+			}
 			ps.Accesses = append(ps.Accesses, a.View)
 		}
 		// labels the user gave: not the system's own name nor its workloads'

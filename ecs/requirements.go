@@ -72,7 +72,7 @@ type requirements struct {
 
 // requirers returns the storages of the types that require the type of
 // key.
-func (r *requirements) requirers(key typeKey) []storage {
+func (r *requirements) requirers(key resKey) []storage {
 	var out []storage
 	if r == nil {
 		return nil

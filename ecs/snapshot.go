@@ -71,7 +71,7 @@ type Snapshot struct {
 	// finds each one's copy at the same place and reuses it); keys maps
 	// their types to their places in comps.
 	comps []storageSnap
-	keys  map[typeKey]int
+	keys  map[resKey]int
 	// uniques and ukeys are comps and keys for the uniques.
 	uniques []uniqueSnap
 	ukeys   map[typeKey]int
@@ -98,7 +98,7 @@ type Snapshot struct {
 // SnapshotComponent, creating it if needed; onlyUnique the slot of a
 // unique listed with SnapshotUnique.
 type onlyStorage struct {
-	key typeKey
+	key resKey
 	get func(*World) storage
 }
 
@@ -118,8 +118,8 @@ type windowAt struct {
 // (snapshot_storage.go). Its methods are typed code for T, reached with
 // one call per storage.
 type storageSnap interface {
-	// key returns the key of the component type.
-	key() typeKey
+	// key returns the key of the storage (sparseSet.accessKey).
+	key() resKey
 	// restoreInto puts the copy into w's storage of the type, creating
 	// the storage if w has none, and returns it.
 	restoreInto(w *World) storage
@@ -153,7 +153,7 @@ func SnapshotComponent[T any](s *Snapshot) {
 		return
 	}
 	s.restrictC = true
-	k := keyFor[T]()
+	k := resKey{t: keyFor[T]()}
 	for _, o := range s.onlyComps {
 		if o.key == k {
 			return
@@ -267,7 +267,7 @@ func (w *World) SnapshotTo(s *Snapshot) error {
 	// of a world to the next, the same storage's (storages are only ever
 	// added to a world's table, at its end), which it reuses.
 	if s.keys == nil {
-		s.keys = make(map[typeKey]int, len(s.held))
+		s.keys = make(map[resKey]int, len(s.held))
 	}
 	s.comps = resize(s.comps, len(s.held))
 	for i, st := range s.held {
@@ -486,7 +486,12 @@ func (w *World) Restore(s *Snapshot) error {
 // restoreInto puts the copy into w's storage of T, creating it if w has
 // none.
 func (c *setSnap[T]) restoreInto(w *World) storage {
-	s := storageFor[T](w)
+	var s *sparseSet[T]
+	if c.iso != nil {
+		s = c.iso.home(w).(*sparseSet[T])
+	} else {
+		s = storageFor[T](w)
+	}
 	s.restoreFrom(c, &w.clock)
 	return s
 }

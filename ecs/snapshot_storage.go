@@ -13,8 +13,9 @@ import "slices"
 // setSnap is the copy of a *sparseSet[T]. Its slices are reused by the
 // next snapshot into it.
 type setSnap[T any] struct {
-	k     typeKey
-	ptrs  bool // T holds pointers: slots past the length are cleared
+	k     resKey
+	iso   *isoTag // the storage's, if it is an isotope storage
+	ptrs  bool    // T holds pointers: slots past the length are cleared
 	dense []EntityID
 	data  []T
 	pre   identity
@@ -38,7 +39,7 @@ type setSnap[T any] struct {
 	insClear, modClear uint64
 }
 
-func (c *setSnap[T]) key() typeKey         { return c.k }
+func (c *setSnap[T]) key() resKey          { return c.k }
 func (c *setSnap[T]) packed() (*pack, int) { return c.pack, c.packN }
 
 // copyInto sets *dst to a copy of src, reusing *dst's array when it has
@@ -57,8 +58,9 @@ func copyInto[E any](dst *[]E, src []E, ptrs bool) {
 func (s *sparseSet[T]) snapshotTo(prev storageSnap) storageSnap {
 	c, ok := prev.(*setSnap[T])
 	if !ok {
-		c = &setSnap[T]{k: keyOf(s.typ), ptrs: s.ptrs}
+		c = &setSnap[T]{ptrs: s.ptrs}
 	}
+	c.k, c.iso = s.accessKey(), s.iso
 	copyInto(&c.dense, s.dense, false)
 	copyInto(&c.data, s.data, c.ptrs)
 	c.pre = s.pre

@@ -117,6 +117,9 @@ type sparseSet[T any] struct {
 	// reqBy is the types that require T (Require), nil if none: the
 	// removals of T check them (requirements.go).
 	reqBy *requiredBy
+	// iso is set in an isotope storage (isotope.go) only: its key and
+	// discriminant.
+	iso *isoTag
 }
 
 // sparseIndex is the part of a storage that does not depend on its
@@ -1090,7 +1093,12 @@ func (s *sparseSet[T]) inPack() bool             { return s.pack != nil }
 func (s *sparseSet[T]) packOf() *pack            { return s.pack }
 func (s *sparseSet[T]) setPack(p *pack, k int)   { s.pack, s.member = p, k }
 func (s *sparseSet[T]) borrowLock() *borrowState { return &s.lock }
-func (s *sparseSet[T]) accessKey() typeKey       { return keyOf(s.typ) }
+func (s *sparseSet[T]) accessKey() resKey {
+	if s.iso != nil {
+		return s.iso.key
+	}
+	return resKey{t: keyOf(s.typ)}
+}
 
 // swapPos swaps the components at positions i and j, with their entities,
 // sparse entries and tracking timestamps.

@@ -29,7 +29,7 @@ type storage interface {
 	memory() StorageMemory
 	shrink()
 	orTable() *orMarks // an Or term's table: its marks; nil for a storage of the world
-	accessKey() typeKey
+	accessKey() resKey
 	// Snapshots (snapshot_storage.go).
 	snapshotTo(prev storageSnap) storageSnap
 	restoreEmpty(tick uint64)

@@ -24,7 +24,7 @@ type borrowCtx struct {
 	// held lists the group members whose storages the frame borrows
 	// exclusively itself (see groupBorrows): its Views of them take no
 	// borrow of their own.
-	held []typeKey
+	held []resKey
 	// under is set for views borrowed inside an AllStoragesViewMut,
 	// which holds all storages exclusively: they take no borrow of all
 	// storages, only of what they view.
@@ -66,6 +66,12 @@ type viewParam interface {
 	// the variable, which a later borrow (or a failed one) may fill in
 	// again. A failed borrow leaves the variable as it was.
 	borrowView(*borrowCtx) (releaser, error)
+}
+
+// viewChecker is implemented by the views that can be refused by their
+// type alone (the isotope views): viewProblem says why, or "".
+type viewChecker interface {
+	viewProblem() string
 }
 
 // releaser releases one borrow of a view.
@@ -153,8 +159,14 @@ func buildShape(t reflect.Type, depth int) (*viewShape, string) {
 		return nil, "is nil"
 	}
 	if isBuiltin(t) {
+		p := reflect.New(t).Interface().(viewParam)
+		if c, ok := p.(viewChecker); ok {
+			if reason := c.viewProblem(); reason != "" {
+				return nil, reason
+			}
+		}
 		var a accessSet
-		reflect.New(t).Interface().(viewParam).access(&a)
+		p.access(&a)
 		return &viewShape{t: t, builtin: true, access: a.list}, ""
 	}
 	switch t.Kind() {

@@ -13,6 +13,17 @@ import (
 // keys as they are.
 type typeKey = reflect.Type
 
+// resKey identifies one resource a view borrows: a component storage, a
+// unique, or one isotope storage (isotope.go). For a component or unique
+// type T it is {T, nil}. For an isotope it is {the family's key, the
+// discriminant}: the family key is a type made for the pair (D, T), so
+// that isotope storages never share a key with T's own storage, and the
+// discriminant is a comparable value of D (isotope.go checks it).
+type resKey struct {
+	t typeKey
+	d any
+}
+
 // keyOf returns the key of t.
 func keyOf(t reflect.Type) typeKey { return t }
 
@@ -65,6 +76,20 @@ func (t *typeTable[V]) add(k typeKey, mk func() V) V {
 	d.list = append(d.list, v)
 	t.cur.Store(d)
 	return v
+}
+
+// addUnkeyed lists v after the values stored so far, under no key: an
+// isotope storage (isotope.go), which its family finds.
+func (t *typeTable[V]) addUnkeyed(v V) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	d := &typeTableData[V]{m: map[typeKey]V{}}
+	if old := t.cur.Load(); old != nil {
+		d.m = old.m // never changed once published: shared
+		d.list = slices.Clip(old.list)
+	}
+	d.list = append(d.list, v)
+	t.cur.Store(d)
 }
 
 // all returns every value, in insertion order. The slice must not be changed.

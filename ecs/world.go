@@ -19,8 +19,9 @@ import (
 // borrow all storages exclusively, like Shipyard's `&mut World`; reads such
 // as [Get] borrow shared. Inside a system, use views instead.
 type World struct {
-	comps   typeTable[storage]
+	comps   typeTable[storage] // isotope storages are listed, under no key
 	uniques typeTable[uniqueSlot]
+	isos    typeTable[any] // the isotope families (isotope.go), by isoFamKey
 
 	ents    entities
 	allLock borrowState
