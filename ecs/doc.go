@@ -236,6 +236,19 @@
 // refused with a [*RequiredError]. A ViewMut of a required type also
 // reads the types that require it, which workload plans take into account.
 //
+// # Isotopes
+//
+// An isotope is a component kept under a discriminant, a value of any
+// comparable type: an entity may hold one Amount per Element. Each
+// discriminant has a storage of its own. [AddIsotope] and
+// [RemoveIsotope] work at the World level; in systems, [IsoView] and
+// [IsoViewMut] cover every discriminant, [IsoSubView] and
+// [IsoSubViewMut] the set an [IsoSet] type lists, so that systems
+// writing disjoint sets run in parallel. Their Of method gives an
+// ordinary [View] or [ViewMut] of one discriminant, which joins with
+// other views. A discriminant outside a partial view's set panics with
+// an [*IsotopeError].
+//
 // # Tracking
 //
 // A component type can track insertion, modification, deletion and
