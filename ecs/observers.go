@@ -190,20 +190,6 @@ func (o *observers) noteRequired(a storage, id EntityID) {
 	o.mu.Unlock()
 }
 
-// takeRequired takes the queued insertions of requirers out, or returns
-// nil if there are none.
-func (o *observers) takeRequired() []requiredItem {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	items := o.required
-	if len(items) == 0 {
-		return nil
-	}
-	o.required = nil
-	o.pending.Add(-1)
-	return items
-}
-
 // putRequired puts items back in front of the queued insertions.
 func (o *observers) putRequired(items []requiredItem) {
 	o.mu.Lock()
@@ -241,13 +227,19 @@ func (o *observers) push(key typeKey, ev any) {
 	o.mu.Unlock()
 }
 
-// next takes the next event out of the queue, and marks it as the one
-// whose observers run.
-func (o *observers) next() (queuedEvent, []*observer, bool) {
+// next takes the next work out of the queue: the queued insertions of
+// requirers (items), which come first, or else the next event, marked as
+// the one whose observers run.
+func (o *observers) next() (_ queuedEvent, _ []*observer, items []requiredItem, ok bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if items = o.required; len(items) > 0 {
+		o.required = nil
+		o.pending.Add(-1)
+		return queuedEvent{}, nil, items, true
+	}
 	if o.head == len(o.queue) {
-		return queuedEvent{}, nil, false
+		return queuedEvent{}, nil, nil, false
 	}
 	e := o.queue[o.head]
 	o.queue[o.head] = queuedEvent{}
@@ -257,7 +249,7 @@ func (o *observers) next() (queuedEvent, []*observer, bool) {
 		o.queue, o.head = o.queue[:0], 0
 	}
 	o.depth = e.depth
-	return e, o.byType[e.key], true
+	return e, o.byType[e.key], nil, true
 }
 
 // putBack puts e back at the front of the queue, and ends the drain.
@@ -346,7 +338,11 @@ func (w *World) drain() (err error) {
 		}
 	}()
 	for {
-		if items := o.takeRequired(); items != nil {
+		e, list, items, ok := o.next()
+		if !ok {
+			break
+		}
+		if items != nil {
 			cur, by = queuedEvent{}, nil
 			if err := w.fillRequired(items); err != nil {
 				done = true
@@ -354,10 +350,6 @@ func (w *World) drain() (err error) {
 				return err
 			}
 			continue
-		}
-		e, list, ok := o.next()
-		if !ok {
-			break
 		}
 		cur = e
 		if e.depth > MaxObserverDepth {
