@@ -162,17 +162,20 @@ func (f *isoFamily[D, T]) storage(d D) *sparseSet[T] {
 // isoName names the storage of discriminant d of T: "main.Amount#Fire".
 func isoName[D any](tname string, d D) string { return tname + "#" + fmt.Sprint(d) }
 
-// checkDisc returns an *IsotopeError if d cannot key a storage: D is an
-// interface type and d's dynamic type is not comparable (using it as a
-// map key would panic).
+// checkDisc returns an *IsotopeError if d cannot key a storage: d is not
+// equal to itself (a NaN, or a value holding one), so that no look-up
+// would ever find its storage, or D is an interface type and d's
+// dynamic type is not comparable (using it as a map key would panic).
 func checkDisc[D comparable, T any](view string, d D) error {
-	if reflect.TypeFor[D]().Kind() != reflect.Interface {
-		return nil
+	if reflect.TypeFor[D]().Kind() == reflect.Interface {
+		if v := reflect.ValueOf(any(d)); v.IsValid() && !v.Comparable() {
+			return &IsotopeError{View: view, Type: typeName(typeOf[T]()), Discriminant: fmt.Sprintf("%v (%T)", d, d), Reason: "is of a type that is not comparable, so it cannot key a storage"}
+		}
 	}
-	if v := reflect.ValueOf(any(d)); !v.IsValid() || v.Comparable() {
-		return nil
+	if d != d {
+		return &IsotopeError{View: view, Type: typeName(typeOf[T]()), Discriminant: fmt.Sprint(d), Reason: "is not equal to itself (a NaN), so it cannot key a storage"}
 	}
-	return &IsotopeError{View: view, Type: typeName(typeOf[T]()), Discriminant: fmt.Sprintf("%v (%T)", d, d), Reason: "is of a type that is not comparable, so it cannot key a storage"}
+	return nil
 }
 
 // isoSet is the analysed discriminant set of a partial view.
@@ -218,7 +221,8 @@ func buildIsoSet[D comparable, T any, S IsoSet[D]]() (set *isoSet[D], reason str
 	var text []string
 	for _, d := range list {
 		if err := checkDisc[D, T]("", d); err != nil {
-			return nil, "has a discriminant set " + sname + " with discriminant " + err.(*IsotopeError).Discriminant + ", whose type is not comparable"
+			e := err.(*IsotopeError)
+			return nil, "has a discriminant set " + sname + " whose discriminant " + e.Discriminant + " " + e.Reason
 		}
 		if _, ok := set.pos[d]; ok {
 			continue
