@@ -187,8 +187,11 @@ func (a *aligner) due(p *alignPair) bool {
 // follow are sorted after it, if it moved. The world holds every storage.
 func (a *aligner) sorted(follow, lead alignable, round uint64, asked bool) int {
 	fi, li := follow.typeFree(), lead.typeFree()
-	if fi.ordered {
-		return 0 // sorted through a ViewMut: it keeps that order (see sparseIndex.ordered)
+	if fi.ordered || fi == li {
+		// Sorted through a ViewMut: it keeps that order (see
+		// sparseIndex.ordered). Or asked to follow itself, which would
+		// make a loop of leads.
+		return 0
 	}
 	var then []*sparseIndex
 	for _, q := range a.pairs {
@@ -245,9 +248,13 @@ func (a *aligner) resolve(r alignReq, round uint64) {
 		// follow keeps the order of another driver whose join still runs.
 		// The smaller of the two drivers keeps follow, the larger follows
 		// follow: swap them if lead is the smaller, else sort lead.
-		k := slices.IndexFunc(a.pairs, func(q alignPair) bool { return q.fi == fi && q.li == fi.lead })
-		if k >= 0 && len(li.dense) < len(fi.lead.dense) && !chains(li, fi) {
-			old := a.pairs[k].lead
+		// old is follow's lead, read before any sort: sorted rewrites
+		// a.pairs, so an index into it does not outlive a sort.
+		var old alignable
+		if k := slices.IndexFunc(a.pairs, func(q alignPair) bool { return q.fi == fi && q.li == fi.lead }); k >= 0 {
+			old = a.pairs[k].lead
+		}
+		if old != nil && len(li.dense) < len(fi.lead.dense) && !chains(li, fi) {
 			if oi := old.typeFree(); !old.inPack() && !chains(li, oi) {
 				oi.lead = nil // free: it follows follow from now on
 				a.sorted(old, follow, round, true)
@@ -259,8 +266,8 @@ func (a *aligner) resolve(r alignReq, round uint64) {
 			// Then follow again, to gather lead's entities after those
 			// of its own lead.
 			a.sorted(lead, follow, round, true)
-			if k >= 0 {
-				a.sorted(follow, a.pairs[k].lead, round, false)
+			if old != nil {
+				a.sorted(follow, old, round, false)
 			}
 			return
 		}
