@@ -3,6 +3,7 @@ package ecs_test
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"maps"
 	"math"
 	"slices"
@@ -47,6 +48,25 @@ import (
 // the model gives every entity created since the last sync point that
 // is alive, has an A and no B there, the B fzInitB of its A (see
 // fzInitByte and fzRun.initSync).
+//
+// An input whose first byte is fzIsoByte runs in isotope mode: the world
+// and the model keep isotopes of fzA under three discriminants of fzDisc
+// (fzModel.isos, by discriminant and id), and four more operations,
+// fzOpIsoAdd to fzOpIsoInSystem, add, remove and change them through
+// every path (ecs.AddIsotope and ecs.RemoveIsotope on the world and on an
+// AllStoragesViewMut, the Of of full and partial writes in a system and
+// from World.Borrow, reads joined with ordinary views); every step
+// compares them (fzRun.compareIso), and every deletion of an entity,
+// Strip, purge and DeleteUnchecked treats them as the components they
+// are. A mode of sync-point work may follow the byte: the second byte
+// then says which, as the first would. The mode is a first byte of its
+// own, rather than new op codes, so that every input written before
+// isotopes (the seeds and the corpus in testdata, none of which begins
+// with it) keeps its meaning, and with it every count TestWorldModelSeeds
+// checks: op bytes are taken modulo fzOpCount but in isotope mode, where
+// they are taken modulo fzOpIsoEnd, and the model's other changes for
+// isotopes are no-ops for an input that makes none. (New op codes
+// would have changed the modulus, and so every input's operations.)
 //
 // Run it with a short -fuzzminimizetime:
 //
@@ -351,6 +371,78 @@ func fzSeeds() [][]byte {
 			fzOpDeleteUnchecked, 0, 1, 4, 9, 0, 0, fzOpJoin, 7, 0, 0,
 			fzOpDeleteUnchecked, 0, 0, 4, 10, 1, 1,
 			fzOpDeleteUnchecked, 0, 2, 4, 11, 2, 2, fzOpJoin, 7, 0, 0},
+		// isotope mode: isotopes added by every path to live entities
+		// (the storages made in the order 1, 2, 0), and refused for
+		// NullID, an index past the slots and a future generation by
+		// every path; every form of change; removals by every path
+		// that find one, then some that find none and some of dead ids;
+		// the Clear of a discriminant
+		{fzIsoByte,
+			fzOpAdd, 7, 0, 1, fzOpAdd, 3, 0, 2, fzOpAdd, 1, 0, 3, fzOpAdd, 0, 0, 0, fzOpAdd, 2, 0, 5,
+			fzOpIsoAdd, 1, 1, 1, 11, fzOpIsoAdd, 0, 2, 5, 15, fzOpIsoAdd, 0, 0, 0, 10, fzOpIsoAdd, 2, 2, 2, 12,
+			fzOpIsoAdd, 3, 0, 3, 13, fzOpIsoAdd, 4, 1, 4, 14, fzOpIsoAdd, 1, 0, 3, 16, fzOpIsoAdd, 4, 2, 2, 17,
+			fzOpIsoAdd, 0, 0, 0, 18,
+			fzOpIsoAdd, 255, 0, 0, 1, fzOpIsoAdd, 245, 1, 1, 1, fzOpIsoAdd, 251, 2, 2, 1,
+			fzOpIsoAdd, 255, 0, 3, 1, fzOpIsoAdd, 245, 1, 4, 1, fzOpIsoAdd, 251, 1, 5, 1,
+			fzOpJoin, 1, 0, 0,
+			fzOpIsoModify, 0, 1, 3, fzOpIsoModify, 1, 0, 0, fzOpIsoModify, 2, 2, 0, fzOpIsoModify, 3, 0, 7,
+			fzOpIsoModify, 5, 0, 0, fzOpIsoModify, 2, 0, 0, fzOpIsoModify, 5, 1, 0,
+			fzOpIsoRemove, 0, 0, 0, fzOpIsoRemove, 1, 1, 1, fzOpIsoRemove, 2, 2, 2, fzOpIsoRemove, 3, 0, 3,
+			fzOpIsoRemove, 4, 1, 4, fzOpIsoRemove, 0, 2, 5,
+			fzOpIsoRemove, 0, 0, 0, fzOpIsoRemove, 255, 0, 0, fzOpIsoRemove, 245, 1, 1, fzOpIsoRemove, 251, 2, 2,
+			fzOpIsoRemove, 255, 1, 5, fzOpIsoModify, 4, 0, 0, fzOpJoin, 3, 0, 0},
+		// isotope mode, calls in one system holding an
+		// AllStoragesViewMut: isotopes added, the entity deleted, then
+		// refused an isotope and a removal; a new entity (in its slot)
+		// given one; a Strip taking them; removals
+		{fzIsoByte,
+			fzOpAdd, 3, 0, 1, fzOpAdd, 1, 0, 2, fzOpAdd, 0, 0, 3,
+			fzOpIsoInSystem, 7, 1, 0, 3, 1, 1, 4, 0, 0, 0, 1, 0, 5, 2, 0, 6, 3, 0, 0, 1, 3, 6, 4, 1, 0,
+			fzOpIsoInSystem, 2, 2, 3, 6, 2, 2, 7, 0, 2, 0},
+		// isotope mode, DeleteUnchecked's leftovers: the fast delete
+		// leaves an entity's isotopes under its dead id, DeleteUnchecked
+		// all its components; joins, look-ups, Isotopes and a removal
+		// through a view see them; a new entity's isotope takes the
+		// place of one; a refused World-level removal purges the rest
+		{fzIsoByte,
+			fzOpAdd, 3, 0, 1, fzOpAdd, 3, 0, 2, fzOpAdd, 1, 0, 3,
+			fzOpIsoAdd, 0, 0, 0, 5, fzOpIsoAdd, 0, 1, 0, 6, fzOpIsoAdd, 1, 0, 0, 7, fzOpIsoAdd, 1, 1, 0, 8, fzOpIsoAdd, 2, 2, 0, 9,
+			fzOpDelete, 0, 3, fzOpJoin, 1, 0, 0, fzOpIsoModify, 1, 0, 0,
+			fzOpDeleteUnchecked, 0, 0, 4, 9, 1, 0, fzOpJoin, 3, 0, 0,
+			fzOpIsoAdd, 3, 0, 2, 20, fzOpIsoAdd, 3, 1, 4, 21, fzOpIsoModify, 0, 0, 1,
+			fzOpIsoRemove, 1, 1, 4, fzOpIsoRemove, 0, 0, 0, fzOpJoin, 1, 0, 0},
+		// isotope mode: entities with isotopes deleted by every kind of
+		// deletion; DeleteAny[fzA] spares an entity whose only fzA is an
+		// isotope; a command deletes it
+		{fzIsoByte,
+			fzOpBulk, 8, 7, 0, fzOpAdd, 0, 0, 0,
+			fzOpIsoInSystem, 7, 1, 0, 0, 1, 1, 1, 1, 2, 2, 1, 3, 3, 1, 4, 4, 1, 5, 5, 1, 6, 6, 1, 7, 7,
+			fzOpIsoAdd, 8, 0, 0, 9, fzOpIsoAdd, 7, 2, 3, 9,
+			fzOpDelete, 0, 0, fzOpDelete, 1, 1, fzOpDelete, 2, 2, fzOpStrip, 3, 0, fzOpStrip, 4, 2,
+			fzOpDeleteMany, 2, 0, 5, 6, fzOpDeleteAny, 0, 0, fzOpJoin, 7, 0, 0,
+			fzOpCommands, 1, 3, 8, 0, fzOpIsoModify, 3, 0, 1},
+		// isotope and finalizer modes: an entity holding a C and
+		// isotopes, deleted, is terminating and keeps them, takes one
+		// more; its C's removal deletes it with them
+		{fzIsoByte, fzFinalizerByte,
+			fzOpAdd, 7, 0, 1, fzOpAdd, 3, 0, 2,
+			fzOpIsoAdd, 0, 0, 0, 5, fzOpIsoAdd, 1, 1, 1, 6,
+			fzOpDelete, 0, 0, fzOpIsoAdd, 0, 2, 2, 7, fzOpIsoModify, 1, 0, 0,
+			fzOpRemove, 0, 2, 0, fzOpDelete, 1, 0, fzOpJoin, 7, 0, 0},
+		// isotope and requirement modes, hooks on: an isotope of fzA
+		// brings no B, and a B goes from an entity with one; hooks see
+		// no isotope
+		{fzIsoByte, fzRequireByte, fzOpHooks, 0,
+			fzOpAdd, 0, 0, 0, fzOpAdd, 2, 0, 1,
+			fzOpIsoAdd, 0, 0, 0, 5, fzOpIsoAdd, 0, 1, 2, 6, fzOpIsoAdd, 1, 0, 4, 7,
+			fzOpRemove, 1, 1, 0, fzOpIsoAdd, 0, 2, 3, 8, fzOpIsoRemove, 0, 2, 5,
+			fzOpDelete, 0, 0, fzOpJoin, 1, 0, 0},
+		// isotope and initializer modes: entities created in one system
+		// holding an AllStoragesViewMut, one given an isotope there, get
+		// no B; one created with an A gets its B
+		{fzIsoByte, fzInitByte,
+			fzOpIsoInSystem, 2, 3, 0, 0, 1, 0, 3, 3, 0, 0,
+			fzOpAdd, 1, 0, 4, fzOpIsoAdd, 2, 1, 0, 5, fzOpJoin, 3, 0, 0},
 	}
 }
 
@@ -402,6 +494,30 @@ func TestWorldModelSeeds(t *testing.T) {
 	isTrue(t, total.initNoInput > 0, "the seeds created no entity without an A in initializer mode")
 	isTrue(t, total.initLater > 0, "the seeds gave no A to an entity after its creation in initializer mode")
 	t.Logf("initializer mode: %d Bs made (%d deferred), %d new entities without an A, %d As given later", total.initFilled, total.initDeferred, total.initNoInput, total.initLater)
+	// Isotope mode.
+	for op := range fzOpIsoEnd - fzOpCount {
+		isTrue(t, total.isoPerOp[op] > 0, "seeds never ran isotope operation %d", fzOpCount+op)
+	}
+	for p := range fzIsoPaths {
+		isTrue(t, total.isoAdds[p] > 0, "no isotope of the seeds was added by path %d", p)
+		isTrue(t, total.isoRemoves[p] > 0, "no isotope of the seeds was removed by path %d", p)
+		isTrue(t, total.isoModifies[p] > 0, "seeds never changed isotopes by form %d", p)
+	}
+	for k := range fzIsoKinds {
+		isTrue(t, total.isoSys[k] > 0, "seeds made no call of kind %d in an isotope system", k)
+	}
+	isTrue(t, total.isoDead >= 10, "isotope operations of the seeds refused only %d dead ids", total.isoDead)
+	isTrue(t, total.isoOutside > 0, "no partial view of the seeds refused a discriminant outside its set")
+	isTrue(t, total.isoGone > total.isoPurged, "no isotope of the seeds went with its entity but by purges")
+	isTrue(t, total.isoLeft > 0, "seeds left no isotope behind with DeleteUnchecked")
+	isTrue(t, total.isoPurged > 0, "seeds never purged an isotope left behind")
+	isTrue(t, total.isoReplaced > 0, "no isotope of the seeds took the place of a leftover")
+	for f := range total.isoJoins {
+		isTrue(t, total.isoJoins[f] > 0, "no isotope join of form %d of the seeds yielded anything", f)
+	}
+	isTrue(t, total.isoModes >= 3, "seeds ran isotope mode with %d other modes", total.isoModes)
+	t.Logf("isotope mode: added %v, removed %v, changed %v, in systems %v; %d dead ids refused, %d outside a set; %d gone with their entity (%d left behind, %d purged, %d replaced); joins %v",
+		total.isoAdds, total.isoRemoves, total.isoModifies, total.isoSys, total.isoDead, total.isoOutside, total.isoGone, total.isoLeft, total.isoPurged, total.isoReplaced, total.isoJoins)
 }
 
 // The component types of the model: two with values and a tag.
@@ -495,6 +611,17 @@ type fzModel struct {
 	init  bool
 	fresh []ecs.EntityID
 	later int // As given to entities past their creation's sync point
+	// Isotope mode (see fzIsoByte): isos holds the isotopes of fzA by
+	// discriminant and id, those DeleteUnchecked left under dead ids
+	// included (a purge strips them, as the rest); discs the
+	// discriminants with a storage in the world, in the order the world
+	// created them. isoGone counts the isotopes strip deleted, and
+	// isoReplaced those a new entity's isotope took the place of (see
+	// putIso).
+	iso                  bool
+	isos                 map[fzIsoKey]int32
+	discs                []fzDisc
+	isoGone, isoReplaced int
 }
 
 // modal reports whether a mode with sync-point work is on: finalizer,
@@ -566,6 +693,7 @@ func (m *fzModel) strip(id ecs.EntityID) {
 	delete(m.b, id)
 	m.delC(id)
 	delete(m.term, id) // World.Strip removes Terminating too
+	m.stripIso(id)     // isotope storages are storages of the world too
 }
 
 // delC deletes id's C, noting the event the world raises for it.
@@ -682,6 +810,23 @@ type fzStats struct {
 	// without an A there, which get none; entities given an A after the
 	// sync point of their creation, which get none either.
 	initFilled, initDeferred, initNoInput, initLater int
+	// Isotope mode: each isotope operation (isoPerOp, by code less
+	// fzOpCount); isotopes added by each path of fzOpIsoAdd, found and
+	// removed by each path of fzOpIsoRemove; fzOpIsoModify's forms and
+	// the calls of fzOpIsoInSystem by kind; dead ids the isotope
+	// operations refused; panics of partial views asked for a
+	// discriminant outside their set; isotopes that went with their
+	// entity (deleted, stripped or purged: isoGone), those
+	// DeleteUnchecked left behind, those purged, those a new entity's
+	// isotope took the place of; compare's joins of each form that
+	// yielded something; runs in isotope mode with another mode.
+	isoPerOp                                 [fzOpIsoEnd - fzOpCount]int
+	isoAdds, isoRemoves, isoModifies         [fzIsoPaths]int
+	isoSys                                   [fzIsoKinds]int
+	isoDead, isoOutside                      int
+	isoGone, isoLeft, isoPurged, isoReplaced int
+	isoJoins                                 [3]int
+	isoModes                                 int
 }
 
 func (s *fzStats) add(o fzStats) {
@@ -715,6 +860,27 @@ func (s *fzStats) add(o fzStats) {
 	for i := range s.perOp {
 		s.perOp[i] += o.perOp[i]
 	}
+	for i := range s.isoPerOp {
+		s.isoPerOp[i] += o.isoPerOp[i]
+	}
+	for i := range fzIsoPaths {
+		s.isoAdds[i] += o.isoAdds[i]
+		s.isoRemoves[i] += o.isoRemoves[i]
+		s.isoModifies[i] += o.isoModifies[i]
+	}
+	for i := range s.isoSys {
+		s.isoSys[i] += o.isoSys[i]
+	}
+	for i := range s.isoJoins {
+		s.isoJoins[i] += o.isoJoins[i]
+	}
+	s.isoDead += o.isoDead
+	s.isoOutside += o.isoOutside
+	s.isoGone += o.isoGone
+	s.isoLeft += o.isoLeft
+	s.isoPurged += o.isoPurged
+	s.isoReplaced += o.isoReplaced
+	s.isoModes += o.isoModes
 }
 
 // fzReader hands out the input's bytes, then zeros.
@@ -724,6 +890,14 @@ type fzReader struct {
 }
 
 func (r *fzReader) more() bool { return r.i < len(r.data) }
+
+// peek returns the next byte without handing it out (0 at the end).
+func (r *fzReader) peek() byte {
+	if r.i >= len(r.data) {
+		return 0
+	}
+	return r.data[r.i]
+}
 
 func (r *fzReader) next() byte {
 	if r.i >= len(r.data) {
@@ -1006,6 +1180,7 @@ func (r *fzRun) commands(in *fzReader) {
 func (r *fzRun) purge() {
 	n := r.m.leftovers(mA | mB | mC)
 	for _, id := range r.m.unpurged {
+		r.st.isoPurged += r.m.isoCount(id)
 		r.m.strip(id)
 	}
 	r.m.unpurged = r.m.unpurged[:0]
@@ -1176,13 +1351,23 @@ func runModel(t *testing.T, data []byte, verbose bool) fzStats {
 	t.Helper()
 	r := &fzRun{t: t, w: ecs.NewWorld(), m: &fzModel{
 		live: map[ecs.EntityID]bool{}, gens: map[uint32]uint32{}, a: map[ecs.EntityID]int32{}, b: map[ecs.EntityID]uint8{}, c: map[ecs.EntityID]bool{},
-		term: map[ecs.EntityID]bool{},
+		term: map[ecs.EntityID]bool{}, isos: map[fzIsoKey]int32{},
 	}}
 	// Joins re-align the storages at the next sync point from a few
 	// misses: the model's small worlds reach re-alignment.
 	ecs.SetAlignMinMisses(r.w, 1)
 	in := &fzReader{data: data}
-	if len(data) > 0 && data[0] == fzFinalizerByte {
+	if in.peek() == fzIsoByte {
+		in.next()
+		r.m.iso = true
+		r.logf("isotope mode: isotopes of fzA by fzDisc")
+		if p := in.peek(); p == fzFinalizerByte || p == fzRequireByte || p == fzInitByte {
+			r.st.isoModes++
+		}
+	}
+	// Inputs of another first byte decode as before isotope mode: the
+	// mode bytes below are their first.
+	if in.peek() == fzFinalizerByte {
 		in.next()
 		r.m.fin = true
 		r.logf("finalizer mode: fzC is a finalizer")
@@ -1191,13 +1376,13 @@ func runModel(t *testing.T, data []byte, verbose bool) fzStats {
 			t.Errorf("ViewMut[ecs.Terminating]: %v, want ErrInvalidView", err)
 		}
 	}
-	if len(data) > 0 && data[0] == fzRequireByte {
+	if in.peek() == fzRequireByte {
 		in.next()
 		r.m.req = true
 		r.logf("requirement mode: fzA requires fzB")
 		r.noErr("Require", ecs.Require[fzA](r.w, fzReqB))
 	}
-	if len(data) > 0 && data[0] == fzInitByte {
+	if in.peek() == fzInitByte {
 		in.next()
 		r.m.init = true
 		r.logf("initializer mode: fzB is made from fzA")
@@ -1226,10 +1411,18 @@ func runModel(t *testing.T, data []byte, verbose bool) fzStats {
 				r.st.initDeferred += r.st.initFilled - initBefore
 			}
 		}
-		op := int(in.next()) % fzOpCount
+		ops := fzOpCount
+		if r.m.iso {
+			ops = fzOpIsoEnd
+		}
+		op := int(in.next()) % ops
 		r.stepPurged = false
 		r.st.ops++
-		r.st.perOp[op]++
+		if op < fzOpCount {
+			r.st.perOp[op]++
+		} else {
+			r.st.isoPerOp[op-fzOpCount]++
+		}
 		if r.par {
 			// Bulk calls over two ids or more take the paths that
 			// real worlds take from 65,536 ids.
@@ -1252,6 +1445,8 @@ func runModel(t *testing.T, data []byte, verbose bool) fzStats {
 	}
 	r.st.replaced = r.m.replaced
 	r.st.initLater = r.m.later
+	r.st.isoGone = r.m.isoGone
+	r.st.isoReplaced = r.m.isoReplaced
 	return r.st
 }
 
@@ -1345,6 +1540,14 @@ func (r *fzRun) run(op string, sys any) {
 
 func (r *fzRun) apply(op int, in *fzReader) {
 	switch op {
+	case fzOpIsoAdd:
+		r.isoAdd(r.pickID(in.next()), fzDisc(in.next()%fzDiscs), in.next()%fzIsoPaths, int32(int8(in.next())))
+	case fzOpIsoRemove:
+		r.isoRemove(r.pickID(in.next()), fzDisc(in.next()%fzDiscs), in.next()%fzIsoPaths)
+	case fzOpIsoModify:
+		r.isoModify(in.next()%fzIsoPaths, fzDisc(in.next()%fzDiscs), int32(int8(in.next())))
+	case fzOpIsoInSystem:
+		r.isoInSystem(in, int(in.next()%8)+1)
 	case fzOpHooks:
 		on := in.next()%2 == 0
 		r.logf("hooks on=%v", on)
@@ -1807,8 +2010,9 @@ func (r *fzRun) deleteEntity(id ecs.EntityID, path byte) {
 		if !alive {
 			r.st.deadRejected++
 		}
-		// The views deleted what a dead id had left too.
-		r.m.strip(id)
+		// The views deleted what a dead id had left too, but for its
+		// isotopes, which DeleteUnchecked leaves behind as the rest.
+		r.m.stripMask(id, mA|mB|mC)
 	}
 	if path < 3 {
 		if !alive {
@@ -1821,7 +2025,13 @@ func (r *fzRun) deleteEntity(id ecs.EntityID, path byte) {
 		if path < 3 {
 			r.doom(id)
 		} else {
-			r.m.kill(id) // DeleteUnchecked ignores finalizers
+			// DeleteUnchecked ignores finalizers.
+			delete(r.m.live, id)
+			delete(r.m.term, id)
+			if n := r.m.isoCount(id); n > 0 {
+				r.m.unpurged = append(r.m.unpurged, id)
+				r.st.isoLeft += n
+			}
 		}
 	}
 }
@@ -2385,6 +2595,7 @@ func (r *fzRun) deleteUnchecked(in *fzReader, n int, path, after byte, v int32) 
 		delete(r.m.term, x.id) // DeleteUnchecked ignores finalizers
 		r.m.unpurged = append(r.m.unpurged, x.id)
 		r.st.left += bits(fzMask(r.m.row(x.id)))
+		r.st.isoLeft += r.m.isoCount(x.id)
 	}
 	if addNew {
 		r.noErr("AddComponentUnchecked", err)
@@ -3068,6 +3279,7 @@ func (r *fzRun) compare() {
 	}
 	release()
 	r.compareTerminating(probe)
+	r.compareIso(probe)
 	if m.req && !r.deferSync {
 		// After a sync point every live A has its B (a model check: the
 		// world's storages equal the model's).
@@ -3647,4 +3859,664 @@ func (r *fzRun) removeFrom(id ecs.EntityID, sel, path byte) {
 		equal(r.t, "removeFrom B", tb.Value.V, row.B)
 	}
 	r.m.stripMask(id, mask)
+}
+
+// Isotope mode (see fzIsoByte): the model's isotopes are fzA components
+// under the discriminants fzDisc(0), fzDisc(1) and fzDisc(2), apart from
+// the ordinary fzA storage.
+
+// fzIsoByte, as the input's first byte, turns isotope mode on: the
+// steps start at the next byte (or the one after it, when that names
+// another mode: finalizer, requirement or initializer mode then run
+// too), and each op byte is taken modulo fzOpIsoEnd rather than
+// fzOpCount, so that the isotope operations, fzOpCount and up, can be
+// decoded. An input of another first byte decodes as it always did.
+const fzIsoByte = 252
+
+// fzDisc is isotope mode's discriminant type, of fzDiscs values.
+type fzDisc uint8
+
+const fzDiscs = 3
+
+// fzIsoOne and fzIsoTwo are the discriminant sets of isotope mode's
+// partial views: fzIsoTwo lists 2 before 1, and 2 twice (a repeat counts
+// once), so its borrow creates 2's storage first.
+type fzIsoOne struct{}
+
+func (fzIsoOne) Discriminants() []fzDisc { return []fzDisc{0} }
+
+type fzIsoTwo struct{}
+
+func (fzIsoTwo) Discriminants() []fzDisc { return []fzDisc{2, 1, 2} }
+
+// fzIsoKey keys the model's isotopes.
+type fzIsoKey struct {
+	d  fzDisc
+	id ecs.EntityID
+}
+
+// Isotope operations, reached in isotope mode only.
+const (
+	fzOpIsoAdd      = fzOpCount + iota // id, disc, path, value
+	fzOpIsoRemove                      // id, disc, path
+	fzOpIsoModify                      // form, disc, delta
+	fzOpIsoInSystem                    // n, then n times: kind, id, value
+	fzOpIsoEnd
+)
+
+// fzIsoPaths is the number of paths of fzOpIsoAdd and fzOpIsoRemove, and
+// of forms of fzOpIsoModify; fzIsoKinds of the calls of fzOpIsoInSystem.
+const (
+	fzIsoPaths = 6
+	fzIsoKinds = 5
+)
+
+// touch notes that d's storage exists in the world: its creation order
+// is IsoView.Discriminants' order.
+func (m *fzModel) touch(ds ...fzDisc) {
+	for _, d := range ds {
+		if !slices.Contains(m.discs, d) {
+			m.discs = append(m.discs, d)
+		}
+	}
+}
+
+// isoCount returns how many isotopes id has.
+func (m *fzModel) isoCount(id ecs.EntityID) int {
+	n := 0
+	for d := range fzDisc(fzDiscs) {
+		if _, ok := m.isos[fzIsoKey{d, id}]; ok {
+			n++
+		}
+	}
+	return n
+}
+
+// stripIso deletes id's isotopes.
+func (m *fzModel) stripIso(id ecs.EntityID) {
+	if len(m.isos) == 0 {
+		return
+	}
+	for d := range fzDisc(fzDiscs) {
+		if _, ok := m.isos[fzIsoKey{d, id}]; ok {
+			delete(m.isos, fzIsoKey{d, id})
+			m.isoGone++
+		}
+	}
+}
+
+// putIso gives id the isotope v under d. A leftover of DeleteUnchecked
+// under d at id's index, under another id, goes: the new component
+// takes its place in d's storage (as takePlace).
+func (m *fzModel) putIso(id ecs.EntityID, d fzDisc, v int32) {
+	for _, u := range m.unpurged {
+		if u.Index() != id.Index() || u == id {
+			continue
+		}
+		if _, ok := m.isos[fzIsoKey{d, u}]; ok {
+			delete(m.isos, fzIsoKey{d, u})
+			m.isoReplaced++
+		}
+	}
+	m.isos[fzIsoKey{d, id}] = v
+}
+
+// isoOf returns the model's isotopes under d, by id.
+func (m *fzModel) isoOf(d fzDisc) map[ecs.EntityID]int32 {
+	out := map[ecs.EntityID]int32{}
+	for k, v := range m.isos {
+		if k.d == d {
+			out[k.id] = v
+		}
+	}
+	return out
+}
+
+// isoSets returns the discriminants of S, in its order, without repeats.
+func isoSets[S ecs.IsoSet[fzDisc]]() []fzDisc {
+	var s S
+	var out []fzDisc
+	for _, d := range s.Discriminants() {
+		if !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// fzIsoMut is what the isotope operations use of a write to the
+// isotopes, full (IsoViewMut) or partial (IsoSubViewMut).
+type fzIsoMut struct {
+	of       func(fzDisc) ecs.ViewMut[fzA]
+	get      func(ecs.EntityID, fzDisc) (*fzA, bool)
+	isotopes func(ecs.EntityID) iter.Seq2[fzDisc, *fzA]
+	discs    func() []fzDisc
+}
+
+// onIsoMut runs do with an EntitiesView, a ViewMut[fzB] and a write to
+// the isotopes: full or partial (sub), in a system or from World.Borrow
+// (borrow). The partial write is of a set holding d: fzIsoOne for 0,
+// fzIsoTwo for the others. None of them purges DeleteUnchecked's
+// leftovers. A full write's Of creates the storage it names; a partial
+// write's borrow creates its set's (the model's touch, by do for the
+// full write, here for the partial one).
+func (r *fzRun) onIsoMut(op string, sub, borrow bool, d fzDisc, do func(ecs.EntitiesView, ecs.ViewMut[fzB], fzIsoMut)) {
+	r.t.Helper()
+	switch {
+	case !sub:
+		body := func(e ecs.EntitiesView, vb ecs.ViewMut[fzB], v ecs.IsoViewMut[fzDisc, fzA]) {
+			do(e, vb, fzIsoMut{of: v.Of, get: v.Get, isotopes: v.Isotopes, discs: v.Discriminants})
+		}
+		if !borrow {
+			r.run(op, body)
+			return
+		}
+		var e ecs.EntitiesView
+		var vb ecs.ViewMut[fzB]
+		var v ecs.IsoViewMut[fzDisc, fzA]
+		release, err := r.w.Borrow(&e, &vb, &v)
+		if err != nil {
+			r.t.Fatalf("%s: Borrow: %v", op, err)
+		}
+		defer release()
+		body(e, vb, v)
+	case d == 0:
+		onIsoSubMut[fzIsoOne](r, op, borrow, 1+fzDisc(r.step%2), do)
+	default:
+		onIsoSubMut[fzIsoTwo](r, op, borrow, 0, do)
+	}
+}
+
+// onIsoSubMut is onIsoMut's partial write of the set S. After do, it
+// asks the view for out, a discriminant outside S, which must panic
+// with an *ecs.IsotopeError.
+func onIsoSubMut[S ecs.IsoSet[fzDisc]](r *fzRun, op string, borrow bool, out fzDisc, do func(ecs.EntitiesView, ecs.ViewMut[fzB], fzIsoMut)) {
+	r.t.Helper()
+	r.m.touch(isoSets[S]()...)
+	var p any
+	body := func(e ecs.EntitiesView, vb ecs.ViewMut[fzB], v ecs.IsoSubViewMut[fzDisc, fzA, S]) {
+		do(e, vb, fzIsoMut{of: v.Of, get: v.Get, isotopes: v.Isotopes, discs: v.Discriminants})
+		if got := v.Discriminants(); !slices.Equal(got, isoSets[S]()) {
+			r.t.Errorf("%s: IsoSubViewMut.Discriminants = %v, want %v", op, got, isoSets[S]())
+		}
+		p = vmPanicValue(func() {
+			if r.step%2 == 0 {
+				v.Of(out)
+			} else {
+				v.Get(ecs.NullID, out)
+			}
+		})
+	}
+	if !borrow {
+		r.run(op, body)
+	} else {
+		var e ecs.EntitiesView
+		var vb ecs.ViewMut[fzB]
+		var v ecs.IsoSubViewMut[fzDisc, fzA, S]
+		release, err := r.w.Borrow(&e, &vb, &v)
+		if err != nil {
+			r.t.Fatalf("%s: Borrow: %v", op, err)
+		}
+		body(e, vb, v)
+		release()
+	}
+	r.outside(op, out, p)
+}
+
+// outside checks that p, what a partial view asked for the
+// discriminant out panicked with, is an *ecs.IsotopeError naming it.
+func (r *fzRun) outside(op string, out fzDisc, p any) {
+	r.t.Helper()
+	err, _ := p.(error)
+	var ie *ecs.IsotopeError
+	if !errors.As(err, &ie) || !errors.Is(err, ecs.ErrIsotope) || ie.Type != "ecs_test.fzA" || ie.Discriminant != fmt.Sprint(out) {
+		r.t.Errorf("%s: a partial view asked for %v outside its set panicked with %v, want an *ecs.IsotopeError", op, out, p)
+		return
+	}
+	r.st.isoOutside++
+}
+
+// isoAdd gives id the isotope v under d, through one of six paths:
+// ecs.AddIsotope on the world (0) or on an AllStoragesViewMut (1), both
+// purging DeleteUnchecked's leftovers first and creating d's storage
+// only for a live id; ViewMut.AddComponent on the Of(d) of a full write
+// (2: in a system, 4: from World.Borrow) or of a partial one (3, 5).
+// Every path refuses a dead id with an *ecs.EntityError, changing
+// nothing (but for the storage Of creates).
+func (r *fzRun) isoAdd(id ecs.EntityID, d fzDisc, path byte, v int32) {
+	r.logf("isoAdd %v disc=%d path=%d v=%d", id, d, path, v)
+	alive := r.m.live[id]
+	var err error
+	switch path {
+	case 0:
+		r.purge()
+		err = ecs.AddIsotope(r.w, id, d, fzA{v})
+	case 1:
+		r.purge() // the AllStoragesViewMut's borrow
+		r.run("isoAdd", func(all ecs.AllStoragesViewMut) { err = ecs.AddIsotope(all, id, d, fzA{v}) })
+	default:
+		r.onIsoMut("isoAdd", path == 3 || path == 5, path >= 4, d, func(e ecs.EntitiesView, _ ecs.ViewMut[fzB], iso fzIsoMut) {
+			err = iso.of(d).AddComponent(e, id, fzA{v})
+		})
+		r.m.touch(d)
+	}
+	if !alive {
+		r.dead("AddIsotope", id, err)
+		r.st.isoDead++
+		return
+	}
+	r.noErr("AddIsotope", err)
+	r.m.touch(d)
+	r.m.putIso(id, d, v)
+	r.st.isoAdds[path]++
+}
+
+// isoRemove takes id's isotope under d out, through ecs.RemoveIsotope
+// on the world (0) or an AllStoragesViewMut (1), which purge first and
+// refuse a dead id with an *ecs.EntityError; or through the Of(d) of a
+// full write (2: Remove in a system, 4: Remove from World.Borrow) or of
+// a partial one (3: Delete in a system, 5: Remove from World.Borrow),
+// which do not check liveness: a dead id gives what DeleteUnchecked
+// left under it.
+func (r *fzRun) isoRemove(id ecs.EntityID, d fzDisc, path byte) {
+	r.logf("isoRemove %v disc=%d path=%d", id, d, path)
+	var got fzA
+	var ok bool
+	var err error
+	switch path {
+	case 0:
+		r.purge()
+		got, ok, err = ecs.RemoveIsotope[fzDisc, fzA](r.w, id, d)
+	case 1:
+		r.purge()
+		r.run("isoRemove", func(all ecs.AllStoragesViewMut) { got, ok, err = ecs.RemoveIsotope[fzDisc, fzA](all, id, d) })
+	default:
+		r.onIsoMut("isoRemove", path == 3 || path == 5, path >= 4, d, func(_ ecs.EntitiesView, _ ecs.ViewMut[fzB], iso fzIsoMut) {
+			if path == 3 {
+				ok = iso.of(d).Delete(id)
+				got.V = r.m.isos[fzIsoKey{d, id}]
+			} else {
+				got, ok = iso.of(d).Remove(id)
+			}
+		})
+		r.m.touch(d)
+	}
+	if path < 2 && !r.m.live[id] {
+		r.dead("RemoveIsotope", id, err)
+		r.st.isoDead++
+		if ok {
+			r.t.Errorf("RemoveIsotope(%v) of a dead id reported a component", id)
+		}
+		return
+	}
+	r.noErr("RemoveIsotope", err)
+	want, has := r.m.isos[fzIsoKey{d, id}]
+	if ok != has || ok && got.V != want {
+		r.t.Errorf("isoRemove %v disc %d path %d: got %v, %v; model %v, %v", id, d, path, got, ok, want, has)
+	}
+	if has {
+		delete(r.m.isos, fzIsoKey{d, id})
+		r.st.isoRemoves[path]++
+	}
+}
+
+// isoModify changes isotopes in place, by form: 0, A += B + delta under d
+// for the holders of a B (a join of a full write's Of(d) with a
+// ViewMut[fzB], in a system); 1, every isotope of every issued id
+// negated through a full write's Isotopes; 2, B += A for the holders of
+// a B and of an isotope under d (a join of a ViewMut[fzB] with a partial
+// read's Of(d), whose Isotopes and Discriminants are checked); 3, every
+// isotope += delta, through a full write from World.Borrow; 4, Clear of
+// d's storage through a partial write; 5, the isotopes under d doubled
+// through a partial write's Get.
+func (r *fzRun) isoModify(form byte, d fzDisc, delta int32) {
+	r.logf("isoModify form=%d disc=%d delta=%d", form, d, delta)
+	m := r.m
+	switch form {
+	case 0:
+		r.onIsoMut("isoModify", false, false, d, func(_ ecs.EntitiesView, vb ecs.ViewMut[fzB], iso fzIsoMut) {
+			for a, b := range ecs.Join2(iso.of(d), vb).All() {
+				a.V += int32(b.V) + delta
+			}
+		})
+		m.touch(d)
+		for k, a := range m.isos {
+			if b, ok := m.b[k.id]; ok && k.d == d {
+				m.isos[k] = a + int32(b) + delta
+			}
+		}
+	case 1:
+		r.onIsoMut("isoModify", false, false, d, func(_ ecs.EntitiesView, _ ecs.ViewMut[fzB], iso fzIsoMut) {
+			for _, id := range m.issued {
+				var seen []fzDisc
+				for dd, a := range iso.isotopes(id) {
+					seen = append(seen, dd)
+					a.V = -a.V
+				}
+				var want []fzDisc
+				for _, dd := range m.discs {
+					if _, ok := m.isos[fzIsoKey{dd, id}]; ok {
+						want = append(want, dd)
+					}
+				}
+				if !slices.Equal(seen, want) {
+					r.t.Errorf("IsoViewMut.Isotopes(%v) gave %v, want %v", id, seen, want)
+				}
+			}
+		})
+		for k, a := range m.isos {
+			m.isos[k] = -a
+		}
+	case 2:
+		if d == 0 {
+			onIsoSubRead[fzIsoOne](r, d, 1)
+		} else {
+			onIsoSubRead[fzIsoTwo](r, d, 0)
+		}
+	case 3:
+		r.onIsoMut("isoModify", false, true, d, func(_ ecs.EntitiesView, _ ecs.ViewMut[fzB], iso fzIsoMut) {
+			for _, dd := range iso.discs() {
+				for a := range iso.of(dd).All() {
+					a.V += delta
+				}
+			}
+		})
+		for k, a := range m.isos {
+			m.isos[k] = a + delta
+		}
+	case 4:
+		r.onIsoMut("isoModify", true, false, d, func(_ ecs.EntitiesView, _ ecs.ViewMut[fzB], iso fzIsoMut) {
+			iso.of(d).Clear()
+		})
+		for k := range m.isos {
+			if k.d == d {
+				delete(m.isos, k)
+			}
+		}
+	default:
+		r.onIsoMut("isoModify", true, false, d, func(_ ecs.EntitiesView, _ ecs.ViewMut[fzB], iso fzIsoMut) {
+			for _, id := range append(slices.Clone(m.issued), ecs.NullID) {
+				a, ok := iso.get(id, d)
+				want, has := m.isos[fzIsoKey{d, id}]
+				if ok != has || ok && a.V != want {
+					r.t.Errorf("IsoSubViewMut.Get(%v, %d) = %v, %v; model %v, %v", id, d, a, ok, want, has)
+				}
+				if ok {
+					a.V *= 2
+				}
+			}
+		})
+		for k, a := range m.isos {
+			if k.d == d {
+				m.isos[k] = a * 2
+			}
+		}
+	}
+	r.st.isoModifies[form]++
+}
+
+// onIsoSubRead is isoModify's form 2, with a partial read of the set S
+// (holding d), in a system beside a ViewMut[fzB]: B += A under d for
+// the entities with both, then Isotopes of every issued id against the
+// model, restricted to S, and a panic for out, outside S.
+func onIsoSubRead[S ecs.IsoSet[fzDisc]](r *fzRun, d, out fzDisc) {
+	m := r.m
+	m.touch(isoSets[S]()...) // the borrow creates the set's storages
+	var p any
+	r.run("isoModify", func(vb ecs.ViewMut[fzB], v ecs.IsoSubView[fzDisc, fzA, S]) {
+		ecs.Join2(vb, v.Of(d)).EachWithID(func(id ecs.EntityID, b *fzB, a *fzA) { b.V += uint8(a.V) })
+		if got := v.Discriminants(); !slices.Equal(got, isoSets[S]()) {
+			r.t.Errorf("IsoSubView.Discriminants = %v, want %v", got, isoSets[S]())
+		}
+		for _, id := range m.issued {
+			var got, want []string
+			for dd, a := range v.Isotopes(id) {
+				got = append(got, fmt.Sprint(dd, "=", a.V))
+			}
+			for _, dd := range isoSets[S]() {
+				if a, ok := m.isos[fzIsoKey{dd, id}]; ok {
+					want = append(want, fmt.Sprint(dd, "=", a))
+				}
+			}
+			if !slices.Equal(got, want) {
+				r.t.Errorf("IsoSubView.Isotopes(%v) = %v, want %v", id, got, want)
+			}
+		}
+		p = vmPanicValue(func() { v.Get(ecs.NullID, out) })
+	})
+	r.outside("isoModify", out, p)
+	for id, b := range m.b {
+		if a, ok := m.isos[fzIsoKey{d, id}]; ok {
+			m.b[id] = b + uint8(a)
+		}
+	}
+}
+
+// isoInSystem makes n calls in one system holding an
+// AllStoragesViewMut, each checked against the model as it goes:
+// deletions (whose components, isotopes included, stay in place until
+// the next call that reaches the storages), AddIsotope and RemoveIsotope
+// (which refuse the entities just deleted), new entities (most likely in
+// a slot just freed) and Strip.
+func (r *fzRun) isoInSystem(in *fzReader, n int) {
+	type step struct{ kind, sel, v byte }
+	steps := make([]step, n)
+	for i := range steps {
+		steps[i] = step{in.next() % fzIsoKinds, in.next(), in.next()}
+	}
+	r.logf("isoInSystem %v", steps)
+	r.purge()
+	r.run("isoInSystem", func(all ecs.AllStoragesViewMut) {
+		for _, s := range steps {
+			id, d, v := r.pickID(s.sel), fzDisc(s.v%fzDiscs), int32(int8(s.v))
+			alive := r.m.live[id]
+			switch s.kind {
+			case 0:
+				err := all.DeleteEntity(id)
+				if !alive {
+					r.dead("DeleteEntity", id, err)
+					continue
+				}
+				r.noErr("DeleteEntity", err)
+				r.doom(id)
+			case 1:
+				err := ecs.AddIsotope(all, id, d, fzA{v})
+				if !alive {
+					r.dead("AddIsotope", id, err)
+					r.st.isoDead++
+					continue
+				}
+				r.noErr("AddIsotope", err)
+				r.m.touch(d)
+				r.m.putIso(id, d, v)
+			case 2:
+				got, ok, err := ecs.RemoveIsotope[fzDisc, fzA](all, id, d)
+				if !alive {
+					r.dead("RemoveIsotope", id, err)
+					r.st.isoDead++
+					continue
+				}
+				r.noErr("RemoveIsotope", err)
+				want, has := r.m.isos[fzIsoKey{d, id}]
+				if ok != has || ok && got.V != want {
+					r.t.Errorf("RemoveIsotope(%v, %d) in a system = %v, %v; model %v, %v", id, d, got, ok, want, has)
+				}
+				delete(r.m.isos, fzIsoKey{d, id})
+			case 3:
+				if len(r.m.issued) >= fzMaxIDs {
+					continue
+				}
+				r.issue(all.AddEntity())
+			default:
+				err := all.Strip(id)
+				if !alive {
+					r.dead("Strip", id, err)
+					continue
+				}
+				r.noErr("Strip", err)
+				r.m.strip(id)
+			}
+			r.st.isoSys[s.kind]++
+		}
+	})
+}
+
+// compareIso checks, in isotope mode, the world's isotopes against the
+// model's through an IsoView (which creates no storage here: it reads
+// only the discriminants the model says exist, and looks the others up
+// with Get, which creates none): Discriminants and their order, each
+// discriminant's ids and values (WithID, or IDs and Slice) and look-ups,
+// each entity's Isotopes, and a join of one discriminant with an
+// ordinary view (fzB, fzA's own storage, or a Not of fzC).
+func (r *fzRun) compareIso(probe []ecs.EntityID) {
+	t, m := r.t, r.m
+	if !m.iso {
+		return
+	}
+	var iv ecs.IsoView[fzDisc, fzA]
+	var va ecs.View[fzA]
+	var vb ecs.View[fzB]
+	var vc ecs.View[fzC]
+	release, err := r.w.Borrow(&iv, &va, &vb, &vc)
+	if err != nil {
+		t.Fatalf("Borrow(IsoView): %v", err)
+	}
+	defer release()
+	if got := iv.Discriminants(); !slices.Equal(got, m.discs) {
+		t.Errorf("IsoView.Discriminants = %v, want %v", got, m.discs)
+	}
+	for d := range fzDisc(fzDiscs) {
+		want := m.isoOf(d)
+		if !slices.Contains(m.discs, d) {
+			if len(want) != 0 {
+				t.Errorf("model: isotopes %v under %d, which has no storage", want, d)
+			}
+			for _, id := range probe {
+				if a, ok := iv.Get(id, d); ok {
+					t.Errorf("IsoView.Get(%v, %d) = %v with no storage", id, d, a)
+				}
+			}
+			continue
+		}
+		v := iv.Of(d)
+		got := map[ecs.EntityID]int32{}
+		if r.step%2 == 0 {
+			for id, a := range v.WithID() {
+				got[id] = a.V
+			}
+		} else {
+			ids, vals := v.IDs(), v.Slice()
+			if len(ids) != len(vals) {
+				t.Errorf("isotopes under %d: %d ids, %d values", d, len(ids), len(vals))
+			}
+			for i, id := range ids {
+				got[id] = vals[i].V
+			}
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("isotopes under %d = %v, want %v", d, got, want)
+		}
+		equal(t, fmt.Sprintf("isotopes under %d: Len", d), v.Len(), len(want))
+		for _, id := range probe {
+			w, has := want[id]
+			a, ok := v.Get(id)
+			b, ok2 := iv.Get(id, d)
+			if ok != has || ok2 != has || has && (a.V != w || b.V != w) || v.Contains(id) != has {
+				t.Errorf("isotope %v under %d: Get %v, %v, IsoView.Get %v, %v; model %v, %v", id, d, a, ok, b, ok2, w, has)
+			}
+		}
+	}
+	if got := iv.Discriminants(); !slices.Equal(got, m.discs) { // Get created none
+		t.Errorf("IsoView.Discriminants after Get = %v, want %v", got, m.discs)
+	}
+	for _, id := range probe {
+		var got, want []string
+		for d, a := range iv.Isotopes(id) {
+			got = append(got, fmt.Sprint(d, "=", a.V))
+		}
+		for _, d := range m.discs {
+			if a, ok := m.isos[fzIsoKey{d, id}]; ok {
+				want = append(want, fmt.Sprint(d, "=", a))
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("IsoView.Isotopes(%v) = %v, want %v", id, got, want)
+		}
+	}
+	if len(m.discs) == 0 {
+		return
+	}
+	d := m.discs[r.step%len(m.discs)]
+	of := iv.Of(d)
+	got, want := map[ecs.EntityID][2]int32{}, map[ecs.EntityID][2]int32{}
+	var count int
+	var get func(ecs.EntityID) ([2]int32, bool)
+	switch form := r.step / 3 % 3; form {
+	case 0:
+		it := ecs.Join2(of, vb)
+		for id, row := range it.WithID() {
+			got[id] = [2]int32{row.A.V, int32(row.B.V)}
+		}
+		count = it.Count()
+		get = func(id ecs.EntityID) ([2]int32, bool) {
+			a, b, ok := it.Get(id)
+			if !ok {
+				return [2]int32{}, false
+			}
+			return [2]int32{a.V, int32(b.V)}, true
+		}
+		for id, a := range m.isoOf(d) {
+			if b, ok := m.b[id]; ok {
+				want[id] = [2]int32{a, int32(b)}
+			}
+		}
+	case 1:
+		it := ecs.Join2(va, of)
+		it.EachWithID(func(id ecs.EntityID, a, i *fzA) { got[id] = [2]int32{a.V, i.V} })
+		count = it.Count()
+		get = func(id ecs.EntityID) ([2]int32, bool) {
+			a, i, ok := it.Get(id)
+			if !ok {
+				return [2]int32{}, false
+			}
+			return [2]int32{a.V, i.V}, true
+		}
+		for id, i := range m.isoOf(d) {
+			if a, ok := m.a[id]; ok {
+				want[id] = [2]int32{a, i}
+			}
+		}
+	default:
+		it := ecs.Join1(of).Not(vc)
+		for cur := it; cur.Next(); {
+			got[cur.ID()] = [2]int32{cur.Values().V}
+		}
+		count = it.Count()
+		get = func(id ecs.EntityID) ([2]int32, bool) {
+			a, ok := it.Get(id)
+			if !ok {
+				return [2]int32{}, false
+			}
+			return [2]int32{a.V}, true
+		}
+		for id, a := range m.isoOf(d) {
+			if !m.c[id] {
+				want[id] = [2]int32{a}
+			}
+		}
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("join of isotopes under %d (form %d): got %v, want %v", d, r.step/3%3, got, want)
+	}
+	equal(t, "isotope join Count", count, len(want))
+	for _, id := range probe {
+		row, ok := get(id)
+		wrow, wok := want[id]
+		if ok != wok || row != wrow {
+			t.Errorf("isotope join Get(%v) = %v, %v; want %v, %v", id, row, ok, wrow, wok)
+		}
+	}
+	if len(want) > 0 {
+		r.st.isoJoins[r.step/3%3]++
+	}
 }
