@@ -4100,15 +4100,24 @@ func (r *fzRun) isoAdd(id ecs.EntityID, d fzDisc, path byte, v int32) {
 		})
 		r.m.touch(d)
 	}
+	if r.isoAdded(alive, id, d, v, err) {
+		r.st.isoAdds[path]++
+	}
+}
+
+// isoAdded checks the result err of giving id the isotope fzA{v} under d,
+// and puts it in the model: an error for a dead id, none for a live one.
+// It reports whether the isotope was added.
+func (r *fzRun) isoAdded(alive bool, id ecs.EntityID, d fzDisc, v int32, err error) bool {
 	if !alive {
 		r.dead("AddIsotope", id, err)
 		r.st.isoDead++
-		return
+		return false
 	}
 	r.noErr("AddIsotope", err)
 	r.m.touch(d)
 	r.m.putIso(id, d, v)
-	r.st.isoAdds[path]++
+	return true
 }
 
 // isoRemove takes id's isotope under d out, through ecs.RemoveIsotope
@@ -4320,15 +4329,7 @@ func (r *fzRun) isoInSystem(in *fzReader, n int) {
 				r.noErr("DeleteEntity", err)
 				r.doom(id)
 			case 1:
-				err := ecs.AddIsotope(all, id, d, fzA{v})
-				if !alive {
-					r.dead("AddIsotope", id, err)
-					r.st.isoDead++
-					continue
-				}
-				r.noErr("AddIsotope", err)
-				r.m.touch(d)
-				r.m.putIso(id, d, v)
+				r.isoAdded(alive, id, d, v, ecs.AddIsotope(all, id, d, fzA{v}))
 			case 2:
 				got, ok, err := ecs.RemoveIsotope[fzDisc, fzA](all, id, d)
 				if !alive {
