@@ -262,8 +262,9 @@ func (g *Game) startFloor(st *State) error {
 	player := Player{Square: Square{X: (Width - size) / 2, Y: ArenaTop + (Height-ArenaTop-size)/2, Size: size}}
 
 	friends := g.spawnBuf[:0]
+	rnd := r.rand()
 	for range rules.FriendsAtStart {
-		friends = append(friends, Friend{randomSquare(r.r, rules.FriendStart)})
+		friends = append(friends, Friend{randomSquare(rnd, rules.FriendStart)})
 	}
 	g.spawnBuf = friends
 	if _, err := ecs.BulkAddEntity1(w, friends); err != nil {
@@ -277,6 +278,7 @@ func (g *Game) startFloor(st *State) error {
 		ecs.AddUnique(w, player),
 		ecs.AddUnique(w, Spawner{Left: rules.FriendsTotal - rules.FriendsAtStart, Spawned: rules.FriendsAtStart}),
 		ecs.AddUnique(w, Score{}),
+		put(w, r), // the draws above advanced the copy r
 	)
 }
 
@@ -312,9 +314,10 @@ func (g *Game) endFloor(st *State, over GameOver) error {
 		} else {
 			st.Floor++
 			if st.Floor > st.BestFloor && !bonuses.HasNext {
-				bonuses.Next = Bonus(r.r.IntN(int(NumBonuses)))
+				bonuses.Next = Bonus(r.rand().IntN(int(NumBonuses)))
 				bonuses.HasNext = true
-				if err := ecs.AddUnique(g.w, bonuses); err != nil {
+				// r is a copy: store the state the draw advanced.
+				if err := errors.Join(ecs.AddUnique(g.w, bonuses), put(g.w, r)); err != nil {
 					return err
 				}
 			}
