@@ -109,8 +109,9 @@ type State struct {
 	LastFloor GameOver
 	// Result is how the run ended, or Playing.
 	Result Result
-	// Frames counts calls to [Game.Update] since [New]; FloorFrames the
-	// frames of the current floor; SceneFrames the frames since the
+	// Frames counts the frames played since [New], less those a rewind
+	// took back (it is restored with the rest of the state); FloorFrames
+	// the frames of the current floor; SceneFrames the frames since the
 	// scene last changed (0 on the frame that changed it).
 	Frames, FloorFrames, SceneFrames int
 }
