@@ -271,8 +271,8 @@ var RewindHint = fmt.Sprintf("Hold Backspace to rewind the last %d seconds", gam
 // game-over screen it stays clear of their centred titles.
 const (
 	rewindX    = 590.0
-	rewindBarX = rewindX + 78
-	rewindBarW = 80.0
+	rewindBarX = rewindX + 84
+	rewindBarW = 72.0
 )
 
 // drawRewind paints the rewind indicator while the game rewinds (the
