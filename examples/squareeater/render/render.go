@@ -1,5 +1,6 @@
 // Package render puts Square Eater on screen with Ebitengine: [Game] is the
-// ebiten.Game that feeds mouse and keys to the game logic in Update and, in
+// ebiten.Game that feeds mouse and keys (Backspace, held, rewinds) to the
+// game logic in Update and, in
 // Draw, runs the "render" workload whose drawing systems read the world
 // through views and run on Ebitengine's goroutine (ecs.System(...).OnCaller()).
 //
