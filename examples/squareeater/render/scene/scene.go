@@ -79,7 +79,7 @@ var (
 	RewindPanel = color.RGBA{40, 40, 60, 255}    // the rewind indicator's panel, dark under white text
 	RewindTrack = color.RGBA{90, 90, 110, 255}   // its bar's track
 	RewindBar   = color.RGBA{255, 140, 0, 255}   // its bar: the history left; orange, a colour nothing else uses
-	White       = color.RGBA{255, 255, 255, 255}
+	White       = color.RGBA{255, 255, 255, 255} // the rewind indicator's text
 )
 
 // Align places a text relative to its x coordinate.
