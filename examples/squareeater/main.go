@@ -6,6 +6,10 @@
 //	go run . -headless -seed 1 -frames 20000  let the bot play, print a summary
 //	go run . -invincible-frames 5             the Shipyard guide's invincibility after a hit
 //
+// In the window, the player's square follows the mouse; a click or a key
+// (Space, 1 to 5) starts a run and picks in the shop; holding Backspace
+// rewinds the game, up to 5 seconds back.
+//
 // On Linux, Ebitengine v2.8 opens the X display when the program starts,
 // before main runs, so even -headless needs one: use xvfb-run where there
 // is none.

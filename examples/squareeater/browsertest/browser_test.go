@@ -2,7 +2,11 @@
 // headless Chromium: it starts the real server command (cmd/serve) on a
 // free port, loads the page, checks the first frame comes within 10 s,
 // clicks to start, moves the mouse over the canvas and checks a screenshot
-// shows the blue player and green friends.
+// shows the blue player and green friends; then that the player follows
+// the mouse (in the state the page publishes and on screen), and that
+// holding Backspace rewinds the game: the player goes back to where it was
+// a second or two earlier, though the mouse has not moved, and the HUD
+// shows the rewind; released, the game plays on.
 //
 // It needs /usr/bin/chromium (apt-get install chromium). Without it the test
 // is skipped, except in CI (CI set), where it fails. Set
@@ -13,10 +17,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -164,9 +170,9 @@ func TestBrowserPlays(t *testing.T) {
 	// green, gray or red (the game keeps its speed in software GL, so by
 	// the first screenshot, a second or so after the click, the friends
 	// may well have outgrown the player), counted in the arena only.
-	arena := image.Rect(0, int(game.ArenaTop), 800, 600)
 	var blue, green int
-	for try := 1; try <= 20; try++ {
+	shown := false
+	for try := 1; try <= 20 && !shown; try++ {
 		if scn := evalString(t, ctx, `window.squareEater.scene`); scn != "floor" {
 			t.Fatalf("scene %q while playing (try %d, %d frames drawn in %v since the click), want floor",
 				scn, try, evalInt(t, ctx, `window.squareEater.frames`)-framesAtStart, time.Since(clicked).Round(time.Millisecond))
@@ -197,12 +203,216 @@ func TestBrowserPlays(t *testing.T) {
 			if rate := float64(logic) / secs; rate < 40 && frames-framesAtStart > int(7*secs) {
 				t.Errorf("the game ran %.0f logic frames a second, drawn at %.0f a second: slow motion", rate, float64(frames-framesAtStart)/secs)
 			}
-			return
+			shown = true
+			break
 		}
 		t.Logf("try %d: %d blue and %d friends' pixels, %v after the click", try, blue, green, time.Since(clicked).Round(time.Millisecond))
 		chromedp.Run(ctx, chromedp.MouseEvent(input.MouseMoved, float64(300+10*try), 320), chromedp.Sleep(150*time.Millisecond))
 	}
-	t.Errorf("no screenshot showed the blue player and a friend: last had %d blue and %d friends' pixels", blue, green)
+	if !shown {
+		t.Fatalf("no screenshot showed the blue player and a friend: last had %d blue and %d friends' pixels", blue, green)
+	}
+
+	followAndRewind(t, ctx, shots)
+}
+
+// sample is what the page publishes of the last frame drawn (see markFrame
+// in package render), read in one evaluation: the fields belong to one
+// frame.
+type sample struct {
+	Frames    int     `json:"logicFrames"`
+	Scene     string  `json:"scene"`
+	X         float64 `json:"playerX"`
+	Y         float64 `json:"playerY"`
+	Size      float64 `json:"playerSize"`
+	Rewinding bool    `json:"rewinding"`
+	History   int     `json:"historyFrames"`
+	at        time.Time
+}
+
+// centre returns the centre of the player's square.
+func (s sample) centre() (x, y float64) { return s.X + s.Size/2, s.Y + s.Size/2 }
+
+// on reports whether the player's square is centred on (x, y), where the
+// game puts it when the mouse is there (away from the arena's edges), give
+// or take half of what eating or a hit changes its size by in the frame
+// (the square is placed before it grows or shrinks, from its top-left
+// corner): 2.5 at most.
+func (s sample) on(x, y float64) bool {
+	cx, cy := s.centre()
+	return s.Scene == "floor" && math.Abs(cx-x) <= 2.5 && math.Abs(cy-y) <= 2.5
+}
+
+func (s sample) String() string {
+	cx, cy := s.centre()
+	return fmt.Sprintf("logic frame %d (%s): player centred on (%.2f, %.2f), size %.2f; rewinding %v, %d frames of history",
+		s.Frames, s.Scene, cx, cy, s.Size, s.Rewinding, s.History)
+}
+
+func readSample(t *testing.T, ctx context.Context) sample {
+	t.Helper()
+	var s sample
+	const expr = `(({logicFrames, scene, playerX, playerY, playerSize, rewinding, historyFrames}) =>
+		({logicFrames, scene, playerX, playerY, playerSize, rewinding, historyFrames}))(window.squareEater)`
+	if err := chromedp.Run(ctx, chromedp.Evaluate(expr, &s)); err != nil {
+		t.Fatalf("reading window.squareEater: %v", err)
+	}
+	s.at = time.Now()
+	return s
+}
+
+// sampleFor reads samples every 15 ms for d, or until stop returns true
+// for one (stop may be nil).
+func sampleFor(t *testing.T, ctx context.Context, d time.Duration, stop func(sample) bool) []sample {
+	t.Helper()
+	var out []sample
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(15 * time.Millisecond) {
+		s := readSample(t, ctx)
+		out = append(out, s)
+		if stop != nil && stop(s) {
+			break
+		}
+	}
+	return out
+}
+
+// arena is the part of the screen the game is played in, below the HUD.
+var arena = image.Rect(0, int(game.ArenaTop), 800, 600)
+
+// follow moves the mouse to (x, y), well inside the arena, and checks that
+// the player follows it: within a second the page says the player's square
+// is centred there, and a screenshot shows the player's blue (or, powered
+// up, violet) square there. It returns the samples read.
+func follow(t *testing.T, ctx context.Context, shots string, x, y float64) []sample {
+	t.Helper()
+	if err := chromedp.Run(ctx, chromedp.MouseEvent(input.MouseMoved, x, y)); err != nil {
+		t.Fatalf("moving the mouse to (%v, %v): %v", x, y, err)
+	}
+	samples := sampleFor(t, ctx, 2*time.Second, func(s sample) bool { return s.on(x, y) })
+	if last := samples[len(samples)-1]; !last.on(x, y) {
+		t.Fatalf("mouse moved to (%v, %v): 2 s later, %v, want the player centred on the mouse", x, y, last)
+	}
+	// The player blinks while invincible: a few screenshots may be needed.
+	path := filepath.Join(shots, fmt.Sprintf("browser-follow-%.0f-%.0f.png", x, y))
+	var cx, cy float64
+	var n int
+	for try := 1; try <= 10; try++ {
+		img := screenshot(t, ctx, path)
+		for _, c := range []color.RGBA{scene.PlayerBlue, scene.PowerViolet} {
+			if cx, cy, n = pixels.CentreIn(img, arena, c, 30); n >= 16 {
+				break
+			}
+		}
+		if n >= 16 && math.Abs(cx-x) <= 3 && math.Abs(cy-y) <= 3 {
+			t.Logf("mouse at (%v, %v): the player's %d pixels are centred on (%.1f, %.1f) (screenshot %s)", x, y, n, cx, cy, path)
+			return samples
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("mouse at (%v, %v): the player's pixels are centred on (%.1f, %.1f) (%d pixels) on the last of 10 screenshots, want the mouse; %v",
+		x, y, cx, cy, n, readSample(t, ctx))
+	return nil
+}
+
+// backspace is a key event of the rewind key.
+func backspace(t input.KeyType) chromedp.Action {
+	return input.DispatchKeyEvent(t).WithKey("Backspace").WithCode("Backspace").
+		WithWindowsVirtualKeyCode(8).WithNativeVirtualKeyCode(8)
+}
+
+// followAndRewind checks that the player follows the mouse, then rewinds:
+// the player rests at A = (200, 200) for 1.5 s, then at B = (600, 420) for
+// 1 s; with Backspace held, the logic frames go back, and those of the
+// stay at A show the player at A again (the mouse is still at B); the HUD
+// shows the rewind. Released, the game plays on from there: the player
+// goes back to the mouse, at B.
+func followAndRewind(t *testing.T, ctx context.Context, shots string) {
+	const ax, ay, bx, by = 200, 200, 600, 420
+	follow(t, ctx, shots, ax, ay)
+	atA := sampleFor(t, ctx, 1500*time.Millisecond, nil)
+	follow(t, ctx, shots, bx, by)
+	sampleFor(t, ctx, time.Second, nil)
+
+	// The frames the page showed the player at A: from first to last.
+	first, last := -1, -1
+	for _, s := range atA {
+		if !s.on(ax, ay) || s.Rewinding {
+			t.Fatalf("the mouse at (%v, %v): %v", ax, ay, s)
+		}
+		if first < 0 {
+			first = s.Frames
+		}
+		last = s.Frames
+	}
+	if last-first < 30 {
+		t.Fatalf("the player stayed at (%v, %v) for logic frames %d to %d only", ax, ay, first, last)
+	}
+
+	before := readSample(t, ctx)
+	if err := chromedp.Run(ctx, backspace(input.KeyDown)); err != nil {
+		t.Fatalf("pressing Backspace: %v", err)
+	}
+	pressed := true
+	defer func() {
+		if pressed {
+			chromedp.Run(ctx, backspace(input.KeyUp))
+		}
+	}()
+	// While it rewinds, the HUD's strip shows the rewind indicator.
+	rewinding := sampleFor(t, ctx, 3*time.Second, func(s sample) bool { return s.Rewinding })
+	if s := rewinding[len(rewinding)-1]; !s.Rewinding {
+		t.Fatalf("Backspace held 3 s: %v, want the game rewinding", s)
+	}
+	shot := screenshot(t, ctx, filepath.Join(shots, "browser-rewind.png"))
+	hud := image.Rect(0, 0, 800, int(game.ArenaTop))
+	if n := pixels.CountIn(shot, hud, scene.RewindPanel, 12); n < 2000 {
+		t.Errorf("rewinding: %d pixels of the rewind panel in the HUD, want it shown", n)
+	}
+	// Back until frames before the stay at A, or to the oldest frame kept.
+	back := sampleFor(t, ctx, 10*time.Second, func(s sample) bool { return s.Frames < first || s.History == 0 })
+	if err := chromedp.Run(ctx, backspace(input.KeyUp)); err != nil {
+		t.Fatalf("releasing Backspace: %v", err)
+	}
+	pressed = false
+	back = append(rewinding, back...)
+
+	// The game may play a few frames between the reading of before and
+	// the key press reaching it: the rewind starts from there.
+	inA, low := 0, math.MaxInt
+	for i, s := range back {
+		if !s.Rewinding {
+			continue
+		}
+		if s.Frames > low {
+			t.Errorf("rewinding went forward: %v after logic frame %d", s, low)
+		}
+		low = min(low, s.Frames)
+		if s.Frames >= first && s.Frames <= last {
+			inA++
+			if !s.on(ax, ay) {
+				t.Errorf("rewound to logic frame %d, when the player was at (%v, %v): %v (sample %d)", s.Frames, ax, ay, s, i)
+			}
+		}
+	}
+	t.Logf("Backspace held at logic frame %d: rewound to %d in %d samples, %d of them in frames %d-%d, when the player was at (%v, %v); last %v",
+		before.Frames, low, len(back), inA, first, last, ax, ay, back[len(back)-1])
+	if low > (first+last)/2 {
+		t.Errorf("rewound only to logic frame %d, want back to the stay at (%v, %v) in frames %d-%d", low, ax, ay, first, last)
+	}
+	if inA < 3 {
+		t.Errorf("only %d samples while rewinding through frames %d-%d, want a few to check", inA, first, last)
+	}
+
+	// Released: the game plays on from the frame restored, and the player
+	// follows the mouse again.
+	after := sampleFor(t, ctx, 2*time.Second, func(s sample) bool { return !s.Rewinding && s.on(bx, by) })
+	if s := after[len(after)-1]; s.Rewinding || !s.on(bx, by) || s.Frames <= low {
+		t.Errorf("Backspace released after rewinding to logic frame %d: 2 s later, %v; want the game playing on with the player at the mouse (%v, %v)", low, s, bx, by)
+	}
+	shot = screenshot(t, ctx, filepath.Join(shots, "browser-after-rewind.png"))
+	if n := pixels.CountIn(shot, hud, scene.RewindPanel, 12); n > 100 {
+		t.Errorf("after the rewind: %d pixels of the rewind panel in the HUD, want it gone", n)
+	}
 }
 
 // startServer builds and runs cmd/serve on a free port of 127.0.0.1 and

@@ -122,4 +122,7 @@ type Input struct {
 	// Key is the key pressed this frame: 0 for none, '1' to '5' for a shop
 	// choice, ' ' to start or continue.
 	Key rune
+	// Rewind is true while the rewind key (Backspace) is held: the frame
+	// steps the game one frame back instead of playing (see [Game.Update]).
+	Rewind bool
 }

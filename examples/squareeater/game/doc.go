@@ -7,7 +7,8 @@
 //
 // As the guide uses Shipyard: [Friend], [PowerPellet] and [ToDelete] are
 // components; [Player], [State], [Rules], [Spawner], [Score], [Shop],
-// [FriendBonuses] and the frame's [Input] are uniques. The systems are plain
+// [FriendBonuses], the frame's [Input] and the rewind's [History] are
+// uniques. The systems are plain
 // functions whose parameters are views — movePlayer, moveFriends, grow,
 // counters, spawn, collision, cleanUp and checkGameOver — assembled in
 // that order as the workload [MainLoop] ("main_loop"), which keeps the
@@ -74,12 +75,34 @@
 //     when the last of the [Lives] lives is lost; the game-over screen then
 //     waits for space or a click, which starts a new run at once.
 //
+// # Rewind
+//
+// Holding Backspace (in the window or the browser: [Input].Rewind) rewinds
+// the game: each logic frame steps one frame back, up to [RewindSeconds]
+// (5) back, where it stays; the HUD shows "REWIND", a bar and the seconds
+// of history left. Released, the game plays on from the frame restored,
+// and the frames rewound are forgotten. Every scene rewinds, the shop and
+// the game-over screen included (back into the floor that was lost).
+//
+// It is built on Slipway's in-memory snapshots: after every frame it plays,
+// [Game.Update] copies the world into the next ecs.Snapshot of a ring of
+// [RewindFrames]+1, reused lap after lap (ecs.World.SnapshotTo allocates
+// nothing once a snapshot has grown to the world's size), and a rewinding
+// Update restores the one before (ecs.World.Restore: the same entities
+// under the same ids, generations and free list, the same components and
+// uniques). The snapshots cover the game's components and the uniques a
+// frame reads or writes (ecs.SnapshotComponent, ecs.SnapshotUnique), the
+// RNG's state among them, so the same inputs after a rewind replay the
+// same frames; not moveFriends' scratch grid, the [History] unique, nor
+// the renderer's canvas. The ring belongs to the [Game], beside its world.
+//
 // # Determinism
 //
 // All randomness comes from one PCG source, a unique seeded by [New]; no
 // map is iterated and no clock is read by the game. The same seed and the
 // same inputs play the same game, whatever GOMAXPROCS: systems that run in
-// parallel touch disjoint data. (Across architectures the game may differ:
+// parallel touch disjoint data. The generator's state is a plain value in
+// its unique, so a rewind puts it back with the rest. (Across architectures the game may differ:
 // Go may fuse a multiply and an add into one rounding on arm64 and not on
 // amd64.) [RunHeadless] plays with the built-in [Bot], which picks its
 // upgrades with [BotUpgrade].

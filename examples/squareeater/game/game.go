@@ -20,6 +20,9 @@ type Game struct {
 	opts Options
 	// spawnBuf is reused to bulk-add each floor's first friends.
 	spawnBuf []Friend
+	// hist holds the snapshots of the last frames, for rewinding (see
+	// rewind.go).
+	hist ring
 	// Update timing, for the summary. Timing never feeds back into the
 	// game, which stays deterministic.
 	timed       int
@@ -54,7 +57,7 @@ func New(seed uint64) *Game { return NewWithOptions(seed, Options{}) }
 
 // NewWithOptions is New with rules changed by o.
 func NewWithOptions(seed uint64, o Options) *Game {
-	g := &Game{w: ecs.NewWorld(), seed: seed, opts: o}
+	g := &Game{w: ecs.NewWorld(), seed: seed, opts: o, hist: newRing()}
 	uniques := []error{
 		ecs.AddUnique(g.w, newRng(seed)),
 		ecs.AddUnique(g.w, Input{}),
@@ -66,11 +69,16 @@ func NewWithOptions(seed uint64, o Options) *Game {
 		ecs.AddUnique(g.w, Shop{}),
 		ecs.AddUnique(g.w, friendGrid{}),
 		ecs.AddUnique(g.w, State{Scene: SceneStart, Floor: 1, Lives: Lives}),
+		ecs.AddUnique(g.w, History{}),
 		g.w.AddWorkload(MainLoop, mainLoop()...),
 	}
 	if err := errors.Join(uniques...); err != nil {
 		// Nothing else holds the new world: only a bug gets here.
 		panic("game: cannot set up the world: " + err.Error())
+	}
+	// The start screen is the oldest frame a rewind can reach.
+	if err := g.hist.record(g.w); err != nil {
+		panic("game: cannot record the first frame: " + err.Error())
 	}
 	return g
 }
@@ -134,6 +142,13 @@ func mustUnique[T any](w *ecs.World) T {
 // main_loop workload and, when checkGameOver ends the floor, goes to the
 // shop or to the game-over screen. It returns an error only for unexpected
 // failures (a bug), never for the end of a floor or of a run.
+//
+// With in.Rewind set it plays no frame: it steps the game one frame back
+// instead, restoring the state the game had then (the rest of in is
+// ignored), and stays at the oldest frame it remembers, [RewindSeconds]
+// back at most. The next Update without in.Rewind plays on from there, and
+// the frames rewound are forgotten. Any scene can be rewound, the
+// game-over screen included. See [History].
 func (g *Game) Update(in Input) error {
 	start := time.Now()
 	err := g.update(in)
@@ -145,6 +160,10 @@ func (g *Game) Update(in Input) error {
 }
 
 func (g *Game) update(in Input) error {
+	if in.Rewind {
+		return g.rewind()
+	}
+	g.hist.dirty = true // until record: see ring
 	if err := put(g.w, in); err != nil {
 		return err
 	}
@@ -207,7 +226,10 @@ func (g *Game) update(in Input) error {
 	} else {
 		st.SceneFrames++
 	}
-	return put(g.w, st)
+	if err := put(g.w, st); err != nil {
+		return err
+	}
+	return g.record()
 }
 
 // put stores v as the world's unique T, which New added, by changing it in
@@ -262,8 +284,9 @@ func (g *Game) startFloor(st *State) error {
 	player := Player{Square: Square{X: (Width - size) / 2, Y: ArenaTop + (Height-ArenaTop-size)/2, Size: size}}
 
 	friends := g.spawnBuf[:0]
+	rnd := r.rand()
 	for range rules.FriendsAtStart {
-		friends = append(friends, Friend{randomSquare(r.r, rules.FriendStart)})
+		friends = append(friends, Friend{randomSquare(rnd, rules.FriendStart)})
 	}
 	g.spawnBuf = friends
 	if _, err := ecs.BulkAddEntity1(w, friends); err != nil {
@@ -277,6 +300,7 @@ func (g *Game) startFloor(st *State) error {
 		ecs.AddUnique(w, player),
 		ecs.AddUnique(w, Spawner{Left: rules.FriendsTotal - rules.FriendsAtStart, Spawned: rules.FriendsAtStart}),
 		ecs.AddUnique(w, Score{}),
+		put(w, r), // the draws above advanced the copy r
 	)
 }
 
@@ -312,9 +336,10 @@ func (g *Game) endFloor(st *State, over GameOver) error {
 		} else {
 			st.Floor++
 			if st.Floor > st.BestFloor && !bonuses.HasNext {
-				bonuses.Next = Bonus(r.r.IntN(int(NumBonuses)))
+				bonuses.Next = Bonus(r.rand().IntN(int(NumBonuses)))
 				bonuses.HasNext = true
-				if err := ecs.AddUnique(g.w, bonuses); err != nil {
+				// r is a copy: store the state the draw advanced.
+				if err := errors.Join(ecs.AddUnique(g.w, bonuses), put(g.w, r)); err != nil {
 					return err
 				}
 			}

@@ -8,7 +8,7 @@ import (
 // Summary describes a game: how far it went and how long its updates took.
 type Summary struct {
 	Seed   uint64
-	Frames int // calls to Update
+	Frames int // frames played ([State].Frames: calls to Update, less those rewound)
 	Scene  Scene
 	// Floor is the floor being played (or next); BestFloor the highest
 	// reached; Cleared and Defeats count floors won and lost.

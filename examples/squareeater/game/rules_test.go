@@ -589,7 +589,8 @@ func TestArenaIsBelowTheHUD(t *testing.T) {
 		}
 	})
 	t.Run("random squares", func(t *testing.T) {
-		r := newRng(5).r
+		src := newRng(5)
+		r := src.rand()
 		for i := range 10000 {
 			size := []float64{InitSize, InitSize * 2, MaxSize}[i%3]
 			s := randomSquare(r, size)

@@ -109,8 +109,9 @@ type State struct {
 	LastFloor GameOver
 	// Result is how the run ended, or Playing.
 	Result Result
-	// Frames counts calls to [Game.Update] since [New]; FloorFrames the
-	// frames of the current floor; SceneFrames the frames since the
+	// Frames counts the frames played since [New], less those a rewind
+	// took back (it is restored with the rest of the state); FloorFrames
+	// the frames of the current floor; SceneFrames the frames since the
 	// scene last changed (0 on the frame that changed it).
 	Frames, FloorFrames, SceneFrames int
 }
@@ -161,12 +162,22 @@ type Score struct {
 	Eaten, Hits, Pellets int
 }
 
-// rng is a unique: the game's only source of randomness.
-type rng struct{ r *rand.Rand }
+// rng is a unique: the game's only source of randomness. It holds the
+// PCG generator's state by value, not a pointer to it, so that a snapshot
+// of the world (ecs.World.SnapshotTo, which copies uniques by value) copies
+// the state itself and a rewind puts it back: after a rewind the game
+// draws the same numbers again and replays the same inputs the same way.
+type rng struct{ src rand.PCG }
 
 func newRng(seed uint64) rng {
-	return rng{rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+	return rng{*rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)}
 }
+
+// rand returns a generator that draws from r's state, advancing it. Use
+// it only while r is borrowed (or is a local copy that is then stored
+// back). A rand.Rand holds nothing but its source, so it draws what the
+// former rand.New(rand.NewPCG(...)) drew: seeds play the same games.
+func (r *rng) rand() *rand.Rand { return rand.New(&r.src) }
 
 // Bonus is a bonus the friends gain on each new floor.
 type Bonus int

@@ -81,7 +81,7 @@ func counters(player ecs.UniqueViewMut[Player]) {
 // ApplyCommands after it (see mainLoop): it borrows no storage
 // exclusively, only reads the pellets.
 func spawn(cmds ecs.Commands, rules ecs.UniqueView[Rules], rnd ecs.UniqueViewMut[rng], spawner ecs.UniqueViewMut[Spawner], pellets ecs.View[PowerPellet]) {
-	r, ru, s := rnd.Get().r, rules.Get(), spawner.Get()
+	r, ru, s := rnd.Get().rand(), rules.Get(), spawner.Get()
 	period := ru.PelletPeriod
 	if pellets.IsEmpty() {
 		period /= 2

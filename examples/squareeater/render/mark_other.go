@@ -5,4 +5,4 @@ package render
 import "github.com/slipway-ecs/slipway/examples/squareeater/game"
 
 // markFrame does nothing outside the browser.
-func markFrame(int, int, game.Scene) {}
+func markFrame(int, *game.Game) {}

@@ -1,5 +1,6 @@
 // Package render puts Square Eater on screen with Ebitengine: [Game] is the
-// ebiten.Game that feeds mouse and keys to the game logic in Update and, in
+// ebiten.Game that feeds mouse and keys (Backspace, held, rewinds) to the
+// game logic in Update and, in
 // Draw, runs the "render" workload whose drawing systems read the world
 // through views and run on Ebitengine's goroutine (ecs.System(...).OnCaller()).
 //
@@ -61,7 +62,8 @@ func (r *Game) Frames() int { return r.frames }
 // for Ebitengine to keep up 60 ticks a second (software GL in a browser;
 // see package catchup), at most catchup.MaxExtra. A click or a key goes to
 // the first logic frame only; the extra ones get the same mouse position
-// (or, with Input set, call it once each).
+// and, while Backspace is held, rewind too, so that a rewind goes back at
+// the speed the game plays (with Input set, they call it once each).
 func (r *Game) Update() error {
 	if r.err != nil {
 		return r.err
@@ -78,7 +80,7 @@ func (r *Game) Update() error {
 	}
 	extra := r.clock.Extra(time.Now(), float64(ebiten.TPS()))
 	for range extra {
-		in = game.Input{MouseX: r.mouseX, MouseY: r.mouseY}
+		in = game.Input{MouseX: r.mouseX, MouseY: r.mouseY, Rewind: in.Rewind}
 		if r.Input != nil {
 			in = r.Input(r.g)
 			r.mouseX, r.mouseY = in.MouseX, in.MouseY
@@ -104,7 +106,7 @@ func (r *Game) Draw(screen *ebiten.Image) {
 		return
 	}
 	r.frames++
-	markFrame(r.frames, r.g.State().Frames, r.g.Scene())
+	markFrame(r.frames, r.g)
 }
 
 // Layout keeps the game's logical size whatever the window's size:
@@ -124,9 +126,9 @@ var choiceKeys = [...][2]ebiten.Key{
 
 var touchIDs []ebiten.TouchID
 
-// readInput reads the mouse (or the first touch) and the keys pressed since
-// the last frame. The game logic maps a click in the shop to the choice
-// under it.
+// readInput reads the mouse (or the first touch), the keys pressed since
+// the last frame and whether Backspace, the rewind key, is held. The game
+// logic maps a click in the shop to the choice under it.
 func (r *Game) readInput() game.Input {
 	x, y := ebiten.CursorPosition()
 	in := game.Input{MouseX: float64(x), MouseY: float64(y)}
@@ -147,6 +149,7 @@ func (r *Game) readInput() game.Input {
 	if inpututil.IsKeyJustPressed(ebiten.KeySpace) || inpututil.IsKeyJustPressed(ebiten.KeyEnter) || inpututil.IsKeyJustPressed(ebiten.KeyNumpadEnter) {
 		in.Key = ' '
 	}
+	in.Rewind = ebiten.IsKeyPressed(ebiten.KeyBackspace)
 	return in
 }
 

@@ -30,6 +30,29 @@ func CountIn(img image.Image, r image.Rectangle, c color.RGBA, tol int) int {
 	return n
 }
 
+// CentreIn returns the centre of the pixels of img within r that are
+// within tol of c (the mean of their coordinates, each pixel counted at
+// its centre), and how many there are; (0, 0, 0) when there are none.
+// For a lone square of colour c, that is the square's centre.
+func CentreIn(img image.Image, r image.Rectangle, c color.RGBA, tol int) (x, y float64, n int) {
+	b := r.Intersect(img.Bounds())
+	var sx, sy float64
+	for py := b.Min.Y; py < b.Max.Y; py++ {
+		for px := b.Min.X; px < b.Max.X; px++ {
+			cr, cg, cb, _ := img.At(px, py).RGBA()
+			if near(int(cr>>8), int(c.R), tol) && near(int(cg>>8), int(c.G), tol) && near(int(cb>>8), int(c.B), tol) {
+				sx += float64(px) + 0.5
+				sy += float64(py) + 0.5
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return 0, 0, 0
+	}
+	return sx / float64(n), sy / float64(n), n
+}
+
 func near(a, b, tol int) bool { return a-b <= tol && b-a <= tol }
 
 // Load decodes the PNG file at path.

@@ -48,3 +48,21 @@ func TestCountAndLoad(t *testing.T) {
 		t.Error("Load of a missing file: no error")
 	}
 }
+
+func TestCentreIn(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 100, 80))
+	blue := color.RGBA{0, 121, 241, 255}
+	for y := 20; y < 30; y++ { // a 10×10 square from (40, 20): centre (45, 25)
+		for x := 40; x < 50; x++ {
+			img.Set(x, y, blue)
+		}
+	}
+	img.Set(90, 5, blue) // outside the rectangle searched
+	x, y, n := CentreIn(img, image.Rect(0, 10, 100, 80), blue, 5)
+	if x != 45 || y != 25 || n != 100 {
+		t.Errorf("CentreIn = (%v, %v), %d pixels; want (45, 25), 100", x, y, n)
+	}
+	if x, y, n := CentreIn(img, image.Rect(0, 40, 100, 80), blue, 5); n != 0 || x != 0 || y != 0 {
+		t.Errorf("CentreIn of a rectangle without blue = (%v, %v), %d; want 0s", x, y, n)
+	}
+}

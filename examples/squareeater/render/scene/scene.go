@@ -17,9 +17,10 @@ import (
 // Workload is the name of the render workload added to the game's world.
 const Workload = "render"
 
-// AddTo adds the [Canvas] unique and the render workload to w: three
-// drawing systems (world, HUD, screens), each bound to the calling goroutine.
-// They all write the canvas, so they run in the declared order.
+// AddTo adds the [Canvas] unique and the render workload to w: four
+// drawing systems (world, HUD, screens, rewind indicator), each bound to
+// the calling goroutine. They all write the canvas, so they run in the
+// declared order.
 func AddTo(w *ecs.World) error {
 	if err := ecs.AddUnique(w, Canvas{}); err != nil {
 		return err
@@ -28,6 +29,7 @@ func AddTo(w *ecs.World) error {
 		ecs.System(drawWorld).OnCaller(),
 		ecs.System(drawHUD).OnCaller(),
 		ecs.System(drawScreens).OnCaller(),
+		ecs.System(drawRewind).OnCaller(),
 	)
 }
 
@@ -74,6 +76,10 @@ var (
 	Hover       = color.RGBA{255, 246, 200, 255}
 	Veil        = color.RGBA{225, 225, 225, 225} // premultiplied: white at 88 %
 	ICounterIn  = color.RGBA{255, 150, 160, 255} // invincibility bar
+	RewindPanel = color.RGBA{40, 40, 60, 255}    // the rewind indicator's panel, dark under white text
+	RewindTrack = color.RGBA{90, 90, 110, 255}   // its bar's track
+	RewindBar   = color.RGBA{255, 140, 0, 255}   // its bar: the history left; orange, a colour nothing else uses
+	White       = color.RGBA{255, 255, 255, 255} // the rewind indicator's text
 )
 
 // Align places a text relative to its x coordinate.
@@ -154,7 +160,7 @@ const (
 	hudH   = game.ArenaTop
 	barW   = 80.0
 	barH   = 8.0
-	frameS = 60.0 // logic frames per second
+	frameS = game.FramesPerSecond
 )
 
 // SizeText is how the HUD shows the player's size: with one decimal, two
@@ -253,6 +259,46 @@ func drawStart(p Painter) {
 		p.Text(l.text, 230, y+2, 18, Ink, AlignLeft)
 	}
 	p.Text("Click or press Space to start", game.Width/2, 480, 26, Ink, AlignCenter)
+	p.Text(RewindHint, game.Width/2, 524, 16, Faint, AlignCenter)
+}
+
+// RewindHint is the start screen's line about the rewind key.
+var RewindHint = fmt.Sprintf("Hold Backspace to rewind the last %d seconds", game.RewindSeconds)
+
+// Geometry of the rewind indicator: a panel at the right end of the HUD's
+// strip, over the invincibility timer (the power-up timer, left of it,
+// stays visible). It is drawn over every scene; on the shop's and the
+// game-over screen it stays clear of their centred titles.
+const (
+	rewindX    = 590.0
+	rewindBarX = rewindX + 84
+	rewindBarW = 72.0
+)
+
+// drawRewind paints the rewind indicator while the game rewinds (the
+// rewind key held): "REWIND", a bar of the history left (full at
+// game.RewindSeconds) and the seconds left. At 0 the rewind has reached the
+// oldest frame the game remembers.
+func drawRewind(c ecs.UniqueViewMut[Canvas], history ecs.UniqueView[game.History]) {
+	h := history.Get()
+	if !h.Rewinding {
+		return
+	}
+	p := c.Get().P
+	p.Rect(rewindX, 0, game.Width-rewindX, hudH, RewindPanel)
+	p.Text("REWIND", rewindX+8, 5, 16, White, AlignLeft)
+	p.Rect(rewindBarX, 10, rewindBarW, barH, RewindTrack)
+	if h.Frames > 0 {
+		w := RewindBarWidth(h)
+		p.Rect(rewindBarX, 10, max(w, 2), barH, RewindBar)
+	}
+	p.Text(fmt.Sprintf("%.1fs", h.Seconds()), rewindBarX+rewindBarW+6, 6, 14, White, AlignLeft)
+}
+
+// RewindBarWidth is the width of the rewind indicator's bar for h: full
+// with game.RewindSeconds of history left, empty at the oldest frame.
+func RewindBarWidth(h game.History) float64 {
+	return float64(h.Frames) / game.RewindFrames * rewindBarW
 }
 
 // Greys of a maxed shop option.

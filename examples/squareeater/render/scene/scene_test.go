@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"math"
 	"runtime"
 	"strings"
 	"testing"
@@ -169,7 +170,7 @@ func TestFriendColor(t *testing.T) {
 func TestStartScreen(t *testing.T) {
 	g := newGame(t, 1)
 	rec := draw(t, g, 0, 0)
-	for _, s := range []string{"Square Eater", "Click or press Space to start", "You, powered up: friends flee, eat the red ones too"} {
+	for _, s := range []string{"Square Eater", "Click or press Space to start", "You, powered up: friends flee, eat the red ones too", "Hold Backspace to rewind the last 5 seconds"} {
 		if _, ok := rec.text(s); !ok {
 			t.Errorf("start screen lacks %q; texts:\n%s", s, rec.texts())
 		}
@@ -551,3 +552,102 @@ func TestDrawFrameErrors(t *testing.T) {
 		t.Error("AddTo twice: no error")
 	}
 }
+
+// rewindOps returns the ops of the rewind indicator: those from its panel
+// on, or nil when there is none.
+func (r *recorder) rewindOps() []op {
+	for i, o := range r.ops {
+		if o.kind == "rect" && o.c == RewindPanel {
+			return r.ops[i:]
+		}
+	}
+	return nil
+}
+
+// TestRewindIndicator: while the game rewinds, the HUD's strip shows
+// "REWIND", a bar of the history left and the seconds left, over the HUD,
+// within the strip's right end; it shows nothing of it otherwise, and
+// shows it on the start screen too.
+func TestRewindIndicator(t *testing.T) {
+	g := newGame(t, 7)
+	update(t, g, game.Input{Key: ' '}, 1)
+	update(t, g, game.Input{MouseX: 100, MouseY: 500}, 99)
+	if rec := draw(t, g, 100, 500); rec.rewindOps() != nil {
+		t.Fatal("rewind indicator drawn while playing")
+	}
+	if _, ok := draw(t, g, 100, 500).text("REWIND"); ok {
+		t.Fatal("REWIND shown while playing")
+	}
+
+	update(t, g, game.Input{Rewind: true}, 60)
+	h := g.History()
+	if h != (game.History{Rewinding: true, Frames: 40}) {
+		t.Fatalf("after 100 frames and 60 rewound: %+v, want rewinding with 40 frames left", h)
+	}
+	rec := draw(t, g, 100, 500)
+	ops := rec.rewindOps()
+	if ops == nil {
+		t.Fatalf("no rewind indicator while rewinding; texts:\n%s", rec.texts())
+	}
+	hud := -1
+	for i, o := range rec.ops {
+		if o.kind == "rect" && o.c == HUDPanel {
+			hud = i
+			break
+		}
+	}
+	if hud < 0 || len(rec.ops)-len(ops) < hud {
+		t.Errorf("rewind indicator drawn before the HUD (HUD at op %d), which would hide it", hud)
+	}
+	for _, o := range ops {
+		bottom := o.y + o.h
+		if o.kind == "text" {
+			bottom = o.y + o.size
+		}
+		if o.x < rewindX || bottom > game.ArenaTop {
+			t.Errorf("rewind indicator op %+v outside the HUD strip's right end (x from %v, y to %v)", o, rewindX, game.ArenaTop)
+		}
+	}
+	if o, ok := rec.text("REWIND"); !ok || o.c != White {
+		t.Errorf("rewinding: REWIND shown as %+v (found %v), want in white; texts:\n%s", o, ok, rec.texts())
+	}
+	if _, ok := rec.text("0.7s"); !ok {
+		t.Errorf("40 frames left, want 0.7s shown; texts:\n%s", rec.texts())
+	}
+	var bar []op
+	for _, o := range ops {
+		if o.kind == "rect" && o.c == RewindBar {
+			bar = append(bar, o)
+		}
+	}
+	if want := 40.0 / game.RewindFrames * rewindBarW; len(bar) != 1 || !near(bar[0].w, want) || want != RewindBarWidth(h) {
+		t.Errorf("rewind bar %+v, want one of width %v (40 of %d frames)", bar, want, game.RewindFrames)
+	}
+
+	// At the oldest frame: an empty bar, 0.0s.
+	update(t, g, game.Input{Rewind: true}, 100)
+	rec = draw(t, g, 100, 500)
+	if _, ok := rec.text("0.0s"); !ok {
+		t.Errorf("at the oldest frame, want 0.0s shown; texts:\n%s", rec.texts())
+	}
+	for _, o := range rec.rewindOps() {
+		if o.kind == "rect" && o.c == RewindBar {
+			t.Errorf("at the oldest frame, rewind bar %+v drawn", o)
+		}
+	}
+	// Released: gone.
+	update(t, g, game.Input{MouseX: 100, MouseY: 500}, 1)
+	if rec := draw(t, g, 100, 500); rec.rewindOps() != nil {
+		t.Error("rewind indicator drawn after the key was released")
+	}
+
+	// On the start screen too.
+	g = newGame(t, 1)
+	update(t, g, game.Input{Rewind: true}, 1)
+	rec = draw(t, g, 0, 0)
+	if _, ok := rec.text("REWIND"); !ok || rec.rewindOps() == nil {
+		t.Errorf("rewinding on the start screen: no indicator; texts:\n%s", rec.texts())
+	}
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
