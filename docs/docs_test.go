@@ -17,10 +17,11 @@ import (
 	"testing"
 	"time"
 
-	// The snippets import ecs. Importing it here as well makes the go
-	// command rerun this test, instead of reusing a cached result, whenever
-	// the ecs package changes.
+	// The snippets import ecs and snapshot. Importing them here as well
+	// makes the go command rerun this test, instead of reusing a cached
+	// result, whenever either package changes.
 	_ "github.com/slipway-ecs/slipway/ecs"
+	_ "github.com/slipway-ecs/slipway/snapshot"
 )
 
 // How the guide's snippets are checked

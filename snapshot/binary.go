@@ -3,6 +3,7 @@ package snapshot
 import (
 	"encoding/binary"
 	"hash/crc32"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -29,6 +30,11 @@ const magic = "SLPWSAVE"
 
 func appendBinary(b []byte, f *file) []byte {
 	le := binary.LittleEndian
+	size := 64 + 4*len(f.state.Slots) + 4*len(f.state.Free)
+	for _, s := range f.sections {
+		size += 24 + len(s.name) + 8*len(s.ids) + len(s.raw)
+	}
+	b = slices.Grow(b, size)
 	b = append(b, magic...)
 	b = binary.AppendUvarint(b, Version)
 	b = binary.AppendUvarint(b, uint64(f.ents))

@@ -58,6 +58,9 @@ func (jsonCodec[T]) Append(dst []byte, vs []T) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
+	if len(dst) == 0 {
+		return b, nil // a storage's values: no copy
+	}
 	return append(dst, b...), nil
 }
 

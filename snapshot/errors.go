@@ -43,6 +43,13 @@ var (
 	// ErrNotEmpty: a load target world already has entities. Load into a
 	// world fresh from [ecs.NewWorld].
 	ErrNotEmpty = errors.New("target world is not empty")
+	// ErrBusy: what a Save reads or a Load changes is borrowed elsewhere
+	// (a system holds a ViewMut, a World-level change runs on another
+	// goroutine). The error wraps the [*ecs.BorrowError] too.
+	ErrBusy = errors.New("world borrowed elsewhere")
+	// ErrIO: reading the input or writing the output failed. The error
+	// wraps the io.Reader's or io.Writer's error.
+	ErrIO = errors.New("read or write failed")
 )
 
 // Error is the error of a Save, Load or registration: what was wrong, and
@@ -91,6 +98,14 @@ func (e *Error) Unwrap() []error {
 		return []error{e.Kind, e.Err}
 	}
 	return []error{e.Kind}
+}
+
+// busyOr returns ErrBusy if err is a borrow conflict, and kind otherwise.
+func busyOr(err, kind error) error {
+	if errors.Is(err, ecs.ErrBorrowConflict) {
+		return ErrBusy
+	}
+	return kind
 }
 
 // fail builds an *Error with no entity.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 
 	"github.com/slipway-ecs/slipway/ecs"
@@ -49,6 +50,13 @@ type jsonFile struct {
 }
 
 func appendJSON(b []byte, f *file) ([]byte, error) {
+	// The size, closely: numbers of up to 10 digits for the slots, 20
+	// for ids, and a comma each.
+	size := 256 + 11*len(f.state.Slots) + 11*len(f.state.Free)
+	for _, s := range f.sections {
+		size += 64 + 2*len(s.name) + 21*len(s.ids) + len(s.raw)
+	}
+	b = slices.Grow(b, size)
 	b = append(b, `{"format":"slipway-save","version":`...)
 	b = strconv.AppendInt(b, Version, 10)
 	b = append(b, ",\n\"types\":["...)
@@ -81,7 +89,7 @@ func appendJSON(b []byte, f *file) ([]byte, error) {
 			b = append(b, `,"ids":`...)
 			b = appendIDs(b, s.ids)
 		}
-		if !json.Valid(s.raw) {
+		if s.check && !json.Valid(s.raw) {
 			return nil, errors.New("the values of " + strconv.Quote(s.name) + " are not one JSON value")
 		}
 		b = append(b, `,"values":`...)
@@ -130,33 +138,37 @@ func jsonError(op string, data []byte, err error) *Error {
 }
 
 func parseJSON(op string, data []byte) (*file, error) {
-	if !json.Valid(data) {
-		// json.Unmarshal reports the first syntax error's offset.
-		var v any
-		return nil, jsonError(op, data, json.Unmarshal(data, &v))
+	// One pass reads the document, the values of each section kept as
+	// they are for their codec.
+	var jf jsonFile
+	uerr := json.Unmarshal(data, &jf)
+	if uerr != nil {
+		var syn *json.SyntaxError
+		if errors.As(uerr, &syn) {
+			return nil, jsonError(op, data, uerr)
+		}
+		// A newer version may be laid out otherwise: its version, if it
+		// can be read, is the better error.
+		var head struct {
+			Format  string      `json:"format"`
+			Version json.Number `json:"version"`
+		}
+		if json.Unmarshal(data, &head) != nil {
+			return nil, jsonError(op, data, uerr)
+		}
+		jf.Format, jf.Version = head.Format, head.Version
 	}
-	// The format and version first: a newer version may be laid out
-	// otherwise.
-	var head struct {
-		Format  string      `json:"format"`
-		Version json.Number `json:"version"`
+	if jf.Format != jsonFormat {
+		return nil, fail(op, 0, "", ErrFormat, `"format" is `+strconv.Quote(jf.Format)+", not "+strconv.Quote(jsonFormat), nil)
 	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, jsonError(op, data, err)
-	}
-	if head.Format != jsonFormat {
-		return nil, fail(op, 0, "", ErrFormat, `"format" is `+strconv.Quote(head.Format)+", not "+strconv.Quote(jsonFormat), nil)
-	}
-	v, err := strconv.ParseUint(string(head.Version), 10, 64)
+	v, err := strconv.ParseUint(string(jf.Version), 10, 64)
 	switch {
 	case err != nil || v == 0:
-		return nil, fail(op, 0, "", ErrFormat, `"version" is `+strconv.Quote(string(head.Version))+", not a version number", nil)
+		return nil, fail(op, 0, "", ErrFormat, `"version" is `+strconv.Quote(string(jf.Version))+", not a version number", nil)
 	case v > Version:
 		return nil, fail(op, 0, "", ErrVersion, "format version "+strconv.FormatUint(v, 10)+" is newer than this package reads ("+strconv.Itoa(Version)+")", nil)
-	}
-	var jf jsonFile
-	if err := json.Unmarshal(data, &jf); err != nil {
-		return nil, jsonError(op, data, err)
+	case uerr != nil:
+		return nil, jsonError(op, data, uerr)
 	}
 	f := &file{ents: entNone, entsAt: -1}
 	if e := jf.Entities; e != nil {

@@ -61,7 +61,7 @@ func (r *Registry) loadInto(op string, w *ecs.World, src io.Reader, opts *LoadOp
 	}
 	data, err := io.ReadAll(src)
 	if err != nil {
-		return fail(op, -1, "", ErrTruncated, "cannot read the save", err)
+		return fail(op, -1, "", ErrIO, "cannot read the save", err)
 	}
 	f, ft, err := parse(op, data)
 	if err != nil {
@@ -76,7 +76,7 @@ func (r *Registry) loadInto(op string, w *ecs.World, src io.Reader, opts *LoadOp
 	}
 	var st ecs.EntitiesState
 	if err := w.EntitiesState(&st); err != nil {
-		return fail(op, -1, "", ErrNotEmpty, "cannot read the target world", err)
+		return fail(op, -1, "", ErrBusy, "cannot read the target world", err)
 	}
 	if len(st.Slots) != 0 {
 		return fail(op, -1, "", ErrNotEmpty, "the target world has had entities; load into a world fresh from ecs.NewWorld", nil)
@@ -85,7 +85,7 @@ func (r *Registry) loadInto(op string, w *ecs.World, src io.Reader, opts *LoadOp
 	// Apply, and put w back as it was on failure or panic.
 	var before ecs.Snapshot
 	if err := w.SnapshotTo(&before); err != nil {
-		return fail(op, -1, "", ErrNotEmpty, "cannot take a snapshot of the target world", err)
+		return fail(op, -1, "", ErrBusy, "cannot take a snapshot of the target world", err)
 	}
 	done := false
 	defer func() {
@@ -97,7 +97,7 @@ func (r *Registry) loadInto(op string, w *ecs.World, src io.Reader, opts *LoadOp
 	}()
 	if f.ents == entFull {
 		if err := w.SetEntitiesState(f.state); err != nil {
-			return fail(op, f.entsAt, "", ErrCorrupt, "the entities section is inconsistent", err)
+			return fail(op, f.entsAt, "", busyOr(err, ErrCorrupt), "the entities section is inconsistent", err)
 		}
 	}
 	for i, apply := range applies {
@@ -106,7 +106,7 @@ func (r *Registry) loadInto(op string, w *ecs.World, src io.Reader, opts *LoadOp
 		}
 		if err := apply(w); err != nil {
 			s := f.sections[i]
-			return fail(op, s.at, s.name, ErrCorrupt, "cannot add the section to the world", err)
+			return fail(op, s.at, s.name, busyOr(err, ErrCorrupt), "cannot add the section to the world", err)
 		}
 	}
 	done = true
@@ -125,7 +125,7 @@ func (r *Registry) LoadStorage(w *ecs.World, src io.Reader) error {
 	}
 	data, err := io.ReadAll(src)
 	if err != nil {
-		return fail(op, -1, "", ErrTruncated, "cannot read the save", err)
+		return fail(op, -1, "", ErrIO, "cannot read the save", err)
 	}
 	f, ft, err := parse(op, data)
 	if err != nil {
@@ -135,13 +135,17 @@ func (r *Registry) LoadStorage(w *ecs.World, src io.Reader) error {
 		return fail(op, 0, "", ErrFormat, "not a save of one storage alone (SaveStorage); load a world's save with Load", nil)
 	}
 	s := f.sections[0]
+	var st ecs.EntitiesState
+	if err := w.EntitiesState(&st); err != nil {
+		return fail(op, -1, "", ErrBusy, "cannot read the target world", err)
+	}
 	seen := make(map[ecs.EntityID]struct{}, len(s.ids))
 	for _, id := range s.ids {
 		if _, dup := seen[id]; dup {
 			return &Error{Op: op, Offset: s.at, Type: s.name, Entity: id, Reason: "the entity is listed twice", Kind: ErrDuplicateID}
 		}
 		seen[id] = struct{}{}
-		if !w.IsAlive(id) {
+		if i := int(id.Index()); i >= len(st.Slots) || st.Slots[i] != id.Generation()|ecs.SlotAlive {
 			return &Error{Op: op, Offset: s.at, Type: s.name, Entity: id, Reason: "the target world has no such live entity", Kind: ErrDeadEntity}
 		}
 	}
@@ -150,7 +154,7 @@ func (r *Registry) LoadStorage(w *ecs.World, src io.Reader) error {
 		return err
 	}
 	if err := applies[0](w); err != nil {
-		return fail(op, s.at, s.name, ErrCorrupt, "cannot add the components", err)
+		return fail(op, s.at, s.name, busyOr(err, ErrCorrupt), "cannot add the components", err)
 	}
 	return nil
 }

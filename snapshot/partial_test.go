@@ -237,3 +237,56 @@ func TestCustomCodec(t *testing.T) {
 		t.Fatalf("JSON save: %s", b.String())
 	}
 }
+
+type failingIO struct{}
+
+func (failingIO) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+func (failingIO) Read([]byte) (int, error)  { return 0, errors.New("disk gone") }
+
+func TestSaveLoadBusyAndIO(t *testing.T) {
+	r := newRegistry(t)
+	w := buildWorld(t)
+	var pos ecs.ViewMut[Pos]
+	release, err := w.Borrow(&pos)
+	must(t, err)
+	err = r.Save(w, &bytes.Buffer{}, nil)
+	errorsIs(t, err, snapshot.ErrBusy)
+	errorsIs(t, err, ecs.ErrBorrowConflict)
+	release()
+
+	data := save(t, r, w, nil)
+	target := loadTarget(t)
+	before := stateOf(t, target)
+	var score ecs.UniqueViewMut[Score]
+	release, err = target.Borrow(&score)
+	must(t, err)
+	errorsIs(t, r.LoadInto(target, bytes.NewReader(data), nil), snapshot.ErrBusy)
+	release()
+	sameState(t, "target after a busy load", stateOf(t, target), before)
+
+	errorsIs(t, r.Save(w, failingIO{}, nil), snapshot.ErrIO)
+	_, err = r.Load(failingIO{}, nil)
+	errorsIs(t, err, snapshot.ErrIO)
+	errorsIs(t, r.Save(nil, &bytes.Buffer{}, nil), snapshot.ErrRegistry)
+	errorsIs(t, r.Save(w, &bytes.Buffer{}, &snapshot.SaveOptions{Format: 9}), snapshot.ErrRegistry)
+	_, err = (*snapshot.Registry)(nil).Load(bytes.NewReader(data), nil)
+	errorsIs(t, err, snapshot.ErrRegistry)
+}
+
+// A registry of uniques only saves no storage, and the entities all the
+// same.
+func TestUniquesOnly(t *testing.T) {
+	var r snapshot.Registry
+	must(t, snapshot.RegisterUnique[Score](&r, "score"))
+	w := buildWorld(t)
+	for _, f := range formats {
+		var b bytes.Buffer
+		must(t, r.Save(w, &b, &snapshot.SaveOptions{Format: f}))
+		w2, err := r.Load(&b, nil)
+		must(t, err)
+		got, want := stateOf(t, w2), stateOf(t, w)
+		if *got.Score != *want.Score || !equalIDs(got.Next, want.Next) || len(got.Pos.IDs) != 0 {
+			t.Fatalf("%v: %+v", f, got)
+		}
+	}
+}

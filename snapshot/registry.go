@@ -28,6 +28,9 @@ type entry struct {
 	name   string
 	typ    reflect.Type
 	unique bool
+	// ownJSON is set when the type has a JSON codec of its own, whose
+	// output a save checks is one JSON value.
+	ownJSON bool
 
 	// newView returns a pointer to a View[T] for World.Borrow
 	// (components).
@@ -149,7 +152,7 @@ func newEntry[T any](op string, r *Registry, name string, unique bool, codecs []
 			return bad("the default binary codec cannot encode "+t.String(), err)
 		}
 	}
-	return &entry{name: name, typ: t, unique: unique}, nil
+	return &entry{name: name, typ: t, unique: unique, ownJSON: c.JSON != nil}, nil
 }
 
 // codecFor returns e's codec of format f: the one registered, or the

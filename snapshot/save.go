@@ -5,6 +5,7 @@ import (
 	"io"
 	"reflect"
 	"slices"
+	"strconv"
 
 	"github.com/slipway-ecs/slipway/ecs"
 )
@@ -31,7 +32,7 @@ func (f Format) String() string {
 	case Binary:
 		return "Binary"
 	}
-	return "Format(" + string(rune('0'+f%10)) + ")"
+	return "Format(" + strconv.Itoa(int(f)) + ")"
 }
 
 // Version is the format version this package writes, and the newest it
@@ -60,6 +61,7 @@ type section struct {
 	ids    []ecs.EntityID // a component's entities, in storage order
 	n      int            // the number of values (len(ids), or 1 for a unique)
 	raw    []byte         // the values, as the type's codec wrote them
+	check  bool           // Save checks raw is one JSON value (a codec of the type's own)
 	at     int64          // where the section starts in the input
 	rawAt  int64          // where raw starts in the input
 }
@@ -91,9 +93,10 @@ type SaveOptions struct {
 // of its saves. [Registry.Load] refuses a save that names a type r does
 // not know, unless told to skip it.
 //
-// Save borrows what it reads shared, all at once, so what it writes is
-// one consistent state of the world; it returns the [*ecs.BorrowError] if
-// any of it is held exclusively elsewhere. Components of entities deleted
+// Save borrows the storages it reads and the entities storage shared, all
+// at once, so that they are saved in one consistent state, then reads
+// each unique in turn. If any of them is held exclusively elsewhere, it
+// returns an error wrapping [ErrBusy] and the [*ecs.BorrowError]. Components of entities deleted
 // with DeleteUnchecked and not purged yet are not saved. Errors from dst,
 // and from codecs, are returned wrapped in an [*Error]; dst may then hold
 // part of a save.
@@ -176,11 +179,11 @@ func collect(op string, w *ecs.World, entries []*entry, o SaveOptions) (*file, e
 	}
 	release, err := w.Borrow(views...)
 	if err != nil {
-		return nil, fail(op, -1, "", ErrRegistry, "cannot borrow the storages to save", err)
+		return nil, fail(op, -1, "", ErrBusy, "cannot borrow the storages to save", err)
 	}
 	defer release()
 	if err := w.EntitiesState(&f.state); err != nil {
-		return nil, fail(op, -1, "", ErrRegistry, "cannot read the entities storage", err)
+		return nil, fail(op, -1, "", ErrBusy, "cannot read the entities storage", err)
 	}
 	alive := func(id ecs.EntityID) bool {
 		i := int(id.Index())
@@ -223,7 +226,7 @@ func collect(op string, w *ecs.World, entries []*entry, o SaveOptions) (*file, e
 		if err != nil {
 			return nil, fail(op, -1, e.name, ErrCorrupt, "the codec cannot encode the components", err)
 		}
-		f.sections = append(f.sections, section{name: e.name, ids: ids, n: len(ids), raw: raw})
+		f.sections = append(f.sections, section{name: e.name, ids: ids, n: len(ids), raw: raw, check: e.ownJSON})
 	}
 	release()
 	for _, e := range entries {
@@ -232,10 +235,10 @@ func collect(op string, w *ecs.World, entries []*entry, o SaveOptions) (*file, e
 		}
 		raw, ok, err := e.encodeUnique(w, o.Format, nil)
 		if err != nil {
-			return nil, fail(op, -1, e.name, ErrCorrupt, "cannot encode the unique", err)
+			return nil, fail(op, -1, e.name, busyOr(err, ErrCorrupt), "cannot read or encode the unique", err)
 		}
 		if ok {
-			f.sections = append(f.sections, section{name: e.name, unique: true, n: 1, raw: raw})
+			f.sections = append(f.sections, section{name: e.name, unique: true, n: 1, raw: raw, check: e.ownJSON})
 		}
 	}
 	// Sections in registration order, uniques among components.
@@ -259,7 +262,7 @@ func write(op string, dst io.Writer, f *file, ft Format) error {
 		}
 	}
 	if _, err := dst.Write(b); err != nil {
-		return fail(op, -1, "", ErrRegistry, "cannot write the save", err)
+		return fail(op, -1, "", ErrIO, "cannot write the save", err)
 	}
 	return nil
 }
