@@ -3,6 +3,7 @@ package snapshot_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -288,5 +289,40 @@ func TestUniquesOnly(t *testing.T) {
 		if *got.Score != *want.Score || !equalIDs(got.Next, want.Next) || len(got.Pos.IDs) != 0 {
 			t.Fatalf("%v: %+v", f, got)
 		}
+	}
+}
+
+// Saves and loads from several goroutines at once, with registrations
+// under way: run under -race.
+func TestConcurrentSaveLoad(t *testing.T) {
+	r := newRegistry(t)
+	w := buildWorld(t)
+	want := stateOf(t, w)
+	done := make(chan error)
+	for g := range 4 {
+		go func() {
+			var err error
+			defer func() { done <- err }()
+			for i := range 20 {
+				f := formats[(g+i)%2]
+				var b bytes.Buffer
+				if err = r.Save(w, &b, &snapshot.SaveOptions{Format: f}); err != nil {
+					return
+				}
+				var w2 *ecs.World
+				if w2, err = r.Load(&b, nil); err != nil {
+					return
+				}
+				if n := w2.EntityCount(); n != len(want.Pos.IDs) {
+					err = fmt.Errorf("loaded %d entities, want %d", n, len(want.Pos.IDs))
+					return
+				}
+			}
+		}()
+	}
+	type Extra struct{ N int }
+	_ = snapshot.Register[Extra](r, "extra")
+	for range 4 {
+		must(t, <-done)
 	}
 }

@@ -59,7 +59,7 @@ type entry struct {
 // encode T (the error names the field): register a codec for that format
 // then.
 func Register[T any](r *Registry, name string, codecs ...Codecs[T]) error {
-	e, err := newEntry[T]("Register", r, name, false, codecs)
+	e, c, err := newEntry[T]("Register", r, name, false, codecs)
 	if err != nil {
 		return err
 	}
@@ -80,12 +80,12 @@ func Register[T any](r *Registry, name string, codecs ...Codecs[T]) error {
 		} else {
 			ids = append(ids, all...)
 		}
-		out, err := codecFor(e, codecs, f).Append(dst, vals)
+		out, err := c.of(f).Append(dst, vals)
 		return ids, out, err
 	}
 	e.decode = func(f Format, ids []ecs.EntityID, n int, raw []byte) (func(*ecs.World) error, error) {
 		vals := make([]T, n)
-		if err := codecFor(e, codecs, f).Decode(raw, vals); err != nil {
+		if err := c.of(f).Decode(raw, vals); err != nil {
 			return nil, err
 		}
 		return func(w *ecs.World) error { return ecs.BulkAddComponent1(w, ids, vals) }, nil
@@ -97,7 +97,7 @@ func Register[T any](r *Registry, name string, codecs ...Codecs[T]) error {
 // does for a component type. A save then holds the world's unique of
 // type T, if it has one.
 func RegisterUnique[T any](r *Registry, name string, codecs ...Codecs[T]) error {
-	e, err := newEntry[T]("RegisterUnique", r, name, true, codecs)
+	e, c, err := newEntry[T]("RegisterUnique", r, name, true, codecs)
 	if err != nil {
 		return err
 	}
@@ -109,12 +109,12 @@ func RegisterUnique[T any](r *Registry, name string, codecs ...Codecs[T]) error 
 			}
 			return dst, false, err
 		}
-		out, err := codecFor(e, codecs, f).Append(dst, []T{v})
+		out, err := c.of(f).Append(dst, []T{v})
 		return out, true, err
 	}
 	e.decode = func(f Format, _ []ecs.EntityID, n int, raw []byte) (func(*ecs.World) error, error) {
 		vals := make([]T, n)
-		if err := codecFor(e, codecs, f).Decode(raw, vals); err != nil {
+		if err := c.of(f).Decode(raw, vals); err != nil {
 			return nil, err
 		}
 		return func(w *ecs.World) error { return ecs.AddUnique(w, vals[0]) }, nil
@@ -124,10 +124,11 @@ func RegisterUnique[T any](r *Registry, name string, codecs ...Codecs[T]) error 
 
 // newEntry checks a registration and returns its entry, without the
 // operations its caller adds.
-func newEntry[T any](op string, r *Registry, name string, unique bool, codecs []Codecs[T]) (*entry, error) {
+func newEntry[T any](op string, r *Registry, name string, unique bool, codecs []Codecs[T]) (*entry, Codecs[T], error) {
 	t := reflect.TypeFor[T]()
-	bad := func(reason string, err error) (*entry, error) {
-		return nil, fail(op, -1, name, ErrRegistry, reason, err)
+	var c Codecs[T]
+	bad := func(reason string, err error) (*entry, Codecs[T], error) {
+		return nil, c, fail(op, -1, name, ErrRegistry, reason, err)
 	}
 	if r == nil {
 		return bad("the *Registry is nil", nil)
@@ -138,51 +139,32 @@ func newEntry[T any](op string, r *Registry, name string, unique bool, codecs []
 	if len(codecs) > 1 {
 		return bad(strconv.Itoa(len(codecs))+" Codecs given; give one at most", nil)
 	}
-	var c Codecs[T]
 	if len(codecs) == 1 {
 		c = codecs[0]
 	}
+	own := c.JSON != nil
 	if c.JSON == nil {
 		if err := checkJSON(t, t.String(), map[reflect.Type]bool{}); err != nil {
 			return bad("the default JSON codec cannot encode "+t.String(), err)
 		}
+		c.JSON = jsonCodec[T]{}
 	}
 	if c.Binary == nil {
-		if _, err := newBinCodec[T](); err != nil {
+		bc, err := newBinCodec[T]()
+		if err != nil {
 			return bad("the default binary codec cannot encode "+t.String(), err)
 		}
+		c.Binary = bc
 	}
-	return &entry{name: name, typ: t, unique: unique, ownJSON: c.JSON != nil}, nil
+	return &entry{name: name, typ: t, unique: unique, ownJSON: own}, c, nil
 }
 
-// codecFor returns e's codec of format f: the one registered, or the
-// default. The default codecs are made once per entry.
-func codecFor[T any](e *entry, codecs []Codecs[T], f Format) Codec[T] {
-	var c Codecs[T]
-	if len(codecs) == 1 {
-		c = codecs[0]
-	}
+// of returns the codec of format f.
+func (c Codecs[T]) of(f Format) Codec[T] {
 	if f == Binary {
-		if c.Binary != nil {
-			return c.Binary
-		}
-		return defaultBin[T](e)
+		return c.Binary
 	}
-	if c.JSON != nil {
-		return c.JSON
-	}
-	return jsonCodec[T]{}
-}
-
-// binCodecs caches the default binary codec of each entry.
-var binCodecs sync.Map // *entry → Codec[T]
-
-func defaultBin[T any](e *entry) Codec[T] {
-	if c, ok := binCodecs.Load(e); ok {
-		return c.(Codec[T])
-	}
-	c, _ := binCodecs.LoadOrStore(e, BinaryCodec[T]())
-	return c.(Codec[T])
+	return c.JSON
 }
 
 func (r *Registry) add(e *entry) error {
