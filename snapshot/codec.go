@@ -43,7 +43,12 @@ type Codecs[T any] struct {
 // back as they were: a struct field that is unexported (encoding/json
 // drops it silently), a complex number, a channel, a function, an
 // interface, or a map whose keys are not strings, integers or
-// encoding.TextMarshaler. A type that implements json.Marshaler and
+// encoding.TextMarshaler.
+//
+// JSON strings are text: encoding/json writes U+FFFD for bytes of a Go
+// string that are not UTF-8, and cannot write NaN or infinities (the
+// save fails, naming the type). Keep arbitrary bytes in a []byte (base64
+// in JSON), or use the binary format, which keeps every string as it is. A type that implements json.Marshaler and
 // json.Unmarshaler (on its pointer) is taken as it is. A field tagged
 // `json:"-"` is the type's own choice and is not saved.
 func JSONCodec[T any]() Codec[T] { return jsonCodec[T]{} }

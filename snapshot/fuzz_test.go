@@ -79,15 +79,25 @@ func fuzzLoadOne(t *testing.T, r *snapshot.Registry, in []byte) {
 		}
 		sameState(t, "target after a refused load", stateOf(t, target), before)
 	} else {
-		// What loaded saves and loads back the same, in both formats.
+		// What loaded saves and loads back the same in the binary format.
+		// JSON strings are UTF-8 (encoding/json writes U+FFFD for invalid
+		// bytes), so a JSON save of what loaded is a fixed point from its
+		// second round on.
 		got := stateOf(t, target)
-		for _, f := range formats {
-			w2, err := r.Load(bytes.NewReader(save(t, r, target, &snapshot.SaveOptions{Format: f})), nil)
-			if err != nil {
-				t.Fatalf("%v: a loaded world's save does not load: %v", f, err)
-			}
-			sameState(t, "saved again", stateOf(t, w2), got)
+		w2, err := r.Load(bytes.NewReader(save(t, r, target, &snapshot.SaveOptions{Format: snapshot.Binary})), nil)
+		if err != nil {
+			t.Fatalf("a loaded world's binary save does not load: %v", err)
 		}
+		sameState(t, "saved again", stateOf(t, w2), got)
+		j1, err := r.Load(bytes.NewReader(save(t, r, target, nil)), nil)
+		if err != nil {
+			t.Fatalf("a loaded world's JSON save does not load: %v", err)
+		}
+		j2, err := r.Load(bytes.NewReader(save(t, r, j1, nil)), nil)
+		if err != nil {
+			t.Fatalf("a JSON save loaded and saved again does not load: %v", err)
+		}
+		sameState(t, "saved again in JSON", stateOf(t, j2), stateOf(t, j1))
 	}
 	// The same input as a storage alone, into a world with entities.
 	w := buildWorld(t)
