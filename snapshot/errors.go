@@ -47,6 +47,10 @@ var (
 	// (a system holds a ViewMut, a World-level change runs on another
 	// goroutine). The error wraps the [*ecs.BorrowError] too.
 	ErrBusy = errors.New("world borrowed elsewhere")
+	// ErrCodec: a codec could not encode a value for a save: encoding/json
+	// meets a NaN, or a codec of one's own returns an error. The error
+	// wraps the codec's.
+	ErrCodec = errors.New("cannot encode a value")
 	// ErrIO: reading the input or writing the output failed. The error
 	// wraps the io.Reader's or io.Writer's error.
 	ErrIO = errors.New("read or write failed")

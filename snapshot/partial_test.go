@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -324,5 +325,22 @@ func TestConcurrentSaveLoad(t *testing.T) {
 	_ = snapshot.Register[Extra](r, "extra")
 	for range 4 {
 		must(t, <-done)
+	}
+}
+
+// A value JSON cannot hold fails the save with ErrCodec, naming the type;
+// the binary format keeps it.
+func TestSaveNaN(t *testing.T) {
+	r := newRegistry(t)
+	w := ecs.NewWorld()
+	id, _ := w.AddEntity()
+	must(t, ecs.AddComponent1(w, id, Pos{X: math.NaN()}))
+	if se := errorsIs(t, r.Save(w, &bytes.Buffer{}, nil), snapshot.ErrCodec); se.Type != "pos" {
+		t.Fatalf("names %q, want pos", se.Type)
+	}
+	w2, err := r.Load(bytes.NewReader(save(t, r, w, &snapshot.SaveOptions{Format: snapshot.Binary})), nil)
+	must(t, err)
+	if p, _ := ecs.Get[Pos](w2, id); !math.IsNaN(p.X) {
+		t.Fatalf("loaded %v", p)
 	}
 }

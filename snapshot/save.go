@@ -202,8 +202,7 @@ func collect(op string, w *ecs.World, entries []*entry, o SaveOptions) (*file, e
 			chosen[id] = true
 		}
 		keep = func(id ecs.EntityID) bool { return chosen[id] }
-		// The others, as if deleted (alive is read before this, by the
-		// components' keep, only through chosen).
+		// The others are saved as if deleted, in index order.
 		for i, v := range f.state.Slots {
 			id, live := f.state.ID(i)
 			if !live || chosen[id] {
@@ -224,7 +223,7 @@ func collect(op string, w *ecs.World, entries []*entry, o SaveOptions) (*file, e
 		}
 		ids, raw, err := e.encode(views[i], o.Format, k, nil, nil)
 		if err != nil {
-			return nil, fail(op, -1, e.name, ErrCorrupt, "the codec cannot encode the components", err)
+			return nil, fail(op, -1, e.name, ErrCodec, "the codec cannot encode the components", err)
 		}
 		f.sections = append(f.sections, section{name: e.name, ids: ids, n: len(ids), raw: raw, check: e.ownJSON})
 	}
@@ -235,7 +234,7 @@ func collect(op string, w *ecs.World, entries []*entry, o SaveOptions) (*file, e
 		}
 		raw, ok, err := e.encodeUnique(w, o.Format, nil)
 		if err != nil {
-			return nil, fail(op, -1, e.name, busyOr(err, ErrCorrupt), "cannot read or encode the unique", err)
+			return nil, fail(op, -1, e.name, busyOr(err, ErrCodec), "cannot read or encode the unique", err)
 		}
 		if ok {
 			f.sections = append(f.sections, section{name: e.name, unique: true, n: 1, raw: raw, check: e.ownJSON})
@@ -258,7 +257,7 @@ func write(op string, dst io.Writer, f *file, ft Format) error {
 	} else {
 		var err error
 		if b, err = appendJSON(nil, f); err != nil {
-			return fail(op, -1, "", ErrCorrupt, "a codec wrote invalid JSON", err)
+			return fail(op, -1, "", ErrCodec, "a codec wrote invalid JSON", err)
 		}
 	}
 	if _, err := dst.Write(b); err != nil {
