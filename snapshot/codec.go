@@ -9,6 +9,7 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -101,7 +102,7 @@ func checkJSON(t reflect.Type, path string, seen map[reflect.Type]bool) error {
 	}
 	switch t.Kind() {
 	case reflect.Complex64, reflect.Complex128, reflect.Chan, reflect.Func, reflect.Interface, reflect.UnsafePointer, reflect.Uintptr:
-		return fmt.Errorf("%s is a %s, which encoding/json cannot bring back", path, t.Kind())
+		return fmt.Errorf("%s is %s, which encoding/json cannot bring back", path, aKind(t.Kind()))
 	case reflect.Pointer, reflect.Slice, reflect.Array:
 		return checkJSON(t.Elem(), path+"[]", seen)
 	case reflect.Map:
@@ -509,16 +510,28 @@ func planBinary(t reflect.Type, path string, plans map[reflect.Type]*binPlan) (*
 		}
 	default:
 		delete(plans, t)
-		return nil, fmt.Errorf("%s is a %s: the binary codec does not encode %ss (register a codec)", path, t.Kind(), kindName(t.Kind()))
+		return nil, fmt.Errorf("%s is %s: the binary codec does not encode %ss (register a codec)", path, aKind(t.Kind()), kindName(t.Kind()))
 	}
 	return p, nil
 }
 
 func kindName(k reflect.Kind) string {
-	if k == reflect.Pointer {
+	switch k {
+	case reflect.Pointer:
 		return "pointer"
+	case reflect.UnsafePointer:
+		return "unsafe pointer"
 	}
 	return k.String()
+}
+
+// aKind returns k's name with its article: "a map", "an interface".
+func aKind(k reflect.Kind) string {
+	n := kindName(k)
+	if strings.ContainsRune("aeiou", rune(n[0])) {
+		return "an " + n
+	}
+	return "a " + n
 }
 
 // hasBool reports whether t holds a bool: encoding/binary reads any

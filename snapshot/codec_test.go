@@ -57,9 +57,9 @@ func TestRegisterRefusals(t *testing.T) {
 			return snapshot.Register(r, "two", snapshot.Codecs[Name]{}, snapshot.Codecs[Name]{})
 		}, "one at most"},
 		{"map binary", func(r *snapshot.Registry) error { return snapshot.Register[withMap](r, "m") }, "withMap.M is a map"},
-		{"pointer binary", func(r *snapshot.Registry) error { return snapshot.Register[withPtr](r, "p") }, "withPtr.P is a ptr"},
+		{"pointer binary", func(r *snapshot.Registry) error { return snapshot.Register[withPtr](r, "p") }, "withPtr.P is a pointer"},
 		{"func", func(r *snapshot.Registry) error { return snapshot.Register[withFunc](r, "f") }, "withFunc.F is a func"},
-		{"interface", func(r *snapshot.Registry) error { return snapshot.Register[withIface](r, "i") }, "withIface.I is a interface"},
+		{"interface", func(r *snapshot.Registry) error { return snapshot.Register[withIface](r, "i") }, "withIface.I is an interface"},
 		{"unexported", func(r *snapshot.Registry) error { return snapshot.Register[withHidden](r, "h") }, "withHidden.x is unexported"},
 		{"complex json", func(r *snapshot.Registry) error { return snapshot.Register[withComplex](r, "c") }, "withComplex.C is a complex128"},
 		{"chan", func(r *snapshot.Registry) error { return snapshot.Register[withChan](r, "ch") }, "withChan.C is a chan"},
