@@ -89,15 +89,7 @@ func fuzzLoadOne(t *testing.T, r *snapshot.Registry, in []byte) {
 			t.Fatalf("a loaded world's binary save does not load: %v", err)
 		}
 		sameState(t, "saved again", stateOf(t, w2), got)
-		j1, err := r.Load(bytes.NewReader(save(t, r, target, nil)), nil)
-		if err != nil {
-			t.Fatalf("a loaded world's JSON save does not load: %v", err)
-		}
-		j2, err := r.Load(bytes.NewReader(save(t, r, j1, nil)), nil)
-		if err != nil {
-			t.Fatalf("a JSON save loaded and saved again does not load: %v", err)
-		}
-		sameState(t, "saved again in JSON", stateOf(t, j2), stateOf(t, j1))
+		jsonFixedPoint(t, r, target)
 	}
 	// The same input as a storage alone, into a world with entities.
 	w := buildWorld(t)
@@ -143,4 +135,25 @@ func TestHugeCountsDoNotAllocate(t *testing.T) {
 			t.Fatalf("%q: allocated %d bytes", in, a)
 		}
 	}
+}
+
+// jsonFixedPoint checks that w's JSON save loads, and that the world it
+// loads saves and loads back the same. A NaN, which JSON cannot hold,
+// fails the save with ErrCodec, and nothing more is checked.
+func jsonFixedPoint(t *testing.T, r *snapshot.Registry, w *ecs.World) {
+	var jb bytes.Buffer
+	if err := r.Save(w, &jb, nil); errors.Is(err, snapshot.ErrCodec) {
+		return
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	j1, err := r.Load(&jb, nil)
+	if err != nil {
+		t.Fatalf("a loaded world's JSON save does not load: %v", err)
+	}
+	j2, err := r.Load(bytes.NewReader(save(t, r, j1, nil)), nil)
+	if err != nil {
+		t.Fatalf("a JSON save loaded and saved again does not load: %v", err)
+	}
+	sameState(t, "saved again in JSON", stateOf(t, j2), stateOf(t, j1))
 }
