@@ -4,7 +4,8 @@
 // shows the game: the white board, the blue player and green friends.
 // Then it quits the game with SIGTERM, as a terminal's Ctrl-C would, and
 // checks the run was saved where -save said and resumes; a second session
-// with -resume plays it on. (The start screen's R key is not pressed here:
+// with -resume plays it on, and a third, where the bot starts a new run
+// instead, removes the save. (The start screen's R key is not pressed here:
 // Xvfb has no tool to type it without xdotool; -resume takes the same path
 // in render.Game, and internal/savefile tests the offer's logic.)
 //
@@ -87,18 +88,30 @@ func playUnderX(t *testing.T, bin string) {
 		t.Fatal("no DISPLAY: run under xvfb-run")
 	}
 	savePath := filepath.Join(t.TempDir(), "run.save")
-	first := session(t, bin, "desktop.png", savePath, "-bot", "-seed", "7", "-save", savePath)
-	second := session(t, bin, "resumed.png", savePath, "-bot", "-resume", "-save", savePath)
+	first := session(t, bin, "desktop.png", savePath, nil, "-bot", "-seed", "7", "-save", savePath)
+	second := session(t, bin, "resumed.png", savePath, nil, "-bot", "-resume", "-save", savePath)
 	if second.Seed() != 7 || second.State().Frames <= first.State().Frames {
 		t.Errorf("second session (-resume): seed %d, frame %d; want the first's run (seed 7) played on from frame %d",
 			second.Seed(), second.State().Frames, first.State().Frames)
 	}
+	// Third session: the bot starts a new run instead of resuming (it
+	// presses Space on the start screen), which removes the save; quitting
+	// saves the new run.
+	noSave := func() {
+		if _, err := os.Stat(savePath); err == nil {
+			t.Error("third session: a new run started, and the save of the old one is still there")
+		}
+	}
+	third := session(t, bin, "new-run.png", savePath, noSave, "-bot", "-seed", "9", "-save", savePath)
+	if third.Seed() != 9 {
+		t.Errorf("third session: the save holds seed %d, want the new run's 9", third.Seed())
+	}
 }
 
 // session runs the game with args, takes screenshots until one shows it
-// playing, keeps that one as shot, and quits the game with SIGTERM
-// (quitSaves). It returns the run saved in savePath.
-func session(t *testing.T, bin, shot, savePath string, args ...string) *game.Game {
+// playing, keeps that one as shot, calls check if not nil, and quits the
+// game with SIGTERM (quitSaves). It returns the run saved in savePath.
+func session(t *testing.T, bin, shot, savePath string, check func(), args ...string) *game.Game {
 	t.Helper()
 	run := exec.Command(bin, args...)
 	var logs bytes.Buffer
@@ -142,6 +155,9 @@ func session(t *testing.T, bin, shot, savePath string, args ...string) *game.Gam
 			t.Logf("%v: after %.1fs the %dx%d display shows %d white, %d blue (player) and %d green (friends) pixels; saved %s",
 				args, time.Since(started).Seconds(), b.Dx(), b.Dy(), white, blue, green, path)
 			checkWindow(t, img)
+			if check != nil {
+				check()
+			}
 			return quitSaves(t, run.Process, exited, savePath, &logs)
 		}
 	}
