@@ -21,7 +21,8 @@
 // the end of the run, removes the file. A file that cannot be resumed is
 // reported and the game starts fresh. With -bot, the run is saved only to
 // a file named by -save or $SQUAREEATER_SAVE, never to the player's. The
-// browser build does not save (see the README).
+// browser build keeps the run in the page's localStorage instead, saved
+// every two seconds of play (see the README).
 //
 // On Linux, Ebitengine v2.8 opens the X display when the program starts,
 // before main runs, so even -headless needs one: use xvfb-run where there

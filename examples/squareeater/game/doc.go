@@ -108,8 +108,9 @@
 // the run's seed and options; not the rewind history, which a resumed
 // game starts afresh. A stream that is not such a save, or one whose state
 // the game could not have reached, gives an error wrapping [ErrBadSave],
-// never a panic. The desktop build saves when the player quits and offers
-// the run on the next start screen; the files are its business, not this
+// never a panic. The desktop build saves when the player quits (the
+// browser build every two seconds, to localStorage) and offers the run on
+// the next start screen; where saves are kept is its business, not this
 // package's.
 //
 // # Determinism

@@ -48,17 +48,25 @@ type Game struct {
 	keeper *savefile.Keeper
 	// quit is set by RequestQuit: the next Update saves and stops.
 	quit atomic.Bool
+	// saveEvery, set by SaveEvery, is how many Updates go between two
+	// saves of the run; sinceSave counts them.
+	saveEvery, sinceSave int
 }
 
-// UseSaves makes the game save its run in f when the player quits (the
+// SaveEvery makes Update save the run (with UseSaves) every n calls, as
+// well as on quit: for the browser, where a page gets no quit it can rely
+// on. n <= 0 saves on quit only (the default).
+func (r *Game) SaveEvery(n int) { r.saveEvery = n }
+
+// UseSaves makes the game save its run in s when the player quits (the
 // window closed, see [Game.Update], or [Game.RequestQuit]) and, on the
 // start screen, offer the run saved there by an earlier session: R
 // resumes it, starting a new run removes it, and so does the end of a
 // run. Call it before the game runs. It returns why the saved run cannot
 // be resumed, if it cannot (the game then starts fresh); no file is no
 // error.
-func (r *Game) UseSaves(f savefile.File) error {
-	r.keeper = &savefile.Keeper{File: f}
+func (r *Game) UseSaves(s savefile.Storage) error {
+	r.keeper = &savefile.Keeper{Storage: s}
 	err := r.keeper.Offer()
 	if saved := r.keeper.Offered(); saved != nil {
 		if aerr := ecs.AddUnique(r.g.World(), scene.SavedRun{Offered: true, State: saved.State()}); aerr != nil {
@@ -166,13 +174,21 @@ func (r *Game) resume() error {
 	return nil
 }
 
-// played tells the keeper, if any, what the frames just played did to
-// the scene: leaving the start screen for a new run drops the offer (and
+// played saves the run every saveEvery Updates (see SaveEvery) and tells
+// the keeper, if any, what the frames just played did to the scene: leaving the start screen for a new run drops the offer (and
 // its file), ending a run removes the file. Failing to remove it is
 // logged, not fatal: the next session would offer a run to resume again.
 func (r *Game) played(before game.Scene) {
 	if r.keeper == nil {
 		return
+	}
+	if r.saveEvery > 0 {
+		if r.sinceSave++; r.sinceSave >= r.saveEvery {
+			r.sinceSave = 0
+			if err := r.keeper.Checkpoint(r.g); err != nil {
+				log.Printf("squareeater: %v", err)
+			}
+		}
 	}
 	after := r.g.Scene()
 	if err := r.keeper.Played(before, after); err != nil {

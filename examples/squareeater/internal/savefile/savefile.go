@@ -1,10 +1,11 @@
-// Package savefile keeps a Square Eater run in a file between sessions, for
-// the desktop build: the game saves the run in progress when the player
-// quits, and the next session's start screen offers to resume it. Package
-// game reads and writes the save as a stream ([game.Game.Save],
-// [game.Resume]); this package owns the file, and [Keeper] decides when it
-// is written, offered and removed. It imports no graphics, so that it is
-// tested without a display.
+// Package savefile keeps a Square Eater run between sessions: the game
+// saves the run in progress when the player quits (in the browser, every
+// few seconds), and the next session's start screen offers to resume it.
+// Package game reads and writes the save as a stream ([game.Game.Save],
+// [game.Resume]); this package owns where it is kept, a [File] on the
+// desktop or the page's localStorage in the browser ([LocalStorage]), and
+// [Keeper] decides when it is written, offered and removed. It imports no
+// graphics, so that it is tested without a display.
 package savefile
 
 import (
@@ -30,6 +31,20 @@ func DefaultPath() (string, error) {
 		return "", err
 	}
 	return filepath.Join(dir, "slipway-squareeater", "run.save"), nil
+}
+
+// Storage is where a run is kept: a [File], or in the browser
+// [LocalStorage].
+type Storage interface {
+	// Load resumes the run kept, or returns an error wrapping
+	// fs.ErrNotExist when there is none, or one wrapping
+	// game.ErrBadSave when it cannot be resumed.
+	Load() (*game.Game, error)
+	// Store keeps g's run, replacing the one kept; with no run in
+	// progress it removes it.
+	Store(g *game.Game) error
+	// Remove removes the run kept, if any.
+	Remove() error
 }
 
 // File is a save file at Path.
@@ -91,12 +106,12 @@ func (f File) Remove() error {
 	return nil
 }
 
-// Keeper keeps a File in step with the game a window plays: it offers the
+// Keeper keeps a Storage in step with the game a window plays: it offers the
 // saved run on the start screen ([Keeper.Offer]), removes the file when
 // the player starts a new run instead or a run ends ([Keeper.Played]), and
 // saves the run when the player quits ([Keeper.Quit]).
 type Keeper struct {
-	File File
+	Storage Storage
 	// offer is the run loaded from the file, until it is resumed or
 	// dropped.
 	offer *game.Game
@@ -108,7 +123,7 @@ type Keeper struct {
 // and returns the error (the game then starts fresh, and the file is
 // overwritten or removed as the new game goes).
 func (k *Keeper) Offer() error {
-	g, err := k.File.Load()
+	g, err := k.Storage.Load()
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
@@ -138,12 +153,16 @@ func (k *Keeper) Played(before, after game.Scene) error {
 	switch {
 	case before == game.SceneStart && after != game.SceneStart:
 		k.offer = nil
-		return k.File.Remove()
+		return k.Storage.Remove()
 	case before != game.SceneGameOver && after == game.SceneGameOver:
-		return k.File.Remove()
+		return k.Storage.Remove()
 	}
 	return nil
 }
+
+// Checkpoint saves g's run as Quit does, for a build that cannot count
+// on a quit to save in (the browser's), which calls it every few seconds.
+func (k *Keeper) Checkpoint(g *game.Game) error { return k.Quit(g) }
 
 // Quit saves g's run when the player quits: a floor or the shop is
 // saved; on the start screen the file is left as it is (a run on offer
@@ -152,5 +171,5 @@ func (k *Keeper) Quit(g *game.Game) error {
 	if g.Scene() == game.SceneStart {
 		return nil
 	}
-	return k.File.Store(g)
+	return k.Storage.Store(g)
 }

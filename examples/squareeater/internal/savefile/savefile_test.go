@@ -132,7 +132,7 @@ func TestKeeper(t *testing.T) {
 	f := File{Path: filepath.Join(t.TempDir(), "run.save")}
 
 	// Session 1: no file, nothing offered; play, quit: saved.
-	k := &Keeper{File: f}
+	k := &Keeper{Storage: f}
 	if err := k.Offer(); err != nil || k.Offered() != nil {
 		t.Fatalf("Offer with no file: %v, offered %v", err, k.Offered())
 	}
@@ -145,7 +145,7 @@ func TestKeeper(t *testing.T) {
 	}
 
 	// Session 2: offered; quitting on the start screen keeps it.
-	k = &Keeper{File: f}
+	k = &Keeper{Storage: f}
 	if err := k.Offer(); err != nil || k.Offered() == nil {
 		t.Fatalf("Offer of the saved run: %v, offered %v", err, k.Offered())
 	}
@@ -157,7 +157,7 @@ func TestKeeper(t *testing.T) {
 	}
 
 	// Session 3: resumed; the file stays while the run goes on.
-	k = &Keeper{File: f}
+	k = &Keeper{Storage: f}
 	if err := k.Offer(); err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestKeeper(t *testing.T) {
 	if err := f.Store(g); err != nil {
 		t.Fatal(err)
 	}
-	k = &Keeper{File: f}
+	k = &Keeper{Storage: f}
 	if err := k.Offer(); err != nil || k.Offered() == nil {
 		t.Fatalf("Offer: %v, offered %v", err, k.Offered())
 	}
@@ -189,7 +189,7 @@ func TestKeeper(t *testing.T) {
 	if err := os.WriteFile(f.Path, []byte("not a save"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	k = &Keeper{File: f}
+	k = &Keeper{Storage: f}
 	if err := k.Offer(); !errors.Is(err, game.ErrBadSave) || k.Offered() != nil {
 		t.Fatalf("Offer of a damaged file: %v, offered %v", err, k.Offered())
 	}
