@@ -214,6 +214,51 @@ func TestBrowserPlays(t *testing.T) {
 	}
 
 	followAndRewind(t, ctx, shots)
+	saveAndResume(t, ctx)
+}
+
+// saveAndResume checks the browser build's saves: the run is kept in
+// localStorage while it plays; after a reload the start screen offers it,
+// and R resumes it (its logic frames go on from the save's, where a new
+// run would start from 0).
+func saveAndResume(t *testing.T, ctx context.Context) {
+	const stored = `localStorage.getItem("slipway-squareeater/run")`
+	if err := chromedp.Run(ctx, chromedp.Poll(stored+` !== null`, nil,
+		chromedp.WithPollingTimeout(10*time.Second), chromedp.WithPollingInterval(100*time.Millisecond))); err != nil {
+		t.Fatalf("no run saved in localStorage within 10 s of play (scene %q): %v", evalString(t, ctx, `window.squareEater.scene`), err)
+	}
+	before := readSample(t, ctx)
+	if err := chromedp.Run(ctx,
+		chromedp.Reload(),
+		chromedp.Poll(`window.squareEater !== undefined && window.squareEater.frames > 0`, nil,
+			chromedp.WithPollingTimeout(time.Minute), chromedp.WithPollingInterval(20*time.Millisecond)),
+	); err != nil {
+		t.Fatalf("reloading the page: %v", err)
+	}
+	if scn := evalString(t, ctx, `window.squareEater.scene`); scn != "start" || evalString(t, ctx, `String(window.squareEater.resumeOffered)`) != "true" {
+		t.Fatalf("after a reload: scene %q, resumeOffered %s; want the start screen offering the saved run",
+			scn, evalString(t, ctx, `String(window.squareEater.resumeOffered)`))
+	}
+	key := func(typ input.KeyType) chromedp.Action {
+		return input.DispatchKeyEvent(typ).WithKey("r").WithCode("KeyR").WithText("r").
+			WithWindowsVirtualKeyCode(82).WithNativeVirtualKeyCode(82)
+	}
+	if err := chromedp.Run(ctx, key(input.KeyDown), chromedp.Sleep(50*time.Millisecond), key(input.KeyUp)); err != nil {
+		t.Fatal(err)
+	}
+	var after sample
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if after = readSample(t, ctx); after.Scene != "start" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("R on the start screen did not resume the saved run within 10 s")
+		}
+	}
+	t.Logf("a save seen in localStorage at logic frame %d (it is renewed every 2 s until the reload); reloaded, R resumed it: first frame seen %d (%s)", before.Frames, after.Frames, after.Scene)
+	if after.Frames < before.Frames/2 || after.Frames < 100 {
+		t.Errorf("after R: logic frame %d, want the saved run's (about %d), not a new run's", after.Frames, before.Frames)
+	}
 }
 
 // sample is what the page publishes of the last frame drawn (see markFrame

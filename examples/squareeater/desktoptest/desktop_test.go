@@ -2,6 +2,12 @@
 // Eater in a real X window under Xvfb, with the built-in bot playing, and
 // checks a screenshot of the display (ImageMagick's `import -window root`)
 // shows the game: the white board, the blue player and green friends.
+// Then it quits the game with SIGTERM, as a terminal's Ctrl-C would, and
+// checks the run was saved where -save said and resumes; a second session
+// with -resume plays it on, and a third, where the bot starts a new run
+// instead, removes the save. (The start screen's R key is not pressed here:
+// Xvfb has no tool to type it without xdotool; -resume takes the same path
+// in render.Game, and internal/savefile tests the offer's logic.)
 //
 // It needs xvfb-run (package xvfb), import (imagemagick), Mesa's software
 // OpenGL (libgl1-mesa-dri) and Ebitengine's build packages. Without xvfb-run
@@ -16,9 +22,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/slipway-ecs/slipway/examples/squareeater/game"
 	"github.com/slipway-ecs/slipway/examples/squareeater/internal/pixels"
 	"github.com/slipway-ecs/slipway/examples/squareeater/render/scene"
 )
@@ -72,26 +80,54 @@ func TestDesktopUnderXvfb(t *testing.T) {
 }
 
 // playUnderX runs the game with its bot in the X server of $DISPLAY and
-// takes screenshots until one shows it playing.
+// takes screenshots until one shows it playing, then quits it with
+// SIGTERM, which saves the run; a second session started with -resume
+// plays that run on (its seed, its frames) and saves it again on quit.
 func playUnderX(t *testing.T, bin string) {
 	if os.Getenv("DISPLAY") == "" {
 		t.Fatal("no DISPLAY: run under xvfb-run")
 	}
-	game := exec.Command(bin, "-bot")
+	savePath := filepath.Join(t.TempDir(), "run.save")
+	first := session(t, bin, "desktop.png", savePath, nil, "-bot", "-seed", "7", "-save", savePath)
+	second := session(t, bin, "resumed.png", savePath, nil, "-bot", "-resume", "-save", savePath)
+	if second.Seed() != 7 || second.State().Frames <= first.State().Frames {
+		t.Errorf("second session (-resume): seed %d, frame %d; want the first's run (seed 7) played on from frame %d",
+			second.Seed(), second.State().Frames, first.State().Frames)
+	}
+	// Third session: the bot starts a new run instead of resuming (it
+	// presses Space on the start screen), which removes the save; quitting
+	// saves the new run.
+	noSave := func() {
+		if _, err := os.Stat(savePath); err == nil {
+			t.Error("third session: a new run started, and the save of the old one is still there")
+		}
+	}
+	third := session(t, bin, "new-run.png", savePath, noSave, "-bot", "-seed", "9", "-save", savePath)
+	if third.Seed() != 9 {
+		t.Errorf("third session: the save holds seed %d, want the new run's 9", third.Seed())
+	}
+}
+
+// session runs the game with args, takes screenshots until one shows it
+// playing, keeps that one as shot, calls check if not nil, and quits the
+// game with SIGTERM (quitSaves). It returns the run saved in savePath.
+func session(t *testing.T, bin, shot, savePath string, check func(), args ...string) *game.Game {
+	t.Helper()
+	run := exec.Command(bin, args...)
 	var logs bytes.Buffer
-	game.Stdout, game.Stderr = &logs, &logs
+	run.Stdout, run.Stderr = &logs, &logs
 	started := time.Now()
-	if err := game.Start(); err != nil {
+	if err := run.Start(); err != nil {
 		t.Fatal(err)
 	}
 	exited := make(chan error, 1)
-	go func() { exited <- game.Wait() }()
+	go func() { exited <- run.Wait() }()
 	defer func() {
-		game.Process.Kill()
+		run.Process.Kill()
 		<-exited
 	}()
 
-	path := filepath.Join(os.Getenv("SQUAREEATER_SHOTS"), "desktop.png")
+	path := filepath.Join(os.Getenv("SQUAREEATER_SHOTS"), shot)
 	var white, blue, green int
 	for deadline := time.Now().Add(90 * time.Second); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
 		select {
@@ -116,13 +152,17 @@ func playUnderX(t *testing.T, bin string) {
 				t.Fatal(err)
 			}
 			b := img.Bounds()
-			t.Logf("after %.1fs the %dx%d display shows %d white, %d blue (player) and %d green (friends) pixels; saved %s",
-				time.Since(started).Seconds(), b.Dx(), b.Dy(), white, blue, green, path)
+			t.Logf("%v: after %.1fs the %dx%d display shows %d white, %d blue (player) and %d green (friends) pixels; saved %s",
+				args, time.Since(started).Seconds(), b.Dx(), b.Dy(), white, blue, green, path)
 			checkWindow(t, img)
-			return
+			if check != nil {
+				check()
+			}
+			return quitSaves(t, run.Process, exited, savePath, &logs)
 		}
 	}
 	t.Fatalf("no screenshot showed the game within 90 s: last had %d white, %d blue, %d green pixels; game output:\n%s", white, blue, green, logs.String())
+	return nil
 }
 
 // checkWindow checks the white pixels form one 800×600 window (the game's
@@ -145,4 +185,38 @@ func checkWindow(t *testing.T, img image.Image) {
 	if n := pixels.CountIn(img, hud, scene.Ink, 60); n < 100 {
 		t.Errorf("HUD %v: %d dark pixels, want its text", hud, n)
 	}
+}
+
+// quitSaves sends SIGTERM to the game, which must save its run to
+// savePath and exit cleanly; the save must resume a run in progress.
+// The game's exit status goes back into exited for the caller's cleanup.
+func quitSaves(t *testing.T, p *os.Process, exited chan error, savePath string, logs *bytes.Buffer) *game.Game {
+	t.Helper()
+	if err := p.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	select {
+	case err = <-exited:
+		exited <- err
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the game did not quit within 20 s of SIGTERM:\n%s", logs.String())
+	}
+	if err != nil {
+		t.Fatalf("the game quit with %v on SIGTERM, want a clean exit:\n%s", err, logs.String())
+	}
+	f, err := os.Open(savePath)
+	if err != nil {
+		t.Fatalf("no save after quitting: %v\n%s", err, logs.String())
+	}
+	defer f.Close()
+	g, err := game.Resume(f)
+	if err != nil {
+		t.Fatalf("the save written on quit does not resume: %v", err)
+	}
+	t.Logf("quit with SIGTERM: saved %s, which resumes on %v, floor %d, frame %d", savePath, g.Scene(), g.State().Floor, g.State().Frames)
+	if !g.InRun() || g.State().Frames == 0 {
+		t.Errorf("the save resumes on %v at frame %d, want the run the bot was playing", g.Scene(), g.State().Frames)
+	}
+	return g
 }

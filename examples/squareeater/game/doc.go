@@ -96,6 +96,23 @@
 // same frames; not moveFriends' scratch grid, the [History] unique, nor
 // the renderer's canvas. The ring belongs to the [Game], beside its world.
 //
+// # Saving and resuming
+//
+// [Game.Save] writes the run in progress (a floor or the shop; on the
+// start and game-over screens it returns [ErrNoRun]) to a stream, in the
+// binary format of Slipway's snapshot package, and [Resume] reads it back
+// into a new Game that plays on exactly as the saved one would have with
+// the same inputs. The save holds what a rewind's snapshots hold (every
+// entity with its id, the components, the uniques, the RNG's state among
+// them, through a codec of its own since its fields are unexported) and
+// the run's seed and options; not the rewind history, which a resumed
+// game starts afresh. A stream that is not such a save, or one whose state
+// the game could not have reached, gives an error wrapping [ErrBadSave],
+// never a panic. The desktop build saves when the player quits (the
+// browser build every two seconds, to localStorage) and offers the run on
+// the next start screen; where saves are kept is its business, not this
+// package's.
+//
 // # Determinism
 //
 // All randomness comes from one PCG source, a unique seeded by [New]; no

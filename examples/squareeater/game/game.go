@@ -57,6 +57,18 @@ func New(seed uint64) *Game { return NewWithOptions(seed, Options{}) }
 
 // NewWithOptions is New with rules changed by o.
 func NewWithOptions(seed uint64, o Options) *Game {
+	g := newGame(seed, o)
+	// The start screen is the oldest frame a rewind can reach.
+	if err := g.hist.record(g.w); err != nil {
+		panic("game: cannot record the first frame: " + err.Error())
+	}
+	return g
+}
+
+// newGame returns a game on its start screen, its world set up but no
+// frame recorded for rewinding yet: [NewWithOptions] records the start
+// screen, [Resume] the run it loads over it.
+func newGame(seed uint64, o Options) *Game {
 	g := &Game{w: ecs.NewWorld(), seed: seed, opts: o, hist: newRing()}
 	uniques := []error{
 		ecs.AddUnique(g.w, newRng(seed)),
@@ -70,15 +82,12 @@ func NewWithOptions(seed uint64, o Options) *Game {
 		ecs.AddUnique(g.w, friendGrid{}),
 		ecs.AddUnique(g.w, State{Scene: SceneStart, Floor: 1, Lives: Lives}),
 		ecs.AddUnique(g.w, History{}),
+		ecs.AddUnique(g.w, runConfig{Seed: seed, InvincibleFrames: o.InvincibleFrames}),
 		g.w.AddWorkload(MainLoop, mainLoop()...),
 	}
 	if err := errors.Join(uniques...); err != nil {
 		// Nothing else holds the new world: only a bug gets here.
 		panic("game: cannot set up the world: " + err.Error())
-	}
-	// The start screen is the oldest frame a rewind can reach.
-	if err := g.hist.record(g.w); err != nil {
-		panic("game: cannot record the first frame: " + err.Error())
 	}
 	return g
 }

@@ -62,7 +62,9 @@ func (g *Game) History() History { return mustUnique[History](g.w) }
 // its slice headers), History (it describes the ring) and anything another
 // package adds to the world, such as the renderer's canvas. A new unique
 // or component type of the game must be listed here, and in the rewind
-// tests' fingerprint.
+// tests' fingerprint, and in the registry of saves (save.go's registry),
+// which also holds runConfig: it never changes during a game, so a
+// snapshot for rewinding has no need of it.
 func snapshotGame(s *ecs.Snapshot) {
 	ecs.SnapshotComponent[Friend](s)
 	ecs.SnapshotComponent[PowerPellet](s)

@@ -22,7 +22,7 @@ const Workload = "render"
 // the calling goroutine. They all write the canvas, so they run in the
 // declared order.
 func AddTo(w *ecs.World) error {
-	if err := ecs.AddUnique(w, Canvas{}); err != nil {
+	if err := errors.Join(ecs.AddUnique(w, Canvas{}), ecs.AddUnique(w, SavedRun{})); err != nil {
 		return err
 	}
 	return w.AddWorkload(Workload,
@@ -222,12 +222,15 @@ func timer(p Painter, x float64, label string, frames int, c color.RGBA) {
 }
 
 // drawScreens paints the start, shop and game-over screens over the world.
-func drawScreens(c ecs.UniqueViewMut[Canvas], state ecs.UniqueView[game.State], shop ecs.UniqueView[game.Shop], bonuses ecs.UniqueView[game.FriendBonuses]) {
+func drawScreens(c ecs.UniqueViewMut[Canvas], state ecs.UniqueView[game.State], shop ecs.UniqueView[game.Shop], bonuses ecs.UniqueView[game.FriendBonuses], saved ecs.UniqueView[SavedRun]) {
 	cv := c.Get()
 	st := state.Get()
 	switch st.Scene {
 	case game.SceneStart:
 		drawStart(cv.P)
+		if s := saved.Get(); s.Offered {
+			cv.P.Text(ResumeLine(s.State), game.Width/2, 556, 20, Ink, AlignCenter)
+		}
 	case game.SceneShop:
 		drawShop(cv, st, shop.Get(), bonuses.Get())
 	case game.SceneGameOver:
@@ -260,6 +263,25 @@ func drawStart(p Painter) {
 	}
 	p.Text("Click or press Space to start", game.Width/2, 480, 26, Ink, AlignCenter)
 	p.Text(RewindHint, game.Width/2, 524, 16, Faint, AlignCenter)
+}
+
+// SavedRun is a unique: the run saved by an earlier session that the
+// start screen offers to resume (the desktop build saves the run when the
+// player quits). The renderer sets it; [AddTo] adds it, offering nothing.
+type SavedRun struct {
+	// Offered is set when there is a run to resume; State is its state.
+	Offered bool
+	State   game.State
+}
+
+// ResumeLine is the start screen's offer of the saved run st: the key
+// that resumes it, its floor and what it ate.
+func ResumeLine(st game.State) string {
+	where := fmt.Sprintf("floor %d", st.Floor)
+	if st.Scene == game.SceneShop {
+		where = fmt.Sprintf("in the shop before floor %d", st.Floor)
+	}
+	return fmt.Sprintf("Press R to resume your saved run (%s, %d %s eaten)", where, st.Eaten, plural(st.Eaten, "friend", "friends"))
 }
 
 // RewindHint is the start screen's line about the rewind key.

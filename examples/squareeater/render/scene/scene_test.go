@@ -190,6 +190,37 @@ func TestStartScreen(t *testing.T) {
 	}
 }
 
+// TestStartScreenOffersSavedRun: with a saved run on offer (SavedRun),
+// the start screen says how to resume it and where it was; with none, it
+// says nothing of it; once a run starts, the offer is gone.
+func TestStartScreenOffersSavedRun(t *testing.T) {
+	g := newGame(t, 1)
+	if rec := draw(t, g, 0, 0); strings.Contains(rec.texts(), "resume") {
+		t.Errorf("start screen offers a run with none saved; texts:\n%s", rec.texts())
+	}
+	for _, c := range []struct {
+		st   game.State
+		want string
+	}{
+		{game.State{Scene: game.SceneFloor, Floor: 3, Eaten: 12}, "Press R to resume your saved run (floor 3, 12 friends eaten)"},
+		{game.State{Scene: game.SceneShop, Floor: 2, Eaten: 1}, "Press R to resume your saved run (in the shop before floor 2, 1 friend eaten)"},
+	} {
+		setUnique(t, g, func(s *SavedRun) { *s = SavedRun{Offered: true, State: c.st} })
+		rec := draw(t, g, 0, 0)
+		o, ok := rec.text(c.want)
+		if !ok {
+			t.Fatalf("start screen lacks %q; texts:\n%s", c.want, rec.texts())
+		}
+		if o.y+20 > game.Height {
+			t.Errorf("the offer is drawn at y=%v, below the window", o.y)
+		}
+	}
+	update(t, g, game.Input{Key: ' '}, 1)
+	if rec := draw(t, g, 0, 0); strings.Contains(rec.texts(), "resume") {
+		t.Errorf("a floor shows the offer; texts:\n%s", rec.texts())
+	}
+}
+
 func TestFloorFrame(t *testing.T) {
 	g := newGame(t, 7)
 	update(t, g, game.Input{Key: ' '}, 1)
