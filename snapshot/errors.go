@@ -23,6 +23,9 @@ var (
 	// [LoadOptions.SkipUnknown] was not set; or Save was asked for a type
 	// name not registered.
 	ErrUnknownType = errors.New("unknown type")
+	// ErrMissingType: [LoadOptions.RequireAll] is set, and the save lacks
+	// a registered type.
+	ErrMissingType = errors.New("type missing from the save")
 	// ErrTruncated: the input ends before the save does.
 	ErrTruncated = errors.New("truncated save")
 	// ErrCorrupt: a length, a count, a value or the checksum is not what

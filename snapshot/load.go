@@ -15,6 +15,57 @@ type LoadOptions struct {
 	// know, instead of refusing the save with [ErrUnknownType]: for a
 	// program that dropped a type its old saves still hold.
 	SkipUnknown bool
+	// RequireAll refuses a save that lacks one of the registry's types
+	// (with [ErrMissingType], naming it): for a program that would rather
+	// not start from defaults where a save says nothing. A world saved
+	// without a unique of a registered type lacks it too.
+	RequireAll bool
+}
+
+// Contents describes a save, as [Describe] reads it.
+type Contents struct {
+	Format   Format
+	Version  int
+	Entities int         // live entities; 0 for a storage alone
+	Storage  bool        // a storage alone ([SaveStorage])
+	Types    []TypeCount // in the save's order
+}
+
+// TypeCount is a type of a save and how many values it holds.
+type TypeCount struct {
+	Name   string
+	Unique bool
+	Count  int
+}
+
+// Describe reads a save's header and sections from src, checking their
+// structure (and, in the binary format, the checksum) but decoding no
+// value, and says what the save holds. It needs no registry: it tells a
+// program which types a save names before it loads it, and a tool what a
+// file is. It returns the errors Load returns for a damaged structure.
+func Describe(src io.Reader) (*Contents, error) {
+	const op = "Describe"
+	if src == nil {
+		return nil, fail(op, -1, "", ErrRegistry, "the io.Reader must not be nil", nil)
+	}
+	data, err := io.ReadAll(src)
+	if err != nil {
+		return nil, fail(op, -1, "", ErrIO, "cannot read the save", err)
+	}
+	f, ft, err := parse(op, data)
+	if err != nil {
+		return nil, err
+	}
+	c := &Contents{Format: ft, Version: Version, Storage: f.ents == entNone}
+	for _, v := range f.state.Slots {
+		if v&ecs.SlotAlive != 0 {
+			c.Entities++
+		}
+	}
+	for _, s := range f.sections {
+		c.Types = append(c.Types, TypeCount{Name: s.name, Unique: s.unique, Count: s.n})
+	}
+	return c, nil
 }
 
 // Load reads a save (either format: it tells them apart by their first
@@ -187,6 +238,17 @@ func (r *Registry) prepare(op string, f *file, ft Format, o LoadOptions) ([]func
 		alive = func(ecs.EntityID) bool { return true }
 		mark = func(ecs.EntityID) bool { return false }
 		reset = func() {}
+	}
+	if o.RequireAll {
+		saved := make(map[string]bool, len(f.sections))
+		for _, s := range f.sections {
+			saved[s.name] = true
+		}
+		for _, e := range r.entries() {
+			if !saved[e.name] {
+				return nil, fail(op, -1, e.name, ErrMissingType, "LoadOptions.RequireAll is set and the save has no section of this type", nil)
+			}
+		}
 	}
 	applies := make([]func(*ecs.World) error, len(f.sections))
 	for i, s := range f.sections {

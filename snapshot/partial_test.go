@@ -344,3 +344,26 @@ func TestSaveNaN(t *testing.T) {
 		t.Fatalf("loaded %v", p)
 	}
 }
+
+func TestDescribeAndRequireAll(t *testing.T) {
+	r := newRegistry(t)
+	w := buildWorld(t)
+	for _, f := range formats {
+		data := save(t, r, w, &snapshot.SaveOptions{Format: f, Types: []string{"pos", "link", "score"}})
+		c, err := snapshot.Describe(bytes.NewReader(data))
+		must(t, err)
+		want := fmt.Sprint(&snapshot.Contents{Format: f, Version: 1, Entities: 8, Types: []snapshot.TypeCount{
+			{Name: "pos", Count: 8}, {Name: "link", Count: 1}, {Name: "score", Unique: true, Count: 1}}})
+		if got := fmt.Sprint(c); got != want {
+			t.Fatalf("%v: %s, want %s", f, got, want)
+		}
+		_, err = r.Load(bytes.NewReader(data), &snapshot.LoadOptions{RequireAll: true})
+		if se := errorsIs(t, err, snapshot.ErrMissingType); se.Type != "name" {
+			t.Fatalf("%v: %v names %q, want the first missing type, name", f, err, se.Type)
+		}
+		_, err = snapshot.Describe(bytes.NewReader(data[:len(data)-5]))
+		errorsIs(t, err, snapshot.ErrTruncated)
+	}
+	_, err := r.Load(bytes.NewReader(save(t, r, w, nil)), &snapshot.LoadOptions{RequireAll: true})
+	must(t, err)
+}
