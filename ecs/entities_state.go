@@ -47,6 +47,13 @@ func (s *EntitiesState) ID(i int) (EntityID, bool) {
 	return newEntityID(uint32(i), v&^aliveBit), v&aliveBit != 0
 }
 
+// IsAlive reports whether s holds id alive: whether slot id.Index() holds
+// a live entity of id's generation.
+func (s *EntitiesState) IsAlive(id EntityID) bool {
+	i := id.Index()
+	return uint(i) < uint(len(s.Slots)) && aliveAs(s.Slots[i], id.Generation())
+}
+
 // EntitiesState copies w's entities storage into dst, reusing dst's
 // slices. It borrows all storages and the entities storage shared for the
 // call, and returns their [*BorrowError] if they are held exclusively, or

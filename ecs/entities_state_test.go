@@ -33,6 +33,14 @@ func TestEntitiesStateRoundTrip(t *testing.T) {
 	if id, live := st.ID(1); live || id != ecs.NewEntityID(1, 1) {
 		t.Fatalf("slot 1: %v %v, want dead at generation 1", id, live)
 	}
+	for _, c := range []struct {
+		id   ecs.EntityID
+		want bool
+	}{{ids[0], true}, {ids[1], false}, {ecs.NewEntityID(1, 1), false}, {ecs.NewEntityID(9, 0), false}, {ecs.NullID, false}} {
+		if got := st.IsAlive(c.id); got != c.want {
+			t.Errorf("IsAlive(%v) = %v, want %v", c.id, got, c.want)
+		}
+	}
 	w2 := ecs.NewWorld()
 	if err := w2.SetEntitiesState(st); err != nil {
 		t.Fatal(err)

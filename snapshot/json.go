@@ -73,9 +73,9 @@ func appendJSON(b []byte, f *file) ([]byte, error) {
 	b = append(b, ']')
 	if f.ents == entFull {
 		b = append(b, ",\n\"entities\":{\"slots\":"...)
-		b = appendUints(b, f.state.Slots)
+		b = appendNums(b, f.state.Slots)
 		b = append(b, `,"free":`...)
-		b = appendUints(b, f.state.Free)
+		b = appendNums(b, f.state.Free)
 		b = append(b, '}')
 	}
 	b = append(b, ",\n\"sections\":["...)
@@ -87,7 +87,7 @@ func appendJSON(b []byte, f *file) ([]byte, error) {
 		b = strconv.AppendQuote(b, s.name)
 		if !s.unique {
 			b = append(b, `,"ids":`...)
-			b = appendIDs(b, s.ids)
+			b = appendNums(b, s.ids)
 		}
 		if s.check && !json.Valid(s.raw) {
 			return nil, errors.New("the values of " + strconv.Quote(s.name) + " are not one JSON value")
@@ -99,24 +99,15 @@ func appendJSON(b []byte, f *file) ([]byte, error) {
 	return append(b, "]}\n"...), nil
 }
 
-func appendUints(b []byte, vs []uint32) []byte {
+// appendNums appends vs as a JSON array of numbers: slots, free indices
+// or ids.
+func appendNums[N uint32 | ecs.EntityID](b []byte, vs []N) []byte {
 	b = append(b, '[')
 	for i, v := range vs {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = strconv.AppendUint(b, uint64(v), 10)
-	}
-	return append(b, ']')
-}
-
-func appendIDs(b []byte, ids []ecs.EntityID) []byte {
-	b = append(b, '[')
-	for i, id := range ids {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendUint(b, uint64(id), 10)
 	}
 	return append(b, ']')
 }

@@ -48,11 +48,7 @@ func Describe(src io.Reader) (*Contents, error) {
 	if src == nil {
 		return nil, fail(op, -1, "", ErrRegistry, "the io.Reader must not be nil", nil)
 	}
-	data, err := io.ReadAll(src)
-	if err != nil {
-		return nil, fail(op, -1, "", ErrIO, "cannot read the save", err)
-	}
-	f, ft, err := parse(op, data)
+	f, ft, err := read(op, src)
 	if err != nil {
 		return nil, err
 	}
@@ -110,11 +106,7 @@ func (r *Registry) loadInto(op string, w *ecs.World, src io.Reader, opts *LoadOp
 	if opts != nil {
 		o = *opts
 	}
-	data, err := io.ReadAll(src)
-	if err != nil {
-		return fail(op, -1, "", ErrIO, "cannot read the save", err)
-	}
-	f, ft, err := parse(op, data)
+	f, ft, err := read(op, src)
 	if err != nil {
 		return err
 	}
@@ -174,11 +166,7 @@ func (r *Registry) LoadStorage(w *ecs.World, src io.Reader) error {
 	if r == nil || w == nil || src == nil {
 		return fail(op, -1, "", ErrRegistry, "the *Registry, the *World and the io.Reader must not be nil", nil)
 	}
-	data, err := io.ReadAll(src)
-	if err != nil {
-		return fail(op, -1, "", ErrIO, "cannot read the save", err)
-	}
-	f, ft, err := parse(op, data)
+	f, ft, err := read(op, src)
 	if err != nil {
 		return err
 	}
@@ -196,7 +184,7 @@ func (r *Registry) LoadStorage(w *ecs.World, src io.Reader) error {
 			return &Error{Op: op, Offset: s.at, Type: s.name, Entity: id, Reason: "the entity is listed twice", Kind: ErrDuplicateID}
 		}
 		seen[id] = struct{}{}
-		if i := int(id.Index()); i >= len(st.Slots) || st.Slots[i] != id.Generation()|ecs.SlotAlive {
+		if !st.IsAlive(id) {
 			return &Error{Op: op, Offset: s.at, Type: s.name, Entity: id, Reason: "the target world has no such live entity", Kind: ErrDeadEntity}
 		}
 	}
@@ -221,12 +209,8 @@ func (r *Registry) prepare(op string, f *file, ft Format, o LoadOptions) ([]func
 	var reset func()
 	switch f.ents {
 	case entFull:
-		slots := f.state.Slots
-		alive = func(id ecs.EntityID) bool {
-			i := int(id.Index())
-			return i < len(slots) && slots[i] == id.Generation()|ecs.SlotAlive
-		}
-		seen := make([]uint64, (len(slots)+63)/64)
+		alive = f.state.IsAlive
+		seen := make([]uint64, (len(f.state.Slots)+63)/64)
 		mark = func(id ecs.EntityID) bool {
 			i := id.Index()
 			dup := seen[i/64]&(1<<(i%64)) != 0
@@ -287,6 +271,15 @@ func kindWord(unique bool) string {
 		return "unique"
 	}
 	return "component"
+}
+
+// read reads a save from src and parses it.
+func read(op string, src io.Reader) (*file, Format, error) {
+	data, err := io.ReadAll(src)
+	if err != nil {
+		return nil, JSON, fail(op, -1, "", ErrIO, "cannot read the save", err)
+	}
+	return parse(op, data)
 }
 
 // parse tells the format of data by its first bytes and decodes it.

@@ -123,7 +123,7 @@ func checkModel(t testing.TB, what string, s state, m *model) {
 		t.Fatalf("%s: %d live entities, the model %d", what, live, len(m.alive))
 	}
 	for _, id := range m.alive {
-		if i := int(id.Index()); i >= len(s.Ents.Slots) || s.Ents.Slots[i] != id.Generation()|ecs.SlotAlive {
+		if !s.Ents.IsAlive(id) {
 			t.Fatalf("%s: %v is not alive", what, id)
 		}
 	}

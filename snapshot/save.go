@@ -185,10 +185,7 @@ func collect(op string, w *ecs.World, entries []*entry, o SaveOptions) (*file, e
 	if err := w.EntitiesState(&f.state); err != nil {
 		return nil, fail(op, -1, "", ErrBusy, "cannot read the entities storage", err)
 	}
-	alive := func(id ecs.EntityID) bool {
-		i := int(id.Index())
-		return i < len(f.state.Slots) && f.state.Slots[i] == id.Generation()|ecs.SlotAlive
-	}
+	alive := f.state.IsAlive
 	keep := alive
 	if o.Entities != nil {
 		chosen := make(map[ecs.EntityID]bool, len(o.Entities))

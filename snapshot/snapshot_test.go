@@ -109,41 +109,6 @@ func stateOf(t testing.TB, w *ecs.World) state {
 // sameState fails t if a and b differ.
 func sameState(t testing.TB, what string, a, b state) {
 	t.Helper()
-	norm := func(s *state) { // nil and empty slices alike
-		for _, p := range []*[]ecs.EntityID{&s.Pos.IDs, &s.Name.IDs, &s.Tag.IDs, &s.Link.IDs, &s.Big.IDs} {
-			if len(*p) == 0 {
-				*p = nil
-			}
-		}
-		if len(s.Ents.Free) == 0 {
-			s.Ents.Free = nil
-		}
-		if len(s.Ents.Slots) == 0 {
-			s.Ents.Slots = nil
-		}
-		if len(s.Pos.Vals) == 0 {
-			s.Pos.Vals = nil
-		}
-		if len(s.Name.Vals) == 0 {
-			s.Name.Vals = nil
-		}
-		if len(s.Tag.Vals) == 0 {
-			s.Tag.Vals = nil
-		}
-		if len(s.Link.Vals) == 0 {
-			s.Link.Vals = nil
-		}
-		if len(s.Big.Vals) == 0 {
-			s.Big.Vals = nil
-		}
-		for i := range s.Big.Vals {
-			if len(s.Big.Vals[i].B) == 0 {
-				s.Big.Vals[i].B = nil
-			}
-		}
-	}
-	norm(&a)
-	norm(&b)
 	if (a.Score == nil) != (b.Score == nil) || a.Score != nil && *a.Score != *b.Score {
 		t.Fatalf("%s: score %v, want %v", what, a.Score, b.Score)
 	}
