@@ -2036,6 +2036,14 @@ func (r *fzRun) deleteEntity(id ecs.EntityID, path byte) {
 	}
 }
 
+// deletedInSystem checks the error of deleting the live entity id through
+// an AllStoragesViewMut, and dooms it in the model: it reports whether the
+// entity went at once (false: it is terminating, held by a finalizer).
+func (r *fzRun) deletedInSystem(id ecs.EntityID, err error) bool {
+	r.noErr("DeleteEntity", err)
+	return r.doom(id)
+}
+
 // doom is fzModel.doom, counting the entities marked terminating.
 func (r *fzRun) doom(id ecs.EntityID) bool {
 	if r.m.doom(id) {
@@ -2660,8 +2668,7 @@ func (r *fzRun) inSystem(in *fzReader, n int) {
 					r.dead("DeleteEntity", id, err)
 					continue
 				}
-				r.noErr("DeleteEntity", err)
-				deleted := r.doom(id)
+				deleted := r.deletedInSystem(id, err)
 				equal(r.t, "IsAlive after DeleteEntity", all.IsAlive(id), !deleted)
 				if r.m.fin {
 					term, err := ecs.Contains[ecs.Terminating](all, id)
@@ -4326,8 +4333,7 @@ func (r *fzRun) isoInSystem(in *fzReader, n int) {
 					r.dead("DeleteEntity", id, err)
 					continue
 				}
-				r.noErr("DeleteEntity", err)
-				r.doom(id)
+				r.deletedInSystem(id, err)
 			case 1:
 				r.isoAdded(alive, id, d, v, ecs.AddIsotope(all, id, d, fzA{v}))
 			case 2:
