@@ -73,6 +73,28 @@ func (w *World) SystemStats() []SystemStats {
 	return out
 }
 
+// WorkloadStats returns the timing statistics of the systems of the
+// workload name, collected while tracing was on, indexed as the systems
+// of its [Plan] are (nested workloads flattened in declared order). With
+// its plan, it is what a timeline of the workload's last run needs: see
+// [SystemStats] LastRun, LastStart and LastWorker.
+func (w *World) WorkloadStats(name string) ([]SystemStats, error) {
+	if w == nil {
+		return nil, errNilWorld
+	}
+	w.workMu.Lock()
+	p, ok := w.workloads[name]
+	w.workMu.Unlock()
+	if !ok {
+		return nil, unknownWorkload(name)
+	}
+	out := make([]SystemStats, len(p.systems))
+	for i, s := range p.systems {
+		out[i] = s.stats.get()
+	}
+	return out, nil
+}
+
 // run runs the plan once. The caller holds p.running, or p is a guest
 // that no other run has (World.takePlan).
 func (p *plan) run(w *World) (err error) {
@@ -88,10 +110,12 @@ func (p *plan) run(w *World) (err error) {
 	}
 	defer p.closeWindows() // also if a system panics
 	var tctx context.Context
+	p.timeline.run = 0
 	if w.tracing.Load() {
 		var task *trace.Task
 		tctx, task = trace.NewTask(context.Background(), "workload "+p.name)
 		defer task.End()
+		p.timeline.run, p.timeline.start = w.tracedRuns.Add(1), time.Now()
 	}
 	pool := w.Pool()
 	n := pool.Workers()
@@ -141,7 +165,7 @@ func (p *plan) runSequential(tctx context.Context) error {
 			}
 			continue
 		}
-		s.tctx = tctx
+		s.tctx, s.worker = tctx, 0
 		s.exec()
 		if err := s.outcome(); err != nil {
 			return err
@@ -203,7 +227,7 @@ func (p *plan) runParallel(tctx context.Context, nworkers int) error {
 	}()
 	p.hireFor(first)
 	for p.left.Load() > 0 {
-		if !p.runGated() && !p.runReady(true) {
+		if !p.runGated() && !p.runReady(0) {
 			p.await()
 		}
 	}
@@ -237,21 +261,24 @@ func (p *plan) queue(s *planSystem) {
 // of a run.
 func (p *plan) help() {
 	defer p.crew.done() // also if a system ends the goroutine (runtime.Goexit)
-	for p.runReady(false) {
+	worker := p.timeline.join()
+	defer p.timeline.leave(worker)
+	for p.runReady(worker) {
 	}
 }
 
 // runReady runs the first system of the ready list, and reports whether
-// there was one. caller says whether the goroutine is the caller's (see
-// finish).
-func (p *plan) runReady(caller bool) bool {
+// there was one. worker numbers the goroutine calling it in the run (see
+// timeline): 0 is the caller's (see finish).
+func (p *plan) runReady(worker int) bool {
 	s, _ := p.pop(&p.ready, &p.head)
 	if s == nil {
 		return false
 	}
 	returned := false
-	defer func() { p.finish(s, caller, !returned) }() // also if s ends the goroutine (runtime.Goexit)
+	defer func() { p.finish(s, worker == 0, !returned) }() // also if s ends the goroutine (runtime.Goexit)
 	if !p.stopped.Load() {
+		s.worker = worker
 		p.exec(s)
 	}
 	returned = true
@@ -291,6 +318,7 @@ func (p *plan) runGated() bool {
 	returned := false
 	defer func() { p.finish(s, true, !returned) }() // also if s ends the goroutine (runtime.Goexit)
 	if run {
+		s.worker = 0
 		p.exec(s)
 	}
 	returned = true
@@ -538,7 +566,7 @@ func (s *planSystem) execTraced() {
 		trace.WithRegion(c, s.name, func() {
 			s.err = s.shape.call(s.fn, s.frame)
 		})
-		s.stats.add(time.Since(start))
+		s.stats.add(&s.p.timeline, start, time.Since(start), s.worker)
 	})
 }
 

@@ -73,6 +73,49 @@ type plan struct {
 	signal   chan struct{}
 	crew     crew
 	nworkers int
+	timeline timeline // of the run in progress, while tracing
+}
+
+// timeline is what a traced run of a plan records of where and when its
+// systems ran ([SystemStats] LastRun, LastStart, LastWorker): the run's
+// number, its start, and the numbers of the pool's workers helping it.
+// Off while tracing is off (run 0), when it costs nothing.
+type timeline struct {
+	run   uint64    // World.tracedRuns when the run started; 0: not tracing
+	start time.Time // when the run started
+	mu    sync.Mutex
+	busy  []bool // busy[i-1]: a worker helping the run has number i
+}
+
+// join gives a worker helping the run the lowest number (from 1) no other
+// worker helping it holds, so that a Gantt chart of the run needs no more
+// rows than the goroutines that ran its systems at once. Not tracing, it
+// returns 1.
+func (t *timeline) join() int {
+	if t.run == 0 {
+		return 1
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	i := 0
+	for i < len(t.busy) && t.busy[i] {
+		i++
+	}
+	if i == len(t.busy) {
+		t.busy = append(t.busy, false)
+	}
+	t.busy[i] = true
+	return i + 1
+}
+
+// leave gives back the number join gave.
+func (t *timeline) leave(worker int) {
+	if t.run == 0 {
+		return
+	}
+	t.mu.Lock()
+	t.busy[worker-1] = false
+	t.mu.Unlock()
 }
 
 type planSystem struct {
@@ -112,6 +155,9 @@ type planSystem struct {
 
 	win   *window   // where its tracking window starts
 	stats *sysStats // shared by every copy of the plan
+	// worker numbers the goroutine running it in the run: 0 the caller,
+	// from 1 a worker of the pool (timeline.join).
+	worker int
 
 	// per run
 	err      error
@@ -154,12 +200,15 @@ type sysStats struct {
 	s  SystemStats
 }
 
-// add records a run of d.
-func (st *sysStats) add(d time.Duration) {
+// add records a run of d, started at start by worker in the run of tl.
+func (st *sysStats) add(tl *timeline, start time.Time, d time.Duration, worker int) {
 	st.mu.Lock()
 	st.s.Runs++
 	st.s.Last = d
 	st.s.Total += d
+	st.s.LastRun = tl.run
+	st.s.LastStart = start.Sub(tl.start)
+	st.s.LastWorker = worker
 	st.mu.Unlock()
 }
 
@@ -1076,6 +1125,21 @@ type SystemStats struct {
 	Runs     int           // how many times it ran (skipped runs not counted)
 	Last     time.Duration // the duration of its last run
 	Total    time.Duration // the sum of all its runs
+
+	// Where and when its last run was, for a timeline of a workload run
+	// (a Gantt chart). LastRun numbers the workload run it was part of:
+	// each run of a workload while tracing is on takes the next number,
+	// counted from 1 across the world, so the systems of one workload
+	// with the same LastRun ran in the same run, and a system that run
+	// conditions skipped keeps an older one. LastStart is when it began,
+	// from the start of that workload run. LastWorker is the goroutine
+	// that ran it: 0 the one that called [World.RunWorkload], from 1 the
+	// pool's workers helping that run, each numbered with the lowest
+	// number free when it joined the run (so the numbers in use at once
+	// never exceed the number of workers).
+	LastRun    uint64
+	LastStart  time.Duration
+	LastWorker int
 }
 
 // Mean returns the mean duration of a run, or 0 if it never ran.

@@ -819,3 +819,88 @@ func TestParallelStress(t *testing.T) {
 		t.Fatalf("vel.Y = %v", v.Y)
 	}
 }
+
+// TestTracingTimeline checks SystemStats' timeline of a traced run: two
+// systems that run at once on two goroutines, a third after them, and a
+// fourth that a run condition skips on the second run.
+func TestTracingTimeline(t *testing.T) {
+	w := ecs.NewWorld()
+	w.SetPool(ecs.NewPool(1)) // the caller and one worker
+	var started atomic.Int32
+	// meet returns once both systems have started, or after a second (on
+	// one goroutine, they cannot meet: the test then fails on overlap).
+	meet := func() {
+		started.Add(1)
+		for end := time.Now().Add(time.Second); started.Load() < 2 && time.Now().Before(end); {
+			runtime.Gosched()
+		}
+		time.Sleep(time.Millisecond)
+	}
+	skip := false
+	noErr(t, w.AddWorkload("w",
+		ecs.System(func(ecs.ViewMut[wPos]) { meet() }).Named("a"),
+		ecs.System(func(ecs.ViewMut[wVel]) { meet() }).Named("b"),
+		ecs.System(func(ecs.View[wPos], ecs.View[wVel]) { time.Sleep(time.Millisecond) }).Named("c"),
+		ecs.System(func(ecs.View[wPos]) {}).Named("d").SkipIf(func() bool { return skip }),
+	))
+	w.SetTracing(true)
+	noErr(t, w.RunWorkload("w"))
+	first := w.SystemStats()
+	started.Store(0)
+	skip = true
+	noErr(t, w.RunWorkload("w"))
+	st := w.SystemStats()
+	a, b, c, d := st[0], st[1], st[2], st[3]
+	if a.LastRun == 0 || a.LastRun != b.LastRun || b.LastRun != c.LastRun || a.LastRun != first[0].LastRun+1 {
+		t.Fatalf("LastRun: a %d, b %d, c %d, first run %d; want a, b and c in the second run", a.LastRun, b.LastRun, c.LastRun, first[0].LastRun)
+	}
+	if d.LastRun != first[3].LastRun || d.Runs != 1 {
+		t.Fatalf("d, skipped in the second run: %+v, want LastRun %d and 1 run", d, first[3].LastRun)
+	}
+	if a.LastWorker+b.LastWorker != 1 || a.LastWorker*b.LastWorker != 0 {
+		t.Fatalf("a on worker %d, b on %d: want 0 and 1", a.LastWorker, b.LastWorker)
+	}
+	end := func(s ecs.SystemStats) time.Duration { return s.LastStart + s.Last }
+	if a.LastStart < 0 || b.LastStart < 0 || a.LastStart >= end(b) || b.LastStart >= end(a) {
+		t.Fatalf("a ran %v+%v, b %v+%v: want them at once", a.LastStart, a.Last, b.LastStart, b.Last)
+	}
+	if c.LastStart < max(end(a), end(b)) || c.Last < time.Millisecond {
+		t.Fatalf("c ran %v+%v, a and b ended at %v and %v: want c after them", c.LastStart, c.Last, end(a), end(b))
+	}
+	// Off, nothing more is recorded; on again, runs go on being counted.
+	w.SetTracing(false)
+	noErr(t, w.RunWorkload("w"))
+	if got := w.SystemStats()[0]; got != a {
+		t.Fatalf("tracing off: %+v, was %+v", got, a)
+	}
+	w.SetTracing(true)
+	skip = false
+	started.Store(0)
+	noErr(t, w.RunWorkload("w"))
+	if got := w.SystemStats()[3]; got.LastRun != a.LastRun+1 || got.LastWorker != 0 {
+		t.Fatalf("d after tracing on again: %+v, want run %d on the caller", got, a.LastRun+1)
+	}
+}
+
+func TestWorkloadStats(t *testing.T) {
+	w := ecs.NewWorld()
+	noErr(t, w.AddWorkload("b", ecs.System(func() {}).Named("b1")))
+	noErr(t, w.AddWorkload("a", ecs.System(func() {}).Named("a1"), ecs.Workload("in", ecs.System(func() {}).Named("a2"))))
+	w.SetTracing(true)
+	noErr(t, w.RunWorkload("a"))
+	st, err := w.WorkloadStats("a")
+	noErr(t, err)
+	p, err := w.WorkloadPlan("a")
+	noErr(t, err)
+	if len(st) != len(p.Systems) {
+		t.Fatalf("%d stats for %d systems", len(st), len(p.Systems))
+	}
+	for i, s := range st {
+		if s.System != p.Systems[i].Name || s.Workload != p.Systems[i].Workload || s.Runs != 1 {
+			t.Fatalf("stats %d: %+v, want system %q in %q, run once", i, s, p.Systems[i].Name, p.Systems[i].Workload)
+		}
+	}
+	if _, err := w.WorkloadStats("nope"); !errors.Is(err, ecs.ErrUnknownWorkload) {
+		t.Fatalf("unknown workload: %v, want ErrUnknownWorkload", err)
+	}
+}

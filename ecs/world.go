@@ -37,6 +37,9 @@ type World struct {
 	groups   []*group
 	groupGen atomic.Uint64
 	tracing  atomic.Bool
+	// tracedRuns counts the workload runs made while tracing was on
+	// (SystemStats.LastRun).
+	tracedRuns atomic.Uint64
 
 	clock // the tracking clock (clock.go)
 	// pool runs the workloads (pool.go): the one given to SetPool, or the
