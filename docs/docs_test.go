@@ -17,10 +17,11 @@ import (
 	"testing"
 	"time"
 
-	// The snippets import ecs and snapshot. Importing them here as well
-	// makes the go command rerun this test, instead of reusing a cached
-	// result, whenever either package changes.
+	// The snippets import ecs, snapshot and inspect. Importing them here
+	// as well makes the go command rerun this test, instead of reusing a
+	// cached result, whenever one of them changes.
 	_ "github.com/slipway-ecs/slipway/ecs"
+	_ "github.com/slipway-ecs/slipway/inspect"
 	_ "github.com/slipway-ecs/slipway/snapshot"
 )
 
