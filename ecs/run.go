@@ -538,10 +538,19 @@ func (s *planSystem) exec() {
 	}()
 	w := s.p.world
 	if s.applies {
+		// Applying commands is timed as a system is, so that a timeline
+		// of the run shows what it costs.
+		var start time.Time
+		if s.tctx != nil {
+			start = time.Now()
+		}
 		s.err = s.p.applyUpTo(s.idx)
 		if s.err == nil {
 			w.initPending()
 			s.err = w.runObservers()
+		}
+		if s.tctx != nil {
+			s.stats.add(&s.p.timeline, start, time.Since(start), s.worker)
 		}
 		returned = true
 		return

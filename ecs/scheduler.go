@@ -1118,7 +1118,9 @@ func cycleStep(systems []*planSystem, u, v int, e edge) string {
 }
 
 // SystemStats are the timing statistics of one system in one workload,
-// collected while tracing is on (see [World.SetTracing]).
+// collected while tracing is on (see [World.SetTracing]). An
+// [ApplyCommands] item is listed and timed as a system named
+// "ApplyCommands".
 type SystemStats struct {
 	Workload string        // the workload path: "main_loop/filter_vel" (see [PlanSystem])
 	System   string        // the system's name

@@ -904,3 +904,29 @@ func TestWorkloadStats(t *testing.T) {
 		t.Fatalf("unknown workload: %v, want ErrUnknownWorkload", err)
 	}
 }
+
+// TestTracingTimesApplyCommands checks that an ApplyCommands item is timed
+// as a system is while tracing is on, so that a timeline shows it.
+func TestTracingTimesApplyCommands(t *testing.T) {
+	w := ecs.NewWorld()
+	noErr(t, w.AddWorkload("w",
+		ecs.System(func(c ecs.Commands) {
+			for range 100 {
+				c.AddEntity()
+			}
+		}).Named("spawn"),
+		ecs.ApplyCommands(),
+		ecs.System(func(ecs.View[wPos]) {}).Named("read"),
+	))
+	w.SetTracing(true)
+	noErr(t, w.RunWorkload("w"))
+	st, err := w.WorkloadStats("w")
+	noErr(t, err)
+	apply := st[1]
+	if apply.Runs != 1 || apply.LastRun != st[0].LastRun || apply.LastStart < st[0].LastStart+st[0].Last || st[2].LastStart < apply.LastStart+apply.Last {
+		t.Fatalf("stats %+v: want the ApplyCommands item timed between the two systems", st)
+	}
+	if w.EntityCount() != 100 {
+		t.Fatalf("%d entities, want 100", w.EntityCount())
+	}
+}
