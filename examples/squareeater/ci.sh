@@ -40,7 +40,7 @@ step "go test -race (game logic, rendering)"
 go test -race $(go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./... | grep -v -e /browsertest -e /desktoptest)
 
 step "browser test (headless Chromium, WebAssembly build)"
-CI=${CI:-true} go test -count=1 -v -run TestBrowserPlays ./browsertest
+CI=${CI:-true} go test -count=1 -v -run 'TestBrowserPlays|TestInspectorPage' ./browsertest
 
 step "desktop smoke test (native build under Xvfb)"
 CI=${CI:-true} go test -count=1 -v -run TestDesktopUnderXvfb ./desktoptest

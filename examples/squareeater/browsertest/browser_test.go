@@ -53,53 +53,7 @@ func TestBrowserPlays(t *testing.T) {
 		t.Skipf("skipping the browser test: %s not found; install it with `apt-get install chromium`", chromium)
 	}
 	url := startServer(t)
-
-	// The profile is not a t.TempDir: Chromium's helper processes (the
-	// crash handler among them) can still write to it for a moment after
-	// the browser has exited, which made TempDir's cleanup fail the test.
-	// removeProfile retries instead, and only logs what it cannot remove.
-	profile, err := os.MkdirTemp("", "squareeater-chromium-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { removeProfile(t, profile) })
-	shots := os.Getenv("SQUAREEATER_SHOTS")
-	if shots == "" {
-		shots = t.TempDir()
-	}
-
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(chromium),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.NoFirstRun,
-		chromedp.Flag("enable-unsafe-swiftshader", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(800, 600),
-	)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
-	defer cancelTimeout()
-
-	// Report the page's console and exceptions: the first thing to read
-	// when the game does not start.
-	chromedp.ListenTarget(ctx, func(ev any) {
-		switch ev := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			var args []string
-			for _, a := range ev.Args {
-				args = append(args, string(a.Value))
-			}
-			t.Logf("console.%s: %s", ev.Type, strings.Join(args, " "))
-		case *runtime.EventExceptionThrown:
-			t.Logf("exception: %s", ev.ExceptionDetails.Error())
-		}
-	})
+	ctx, shots := startChromium(t, 800, 600)
 
 	// Start Chromium first, so that its start-up is not counted.
 	if err := chromedp.Run(ctx, chromedp.EmulateViewport(800, 600)); err != nil {
@@ -214,7 +168,113 @@ func TestBrowserPlays(t *testing.T) {
 	}
 
 	followAndRewind(t, ctx, shots)
+	inspectorOverlay(t, ctx, shots)
 	saveAndResume(t, ctx)
+}
+
+// startChromium starts headless Chromium with a window of width × height
+// and returns its context, which reports the page's console and
+// exceptions in the test's log, and the directory for screenshots. The
+// browser stops when the test ends, or after 3 minutes.
+func startChromium(t *testing.T, width, height int) (context.Context, string) {
+	t.Helper()
+	// The profile is not a t.TempDir: Chromium's helper processes (the
+	// crash handler among them) can still write to it for a moment after
+	// the browser has exited, which made TempDir's cleanup fail the test.
+	// removeProfile retries instead, and only logs what it cannot remove.
+	profile, err := os.MkdirTemp("", "squareeater-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { removeProfile(t, profile) })
+	shots := os.Getenv("SQUAREEATER_SHOTS")
+	if shots == "" {
+		shots = t.TempDir()
+	}
+
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(chromium),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.NoFirstRun,
+		chromedp.Flag("enable-unsafe-swiftshader", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(width, height),
+	)
+	t.Cleanup(cancelAlloc)
+	ctx, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(cancel)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(cancelTimeout)
+
+	// Report the page's console and exceptions: the first thing to read
+	// when the page does not work.
+	chromedp.ListenTarget(ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			var args []string
+			for _, a := range ev.Args {
+				args = append(args, string(a.Value))
+			}
+			t.Logf("console.%s: %s", ev.Type, strings.Join(args, " "))
+		case *runtime.EventExceptionThrown:
+			t.Logf("exception: %s", ev.ExceptionDetails.Error())
+		}
+	})
+	return ctx, shots
+}
+
+// f1 presses and releases F1, the key of the inspector overlay.
+func f1(ctx context.Context) error {
+	key := func(t input.KeyType) chromedp.Action {
+		return input.DispatchKeyEvent(t).WithKey("F1").WithCode("F1").
+			WithWindowsVirtualKeyCode(112).WithNativeVirtualKeyCode(112)
+	}
+	return chromedp.Run(ctx, key(input.KeyDown), chromedp.Sleep(100*time.Millisecond), key(input.KeyUp))
+}
+
+// inspectorPanel is the colour the overlay's panel shows over the white
+// arena: scene.InspectorPanel, premultiplied, over white.
+var inspectorPanel = color.RGBA{
+	R: scene.InspectorPanel.R + 255 - scene.InspectorPanel.A,
+	G: scene.InspectorPanel.G + 255 - scene.InspectorPanel.A,
+	B: scene.InspectorPanel.B + 255 - scene.InspectorPanel.A,
+	A: 255,
+}
+
+// inspectorOverlay checks that F1 shows the overlay of the systems'
+// timings over the arena, and that F1 again hides it.
+func inspectorOverlay(t *testing.T, ctx context.Context, shots string) {
+	t.Helper()
+	panel := image.Rect(480, int(game.ArenaTop)+10, 790, int(game.ArenaTop)+200)
+	count := func(name string) int {
+		return pixels.CountIn(screenshot(t, ctx, filepath.Join(shots, name)), panel, inspectorPanel, 30)
+	}
+	if err := f1(ctx); err != nil {
+		t.Fatalf("pressing F1: %v", err)
+	}
+	n := 0
+	for try := 0; try < 20 && n < 20000; try++ {
+		time.Sleep(100 * time.Millisecond)
+		n = count("browser-inspector.png")
+	}
+	if n < 20000 {
+		t.Fatalf("F1 pressed: %d pixels of the overlay's panel, want it shown (screenshot %s)", n, filepath.Join(shots, "browser-inspector.png"))
+	}
+	t.Logf("F1 pressed: %d pixels of the overlay's panel (screenshot %s)", n, filepath.Join(shots, "browser-inspector.png"))
+	if err := f1(ctx); err != nil {
+		t.Fatalf("pressing F1 again: %v", err)
+	}
+	for try := 0; try < 20 && n > 500; try++ {
+		time.Sleep(100 * time.Millisecond)
+		n = count("browser-inspector-hidden.png")
+	}
+	if n > 500 {
+		t.Fatalf("F1 pressed again: %d pixels of the overlay's panel, want it hidden", n)
+	}
 }
 
 // saveAndResume checks the browser build's saves: the run is kept in

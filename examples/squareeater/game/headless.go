@@ -72,7 +72,13 @@ func RunHeadless(seed uint64, frames int) Summary {
 
 // RunHeadlessWithOptions is RunHeadless with rules changed by o.
 func RunHeadlessWithOptions(seed uint64, frames int, o Options) Summary {
-	g := NewWithOptions(seed, o)
+	return NewWithOptions(seed, o).PlayBot(frames)
+}
+
+// PlayBot lets the built-in [Bot] play g for at most frames frames, or
+// until the run is over, and returns the game's summary. It panics if
+// [Game.Update] fails, which only a bug makes it do.
+func (g *Game) PlayBot(frames int) Summary {
 	var bot Bot
 	for range frames {
 		if err := g.Update(bot.Input(g)); err != nil {

@@ -1,6 +1,7 @@
 // Package render puts Square Eater on screen with Ebitengine: [Game] is the
-// ebiten.Game that feeds mouse and keys (Backspace, held, rewinds) to the
-// game logic in Update (and, with [Game.UseSaves], saves the run when the
+// ebiten.Game that feeds mouse and keys (Backspace, held, rewinds; F1 shows
+// and hides the systems' timings, [scene.Inspector]) to the game logic in
+// Update (and, with [Game.UseSaves], saves the run when the
 // player quits and offers it on the next start screen: R resumes it) and, in
 // Draw, runs the "render" workload whose drawing systems read the world
 // through views and run on Ebitengine's goroutine (ecs.System(...).OnCaller()).
@@ -51,7 +52,20 @@ type Game struct {
 	// saveEvery, set by SaveEvery, is how many Updates go between two
 	// saves of the run; sinceSave counts them.
 	saveEvery, sinceSave int
+	// inspector says that the F1 overlay is shown (ShowInspector).
+	inspector bool
 }
+
+// ShowInspector shows or hides the F1 overlay (see [scene.Inspector]),
+// as F1 does: the timings of each system, and the entity counts. While it
+// is shown, the world's tracing is on.
+func (r *Game) ShowInspector(on bool) error {
+	r.inspector = on
+	return scene.ShowInspector(r.g.World(), on)
+}
+
+// InspectorShown reports whether the F1 overlay is shown.
+func (r *Game) InspectorShown() bool { return r.inspector }
 
 // SaveEvery makes Update save the run (with UseSaves) every n calls, as
 // well as on quit: for the browser, where a page gets no quit it can rely
@@ -134,6 +148,11 @@ func (r *Game) Update() error {
 		}
 		return ebiten.Termination
 	}
+	if inpututil.IsKeyJustPressed(ebiten.KeyF1) {
+		if err := r.ShowInspector(!r.inspector); err != nil {
+			return err
+		}
+	}
 	var in game.Input
 	if r.Input != nil {
 		in = r.Input(r.g)
@@ -171,6 +190,9 @@ func (r *Game) resume() error {
 		return err
 	}
 	r.g = saved
+	if r.inspector {
+		return scene.ShowInspector(saved.World(), true)
+	}
 	return nil
 }
 

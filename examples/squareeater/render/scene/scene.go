@@ -17,12 +17,12 @@ import (
 // Workload is the name of the render workload added to the game's world.
 const Workload = "render"
 
-// AddTo adds the [Canvas] unique and the render workload to w: four
-// drawing systems (world, HUD, screens, rewind indicator), each bound to
-// the calling goroutine. They all write the canvas, so they run in the
+// AddTo adds the [Canvas], [SavedRun] and [Inspector] uniques and the
+// render workload to w: five drawing systems (world, HUD, screens, rewind
+// indicator, F1 overlay), each bound to the calling goroutine. They all write the canvas, so they run in the
 // declared order.
 func AddTo(w *ecs.World) error {
-	if err := errors.Join(ecs.AddUnique(w, Canvas{}), ecs.AddUnique(w, SavedRun{})); err != nil {
+	if err := errors.Join(ecs.AddUnique(w, Canvas{}), ecs.AddUnique(w, SavedRun{}), ecs.AddUnique(w, Inspector{})); err != nil {
 		return err
 	}
 	return w.AddWorkload(Workload,
@@ -30,6 +30,7 @@ func AddTo(w *ecs.World) error {
 		ecs.System(drawHUD).OnCaller(),
 		ecs.System(drawScreens).OnCaller(),
 		ecs.System(drawRewind).OnCaller(),
+		ecs.System(drawInspector).OnCaller(),
 	)
 }
 
@@ -46,7 +47,11 @@ func DrawFrame(g *game.Game, p Painter, mouseX, mouseY float64) error {
 	c := cv.Get()
 	c.P, c.MouseX, c.MouseY = p, mouseX, mouseY
 	c.Frame++
+	frame := c.Frame
 	release()
+	if err := renewInspector(w, frame); err != nil {
+		return err
+	}
 
 	err = w.RunWorkload(Workload)
 
