@@ -180,23 +180,41 @@ func writeTimeline(p printer, wl Workload) {
 		p("<p class=\"note\">No traced run yet: turn tracing on (World.SetTracing) and run the workload to see where and when its systems ran.</p>\n")
 		return
 	}
-	var span time.Duration
-	workers := 0
-	for _, i := range idx {
-		s := wl.Stats[i]
-		span = max(span, s.LastStart+s.Last)
-		workers = max(workers, s.LastWorker+1)
-	}
+	span, workers := extent(wl, idx)
 	skipped := len(wl.Plan.Systems) - len(idx)
 	p("<p>Run %d took %s on %s.", run, dur(span), count(workers, "goroutine"))
 	if skipped > 0 {
 		p(" %s did not run in it (run conditions, or none of its runs traced).", count(skipped, "system"))
 	}
-	p("</p>\n")
+	p("</p>\n<div class=\"scroll\">")
+	timelineSVG(p, wl, idx, false)
+	p("</div>\n")
+}
+
+// extent returns how long the run of the systems idx of wl took, from its
+// start to the end of the last, and on how many goroutines.
+func extent(wl Workload, idx []int) (span time.Duration, workers int) {
+	for _, i := range idx {
+		s := wl.Stats[i]
+		span = max(span, s.LastStart+s.Last)
+		workers = max(workers, s.LastWorker+1)
+	}
+	return span, workers
+}
+
+// timelineSVG draws the systems idx of wl, those of its last traced run,
+// as a Gantt chart: an <svg> element, which carries its own style and
+// background if standalone (a picture of its own, rather than part of the
+// page).
+func timelineSVG(p printer, wl Workload, idx []int, standalone bool) {
+	span, workers := extent(wl, idx)
 	scale := float64(plotW) / float64(max(span, 1))
 	width := laneW + plotW + margin
 	height := workers*laneH + axisH + 4
-	p("<div class=\"scroll\"><svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n", width, height, width, height)
+	p("<svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n", width, height, width, height)
+	if standalone {
+		p("<style>text{font:11px system-ui,sans-serif}</style><rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n")
+	}
 	for wk := range workers {
 		y := wk * laneH
 		name := "caller"
@@ -224,7 +242,7 @@ func writeTimeline(p printer, wl Workload) {
 		}
 		p("</g>\n")
 	}
-	p("</svg></div>\n")
+	p("</svg>\n")
 }
 
 func writeTable(p printer, wl Workload) {
@@ -416,3 +434,27 @@ func niceStep(d time.Duration) time.Duration {
 }
 
 func esc(s string) string { return html.EscapeString(s) }
+
+// WriteTimelineSVG writes the timeline of the last traced run of r's
+// workload name as a standalone SVG picture: the Gantt chart of the page,
+// for a document or a bug report. It fails with [ErrReport] if r has no
+// workload name or none of its runs was traced, and with the error of out
+// if a write fails.
+func (r *Report) WriteTimelineSVG(out io.Writer, name string) error {
+	if err := r.check(); err != nil {
+		return err
+	}
+	for _, wl := range r.Workloads {
+		if wl.Plan.Workload != name {
+			continue
+		}
+		idx, _ := lastRun(wl)
+		if len(idx) == 0 {
+			return fmt.Errorf("%w: workload %q has no traced run (World.SetTracing)", ErrReport, name)
+		}
+		b := bufio.NewWriter(out)
+		timelineSVG(func(format string, args ...any) { fmt.Fprintf(b, format, args...) }, wl, idx, true)
+		return b.Flush()
+	}
+	return fmt.Errorf("%w: no workload %q in the report", ErrReport, name)
+}

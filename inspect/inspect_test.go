@@ -263,3 +263,40 @@ func TestEmptyReport(t *testing.T) {
 		t.Fatalf("empty report:\n%s", b.String())
 	}
 }
+
+func TestTimelineSVG(t *testing.T) {
+	r := fixedReport(t)
+	var b bytes.Buffer
+	noErr(t, r.WriteTimelineSVG(&b, "main_loop"))
+	svg := b.String()
+	wellFormed(t, svg)
+	if !strings.HasPrefix(svg, "<svg") || !strings.HasSuffix(svg, "</svg>\n") || !strings.Contains(svg, "<style>") {
+		t.Fatalf("not a standalone SVG:\n%s", svg)
+	}
+	if n := strings.Count(svg, `class="bar"`); n != 6 {
+		t.Errorf("%d bars, want 6 (one system skipped in the last run)", n)
+	}
+	path := filepath.Join("testdata", "timeline.svg")
+	if *update {
+		noErr(t, os.WriteFile(path, b.Bytes(), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	noErr(t, err)
+	if !bytes.Equal(b.Bytes(), want) {
+		t.Fatalf("the timeline differs from %s (go test -run TestTimelineSVG -update to accept)", path)
+	}
+
+	var sink strings.Builder
+	if err := r.WriteTimelineSVG(&sink, "nope"); !errors.Is(err, inspect.ErrReport) || !strings.Contains(err.Error(), `no workload "nope"`) {
+		t.Errorf("unknown workload: %v", err)
+	}
+	if err := r.WriteTimelineSVG(&sink, "setup"); !errors.Is(err, inspect.ErrReport) || !strings.Contains(err.Error(), "no traced run") {
+		t.Errorf("workload never traced: %v", err)
+	}
+	if sink.Len() != 0 {
+		t.Errorf("%d bytes written on error", sink.Len())
+	}
+	if err := r.WriteTimelineSVG(failWriter{}, "main_loop"); !errors.Is(err, errWrite) {
+		t.Errorf("failing writer: %v, want its error", err)
+	}
+}
