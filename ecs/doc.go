@@ -172,15 +172,28 @@
 // component or the use of a released view, and their message says what to
 // do.
 //
-// # Workloads
+// # Running systems
 //
-// A workload is a named list of systems, built once with
-// [World.AddWorkload] and run as often as needed with [World.RunWorkload].
-// Systems that conflict run in the order given; the others run in
-// parallel. A system's error stops the run and comes back as a
-// [*WorkloadError] naming the workload and the system. Several goroutines
-// may run workloads at once, the same one too: their systems' borrows
-// keep them apart, as they keep any two goroutines apart.
+// [World.Run] runs one system now, on the calling goroutine. A workload
+// runs many, again and again: build it once with [World.AddWorkload] from
+// system functions, [System] specs (a name, labels, ordering, run
+// conditions) and nested [Workload] specs, then run it with
+// [World.RunWorkload]. Systems that conflict run in the order given; the
+// others run in parallel on the world's pool ([World.SetPool]). A
+// system's error stops the run and comes back as a [*WorkloadError]
+// naming the workload and the system. Several goroutines may run
+// workloads at once, the same one too: their systems' borrows keep them
+// apart, as they keep any two goroutines apart.
+//
+// Workloads live in the world, by name: [World.Workloads] lists them.
+// [World.WorkloadPlan] returns a workload's [*Plan]: its systems in
+// batches, each with the conflict or constraint that keeps it out of an
+// earlier batch. Print it, or export it with [Plan.JSON], [Plan.DOT] or
+// [Plan.Mermaid]. Timings are kept only while [World.SetTracing] is on,
+// which also makes each run a runtime/trace task and labels each system
+// for pprof; [World.SystemStats] then returns each system's number of
+// runs, last and total time. The guide's workloads and parallelism
+// chapters show each of these at work.
 //
 // # Commands and hooks
 //

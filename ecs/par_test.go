@@ -2,6 +2,7 @@ package ecs_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"runtime"
 	"sync/atomic"
@@ -140,6 +141,54 @@ func BenchmarkParEachHeavy(b *testing.B) {
 		b.ReportMetric(seq/(float64(b.Elapsed().Nanoseconds())/float64(b.N)), "speedup")
 		b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "procs")
 	})
+}
+
+// BenchmarkParEachMove measures the cheapest useful loop, a move (two
+// additions per entity), sequential and parallel at several sizes, to
+// find where ParEach starts to pay: "range" ranges over Join2.All,
+// "each" is Join2.Each, "par" is
+// ParEach (grain ParallelMin, so the caller works alone below
+// 2×ParallelMin entities) and "min1024" is ParEachMin(1024). It reports
+// ns/entity. The guide's parallelism chapter quotes it.
+func BenchmarkParEachMove(b *testing.B) {
+	move := func(p *wPos, v *wVel) {
+		p.X += v.X
+		p.Y += v.Y
+	}
+	forms := []struct {
+		name string
+		run  func(ecs.Iter2[wPos, wVel])
+	}{
+		{"range", func(j ecs.Iter2[wPos, wVel]) {
+			for p, v := range j.All() {
+				p.X += v.X
+				p.Y += v.Y
+			}
+		}},
+		{"each", func(j ecs.Iter2[wPos, wVel]) { j.Each(move) }},
+		{"par", func(j ecs.Iter2[wPos, wVel]) { j.ParEach(move) }},
+		{"min1024", func(j ecs.Iter2[wPos, wVel]) { j.ParEachMin(1024, move) }},
+	}
+	for _, n := range []int{5_000, 20_000, 100_000, 300_000, 1_000_000} {
+		w := ecs.NewWorld()
+		vel := make([]wVel, n)
+		for i := range vel {
+			vel[i] = wVel{X: 1, Y: 1}
+		}
+		_, err := ecs.BulkAddEntity2(w, make([]wPos, n), vel)
+		noErr(b, err)
+		for _, f := range forms {
+			b.Run(fmt.Sprintf("n=%d/%s", n, f.name), func(b *testing.B) {
+				noErr(b, w.Run(func(p ecs.ViewMut[wPos], v ecs.View[wVel]) {
+					j := ecs.Join2(p, v)
+					for b.Loop() {
+						f.run(j)
+					}
+				}))
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/entity")
+			})
+		}
+	}
 }
 
 // chunkMeeting lets the chunks of a parallel pass prove that they run at
