@@ -176,7 +176,9 @@ func (v EntitiesViewMut) BulkAddEntity(dst []EntityID, n int) []EntityID {
 // of a workload does purge when it is a sync point with work to do
 // (initializers of new entities, components that [Require] adds, or
 // observers borrowing an AllStoragesViewMut): that work is a World-level
-// change.
+// change. So does applying recorded [Commands] (at the end of a Run or a
+// workload, or at an [ApplyCommands] item), when at least one command was
+// recorded.
 //
 // Until the purge, iterations ([View.All], [View.WithID], joins,
 // [View.ParEach]…) still yield those components under id, and each
