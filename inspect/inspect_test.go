@@ -90,16 +90,24 @@ func fixedReport(t *testing.T) *inspect.Report {
 func TestGoldenPage(t *testing.T) {
 	var b bytes.Buffer
 	noErr(t, fixedReport(t).WriteHTML(&b))
-	path := filepath.Join("testdata", "page.html")
+	golden(t, "page.html", b.Bytes())
+}
+
+// golden compares got with the file name of testdata, which -update
+// rewrites. On a difference, got is written beside the test's other
+// temporary files, to be compared or opened in a browser.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
 	if *update {
-		noErr(t, os.WriteFile(path, b.Bytes(), 0o644))
+		noErr(t, os.WriteFile(path, got, 0o644))
 	}
 	want, err := os.ReadFile(path)
 	noErr(t, err)
-	if !bytes.Equal(b.Bytes(), want) {
-		got := filepath.Join(t.TempDir(), "page.html")
-		noErr(t, os.WriteFile(got, b.Bytes(), 0o644))
-		t.Fatalf("the page differs from %s (written to %s; go test -run TestGoldenPage -update to accept)", path, got)
+	if !bytes.Equal(got, want) {
+		dst := filepath.Join(t.TempDir(), name)
+		noErr(t, os.WriteFile(dst, got, 0o644))
+		t.Fatalf("%s differs from %s (written to %s; go test -run %s -update to accept)", name, path, dst, t.Name())
 	}
 }
 
@@ -276,15 +284,7 @@ func TestTimelineSVG(t *testing.T) {
 	if n := strings.Count(svg, `class="bar"`); n != 6 {
 		t.Errorf("%d bars, want 6 (one system skipped in the last run)", n)
 	}
-	path := filepath.Join("testdata", "timeline.svg")
-	if *update {
-		noErr(t, os.WriteFile(path, b.Bytes(), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	noErr(t, err)
-	if !bytes.Equal(b.Bytes(), want) {
-		t.Fatalf("the timeline differs from %s (go test -run TestTimelineSVG -update to accept)", path)
-	}
+	golden(t, "timeline.svg", b.Bytes())
 
 	var sink strings.Builder
 	if err := r.WriteTimelineSVG(&sink, "nope"); !errors.Is(err, inspect.ErrReport) || !strings.Contains(err.Error(), `no workload "nope"`) {
