@@ -119,7 +119,8 @@
 // member exclusively, since changing one member moves the others'
 // components (a workload plan names the group as the reason two systems
 // do not run side by side). [GroupLen] tells how many entities are
-// packed. The guide's performance chapter measures both sides.
+// packed. The guide's Groups chapter (docs/groups.md) measures both
+// sides, and says when a group pays.
 //
 // # Uniques
 //
