@@ -101,6 +101,9 @@ func (r *Report) check() error {
 			return fmt.Errorf("%w: workload %q has %d systems and %d statistics", ErrReport, wl.Plan.Workload, n, len(wl.Stats))
 		}
 		for j, s := range wl.Plan.Systems {
+			if s.Index != j {
+				return fmt.Errorf("%w: workload %q: system %d has index %d", ErrReport, wl.Plan.Workload, j, s.Index)
+			}
 			if s.After < -1 || s.After >= n || s.After == j {
 				return fmt.Errorf("%w: workload %q: system %d waits for system %d", ErrReport, wl.Plan.Workload, j, s.After)
 			}

@@ -236,6 +236,7 @@ func TestBadReports(t *testing.T) {
 		{"stats short", func(r *inspect.Report) { r.Workloads[0].Stats = r.Workloads[0].Stats[1:] }, `"main_loop" has 7 systems and 6 statistics`},
 		{"after itself", func(r *inspect.Report) { r.Workloads[0].Plan.Systems[2].After = 2 }, "system 2 waits for system 2"},
 		{"after out of range", func(r *inspect.Report) { r.Workloads[0].Plan.Systems[2].After = 99 }, "system 2 waits for system 99"},
+		{"index out of place", func(r *inspect.Report) { r.Workloads[0].Plan.Systems[4].Index = 9 }, "system 4 has index 9"},
 		{"negative batch", func(r *inspect.Report) { r.Workloads[0].Plan.Systems[1].Batch = -1 }, "system 1 in batch -1"},
 		{"negative time", func(r *inspect.Report) { r.Workloads[0].Stats[3].LastStart = -1 }, "negative statistics for system 3"},
 	}
