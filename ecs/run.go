@@ -550,7 +550,7 @@ func (s *planSystem) exec() {
 			s.err = w.runObservers()
 		}
 		if s.tctx != nil {
-			s.stats.add(&s.p.timeline, start, time.Since(start), s.worker)
+			s.timed(start)
 		}
 		returned = true
 		return
@@ -575,8 +575,14 @@ func (s *planSystem) execTraced() {
 		trace.WithRegion(c, s.name, func() {
 			s.err = s.shape.call(s.fn, s.frame)
 		})
-		s.stats.add(&s.p.timeline, start, time.Since(start), s.worker)
+		s.timed(start)
 	})
+}
+
+// timed records in s's statistics a run of s that began at start and
+// has just ended, on the goroutine s.worker of the run.
+func (s *planSystem) timed(start time.Time) {
+	s.stats.add(&s.p.timeline, start, time.Since(start), s.worker)
 }
 
 // settleCommands turns the commands of a system that failed into the
