@@ -33,11 +33,17 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 
-# Every package with tests, but the browser and desktop tests, which run in
-# their own steps below. (No package tested here imports Ebitengine: the
+# Every package with tests, but the browser, desktop and learn-by-example
+# tests, which run in their own steps below. (No package tested here imports Ebitengine: the
 # race detector's build of it and its C code would only cost time.)
 step "go test -race (game logic, rendering)"
-go test -race $(go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./... | grep -v -e /browsertest -e /desktoptest)
+go test -race $(go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./... | grep -v -e /browsertest -e /desktoptest -e /learn)
+
+# The guide's learn-by-example chapters (docs/learn): their programs are
+# built and played under Xvfb, and every block the chapters show is checked
+# against them.
+step "learn-by-example chapters (programs played under Xvfb)"
+CI=${CI:-true} go test -count=1 -v ./learn
 
 step "browser test (headless Chromium, WebAssembly build)"
 CI=${CI:-true} go test -count=1 -v -run 'TestBrowserPlays|TestInspectorPage' ./browsertest
