@@ -16,7 +16,9 @@
 // them, as `go test -count N` would have it. It streams the output to
 // stderr, takes the median of every metric over the passes and writes the
 // page and the charts. -raw saves the output (with the run's details) to a
-// file; -in reads such a file instead of running the suite.
+// file; -in reads such a file instead of running the suite. The page
+// names the raw file when it lies inside the repository, so that the
+// results committed there (docs/benchmarks/results.txt) make it again.
 package main
 
 import (
@@ -96,6 +98,17 @@ func run(args []string) error {
 		dir = filepath.Join(root, dir)
 	}
 	info := infoFrom(o.meta)
+	// The page names the raw results it can be made again from, when
+	// they are kept inside the repository.
+	for _, f := range []string{*in, *raw} {
+		if f == "" {
+			continue
+		}
+		if rel, ok := insideRoot(root, f); ok {
+			info.inFile = rel
+			break
+		}
+	}
 	info.memoryN = 1_000_000
 	if *short {
 		info.memoryN = 16_000
@@ -117,6 +130,20 @@ func moduleRoot() (string, error) {
 		return "", errors.New("not inside a Go module: run the report from the Slipway repository")
 	}
 	return filepath.Dir(mod), nil
+}
+
+// insideRoot returns path (relative to the working directory, or
+// absolute) relative to root, with forward slashes, if it lies inside root.
+func insideRoot(root, path string) (string, bool) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
 }
 
 // runSuite builds the suite's test binary and runs it count times with
