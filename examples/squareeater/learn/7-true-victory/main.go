@@ -355,7 +355,7 @@ func report(world *ecs.World) {
 // What follows lets a test play the game without a mouse: with -frames n,
 // the pointer follows a fixed path, and the game stops after n frames.
 
-var frames = flag.Int("frames", 0, "stop after this many frames, the pointer on a fixed path (0: play with the mouse)")
+var frames = flag.Uint("frames", 0, "stop after this many frames, the pointer on a fixed path (0: play with the mouse)")
 
 // frame counts the calls to Update.
 var frame int
@@ -373,7 +373,7 @@ func pointer() (x, y float64) {
 // nextFrame counts a frame and ends the game after -frames of them.
 func nextFrame() error {
 	frame++
-	if frame == *frames {
+	if uint(frame) == *frames {
 		return ebiten.Termination
 	}
 	return nil
