@@ -14,8 +14,7 @@ import (
 // the benchmark that shows its cost here.
 type glance struct {
 	need, use      string
-	workload, impl string
-	n              int
+	workload, impl string // measured at summaryN
 }
 
 // summaryN is the N the summary's figures are taken at: a world of a
@@ -23,19 +22,19 @@ type glance struct {
 const summaryN = 1_000_000
 
 var glances = []glance{
-	{"Visit every entity with two components, each frame", "`ecs.Join2(pos, vel)`: `Runs()` for loops over aligned slices, `All()` for one entity at a time", "Query2Comp", "slipway", summaryN},
-	{"The same, in a world that churned", "the same join; re-alignment at sync points keeps it linear", "Query2CompChurned", "slipway", summaryN},
-	{"The one join the game waits on", "a packed group, `ecs.AddGroup2[Position, Velocity]`: the join is two slices", "Query2CompChurned", "slipway-group", summaryN},
-	{"Add and remove a component, one entity at a time", "`ViewMut.AddComponent`, `ViewMut.Remove`", "AddRemove", "slipway", summaryN},
-	{"… with a group over that component", "the same calls; each moves the entity across the group's boundary", "AddRemove", "slipway-group", summaryN},
-	{"Create entities one at a time", "`ecs.AddEntity2`, or `ViewMut.AddEntity` in a system", "Create2Comp", "slipway", summaryN},
-	{"Create many entities at once, from slices", "`ecs.BulkAddEntity2`", "Create2Comp", "slipway-bulk", summaryN},
-	{"Create many entities at once, in place", "`ecs.BulkNewEntity2`: zero values, or a fill function", "Create2Comp", "slipway-fill", summaryN},
-	{"Delete entities one at a time", "`World.DeleteEntity`", "Delete2Comp", "slipway", summaryN},
-	{"Delete many entities at once", "`World.DeleteEntities`", "Delete2Comp", "slipway-bulk", summaryN},
-	{"Delete every entity that has a component", "`ecs.DeleteAny[T]`: whole storages go at once", "Delete10Comp", "slipway-any", summaryN},
-	{"Look entities up by id, in random order", "`View.Get`", "Random", "slipway", summaryN},
-	{"Look many entities up by id", "one `View.Lookup` over all the ids", "Random", "slipway-bulk", summaryN},
+	{"Visit every entity with two components, each frame", "`ecs.Join2(pos, vel)`: `Runs()` for loops over aligned slices, `All()` for one entity at a time", "Query2Comp", "slipway"},
+	{"The same, in a world that churned", "the same join; re-alignment at sync points keeps it linear", "Query2CompChurned", "slipway"},
+	{"The one join the game waits on", "a packed group, `ecs.AddGroup2[Position, Velocity]`: the join is two slices", "Query2CompChurned", "slipway-group"},
+	{"Add and remove a component, one entity at a time", "`ViewMut.AddComponent`, `ViewMut.Remove`", "AddRemove", "slipway"},
+	{"… with a group over that component", "the same calls; each moves the entity across the group's boundary", "AddRemove", "slipway-group"},
+	{"Create entities one at a time", "`ecs.AddEntity2`, or `ViewMut.AddEntity` in a system", "Create2Comp", "slipway"},
+	{"Create many entities at once, from slices", "`ecs.BulkAddEntity2`", "Create2Comp", "slipway-bulk"},
+	{"Create many entities at once, in place", "`ecs.BulkNewEntity2`: zero values, or a fill function", "Create2Comp", "slipway-fill"},
+	{"Delete entities one at a time", "`World.DeleteEntity`", "Delete2Comp", "slipway"},
+	{"Delete many entities at once", "`World.DeleteEntities`", "Delete2Comp", "slipway-bulk"},
+	{"Delete every entity that has a component", "`ecs.DeleteAny[T]`: whole storages go at once", "Delete10Comp", "slipway-any"},
+	{"Look entities up by id, in random order", "`View.Get`", "Random", "slipway"},
+	{"Look many entities up by id", "one `View.Lookup` over all the ids", "Random", "slipway-bulk"},
 }
 
 // overheads are the rows of the per-run cost table: what running one
@@ -53,11 +52,9 @@ func writeSummary(b *strings.Builder, ix index) {
 	fmt.Fprintf(b, "What each need costs with the call that answers it, on the machine below, at N = %s: CPU ns per entity (the median of the run's passes), and the same for hand-written Go over plain slices doing the same work (`plain`) as a ratio.\n\n", groupThousands(summaryN))
 	b.WriteString("| you need | use | CPU ns/entity | × plain |\n| --- | --- | ---: | ---: |\n")
 	for _, g := range glances {
-		r, ok := ix.get(g.workload, g.impl, g.n)
-		v, vok := 0.0, false
+		v, vok := cpuOf(ix, g.workload, g.impl, summaryN)
 		ratio, rok := 0.0, false
-		if ok {
-			v, vok = r.value("cpu-ns/entity")
+		if r, ok := ix.get(g.workload, g.impl, summaryN); ok {
 			ratio, rok = ix.ratioToPlain(r, "cpu-ns/entity")
 		}
 		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", g.need, g.use, cell(v, vok, formatNs), cell(ratio, rok, formatRatio))
@@ -66,12 +63,8 @@ func writeSummary(b *strings.Builder, ix index) {
 	b.WriteString("In small worlds, the fixed cost of running a system counts for more than the loop. One run of an empty system over two views, in a world of one entity:\n\n")
 	b.WriteString("| run | CPU ns per run |\n| --- | ---: |\n")
 	for _, o := range overheads {
-		r, ok := ix.get("RunOverhead", o[1], 1)
-		v, vok := 0.0, false
-		if ok {
-			v, vok = r.value("cpu-ns/entity")
-		}
-		fmt.Fprintf(b, "| %s | %s |\n", o[0], cell(v, vok, formatNs))
+		v, ok := cpuOf(ix, "RunOverhead", o[1], 1)
+		fmt.Fprintf(b, "| %s | %s |\n", o[0], cell(v, ok, formatNs))
 	}
 	b.WriteString("\n")
 	writeParallel(b, ix)
@@ -82,6 +75,16 @@ func writeSummary(b *strings.Builder, ix index) {
 	b.WriteString("- Use `ParEach` for work per entity of a microsecond or more; below that, one goroutine is faster ([Parallelism](parallelism.md) shows the break-even).\n")
 	b.WriteString("- [Performance tips](performance-tips.md) says more about each choice.\n\n")
 	writeArk(b)
+}
+
+// cpuOf returns the CPU ns per entity of impl on workload at n, if the
+// run measured it.
+func cpuOf(ix index, workload, impl string, n int) (float64, bool) {
+	r, ok := ix.get(workload, impl, n)
+	if !ok {
+		return 0, false
+	}
+	return r.value("cpu-ns/entity")
 }
 
 // writeParallel writes the sentence on HeavyCompute's parallel speed-up,
