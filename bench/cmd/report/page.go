@@ -18,7 +18,6 @@ var workloadOrder = []string{
 	"SimpleInsert", "SimpleIter", "FragIter", "HeavyCompute", "Schedule", "AddRemoveComponent",
 }
 
-// implOrder is the order of the implementations in tables and legends.
 // refImpl is the hand-written sparse-set reference (bench/sparse_test.go),
 // and refGroupImpl the same with a packed group over Position and Velocity.
 const (
@@ -26,6 +25,7 @@ const (
 	refGroupImpl = "sparse-group"
 )
 
+// implOrder is the order of the implementations in tables and legends.
 var implOrder = []string{"plain", "plain-grow", refImpl, refGroupImpl, "slipway", "slipway-group", "slipway-bulk", "slipway-fill", "slipway-par", "slipway-seq"}
 
 var implColors = map[string]string{
