@@ -40,8 +40,8 @@ step "go test -race (game logic, rendering)"
 go test -race $(go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./... | grep -v -e /browsertest -e /desktoptest -e /learn)
 
 # The guide's learn-by-example chapters (docs/learn): their programs are
-# built and played under Xvfb, and every block the chapters show is checked
-# against them.
+# built and played under Xvfb, and what they print is checked against the
+# chapters (the root module's docs test checks the code the chapters show).
 step "learn-by-example chapters (programs played under Xvfb)"
 CI=${CI:-true} go test -count=1 -v ./learn
 

@@ -1,14 +1,15 @@
 // Package learn holds the programs of the guide's "Learn by example"
 // chapters (docs/learn/*.md), one directory per step, and the test that
-// keeps the chapters and the programs in step:
+// plays them as the chapters say:
 //
-//   - every ```go block of a chapter names a file of this module on its
-//     fence line (```go learn/3-spark/main.go) and is a verbatim excerpt
-//     of it, whole lines, in order;
 //   - every ```sh block that runs a program (go run ./learn/3-spark
 //     -seed 1 -frames 600) is followed by an ```output block, and the
 //     program, built and run by the test, prints exactly that;
 //   - every program under learn/ is run by its chapter.
+//
+// That every ```go block of a chapter is a verbatim excerpt of the file
+// its fence names is checked by the docs package's test (go test ./docs,
+// TestLearnExcerpts), which needs no Ebitengine.
 //
 // The programs open a window, so the test runs them under Xvfb when no
 // display is set; without xvfb-run it only checks the excerpts (in CI it
@@ -35,7 +36,7 @@ const chaptersDir = "../../../docs/learn"
 
 // block is a fenced code block of a chapter.
 type block struct {
-	info string   // the fence's info string: "go learn/3-spark/main.go"
+	info string   // the fence's info string: "sh", "output"
 	line int      // line of the opening fence (1-based)
 	text []string // the lines inside
 }
@@ -74,11 +75,10 @@ type run struct {
 	want  string
 }
 
-// chapter is what a chapter holds.
+// chapter is what a chapter runs.
 type chapter struct {
-	name     string
-	excerpts []block
-	runs     []run
+	name string
+	runs []run
 }
 
 var goRunRE = regexp.MustCompile(`^go run \./(learn/[a-z0-9-]+)((?: -[a-z]+(?: [0-9]+)?)*)$`)
@@ -95,25 +95,19 @@ func readChapter(path string) (chapter, error) {
 		return c, err
 	}
 	for i, b := range blocks {
-		words := strings.Fields(b.info)
-		switch {
-		case len(words) > 0 && words[0] == "go":
-			if len(words) != 2 {
-				return c, fmt.Errorf("%s:%d: a go block names the file it is taken from: ```go learn/1-lone-square/main.go", c.name, b.line)
-			}
-			c.excerpts = append(c.excerpts, b)
-		case b.info == "sh" && len(b.text) == 1 && goRunRE.MatchString(b.text[0]):
-			m := goRunRE.FindStringSubmatch(b.text[0])
-			if i+1 == len(blocks) || blocks[i+1].info != "output" {
-				return c, fmt.Errorf("%s:%d: %q must be followed by an ```output block", c.name, b.line, b.text[0])
-			}
-			c.runs = append(c.runs, run{
-				where: fmt.Sprintf("%s:%d", c.name, b.line),
-				dir:   m[1],
-				args:  strings.Fields(m[2]),
-				want:  strings.Join(blocks[i+1].text, "\n") + "\n",
-			})
+		if b.info != "sh" || len(b.text) != 1 || !goRunRE.MatchString(b.text[0]) {
+			continue
 		}
+		m := goRunRE.FindStringSubmatch(b.text[0])
+		if i+1 == len(blocks) || blocks[i+1].info != "output" {
+			return c, fmt.Errorf("%s:%d: %q must be followed by an ```output block", c.name, b.line, b.text[0])
+		}
+		c.runs = append(c.runs, run{
+			where: fmt.Sprintf("%s:%d", c.name, b.line),
+			dir:   m[1],
+			args:  strings.Fields(m[2]),
+			want:  strings.Join(blocks[i+1].text, "\n") + "\n",
+		})
 	}
 	return c, nil
 }
@@ -136,65 +130,10 @@ func chapters(t *testing.T) []chapter {
 	return cs
 }
 
-// excerptOf reports whether lines appear, whole and in a row, in the
-// file's lines.
-func excerptOf(lines, file []string) bool {
-	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
-		lines = lines[1:]
-	}
-	if len(lines) == 0 {
-		return false
-	}
-	for i := 0; i+len(lines) <= len(file); i++ {
-		if slices.Equal(lines, file[i:i+len(lines)]) {
-			return true
-		}
-	}
-	return false
-}
-
-func TestExcerpts(t *testing.T) {
-	for _, c := range chapters(t) {
-		for _, b := range c.excerpts {
-			name := strings.Fields(b.info)[1]
-			src, err := os.ReadFile(filepath.Join("..", filepath.FromSlash(name)))
-			if err != nil {
-				t.Errorf("%s:%d: the block is taken from %s: %v", c.name, b.line, name, err)
-				continue
-			}
-			if !excerptOf(b.text, strings.Split(string(src), "\n")) {
-				t.Errorf("%s:%d: the block is not a verbatim excerpt of examples/squareeater/%s: copy the lines again", c.name, b.line, name)
-			}
-		}
-	}
-}
-
-func TestExcerptOf(t *testing.T) {
-	file := []string{"a", "b", "", "c", "d"}
-	for _, tt := range []struct {
-		lines []string
-		want  bool
-	}{
-		{[]string{"a", "b"}, true},
-		{[]string{"", "c", "d"}, true},
-		{[]string{"b", "", "c"}, true},
-		{[]string{"a", "c"}, false},
-		{[]string{"d", "e"}, false},
-		{[]string{" a"}, false},
-		{nil, false},
-		{[]string{""}, false},
-	} {
-		if got := excerptOf(tt.lines, file); got != tt.want {
-			t.Errorf("excerptOf(%q) = %v, want %v", tt.lines, got, tt.want)
-		}
-	}
-}
-
 func TestReadChapterErrors(t *testing.T) {
 	for _, tt := range []struct{ src, want string }{
-		{"```go\nx\n```\n", "names the file it is taken from"},
 		{"```sh\ngo run ./learn/1-lone-square -frames 9\n```\n", "must be followed by an ```output block"},
-		{"```go a.go\nx\n", "never closed"},
+		{"```sh\ngo run ./learn/1-lone-square\n", "never closed"},
 	} {
 		path := filepath.Join(t.TempDir(), "c.md")
 		if err := os.WriteFile(path, []byte(tt.src), 0o644); err != nil {
