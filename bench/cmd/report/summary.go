@@ -52,9 +52,10 @@ func writeSummary(b *strings.Builder, ix index) {
 	fmt.Fprintf(b, "What each need costs with the call that answers it, on the machine below, at N = %s: CPU ns per entity (the median of the run's passes), and the same for hand-written Go over plain slices doing the same work (`plain`) as a ratio.\n\n", groupThousands(summaryN))
 	b.WriteString("| you need | use | CPU ns/entity | × plain |\n| --- | --- | ---: | ---: |\n")
 	for _, g := range glances {
-		v, vok := cpuOf(ix, g.workload, g.impl, summaryN)
-		ratio, rok := 0.0, false
+		var v, ratio float64
+		vok, rok := false, false
 		if r, ok := ix.get(g.workload, g.impl, summaryN); ok {
+			v, vok = r.value("cpu-ns/entity")
 			ratio, rok = ix.ratioToPlain(r, "cpu-ns/entity")
 		}
 		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", g.need, g.use, cell(v, vok, formatNs), cell(ratio, rok, formatRatio))
