@@ -19,14 +19,24 @@ import (
 // learnModule is the game's module, relative to this directory.
 const learnModule = "../examples/squareeater"
 
-func TestLearnExcerpts(t *testing.T) {
-	chapters, err := filepath.Glob(filepath.Join("learn", "*.md"))
-	if err != nil || len(chapters) == 0 {
+// learnFiles returns the learn-by-example chapters, as paths relative to
+// the repository root.
+func learnFiles(t *testing.T, root string) []string {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(root, "docs", "learn", "*.md"))
+	if err != nil || len(paths) == 0 {
 		t.Fatalf("no chapters in docs/learn (%v)", err)
 	}
-	for _, path := range chapters {
-		name := "docs/learn/" + filepath.Base(path)
-		src, err := os.ReadFile(path)
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = "docs/learn/" + filepath.Base(p)
+	}
+	return names
+}
+
+func TestLearnExcerpts(t *testing.T) {
+	for _, name := range learnFiles(t, "..") {
+		src, err := os.ReadFile(filepath.Join("..", filepath.FromSlash(name)))
 		if err != nil {
 			t.Fatal(err)
 		}
