@@ -41,9 +41,11 @@ type borrower struct {
 	view string // the view type, "ViewMut", or what borrows: "World-level change"
 	typ  string // the type view is of, "main.Pos", or "" (see access)
 	by   string // the system or function: "main.collision", "ecs.AddEntity"
-	// under marks a view borrowed inside an AllStoragesViewMut (its
-	// Borrow or Run): the AllStoragesViewMut holds all storages
-	// exclusively, so the view takes no shared borrow of them.
+	// under marks a view that gives back no shared borrow of all
+	// storages of its own: one borrowed inside an AllStoragesViewMut
+	// (its Borrow or Run), which holds all storages exclusively, or in
+	// a frame, which holds the shared borrow for all its views
+	// (borrowCtx.shareAll).
 	under bool
 }
 

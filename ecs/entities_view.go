@@ -39,8 +39,8 @@ func (c *entitiesCore) ents() *entities {
 }
 
 func (c *entitiesCore) borrow(ctx *borrowCtx, kind accessKind, view string) error {
-	if c.b == nil || c.b.by != ctx.by || c.b.kind != kind || c.b.under != ctx.under {
-		c.b = &borrower{kind: kind, view: view, by: ctx.by, under: ctx.under}
+	if c.b == nil || c.b.by != ctx.by || c.b.kind != kind || c.b.under != ctx.ownsNoAll() {
+		c.b = &borrower{kind: kind, view: view, by: ctx.by, under: ctx.ownsNoAll()}
 	}
 	if err := ctx.lockAll(c.b); err != nil {
 		return err

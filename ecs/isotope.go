@@ -330,8 +330,8 @@ func (c *isoCore[D, T]) borrow(ctx *borrowCtx) error {
 	if c.mut {
 		kind = accViewMut
 	}
-	if c.b == nil || c.b.by != ctx.by || c.b.under != ctx.under {
-		c.b = &borrower{kind: kind, view: c.view, by: ctx.by, under: ctx.under}
+	if c.b == nil || c.b.by != ctx.by || c.b.under != ctx.ownsNoAll() {
+		c.b = &borrower{kind: kind, view: c.view, by: ctx.by, under: ctx.ownsNoAll()}
 	}
 	if err := ctx.lockAll(c.b); err != nil {
 		return err

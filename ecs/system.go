@@ -29,6 +29,14 @@ type borrowCtx struct {
 	// which holds all storages exclusively: they take no borrow of all
 	// storages, only of what they view.
 	under bool
+	// shareAll is set by frame.borrow (when not under): the frame takes
+	// the shared borrow of all storages once, at its first view that
+	// needs it, in that view's name (allB), and gives it back after the
+	// last view in frame.release. Its views take none of their own, so
+	// that a system of k views pays for one borrow of all storages, not
+	// k.
+	shareAll bool
+	allB     *borrower
 	// cmds is where a Commands view records (commands.go): the frame's
 	// buffer, for the runs that apply it (World.Run, workloads); nil
 	// elsewhere, which refuses Commands.
@@ -39,13 +47,30 @@ type borrowCtx struct {
 }
 
 // lockAll takes the shared borrow of all storages that every view holds,
-// unless the view is borrowed under an AllStoragesViewMut, which holds it.
+// unless the view is borrowed under an AllStoragesViewMut, which holds it,
+// or its frame holds it already (shareAll). b is the view's borrower,
+// made with ownsNoAll.
 func (ctx *borrowCtx) lockAll(b *borrower) error {
+	if ctx.shareAll {
+		if ctx.allB != nil {
+			return nil
+		}
+		if err := ctx.w.allLock.acquire(b, false, allName); err != nil {
+			return err
+		}
+		ctx.allB = b
+		return nil
+	}
 	if b.under {
 		return nil
 	}
 	return ctx.w.allLock.acquire(b, false, allName)
 }
+
+// ownsNoAll reports whether the views borrowed with ctx leave the borrow
+// of all storages to someone else (an AllStoragesViewMut, or their frame):
+// the under of their borrowers, which unlockAll reads.
+func (ctx *borrowCtx) ownsNoAll() bool { return ctx.under || ctx.shareAll }
 
 // unlockAll releases what lockAll took.
 func (ctx *borrowCtx) unlockAll(b *borrower) { ctx.w.unlockAll(b) }
@@ -549,7 +574,8 @@ func (s *sysShape) newFrame() *frame {
 // views' OnBorrow hooks. Whatever fails, panics or ends the goroutine
 // (runtime.Goexit) on the way, a hook included, leaves nothing borrowed:
 // the release is deferred (with the OnRelease of the hooks that ran).
-func (f *frame) borrow(ctx *borrowCtx) error {
+func (f *frame) borrow() error {
+	ctx := &f.ctx
 	ok := false
 	defer func() {
 		if !ok {
@@ -562,6 +588,7 @@ func (f *frame) borrow(ctx *borrowCtx) error {
 			borrowHook()
 		}
 		ctx.held = nil
+		ctx.shareAll, ctx.allB = !ctx.under, nil
 		if gen != 0 {
 			if g := &f.groups; g.w != ctx.w || g.gen != gen || g.by != ctx.by {
 				*g = frameGroupBorrows(ctx.w, gen, ctx.by, f.params)
@@ -610,7 +637,7 @@ var borrowHook func()
 // the panic goes on.
 func (f *frame) release() {
 	defer func() {
-		if f.n > 0 || f.nlocks > 0 { // a release panicked
+		if f.n > 0 || f.nlocks > 0 || f.ctx.allB != nil { // a release panicked
 			f.release()
 		}
 	}()
@@ -622,6 +649,10 @@ func (f *frame) release() {
 		f.nlocks--
 		e := &f.groups.locks[f.nlocks]
 		e.lock.release(&e.b, !e.shared)
+	}
+	if b := f.ctx.allB; b != nil {
+		f.ctx.allB = nil
+		f.ctx.w.allLock.release(b, false)
 	}
 }
 
@@ -644,7 +675,7 @@ func calleeOf(fn any) callee {
 // It sets f.ctx.end before the release (or after a failed borrow).
 func (s *sysShape) call(fn callee, f *frame) (err error) {
 	f.unborrowed = false
-	if err := f.borrow(&f.ctx); err != nil {
+	if err := f.borrow(); err != nil {
 		f.ctx.end = f.ctx.w.tick.Load()
 		f.unborrowed = true
 		return err
@@ -896,7 +927,7 @@ func borrowFrame(w *World, under *allCore, by string, views []any) (*frame, erro
 	f.held = make([]releaser, len(f.params))
 	f.hooks = hasHooks(f.params)
 	f.ctx = borrowCtx{w: w, by: by, under: under != nil}
-	if err := f.borrow(&f.ctx); err != nil {
+	if err := f.borrow(); err != nil {
 		return nil, err
 	}
 	return f, nil

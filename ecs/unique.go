@@ -180,8 +180,8 @@ const (
 func (c *uniqueCore[T]) borrow(ctx *borrowCtx, kind accessKind, kindName string, mode uniqueMode) error {
 	u := uniqueFor[T](ctx.w)
 	c.w = ctx.w
-	if c.b == nil || c.b.by != ctx.by || c.b.kind != kind || c.b.view != kindName || c.b.under != ctx.under {
-		c.b = &borrower{kind: kind, view: kindName, typ: u.name, by: ctx.by, under: ctx.under}
+	if c.b == nil || c.b.by != ctx.by || c.b.kind != kind || c.b.view != kindName || c.b.under != ctx.ownsNoAll() {
+		c.b = &borrower{kind: kind, view: kindName, typ: u.name, by: ctx.by, under: ctx.ownsNoAll()}
 	}
 	if err := ctx.lockAll(c.b); err != nil {
 		return err

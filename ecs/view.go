@@ -242,8 +242,8 @@ func (e *releasedCore[T]) Unwrap() error { return ErrReleased }
 // borrow borrows s, the storage of T in ctx.w, for the view.
 func (c *viewCore[T]) borrow(ctx *borrowCtx, s *sparseSet[T], kind accessKind, kindName string) error {
 	c.w = ctx.w
-	if c.b == nil || c.b.by != ctx.by || c.b.kind != kind || c.b.under != ctx.under {
-		c.b = &borrower{kind: kind, view: kindName, typ: s.name, by: ctx.by, under: ctx.under}
+	if c.b == nil || c.b.by != ctx.by || c.b.kind != kind || c.b.under != ctx.ownsNoAll() {
+		c.b = &borrower{kind: kind, view: kindName, typ: s.name, by: ctx.by, under: ctx.ownsNoAll()}
 	}
 	if err := ctx.lockAll(c.b); err != nil {
 		return err
