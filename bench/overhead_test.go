@@ -11,7 +11,8 @@ import (
 // system borrows a ViewMut[Position] and a View[Velocity] and does
 // nothing else. slipway runs it with World.Run (called through
 // reflect.Value.Call), slipway-typed as an ecs.Func2 (called directly),
-// slipway-workload as the one system of a workload run with RunWorkload.
+// slipway-workload as the one system of a workload run with RunWorkload,
+// slipway-workload-typed the same with the system made by ecs.Func2.
 // ns/entity is per run (N = 1).
 
 func emptyMove(ecs.ViewMut[Position], ecs.View[Velocity]) {}
@@ -38,6 +39,11 @@ func BenchmarkRunOverhead(b *testing.B) {
 			check(b, w.AddWorkload("frame", emptyMove))
 			measure(b, n, func() { check(b, w.RunWorkload("frame")) })
 		}},
+		impl{"slipway-workload-typed", func(b *testing.B, n int) {
+			w := world(b)
+			check(b, w.AddWorkload("frame", typed))
+			measure(b, n, func() { check(b, w.RunWorkload("frame")) })
+		}},
 	)
 }
 
@@ -58,8 +64,10 @@ func TestRunOverheadRunsTheSystem(t *testing.T) {
 	check(t, w.Run(ecs.Func2(sys)))
 	check(t, w.AddWorkload("frame", sys))
 	check(t, w.RunWorkload("frame"))
-	equal(t, "runs", runs, 3)
+	check(t, w.AddWorkload("typed", ecs.Func2(sys)))
+	check(t, w.RunWorkload("typed"))
+	equal(t, "runs", runs, 4)
 	p, err := ecs.Get[Position](w, ecs.EntityID(0))
 	check(t, err)
-	equal(t, "Position.X", p.X, 3.0)
+	equal(t, "Position.X", p.X, 4.0)
 }

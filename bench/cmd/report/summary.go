@@ -42,7 +42,8 @@ var glances = []glance{
 var overheads = [][2]string{
 	{"`World.Run(fn)`, a plain function (called through reflection)", "slipway"},
 	{"`World.Run(ecs.Func2(fn))`, a typed system (called directly)", "slipway-typed"},
-	{"`World.RunWorkload`, a workload of one system", "slipway-workload"},
+	{"`World.RunWorkload`, a workload of one plain function", "slipway-workload"},
+	{"`World.RunWorkload`, a workload of one typed system", "slipway-workload-typed"},
 }
 
 // writeSummary writes the page's opening summary from the run's results.
