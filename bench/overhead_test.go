@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/slipway-ecs/slipway/ecs"
@@ -13,6 +14,9 @@ import (
 // reflect.Value.Call), slipway-typed as an ecs.Func2 (called directly),
 // slipway-workload as the one system of a workload run with RunWorkload,
 // slipway-workload-typed the same with the system made by ecs.Func2.
+// reflect-call calls the function with reflect.Value.Call and borrows
+// nothing: what a plain function's run costs before any view, since
+// Slipway calls such systems that way (DESIGN.md §5).
 // ns/entity is per run (N = 1).
 
 func emptyMove(ecs.ViewMut[Position], ecs.View[Velocity]) {}
@@ -26,6 +30,11 @@ func BenchmarkRunOverhead(b *testing.B) {
 	}
 	typed := ecs.Func2(emptyMove)
 	runImplsAt(b, []int{1},
+		impl{"reflect-call", func(b *testing.B, n int) {
+			fn := reflect.ValueOf(emptyMove)
+			args := []reflect.Value{reflect.ValueOf(ecs.ViewMut[Position]{}), reflect.ValueOf(ecs.View[Velocity]{})}
+			measure(b, n, func() { fn.Call(args) })
+		}},
 		impl{"slipway", func(b *testing.B, n int) {
 			w := world(b)
 			measure(b, n, func() { check(b, w.Run(emptyMove)) })

@@ -40,6 +40,7 @@ var glances = []glance{
 // overheads are the rows of the per-run cost table: what running one
 // system costs, whatever the world's size (RunOverhead, N = 1).
 var overheads = [][2]string{
+	{"`reflect.Value.Call(fn)` alone, nothing borrowed: what a plain function's call costs", "reflect-call"},
 	{"`World.Run(fn)`, a plain function (called through reflection)", "slipway"},
 	{"`World.Run(ecs.Func2(fn))`, a typed system (called directly)", "slipway-typed"},
 	{"`World.RunWorkload`, a workload of one plain function", "slipway-workload"},
