@@ -33,6 +33,14 @@ func TestFrameBorrowsAllStoragesOnce(t *testing.T) {
 		if err := AddUnique(w, faCam{1}); err != nil {
 			t.Fatal(err)
 		}
+		for _, d := range []string{"salt", "potash"} {
+			if err := AddIsotope(w, 0, d, faVel{1}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := AddIsotope(w, 0, 7, faCam{1}); err != nil {
+			t.Fatal(err)
+		}
 		if grouped {
 			if err := AddGroup2[faPos, faVel](w); err != nil {
 				t.Fatal(err)
@@ -52,6 +60,7 @@ func TestFrameBorrowsAllStoragesOnce(t *testing.T) {
 			return []any{new(EntitiesView), new(UniqueView[faCam]), new(View[faVel]), new(ViewMut[faPos])}
 		}, "EntitiesView", 1},
 		{"a custom view", func() []any { return []any{new(faPair), new(UniqueViewMut[faCam])} }, "ViewMut[ecs.faPos]", 1},
+		{"isotope views", func() []any { return []any{new(IsoView[string, faVel]), new(IsoViewMut[int, faCam]), new(View[faPos])} }, "IsoView[string, ecs.faVel]", 1},
 		{"an AllStoragesViewMut", func() []any { return []any{new(AllStoragesViewMut)} }, "", -1},
 	} {
 		for _, grouped := range []bool{false, true} {

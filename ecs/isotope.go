@@ -343,7 +343,11 @@ func (c *isoCore[D, T]) borrow(ctx *borrowCtx) error {
 		ctx.unlockAll(c.b)
 		return err
 	}
-	c.ctx = borrowCtx{w: w, by: ctx.by, inWorkload: ctx.inWorkload, last: ctx.last, under: ctx.under}
+	// The storages' cores borrow with a copy of ctx, also later in the
+	// run (catchUp): under a frame's borrow of all storages (shareAll),
+	// which lockAll above took if no view had, they take none of their
+	// own.
+	c.ctx = borrowCtx{w: w, by: ctx.by, inWorkload: ctx.inWorkload, last: ctx.last, under: ctx.under, shareAll: ctx.shareAll, allB: ctx.allB}
 	c.f = f
 	c.n = 0
 	var err error
