@@ -60,6 +60,8 @@ func TestFrameBorrowsAllStoragesOnce(t *testing.T) {
 			return []any{new(EntitiesView), new(UniqueView[faCam]), new(View[faVel]), new(ViewMut[faPos])}
 		}, "EntitiesView", 1},
 		{"a custom view", func() []any { return []any{new(faPair), new(UniqueViewMut[faCam])} }, "ViewMut[ecs.faPos]", 1},
+		{"a lone isotope view", func() []any { return []any{new(IsoViewMut[string, faVel])} }, "IsoViewMut[string, ecs.faVel]", 1},
+		{"a lone custom view", func() []any { return []any{new(faPair)} }, "ViewMut[ecs.faPos]", 1},
 		{"isotope views", func() []any { return []any{new(IsoView[string, faVel]), new(IsoViewMut[int, faCam]), new(View[faPos])} }, "IsoView[string, ecs.faVel]", 1},
 		{"an AllStoragesViewMut", func() []any { return []any{new(AllStoragesViewMut)} }, "", -1},
 	} {
